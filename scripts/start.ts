@@ -1,0 +1,76 @@
+/**
+ * Starts the app: `tsx scripts/start.ts start|dev` (npm start / npm run dev), or only the
+ * embedded database: `tsx scripts/start.ts db` (npm run db:serve).
+ *
+ * With DATABASE_URL set, it migrates that database and starts Next. Without it, this process
+ * launches the embedded PGlite server first, becomes the one owner of its data directory, migrates
+ * it over the wire and hands Next its DATABASE_URL; on SIGINT/SIGTERM it stops Next, then the database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
+import { runMigrations } from '../db/migrate';
+
+const mode = process.argv[2] ?? 'start';
+if (!['start', 'dev', 'db'].includes(mode)) {
+  console.error(`usage: tsx scripts/start.ts start|dev|db (got "${mode}")`);
+  process.exit(2);
+}
+
+let embedded: EmbeddedDatabase | undefined;
+let app: ChildProcess | undefined;
+let shuttingDown = false;
+
+async function main() {
+  let databaseUrl = process.env.DATABASE_URL?.trim();
+  if (!databaseUrl) {
+    const dataDir = process.env.PGLITE_DIR || '.data/pglite';
+    const started = Date.now();
+    embedded = await startEmbeddedDatabase({
+      dataDir,
+      host: process.env.PGLITE_HOST || '127.0.0.1',
+      port: Number(process.env.PGLITE_PORT ?? 54329),
+      maxConnections: Number(process.env.PGLITE_MAX_CONNECTIONS ?? 32),
+    });
+    databaseUrl = embedded.url;
+    console.log(`[memlens] embedded database (${dataDir}) ready at ${databaseUrl} in ${Date.now() - started} ms`);
+  }
+  await runMigrations(databaseUrl);
+  console.log('[memlens] migrations applied');
+
+  if (mode === 'db') {
+    console.log('[memlens] serving the database only; Ctrl+C to stop');
+    return;
+  }
+  const nextArgs = [mode, '--port', process.env.PORT || '3000', '--hostname', process.env.HOSTNAME || '127.0.0.1'];
+  app = spawn('next', nextArgs, {
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+  app.on('exit', (code, signal) => {
+    if (!shuttingDown) void shutdown(code ?? (signal ? 1 : 0));
+  });
+}
+
+async function shutdown(exitCode: number) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  if (app && app.exitCode === null && app.signalCode === null) {
+    const exited = new Promise((resolve) => app!.once('exit', resolve));
+    app.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    if (app.exitCode === null && app.signalCode === null) app.kill('SIGKILL');
+  }
+  if (embedded) {
+    await embedded.stop();
+    console.log('[memlens] embedded database stopped cleanly');
+  }
+  process.exit(exitCode);
+}
+
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+main().catch(async (error) => {
+  console.error(`[memlens] failed to start: ${error instanceof Error ? error.message : error}`);
+  await shutdown(1);
+});
