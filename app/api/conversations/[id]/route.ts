@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { deleteConversation, getConversation, renameConversation } from '@/db/conversations';
+import { notFound, readJson, route, uuidParam } from '@/lib/http';
+import { requireUser } from '@/lib/session';
+import { titleSchema } from '../route';
+
+type Params = { params: Promise<{ id: string }> };
+
+export const GET = route(async (request: Request, { params }: Params) => {
+  const user = await requireUser(request);
+  const id = uuidParam((await params).id, 'Conversation');
+  const conversation = await getConversation(user.id, id);
+  if (!conversation) throw notFound('Conversation', id);
+  return Response.json({ conversation });
+});
+
+export const PATCH = route(async (request: Request, { params }: Params) => {
+  const user = await requireUser(request);
+  const id = uuidParam((await params).id, 'Conversation');
+  const { title } = await readJson(request, z.object({ title: titleSchema }));
+  const conversation = await renameConversation(user.id, id, title);
+  if (!conversation) throw notFound('Conversation', id);
+  return Response.json({ conversation });
+});
+
+export const DELETE = route(async (request: Request, { params }: Params) => {
+  const user = await requireUser(request);
+  const id = uuidParam((await params).id, 'Conversation');
+  if (!(await deleteConversation(user.id, id))) throw notFound('Conversation', id);
+  return Response.json({ deleted: id });
+});

@@ -1,0 +1,13 @@
+import { getConfig } from '@/lib/config';
+import { route } from '@/lib/http';
+import { getModels } from '@/lib/llm';
+import { requireUser } from '@/lib/session';
+
+export const GET = route(async (request: Request) => {
+  const user = await requireUser(request);
+  const models = getModels();
+  return Response.json({
+    user: { id: user.id, kind: user.kind },
+    model: { chat: models.chatModelId, offline: models.offline, maxMessageChars: getConfig().MAX_MESSAGE_CHARS },
+  });
+});

@@ -1,0 +1,20 @@
+import { getMessage, removeMessage } from '@/db/history';
+import { notFound, route, uuidParam } from '@/lib/http';
+import { requireUser } from '@/lib/session';
+
+type Params = { params: Promise<{ id: string }> };
+
+export const GET = route(async (request: Request, { params }: Params) => {
+  const user = await requireUser(request);
+  const id = uuidParam((await params).id, 'Message');
+  const message = await getMessage(user.id, id);
+  if (!message) throw notFound('Message', id);
+  return Response.json({ message });
+});
+
+export const DELETE = route(async (request: Request, { params }: Params) => {
+  const user = await requireUser(request);
+  const id = uuidParam((await params).id, 'Message');
+  if (!(await removeMessage(user.id, id))) throw notFound('Message', id);
+  return Response.json({ deleted: id });
+});

@@ -1,0 +1,58 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { getDb } from './client';
+import { conversations, type Conversation } from './schema';
+
+// Every query here takes the signed-in user's id and filters by it: a conversation that is not
+// yours does not exist for you.
+
+export function listConversations(userId: string): Promise<Conversation[]> {
+  return getDb()
+    .select()
+    .from(conversations)
+    .where(eq(conversations.userId, userId))
+    .orderBy(desc(conversations.updatedAt));
+}
+
+export async function createConversation(userId: string, title?: string): Promise<Conversation> {
+  const [row] = await getDb()
+    .insert(conversations)
+    .values({ userId, ...(title ? { title } : {}) })
+    .returning();
+  return row;
+}
+
+export async function getConversation(userId: string, id: string): Promise<Conversation | undefined> {
+  const [row] = await getDb()
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)));
+  return row;
+}
+
+export async function renameConversation(userId: string, id: string, title: string): Promise<Conversation | undefined> {
+  const [row] = await getDb()
+    .update(conversations)
+    .set({ title, updatedAt: sql`now()` })
+    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
+    .returning();
+  return row;
+}
+
+/** Deletes the conversation and, by cascade, everything that belongs to it. */
+export async function deleteConversation(userId: string, id: string): Promise<boolean> {
+  const rows = await getDb()
+    .delete(conversations)
+    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
+    .returning({ id: conversations.id });
+  return rows.length > 0;
+}
+
+/** A conversation still called "New conversation" takes its title from its first question. */
+export async function titleIfUntitled(conversationId: string, question: string): Promise<void> {
+  const title = question.replace(/\s+/gu, ' ').trim().slice(0, 60);
+  if (!title) return;
+  await getDb()
+    .update(conversations)
+    .set({ title })
+    .where(and(eq(conversations.id, conversationId), eq(conversations.title, 'New conversation')));
+}

@@ -1,0 +1,165 @@
+import { createUIMessageStream, createUIMessageStreamResponse, toUIMessageStream, type UIMessageChunk } from 'ai';
+import { z } from 'zod';
+import { getDb } from '@/db/client';
+import { getConversation, titleIfUntitled } from '@/db/conversations';
+import {
+  finalizeAssistantMessage,
+  HistoryError,
+  insertAssistantPlaceholder,
+  putUserMessage,
+  saveStreamingText,
+  truncateAfterLastUserMessage,
+  type Scope,
+} from '@/db/history';
+import type { Message, User } from '@/db/schema';
+import { getConfig, type AppConfig } from './config';
+import { HttpError, notFound, parseInput } from './http';
+import { getModels } from './llm';
+import { assembleContext } from './memory/chain';
+import { generateReply } from './memory/generate-reply';
+import type { TurnState } from './memory/state';
+
+export function chatRequestSchema(config: AppConfig) {
+  const text = z
+    .string({ error: 'must be a string' })
+    .refine((value) => value.trim().length > 0, { message: 'must not be empty', abort: true })
+    .refine((value) => value.length <= config.MAX_MESSAGE_CHARS, {
+      message: `is longer than the limit of ${config.MAX_MESSAGE_CHARS} characters`,
+    });
+  return z.discriminatedUnion('trigger', [
+    z.object({
+      trigger: z.literal('submit-message').default('submit-message'),
+      conversationId: z.uuid({ error: 'must be a conversation id (uuid)' }),
+      message: z.object({ id: z.uuid().optional(), text }, { error: 'is required' }),
+    }),
+    z.object({
+      trigger: z.literal('regenerate-message'),
+      conversationId: z.uuid({ error: 'must be a conversation id (uuid)' }),
+    }),
+  ]);
+}
+
+export type ChatRequest = z.infer<ReturnType<typeof chatRequestSchema>>;
+
+/** Metadata on the streamed assistant message: which user message it answers. */
+export type ReplyMetadata = { userMessageId: string; requestId: string; model: string; offline: boolean };
+
+/**
+ * One chat turn. Persist the question and the reply's placeholder together, assemble the context,
+ * then stream the reply into the placeholder. The client learns the placeholder's id from the first
+ * chunk; the row ends complete, incomplete (stopped or disconnected, text kept) or failed.
+ */
+export async function runChatTurn(user: User, body: unknown, request: Request): Promise<Response> {
+  const config = getConfig();
+  const input = parseInput(normaliseTrigger(body), chatRequestSchema(config));
+  const conversation = await getConversation(user.id, input.conversationId);
+  if (!conversation) throw notFound('Conversation', input.conversationId);
+
+  const scope: Scope = { userId: user.id, conversationId: conversation.id };
+  const models = getModels();
+  const { question, placeholder } = await beginTurn(scope, input, models.chatModelId);
+  if (input.trigger === 'submit-message') await titleIfUntitled(conversation.id, question.content);
+
+  const state = await assembleContext({
+    scope,
+    requestId: crypto.randomUUID(),
+    config,
+    models,
+    question,
+    assistantMessageId: placeholder.id,
+  });
+  return streamTurn(state, request.signal);
+}
+
+/** Any body that is an object but says nothing of a trigger is a plain submit. */
+function normaliseTrigger(body: unknown) {
+  return body && typeof body === 'object' && !('trigger' in body) ? { ...body, trigger: 'submit-message' } : body;
+}
+
+async function beginTurn(scope: Scope, input: ChatRequest, model: string): Promise<{ question: Message; placeholder: Message }> {
+  try {
+    return await getDb().transaction(async (tx) => {
+      const question =
+        input.trigger === 'submit-message'
+          ? await putUserMessage(tx, scope, { id: input.message.id, content: input.message.text })
+          : await truncateAfterLastUserMessage(tx, scope);
+      const placeholder = await insertAssistantPlaceholder(tx, scope, question.id, model);
+      return { question, placeholder };
+    });
+  } catch (error) {
+    if (error instanceof HistoryError) {
+      throw error.code === 'message_not_found' ? new HttpError(404, error.code, error.message) : new HttpError(409, error.code, error.message);
+    }
+    throw error;
+  }
+}
+
+const FLUSH_INTERVAL_MS = 1000;
+
+function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
+  const abort = new AbortController();
+  const onRequestAbort = () => abort.abort(requestSignal.reason);
+  requestSignal.addEventListener('abort', onRequestAbort, { once: true });
+
+  const metadata: ReplyMetadata = {
+    userMessageId: state.question.id,
+    requestId: state.requestId,
+    model: state.models.chatModelId,
+    offline: state.models.offline,
+  };
+
+  const stream = createUIMessageStream({
+    execute: async ({ writer }) => {
+      writer.write({ type: 'start', messageId: state.assistantMessageId, messageMetadata: metadata });
+      let text = '';
+      let status: 'complete' | 'incomplete' | 'failed' = 'incomplete';
+      let error: string | undefined;
+      const flusher = setInterval(() => void saveStreamingText(state.assistantMessageId, text).catch(() => {}), FLUSH_INTERVAL_MS);
+      try {
+        const result = generateReply(state, abort.signal);
+        const reader = toUIMessageStream({ stream: result.stream, sendStart: false, onError: describeError }).getReader();
+        for (let next = await reader.read(); !next.done; next = await reader.read()) {
+          const chunk: UIMessageChunk = next.value;
+          if (chunk.type === 'text-delta') text += chunk.delta;
+          else if (chunk.type === 'error') {
+            status = 'failed';
+            error = chunk.errorText;
+          } else if (chunk.type === 'finish' && status !== 'failed' && !abort.signal.aborted) status = 'complete';
+          if (!abort.signal.aborted) writer.write(chunk);
+        }
+      } catch (caught) {
+        if (!abort.signal.aborted) {
+          status = 'failed';
+          error = describeError(caught);
+          writer.write({ type: 'error', errorText: error });
+        }
+      } finally {
+        clearInterval(flusher);
+        requestSignal.removeEventListener('abort', onRequestAbort);
+        await finalizeAssistantMessage(state.assistantMessageId, { status, content: text, error });
+      }
+    },
+  });
+  return createUIMessageStreamResponse({ stream: abortWhenCancelled(stream, abort) });
+}
+
+/** A browser that goes away cancels the response body; that must stop the model too. */
+function abortWhenCancelled<T>(stream: ReadableStream<T>, abort: AbortController): ReadableStream<T> {
+  const reader = stream.getReader();
+  return new ReadableStream<T>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      abort.abort(reason);
+      return reader.cancel(reason);
+    },
+  });
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === 'string' ? error : 'The model failed to answer.';
+}

@@ -1,0 +1,50 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import type { EmbeddingModelV4, LanguageModelV4 } from '@ai-sdk/provider';
+import { getConfig } from '@/lib/config';
+import { createLocalEmbedder } from './local-embedder';
+import { createOfflineModel, OFFLINE_MODEL_ID } from './offline-model';
+
+export type Models = {
+  chat: LanguageModelV4;
+  /** For rewrite, summary and extraction; null when offline, where those steps use rules instead. */
+  memory: LanguageModelV4 | null;
+  embedding: EmbeddingModelV4;
+  embeddingDimensions: number;
+  chatModelId: string;
+  offline: boolean;
+};
+
+let cached: { key: string; models: Models } | undefined;
+
+/** The models chosen by the environment: any OpenAI-compatible endpoint, or the built-in offline pair. */
+export function getModels(): Models {
+  const config = getConfig();
+  const key = JSON.stringify([config.OPENAI_API_KEY, config.OPENAI_BASE_URL, config.OPENAI_API_MODE, config.CHAT_MODEL, config.memoryModel, config.EMBEDDING_MODEL, config.EMBEDDING_DIMENSIONS, config.OFFLINE_STREAM_DELAY_MS]);
+  if (cached?.key === key) return cached.models;
+
+  let models: Models;
+  if (config.offline) {
+    models = {
+      chat: createOfflineModel({ chunkDelayMs: config.OFFLINE_STREAM_DELAY_MS }),
+      memory: null,
+      embedding: createLocalEmbedder(config.EMBEDDING_DIMENSIONS),
+      embeddingDimensions: config.EMBEDDING_DIMENSIONS,
+      chatModelId: OFFLINE_MODEL_ID,
+      offline: true,
+    };
+  } else {
+    const provider = createOpenAI({ apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL });
+    // Ollama, vLLM and LM Studio speak Chat Completions; the Responses API is opt-in.
+    const languageModel = (id: string) => (config.OPENAI_API_MODE === 'responses' ? provider.responses(id) : provider.chat(id));
+    models = {
+      chat: languageModel(config.CHAT_MODEL),
+      memory: languageModel(config.memoryModel),
+      embedding: provider.embedding(config.EMBEDDING_MODEL),
+      embeddingDimensions: config.EMBEDDING_DIMENSIONS,
+      chatModelId: config.CHAT_MODEL,
+      offline: false,
+    };
+  }
+  cached = { key, models };
+  return models;
+}

@@ -1,0 +1,45 @@
+import type { EmbeddingModelV4 } from '@ai-sdk/provider';
+import { contentFeatures, words } from './text-features';
+
+/**
+ * Deterministic offline embedder: feature hashing of content words, CJK bigrams and character
+ * trigrams into `dimensions` buckets with a hashed sign, then L2-normalised. No model download;
+ * similar wording gives similar vectors in English and Chinese alike.
+ */
+export function embedLocally(text: string, dimensions: number): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  const add = (feature: string, weight: number) => {
+    const hash = fnv1a(feature);
+    const sign = hash & 0x80000000 ? -1 : 1;
+    vector[hash % dimensions] += sign * weight;
+  };
+  for (const feature of contentFeatures(text)) add(`w:${feature}`, 1);
+  for (const word of words(text)) {
+    const padded = `^${word}$`;
+    for (let i = 0; i + 3 <= padded.length; i++) add(`c:${padded.slice(i, i + 3)}`, 0.35);
+  }
+  const norm = Math.hypot(...vector);
+  return norm === 0 ? vector : vector.map((value) => value / norm);
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+export function createLocalEmbedder(dimensions: number): EmbeddingModelV4 {
+  return {
+    specificationVersion: 'v4',
+    provider: 'memlens-local',
+    modelId: `local-hash-${dimensions}`,
+    maxEmbeddingsPerCall: 2048,
+    supportsParallelCalls: true,
+    async doEmbed({ values }) {
+      return { embeddings: values.map((value) => embedLocally(value, dimensions)), warnings: [] };
+    },
+  };
+}

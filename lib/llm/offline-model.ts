@@ -1,0 +1,132 @@
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
+} from '@ai-sdk/provider';
+import { countTokens } from 'gpt-tokenizer';
+import { embedLocally } from './local-embedder';
+import { contentFeatures } from './text-features';
+
+export const OFFLINE_MODEL_ID = 'memlens-offline';
+
+/**
+ * The built-in offline language model: no network, no weights. It answers from the single most
+ * relevant line of the context it is given (memory lines in the system prompt, earlier messages)
+ * and says plainly that it is the offline model, so the whole app runs end to end without a key.
+ */
+export function createOfflineModel(options: { chunkDelayMs: number }): LanguageModelV4 {
+  return {
+    specificationVersion: 'v4',
+    provider: 'memlens-offline',
+    modelId: OFFLINE_MODEL_ID,
+    supportedUrls: {},
+    async doGenerate(call) {
+      const text = answerFromContext(call.prompt);
+      return {
+        content: [{ type: 'text', text }],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage: usageOf(call, text),
+        warnings: [],
+      };
+    },
+    async doStream(call) {
+      const text = answerFromContext(call.prompt);
+      const chunks = text.match(/\S+\s*/gu) ?? [text];
+      const signal = call.abortSignal;
+      let index = 0;
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        start(controller) {
+          controller.enqueue({ type: 'stream-start', warnings: [] });
+          controller.enqueue({ type: 'response-metadata', modelId: OFFLINE_MODEL_ID });
+          controller.enqueue({ type: 'text-start', id: 'offline-text' });
+        },
+        async pull(controller) {
+          if (signal?.aborted) {
+            controller.error(signal.reason ?? new DOMException('Aborted', 'AbortError'));
+            return;
+          }
+          if (index < chunks.length) {
+            if (options.chunkDelayMs > 0 && index > 0) await sleep(options.chunkDelayMs);
+            controller.enqueue({ type: 'text-delta', id: 'offline-text', delta: chunks[index++] });
+            return;
+          }
+          controller.enqueue({ type: 'text-end', id: 'offline-text' });
+          controller.enqueue({
+            type: 'finish',
+            finishReason: { unified: 'stop', raw: undefined },
+            usage: usageOf(call, text),
+          });
+          controller.close();
+        },
+      });
+      return { stream };
+    },
+  };
+}
+
+/** The reply the offline model gives for a prompt: pure, so it is tested directly. */
+export function answerFromContext(prompt: LanguageModelV4Prompt): string {
+  const messages = prompt.filter((m) => m.role !== 'system');
+  const question = [...messages].reverse().find((m) => m.role === 'user');
+  const questionText = question ? textOf(question.content) : '';
+  const candidates = [
+    ...prompt.filter((m) => m.role === 'system').flatMap((m) => linesOf(textOf(m.content))),
+    ...messages.filter((m) => m !== question).flatMap((m) => linesOf(textOf(m.content))),
+  ];
+  const best = mostRelevantLine(questionText, candidates);
+  const intro = 'I am the built-in offline model (no API key is configured), so I can only answer from the context I was given.';
+  if (!best) {
+    return `${intro} Nothing in that context answers "${clip(questionText, 200)}" yet. Configure OPENAI_API_KEY for real answers.`;
+  }
+  return `${intro} The most relevant thing I see is: "${clip(best, 400)}"`;
+}
+
+/** The candidate sharing the most content with the question, by word overlap and local embedding. */
+export function mostRelevantLine(question: string, candidates: string[]): string | undefined {
+  const questionFeatures = new Set(contentFeatures(question));
+  const questionVector = embedLocally(question, 256);
+  let best: { line: string; score: number } | undefined;
+  for (const line of candidates) {
+    const features = new Set(contentFeatures(line));
+    let shared = 0;
+    for (const feature of features) if (questionFeatures.has(feature)) shared++;
+    const vector = embedLocally(line, 256);
+    const cosine = vector.reduce((sum, value, i) => sum + value * questionVector[i], 0);
+    const score = shared + cosine;
+    if (shared > 0 && (!best || score > best.score)) best = { line, score };
+  }
+  return best?.line;
+}
+
+type Content = LanguageModelV4Prompt[number]['content'];
+
+function textOf(content: Content): string {
+  if (typeof content === 'string') return content;
+  return content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
+}
+
+function linesOf(text: string): string[] {
+  return text
+    .split(/\n+/u)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function usageOf(call: LanguageModelV4CallOptions, output: string): LanguageModelV4Usage {
+  const input = countTokens(call.prompt.map((m) => textOf(m.content)).join('\n'));
+  const outputTokens = countTokens(output);
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: outputTokens, text: outputTokens, reasoning: undefined },
+  };
+}
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,59 @@
+/**
+ * Language-neutral text features shared by the local embedder and the offline model:
+ * lower-cased words for alphabetic scripts, single characters and bigrams for CJK runs.
+ */
+const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/u;
+const TOKEN = /[\p{L}\p{N}]+/gu;
+
+export function isCjk(char: string): boolean {
+  return CJK.test(char);
+}
+
+/** Words and CJK characters, in order. "I live in 北京" → ["i", "live", "in", "北", "京"]. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.toLowerCase().matchAll(TOKEN)) {
+    let run = '';
+    for (const char of match[0]) {
+      if (isCjk(char)) {
+        if (run) out.push(run);
+        run = '';
+        out.push(char);
+      } else {
+        run += char;
+      }
+    }
+    if (run) out.push(run);
+  }
+  return out;
+}
+
+const STOPWORDS = new Set(
+  'a an the and or but if of to in on at for with by from as is are was were be been am i me my you your we our it its this that these those he she they them his her their what who whom which when where why how do does did can could would should will shall may might have has had not no yes so than then there here about into over just also very really please tell say said talked earlier again'.split(
+    ' ',
+  ),
+);
+const CJK_STOP = new Set('的了是我你他她它们吗呢吧啊在和与就都也很这那什么怎么哪个'.split(''));
+
+/** Content features for matching: words minus stop words, plus CJK bigrams (CJK has no spaces). */
+export function contentFeatures(text: string): string[] {
+  const tokens = words(text);
+  const features: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (isCjk(token)) {
+      if (!CJK_STOP.has(token)) features.push(token);
+      const next = tokens[i + 1];
+      if (next && isCjk(next)) features.push(token + next);
+    } else if (!STOPWORDS.has(token) && token.length > 1) {
+      features.push(stem(token));
+    }
+  }
+  return features;
+}
+
+/** A light suffix strip so "movies"/"movie" and "directed"/"director" meet. Not a real stemmer. */
+function stem(word: string): string {
+  if (word.length <= 4) return word;
+  return word.replace(/(ies|es|s|ed|ing|er|or|ly)$/u, '') || word;
+}
