@@ -22,9 +22,10 @@ import type { TurnState } from './memory/state';
 export function chatRequestSchema(config: AppConfig) {
   const text = z
     .string({ error: 'must be a string' })
-    .refine((value) => value.trim().length > 0, { message: 'must not be empty', abort: true })
+    .refine((value) => value.trim().length > 0, { message: 'must not be empty', abort: true, params: { code: 'empty' } })
     .refine((value) => value.length <= config.MAX_MESSAGE_CHARS, {
       message: `is longer than the limit of ${config.MAX_MESSAGE_CHARS} characters`,
+      params: { code: 'too_large' },
     });
   return z.discriminatedUnion('trigger', [
     z.object({

@@ -48,7 +48,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 }
 
 export function parseInput<T>(input: unknown, schema: z.ZodType<T>): T {
-  const parsed = schema.safeParse(input);
+  const parsed = schema.safeParse(input, { reportInput: true });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue.path.length ? issue.path.join('.') : 'body';
@@ -56,6 +56,8 @@ export function parseInput<T>(input: unknown, schema: z.ZodType<T>): T {
 }
 
 function issueCode(issue: z.core.$ZodIssue): string {
+  // Refinements name their own code: `refine(check, { params: { code: 'empty' } })`.
+  if (issue.code === 'custom' && typeof issue.params?.code === 'string') return issue.params.code;
   if (issue.code === 'too_big') return 'too_large';
   if (issue.code === 'too_small') return 'empty';
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'missing';

@@ -7,7 +7,9 @@
  * it over the wire and hands Next its DATABASE_URL; on SIGINT/SIGTERM it stops Next, then the database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeDb } from '../db/client';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
+import { recoverInterruptedReplies } from '../db/history';
 import { runMigrations } from '../db/migrate';
 
 const mode = process.argv[2] ?? 'start';
@@ -36,6 +38,11 @@ async function main() {
   }
   await runMigrations(databaseUrl);
   console.log('[memlens] migrations applied');
+  process.env.DATABASE_URL = databaseUrl;
+  // Replies a dead process left `streaming` (no progress saved for two minutes) become incomplete, text kept.
+  const recovered = await recoverInterruptedReplies(embedded ? 0 : 120);
+  await closeDb();
+  if (recovered) console.log(`[memlens] marked ${recovered} interrupted replies incomplete`);
 
   if (mode === 'db') {
     console.log('[memlens] serving the database only; Ctrl+C to stop');

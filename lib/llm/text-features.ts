@@ -52,8 +52,11 @@ export function contentFeatures(text: string): string[] {
   return features;
 }
 
-/** A light suffix strip so "movies"/"movie" and "directed"/"director" meet. Not a real stemmer. */
+/** A light suffix strip so "movies"/"movie", "lives"/"live" and "directed"/"director" meet. Not a real stemmer. */
 function stem(word: string): string {
-  if (word.length <= 4) return word;
-  return word.replace(/(ies|es|s|ed|ing|er|or|ly)$/u, '') || word;
+  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  if (word.length > 5 && (word.endsWith('or') || word.endsWith('er'))) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
 }

@@ -1,0 +1,66 @@
+import type { ConversationSummary, StoredMessage } from './types';
+
+/** An error the API answered with (`{ error: { code, message } }`), or a network failure. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+  const { json, ...rest } = init;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      ...rest,
+      headers: { ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...rest.headers },
+      body: json !== undefined ? JSON.stringify(json) : rest.body,
+    });
+  } catch {
+    throw new ApiError('Could not reach the server. Check your connection and try again.', 0, 'network');
+  }
+  if (!response.ok) {
+    const body = await response.text();
+    const parsed = parseApiError(body);
+    throw new ApiError(parsed?.message ?? `The server answered ${response.status}.`, response.status, parsed?.code ?? 'http_error');
+  }
+  return (await response.json()) as T;
+}
+
+/** Reads `{ error: { code, message } }` out of a response body. */
+export function parseApiError(body: string): { code: string; message: string } | undefined {
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
+    if (parsed?.error && typeof parsed.error.message === 'string') {
+      return { code: typeof parsed.error.code === 'string' ? parsed.error.code : 'error', message: parsed.error.message };
+    }
+  } catch {
+    // not JSON
+  }
+  return undefined;
+}
+
+export const api = {
+  listConversations: () => request<{ conversations: ConversationSummary[] }>('/api/conversations').then((r) => r.conversations),
+  createConversation: (title?: string) =>
+    request<{ conversation: ConversationSummary }>('/api/conversations', { method: 'POST', json: title ? { title } : {} }).then(
+      (r) => r.conversation,
+    ),
+  renameConversation: (id: string, title: string) =>
+    request<{ conversation: ConversationSummary }>(`/api/conversations/${id}`, { method: 'PATCH', json: { title } }).then(
+      (r) => r.conversation,
+    ),
+  deleteConversation: (id: string) => request<{ deleted: string }>(`/api/conversations/${id}`, { method: 'DELETE' }),
+  listMessages: (conversationId: string) =>
+    request<{ messages: StoredMessage[] }>(`/api/conversations/${conversationId}/messages`, { cache: 'no-store' }).then(
+      (r) => r.messages,
+    ),
+  clearMessages: (conversationId: string) =>
+    request<{ removed: number }>(`/api/conversations/${conversationId}/messages`, { method: 'DELETE' }),
+};
+
+export const conversationsKey = ['conversations'] as const;

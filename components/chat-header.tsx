@@ -1,0 +1,51 @@
+'use client';
+
+import type { ReactNode } from 'react';
+import { useShell } from './app-shell';
+import { MenuIcon } from './icons';
+
+/** The bar above a conversation: title, model, offline badge and conversation actions. */
+export function ChatHeader({
+  title,
+  model,
+  offline,
+  actions,
+}: {
+  title: string;
+  model: string;
+  offline: boolean;
+  actions?: ReactNode;
+}) {
+  const { openSidebar } = useShell();
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-3 border-b border-line bg-surface/85 px-3 backdrop-blur sm:px-5">
+      <button
+        type="button"
+        onClick={openSidebar}
+        className="rounded-md p-2 text-muted hover:bg-subtle md:hidden"
+        aria-label="Open conversations"
+      >
+        <MenuIcon />
+      </button>
+      <h1 className="min-w-0 truncate text-[15px] font-semibold" data-testid="conversation-title" title={title}>
+        {title}
+      </h1>
+      <div className="ml-auto flex shrink-0 items-center gap-2">
+        {offline ? (
+          <span
+            data-testid="offline-badge"
+            className="inline-flex items-center gap-1.5 rounded-full border border-warn/30 bg-warn-soft px-2.5 py-1 text-xs font-medium text-warn"
+            title="No API key is configured: replies come from the built-in offline model, which only quotes the conversation back."
+          >
+            <span className="size-1.5 rounded-full bg-warn" aria-hidden="true" />
+            Offline model
+          </span>
+        ) : null}
+        <span className="hidden rounded-full bg-subtle px-2.5 py-1 font-mono text-xs text-muted sm:inline" title="Chat model">
+          {model}
+        </span>
+        {actions}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,60 @@
+import type { UIMessage } from 'ai';
+
+/** How a stored message ended; `streaming` while a reply is still being written. */
+export type MessageStatus = 'streaming' | 'complete' | 'incomplete' | 'failed';
+
+/**
+ * Metadata on a chat message. `status`/`error` come from the database (or are set locally when a
+ * live stream ends); the rest arrives on the stream's `start` chunk.
+ */
+export type ChatMetadata = {
+  status?: MessageStatus;
+  error?: string | null;
+  createdAt?: string;
+  userMessageId?: string;
+  requestId?: string;
+  model?: string;
+  offline?: boolean;
+};
+
+export type ChatMessage = UIMessage<ChatMetadata>;
+
+/** A conversation as the API returns it (dates as ISO strings). */
+export type ConversationSummary = { id: string; title: string; createdAt: string; updatedAt: string };
+
+/** GET /api/me → model */
+export type ModelInfo = { chat: string; offline: boolean; maxMessageChars: number };
+
+/** A message row as GET /api/conversations/:id/messages returns it. */
+export type StoredMessage = {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  status: MessageStatus;
+  error: string | null;
+  model?: string | null;
+  createdAt: string;
+};
+
+export function toChatMessage(message: StoredMessage): ChatMessage {
+  return {
+    id: message.id,
+    role: message.role,
+    parts: [{ type: 'text', text: message.content }],
+    metadata: { status: message.status, error: message.error, createdAt: message.createdAt, model: message.model ?? undefined },
+  };
+}
+
+export function textOf(message: Pick<ChatMessage, 'parts'>): string {
+  return message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+/** Client-side mirror of the server's message rules; returns the problem, or null. */
+export function validateMessage(text: string, maxChars: number): string | null {
+  if (text.trim().length === 0) return 'Write a message first.';
+  if (text.length > maxChars) {
+    const over = text.length - maxChars;
+    return `Your message is too long: ${text.length.toLocaleString('en-US')} characters, the limit is ${maxChars.toLocaleString('en-US')}. Remove ${over.toLocaleString('en-US')} character${over === 1 ? '' : 's'}.`;
+  }
+  return null;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { getDb } from '@/db/client';
+import { createConversation } from '@/db/conversations';
+import { listMessages, loadRecentMessages, putUserMessage, removeAllMessages, removeMessage, truncateAfterLastUserMessage, type Scope } from '@/db/history';
+import { messages } from '@/db/schema';
+import { createGuestUser } from '@/db/users';
+
+/** Seeds a conversation with messages a1..aN (alternating user/assistant) and returns their ids by label. */
+async function seed(labels: string[]): Promise<{ scope: Scope; ids: Record<string, string> }> {
+  const user = await createGuestUser();
+  const conversation = await createConversation(user.id);
+  const scope = { userId: user.id, conversationId: conversation.id };
+  const ids: Record<string, string> = {};
+  for (const [i, label] of labels.entries()) {
+    const [row] = await getDb()
+      .insert(messages)
+      .values({ ...scope, role: i % 2 === 0 ? 'user' : 'assistant', content: label })
+      .returning();
+    ids[label] = row.id;
+  }
+  return { scope, ids };
+}
+
+type Op =
+  | { op: 'append'; content: string }
+  | { op: 'replace'; target: string; content: string }
+  | { op: 'remove'; target: string }
+  | { op: 'removeAll' }
+  | { op: 'regenerate' };
+
+const table: Array<{ name: string; start: string[]; ops: Op[]; expected: string[] }> = [
+  { name: 'append to an empty conversation', start: [], ops: [{ op: 'append', content: 'q1' }], expected: ['q1'] },
+  { name: 'append after a reply', start: ['q1', 'r1'], ops: [{ op: 'append', content: 'q2' }], expected: ['q1', 'r1', 'q2'] },
+  { name: 'replace the last user message', start: ['q1', 'r1', 'q2'], ops: [{ op: 'replace', target: 'q2', content: 'q2*' }], expected: ['q1', 'r1', 'q2*'] },
+  { name: 'replace the first user message discards everything after it', start: ['q1', 'r1', 'q2', 'r2'], ops: [{ op: 'replace', target: 'q1', content: 'q1*' }], expected: ['q1*'] },
+  { name: 'replace in the middle keeps what came before', start: ['q1', 'r1', 'q2', 'r2', 'q3', 'r3'], ops: [{ op: 'replace', target: 'q2', content: 'q2*' }], expected: ['q1', 'r1', 'q2*'] },
+  { name: 'replace then append', start: ['q1', 'r1'], ops: [{ op: 'replace', target: 'q1', content: 'q1*' }, { op: 'append', content: 'q2' }], expected: ['q1*', 'q2'] },
+  { name: 'remove one message keeps the rest in order', start: ['q1', 'r1', 'q2', 'r2'], ops: [{ op: 'remove', target: 'r1' }], expected: ['q1', 'q2', 'r2'] },
+  { name: 'remove the only message', start: ['q1'], ops: [{ op: 'remove', target: 'q1' }], expected: [] },
+  { name: 'remove all', start: ['q1', 'r1', 'q2'], ops: [{ op: 'removeAll' }], expected: [] },
+  { name: 'remove all then append', start: ['q1', 'r1'], ops: [{ op: 'removeAll' }, { op: 'append', content: 'q9' }], expected: ['q9'] },
+  { name: 'regenerate drops the reply to the last question', start: ['q1', 'r1', 'q2', 'r2'], ops: [{ op: 'regenerate' }], expected: ['q1', 'r1', 'q2'] },
+  { name: 'regenerate with no reply yet changes nothing', start: ['q1', 'r1', 'q2'], ops: [{ op: 'regenerate' }], expected: ['q1', 'r1', 'q2'] },
+];
+
+describe('history ruled by message ids', () => {
+  it.each(table)('$name', async ({ start, ops, expected }) => {
+    const { scope, ids } = await seed(start);
+    for (const step of ops) {
+      if (step.op === 'append') await putUserMessage(getDb(), scope, { content: step.content });
+      if (step.op === 'replace') {
+        const replaced = await putUserMessage(getDb(), scope, { id: ids[step.target], content: step.content });
+        expect(replaced.id).toBe(ids[step.target]);
+      }
+      if (step.op === 'remove') expect(await removeMessage(scope.userId, ids[step.target])).toBe(true);
+      if (step.op === 'removeAll') await removeAllMessages(scope);
+      if (step.op === 'regenerate') await truncateAfterLastUserMessage(getDb(), scope);
+    }
+    expect((await listMessages(scope)).map((m) => m.content)).toEqual(expected);
+  });
+
+  it('appending with a fresh client id keeps that id', async () => {
+    const { scope } = await seed([]);
+    const id = crypto.randomUUID();
+    expect((await putUserMessage(getDb(), scope, { id, content: 'hi' })).id).toBe(id);
+  });
+
+  it('operations on one conversation leave the others alone', async () => {
+    const a = await seed(['a1', 'ar1']);
+    const b = await seed(['b1', 'br1']);
+    await removeAllMessages(a.scope);
+    expect(await removeMessage(a.scope.userId, b.ids.b1)).toBe(false);
+    expect((await listMessages(b.scope)).map((m) => m.content)).toEqual(['b1', 'br1']);
+  });
+
+  it('regenerating an empty conversation is refused', async () => {
+    const { scope } = await seed([]);
+    await expect(truncateAfterLastUserMessage(getDb(), scope)).rejects.toThrow('no user message');
+  });
+});
+
+describe('the recent window', () => {
+  it('is the last N messages in order, chosen by a LIMIT in SQL', async () => {
+    const labels = Array.from({ length: 30 }, (_, i) => `m${i}`);
+    const { scope, ids } = await seed(labels);
+    const window = await loadRecentMessages(scope, 5);
+    expect(window.map((m) => m.content)).toEqual(['m25', 'm26', 'm27', 'm28', 'm29']);
+    const withoutLast = await loadRecentMessages(scope, 3, [ids.m29]);
+    expect(withoutLast.map((m) => m.content)).toEqual(['m26', 'm27', 'm28']);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { streamText } from 'ai';
+import { embedLocally } from '@/lib/llm/local-embedder';
+import { answerFromContext, createOfflineModel, mostRelevantLine } from '@/lib/llm/offline-model';
+
+const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
+
+describe('local embedder', () => {
+  it('is deterministic, L2-normalised and of the configured size', () => {
+    const vector = embedLocally('I live in Berlin', 512);
+    expect(vector).toHaveLength(512);
+    expect(Math.hypot(...vector)).toBeCloseTo(1, 6);
+    expect(embedLocally('I live in Berlin', 512)).toEqual(vector);
+  });
+
+  it.each([
+    ['en', 'Who directed Interstellar?', 'Christopher Nolan directed Interstellar in 2014.', 'Keep basil in a glass of water.'],
+    ['zh', '星际穿越是谁导演的？', '星际穿越的导演是诺兰。', '绿茶用八十度的水泡。'],
+    ['mixed', 'my cat Luna', '我的猫叫 Luna', 'the weather is sunny'],
+  ])('puts related text closer than unrelated text (%s)', (_, query, related, unrelated) => {
+    const q = embedLocally(query, 512);
+    expect(cosine(q, embedLocally(related, 512))).toBeGreaterThan(cosine(q, embedLocally(unrelated, 512)) + 0.05);
+  });
+});
+
+describe('offline model', () => {
+  const prompt = (system: string, ...turns: Array<[string, string]>) => [
+    { role: 'system' as const, content: system },
+    ...turns.map(([role, text]) => ({ role: role as 'user' | 'assistant', content: [{ type: 'text' as const, text }] })),
+  ];
+
+  it('answers from the most relevant line of its context and says it is offline', () => {
+    const reply = answerFromContext(
+      prompt('You are helpful.\n[1] fact: The user is allergic to peanuts.\n[2] fact: The user lives in Lisbon.', ['user', 'Where do I live?']),
+    );
+    expect(reply).toContain('offline model');
+    expect(reply).toContain('The user lives in Lisbon.');
+    expect(reply).not.toContain('peanuts');
+  });
+
+  it('uses earlier messages too, in Chinese', () => {
+    const reply = answerFromContext(prompt('你是助手。', ['user', '我叫张三'], ['assistant', '你好张三！'], ['user', '我叫什么？']));
+    expect(reply).toContain('张三');
+  });
+
+  it('says plainly when nothing in the context answers', () => {
+    expect(answerFromContext(prompt('You are helpful.', ['user', 'What is the airspeed of a swallow?']))).toContain('Nothing in that context answers');
+  });
+
+  it('picks nothing when no candidate shares a word with the question', () => {
+    expect(mostRelevantLine('quantum chromodynamics', ['I like tea', 'Berlin is big'])).toBeUndefined();
+  });
+
+  it('streams word by word through the AI SDK and stops when aborted', async () => {
+    const model = createOfflineModel({ chunkDelayMs: 5 });
+    const result = streamText({ model, messages: [{ role: 'user', content: 'Hello there' }] });
+    const deltas: string[] = [];
+    const reader = result.stream.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      if (next.value.type === 'text-delta') deltas.push(next.value.text);
+    }
+    expect(deltas.length).toBeGreaterThan(10);
+    expect(deltas.join('')).toMatch(/^I am the built-in offline model/);
+    expect((await result.usage).outputTokens).toBeGreaterThan(10);
+
+    const controller = new AbortController();
+    const aborted = streamText({ model, messages: [{ role: 'user', content: 'Hello' }], abortSignal: controller.signal });
+    let seen = 0;
+    const abortedReader = aborted.stream.getReader();
+    for (let next = await abortedReader.read(); !next.done; next = await abortedReader.read()) {
+      if (next.value.type === 'text-delta' && ++seen === 3) controller.abort();
+    }
+    expect(seen).toBeLessThan(deltas.length);
+  });
+});

@@ -1,0 +1,7 @@
+import { inject } from 'vitest';
+
+// Every test file talks to the shared embedded database and, unless it says otherwise, the offline model.
+process.env.DATABASE_URL = inject('databaseUrl');
+delete process.env.OPENAI_API_KEY;
+delete process.env.OPENAI_BASE_URL;
+process.env.OFFLINE_STREAM_DELAY_MS = '0';

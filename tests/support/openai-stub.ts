@@ -1,0 +1,133 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A small OpenAI-compatible server on 127.0.0.1 so tests exercise the real @ai-sdk/openai path:
+ * /v1/chat/completions (SSE streaming or not) and /v1/embeddings.
+ */
+export type StubReply = {
+  /** Words streamed one chunk each. */
+  text: string;
+  /** Stream this many chunks, then drop the connection (a provider failing mid-stream). */
+  failAfterChunks?: number;
+  /** Answer with this HTTP error status instead of a stream. */
+  errorStatus?: number;
+  /** Delay between chunks. */
+  chunkDelayMs?: number;
+};
+
+export type ChatCompletionRequest = {
+  model: string;
+  stream?: boolean;
+  messages: Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
+};
+
+export type OpenAIStub = {
+  baseURL: string;
+  requests: ChatCompletionRequest[];
+  embeddingRequests: Array<{ model: string; input: string[]; dimensions?: number }>;
+  reply: StubReply;
+  close: () => Promise<void>;
+};
+
+export async function startOpenAIStub(initial: StubReply = { text: 'Hello from the stub model.' }): Promise<OpenAIStub> {
+  const stub = { requests: [], embeddingRequests: [], reply: initial } as unknown as OpenAIStub;
+  const server = http.createServer(async (req, res) => {
+    const body = await readBody(req);
+    if (req.method === 'POST' && req.url === '/v1/embeddings') {
+      stub.embeddingRequests.push(body);
+      const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
+      const dimensions = body.dimensions ?? 8;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model: body.model,
+          data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text, dimensions) })),
+          usage: { prompt_tokens: input.length, total_tokens: input.length },
+        }),
+      );
+      return;
+    }
+    if (req.method === 'POST' && req.url === '/v1/chat/completions') {
+      stub.requests.push(body);
+      const reply = stub.reply;
+      if (reply.errorStatus) {
+        res.writeHead(reply.errorStatus, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `stub failure ${reply.errorStatus}`, type: 'server_error' } }));
+        return;
+      }
+      const words = reply.text.match(/\S+\s*/gu) ?? [];
+      const id = `chatcmpl-${stub.requests.length}`;
+      if (!body.stream) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id,
+            object: 'chat.completion',
+            created: 1,
+            model: body.model,
+            choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 10, completion_tokens: words.length, total_tokens: 10 + words.length },
+          }),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+      const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+        id,
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: body.model,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      });
+      send(chunk({ role: 'assistant', content: '' }));
+      for (let i = 0; i < words.length; i++) {
+        if (reply.failAfterChunks !== undefined && i === reply.failAfterChunks) {
+          // Let what was written reach the client, then drop the connection.
+          await new Promise((r) => setTimeout(r, 50));
+          res.destroy();
+          return;
+        }
+        if (reply.chunkDelayMs) await new Promise((r) => setTimeout(r, reply.chunkDelayMs));
+        if (res.destroyed) return;
+        send(chunk({ content: words[i] }));
+      }
+      send(chunk({}, 'stop'));
+      send({ ...chunk({}), choices: [], usage: { prompt_tokens: 10, completion_tokens: words.length, total_tokens: 10 + words.length } });
+      res.end('data: [DONE]\n\n');
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  stub.baseURL = `http://127.0.0.1:${port}/v1`;
+  stub.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return stub;
+}
+
+/** Deterministic vectors: texts sharing words get similar vectors. */
+function fakeEmbedding(text: string, dimensions: number): number[] {
+  const vector = new Array(dimensions).fill(0);
+  for (const word of text.toLowerCase().split(/\W+/u).filter(Boolean)) {
+    let hash = 0;
+    for (const char of word) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+    vector[hash % dimensions] += 1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+}
+
+async function readBody(req: http.IncomingMessage): Promise<any> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? JSON.parse(text) : {};
+}
