@@ -48,7 +48,7 @@ async function main() {
     console.log('[memlens] serving the database only; Ctrl+C to stop');
     return;
   }
-  const nextArgs = [mode, '--port', process.env.PORT || '3000', '--hostname', process.env.HOSTNAME || '127.0.0.1'];
+  const nextArgs = [mode, '--port', process.env.PORT || '3000', '--hostname', process.env.APP_HOST || '127.0.0.1'];
   app = spawn('next', nextArgs, {
     stdio: 'inherit',
     env: { ...process.env, DATABASE_URL: databaseUrl },
