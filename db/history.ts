@@ -173,3 +173,49 @@ async function removeAfter(executor: Executor, scope: Scope, message: Message): 
       ),
     );
 }
+
+/** How many messages the conversation holds (for the summary's thresholds). */
+export async function countMessages(scope: Scope): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(messages)
+    .where(inScope(scope));
+  return row.n;
+}
+
+/** Messages after a given one (or from the start), oldest first, at most `limit`. */
+export async function messagesAfter(scope: Scope, afterMessageId: string | null, limit: number): Promise<Message[]> {
+  return getDb()
+    .select()
+    .from(messages)
+    .where(
+      and(
+        inScope(scope),
+        afterMessageId
+          ? sql`(${messages.createdAt}, ${messages.seq}) > (select m.created_at, m.seq from messages m where m.id = ${afterMessageId})`
+          : undefined,
+      ),
+    )
+    .orderBy(...byPosition)
+    .limit(limit);
+}
+
+/** The user messages a reply answers: those since the previous assistant message (a user may send several in a row). */
+export async function userMessagesAnsweredBy(scope: Scope, assistantMessageId: string): Promise<Message[]> {
+  return getDb()
+    .select()
+    .from(messages)
+    .where(
+      and(
+        inScope(scope),
+        eq(messages.role, 'user'),
+        sql`(${messages.createdAt}, ${messages.seq}) < (select m.created_at, m.seq from messages m where m.id = ${assistantMessageId})`,
+        sql`(${messages.createdAt}, ${messages.seq}) > coalesce((
+          select (p.created_at, p.seq) from messages p
+          where p.conversation_id = ${scope.conversationId} and p.role = 'assistant'
+            and (p.created_at, p.seq) < (select m.created_at, m.seq from messages m where m.id = ${assistantMessageId})
+          order by p.created_at desc, p.seq desc limit 1), ('-infinity'::timestamptz, 0::bigint))`,
+      ),
+    )
+    .orderBy(...byPosition);
+}

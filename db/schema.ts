@@ -2,12 +2,16 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   index,
+  integer,
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
+  vector,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -93,3 +97,211 @@ export type User = typeof users.$inferSelect;
 export type Conversation = typeof conversations.$inferSelect;
 export type Message = typeof messages.$inferSelect;
 export type MessageStatus = Message['status'];
+
+// ── Memory ────────────────────────────────────────────────────────────────────
+// Vectors are stored at a fixed size; lib/memory/embed.ts fits a provider's output to it.
+export const EMBEDDING_SIZE = 512;
+
+/** The rolling summary: one current row per conversation (a memory block). */
+export const summaries = pgTable('summaries', {
+  conversationId: uuid('conversation_id')
+    .primaryKey()
+    .references(() => conversations.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  content: text('content').notNull(),
+  version: integer('version').notNull(),
+  coveredMessageCount: integer('covered_message_count').notNull(),
+  lastCoveredMessageId: uuid('last_covered_message_id'),
+  // Message ids the summary was built from (provenance for citations and the benchmark).
+  sourceMessageIds: uuid('source_message_ids').array().notNull().default(sql`'{}'::uuid[]`),
+  // 'system' for a refresh, 'user' when edited by hand: an edited summary is the base of the next refresh.
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const summaryVersions = pgTable(
+  'summary_versions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    action: text('action').$type<'refresh' | 'edit' | 'clear'>().notNull(),
+    actor: text('actor').notNull(),
+    before: text('before'),
+    after: text('after'),
+    coveredMessageCount: integer('covered_message_count').notNull(),
+    lastCoveredMessageId: uuid('last_covered_message_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('summary_versions_conversation_idx').on(t.conversationId, t.version)],
+);
+
+/** One completed turn (user + assistant), indexed by meaning and by characters. */
+export const episodes = pgTable(
+  'episodes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    userMessageId: uuid('user_message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    assistantMessageId: uuid('assistant_message_id')
+      .notNull()
+      .unique()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    content: text('content').notNull(),
+    embedding: vector('embedding', { dimensions: EMBEDDING_SIZE }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('episodes_user_conversation_idx').on(t.userId, t.conversationId),
+    index('episodes_embedding_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
+    index('episodes_content_trgm_idx').using('gin', t.content.op('gin_trgm_ops')),
+  ],
+);
+
+export const factStatus = pgEnum('fact_status', ['active', 'superseded', 'deleted']);
+
+/** What the user told about themselves, across conversations (user scope). */
+export const facts = pgTable(
+  'facts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // The conversation it was learned in: deleting that conversation deletes the fact.
+    conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'cascade' }),
+    slot: text('slot').notNull(),
+    content: text('content').notNull(),
+    value: text('value').notNull(),
+    status: factStatus('status').notNull().default('active'),
+    sourceMessageIds: uuid('source_message_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    validFrom: timestamp('valid_from', { withTimezone: true }).notNull().defaultNow(),
+    validTo: timestamp('valid_to', { withTimezone: true }),
+    supersededBy: uuid('superseded_by'),
+    // Null once the fact is no longer active, so no vector search can return it.
+    embedding: vector('embedding', { dimensions: EMBEDDING_SIZE }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('facts_user_status_idx').on(t.userId, t.status),
+    index('facts_embedding_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
+    index('facts_content_trgm_idx').using('gin', t.content.op('gin_trgm_ops')),
+  ],
+);
+
+export const factEvents = pgTable(
+  'fact_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    factId: uuid('fact_id')
+      .notNull()
+      .references(() => facts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    event: text('event').$type<'ADD' | 'UPDATE' | 'DELETE' | 'NONE' | 'EDIT'>().notNull(),
+    oldContent: text('old_content'),
+    newContent: text('new_content'),
+    actor: text('actor').notNull(),
+    sourceMessageId: uuid('source_message_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('fact_events_fact_idx').on(t.factId, t.createdAt)],
+);
+
+/** Retrieval rewrites, keyed by hash(history ids, last user message id, model id). */
+export const retrievalCache = pgTable('retrieval_cache', {
+  key: text('key').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  query: text('query').notNull(),
+  reason: text('reason').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Everything the inspector shows for one assistant message. */
+export const turnRecords = pgTable('turn_records', {
+  assistantMessageId: uuid('assistant_message_id')
+    .primaryKey()
+    .references(() => messages.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  conversationId: uuid('conversation_id')
+    .notNull()
+    .references(() => conversations.id, { onDelete: 'cascade' }),
+  requestId: uuid('request_id').notNull(),
+  record: jsonb('record').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Citations bound to the assistant message: every item given, which were cited, the retrieval runs. */
+export const citations = pgTable(
+  'citations',
+  {
+    assistantMessageId: uuid('assistant_message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    requestId: uuid('request_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    items: jsonb('items').$type<unknown[]>().notNull(),
+    citedKeys: text('cited_keys').array().notNull().default(sql`'{}'::text[]`),
+    retrievalRuns: jsonb('retrieval_runs').$type<unknown[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.assistantMessageId, t.requestId] })],
+);
+
+export const jobStatus = pgEnum('job_status', ['pending', 'running', 'done', 'failed']);
+
+/** Post-turn work, one row per (kind, assistant message): idempotent, retried, visible when it fails. */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    status: jobStatus('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('jobs_kind_message_idx').on(t.kind, t.messageId),
+    index('jobs_status_run_after_idx').on(t.status, t.runAfter),
+  ],
+);
+
+export type Fact = typeof facts.$inferSelect;
+export type Episode = typeof episodes.$inferSelect;
+export type Summary = typeof summaries.$inferSelect;
+export type Job = typeof jobs.$inferSelect;

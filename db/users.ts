@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, getTableName } from 'drizzle-orm';
 import { getDb } from './client';
-import { sessions, users, type User } from './schema';
+import { episodes, facts, retrievalCache, sessions, summaries, summaryVersions, users, type User } from './schema';
 
 export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -46,4 +46,21 @@ async function findSessionUser(tokenHash: string): Promise<User | undefined> {
 export async function createGuestUser(): Promise<User> {
   const [user] = await getDb().insert(users).values({ kind: 'guest' }).returning();
   return user;
+}
+
+/** Deletes every memory of one user (facts with their embeddings and history, episodes, summaries, rewrite cache); conversations stay. */
+export async function deleteAllMemory(userId: string): Promise<Record<string, number>> {
+  return getDb().transaction(async (tx) => {
+    const counts: Record<string, number> = {};
+    for (const table of [facts, episodes, summaries, summaryVersions, retrievalCache] as const) {
+      const rows = await tx.delete(table).where(eq(table.userId, userId)).returning({ userId: table.userId });
+      counts[getTableName(table)] = rows.length;
+    }
+    return counts;
+  });
+}
+
+/** Deletes the user and, by cascade, everything they own. */
+export async function deleteUser(userId: string): Promise<void> {
+  await getDb().delete(users).where(eq(users.id, userId));
 }

@@ -1,4 +1,10 @@
-import { createUIMessageStream, createUIMessageStreamResponse, toUIMessageStream, type UIMessageChunk } from 'ai';
+import {
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  toUIMessageStream,
+  type LanguageModelUsage,
+  type UIMessageChunk,
+} from 'ai';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { getConversation, titleIfUntitled } from '@/db/conversations';
@@ -15,7 +21,10 @@ import type { Message, User } from '@/db/schema';
 import { getConfig, type AppConfig } from './config';
 import { HttpError, notFound, parseInput } from './http';
 import { getModels } from './llm';
-import { assembleContext } from './memory/chain';
+import { assembleContext, round } from './memory/chain';
+import { assertQuestionFits } from './memory/fit-to-budget';
+import { schedulePostTurn } from './memory/post-turn';
+import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/turn-record';
 import { generateReply } from './memory/generate-reply';
 import type { TurnState } from './memory/state';
 
@@ -58,18 +67,34 @@ export async function runChatTurn(user: User, body: unknown, request: Request): 
 
   const scope: Scope = { userId: user.id, conversationId: conversation.id };
   const models = getModels();
+  if (input.trigger === 'submit-message') {
+    assertQuestionFits(config, models.chatModelId, { id: input.message.id ?? 'new', content: input.message.text });
+  }
   const { question, placeholder } = await beginTurn(scope, input, models.chatModelId);
   if (input.trigger === 'submit-message') await titleIfUntitled(conversation.id, question.content);
 
-  const state = await assembleContext({
-    scope,
-    requestId: crypto.randomUUID(),
-    config,
-    models,
-    question,
-    assistantMessageId: placeholder.id,
-  });
+  const turn = { scope, requestId: crypto.randomUUID(), config, models, question, assistantMessageId: placeholder.id };
+  let state: TurnState;
+  try {
+    state = await assembleContext(turn);
+  } catch (error) {
+    // The question is stored; the reply fails visibly and Retry can answer it later.
+    const message = `Could not assemble the context: ${describeError(error)}`;
+    await finalizeAssistantMessage(placeholder.id, { status: 'failed', content: '', error: message });
+    await schedulePostTurn(scope, placeholder.id);
+    return failedTurnResponse(placeholder.id, question.id, message);
+  }
   return streamTurn(state, request.signal);
+}
+
+function failedTurnResponse(assistantMessageId: string, userMessageId: string, errorText: string): Response {
+  const stream = createUIMessageStream({
+    execute: ({ writer }) => {
+      writer.write({ type: 'start', messageId: assistantMessageId, messageMetadata: { userMessageId } });
+      writer.write({ type: 'error', errorText });
+    },
+  });
+  return createUIMessageStreamResponse({ stream });
 }
 
 /** Any body that is an object but says nothing of a trigger is a plain submit. */
@@ -109,15 +134,23 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
     offline: state.models.offline,
   };
 
+  const record = buildTurnRecord(state);
   const stream = createUIMessageStream({
     execute: async ({ writer }) => {
       writer.write({ type: 'start', messageId: state.assistantMessageId, messageMetadata: metadata });
+      // The inspector fills from this before the reply's first word.
+      writer.write({ type: 'data-turn', id: state.assistantMessageId, data: record });
+      const started = performance.now();
+      let usage: Promise<LanguageModelUsage | undefined> = Promise.resolve(undefined);
       let text = '';
       let status: 'complete' | 'incomplete' | 'failed' = 'incomplete';
       let error: string | undefined;
       const flusher = setInterval(() => void saveStreamingText(state.assistantMessageId, text).catch(() => {}), FLUSH_INTERVAL_MS);
+      let finish: UIMessageChunk | undefined;
       try {
+        await recordTurnStart(state, record);
         const result = generateReply(state, abort.signal);
+        usage = Promise.resolve(result.usage).catch(() => undefined);
         const reader = toUIMessageStream({ stream: result.stream, sendStart: false, onError: describeError }).getReader();
         for (let next = await reader.read(); !next.done; next = await reader.read()) {
           const chunk: UIMessageChunk = next.value;
@@ -125,7 +158,11 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
           else if (chunk.type === 'error') {
             status = 'failed';
             error = chunk.errorText;
-          } else if (chunk.type === 'finish' && status !== 'failed' && !abort.signal.aborted) status = 'complete';
+          } else if (chunk.type === 'finish') {
+            if (status !== 'failed' && !abort.signal.aborted) status = 'complete';
+            finish = chunk; // sent after the final turn record
+            continue;
+          }
           if (!abort.signal.aborted) writer.write(chunk);
         }
       } catch (caught) {
@@ -138,6 +175,17 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
         clearInterval(flusher);
         requestSignal.removeEventListener('abort', onRequestAbort);
         await finalizeAssistantMessage(state.assistantMessageId, { status, content: text, error });
+        const generateMs = round(performance.now() - started);
+        // An aborted call may never report usage; do not wait for it.
+        const settledUsage = await Promise.race([usage, new Promise<undefined>((r) => setTimeout(r, 100, undefined))]);
+        const final = await recordTurnEnd(state, record, { text, status, usage: settledUsage, generateMs }).catch(
+          (failure) => (console.error('[memlens] could not record the turn', failure), record),
+        );
+        if (!abort.signal.aborted) {
+          writer.write({ type: 'data-turn', id: state.assistantMessageId, data: final });
+          if (finish) writer.write(finish);
+        }
+        await schedulePostTurn(state.scope, state.assistantMessageId);
       }
     },
   });

@@ -10,6 +10,38 @@ const optionalText = z
   .optional()
   .transform((value) => (value && value.trim() !== '' ? value.trim() : undefined));
 
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+    .optional()
+    .transform((value) => (value === undefined || value === '' ? fallback : ['true', '1', 'yes'].includes(value)));
+
+const json = <T extends z.ZodType>(schema: T, fallback: z.infer<T>) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx): z.infer<T> => {
+      if (!value?.trim()) return fallback;
+      try {
+        return schema.parse(JSON.parse(value));
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `is not valid JSON of the documented shape: ${error instanceof Error ? error.message : error}` });
+        return z.NEVER;
+      }
+    });
+
+const modelLimitsSchema = z.record(
+  z.string(),
+  z.object({
+    contextWindow: z.number().int().positive().optional(),
+    reservedOutput: z.number().int().nonnegative().optional(),
+    encoding: z.enum(['o200k_base', 'cl100k_base']).optional(),
+  }),
+);
+
+const blockLimit = z.object({ floor: z.number().min(0).max(1), cap: z.number().min(0).max(1) }).partial();
+const blockLimitsSchema = z.object({ facts: blockLimit, summary: blockLimit, episodes: blockLimit, history: blockLimit }).partial();
+
 const envSchema = z.object({
   DATABASE_URL: optionalText,
   DB_POOL_MAX: int(10),
@@ -24,6 +56,26 @@ const envSchema = z.object({
   OFFLINE_STREAM_DELAY_MS: int(25),
 
   HISTORY_WINDOW: int(20),
+
+  // Rolling summary (conversation scope).
+  SUMMARY_START_MESSAGES: int(10),
+  SUMMARY_REFRESH_MESSAGES: int(5),
+  SUMMARY_KEEP_RAW: int(6),
+  // Episodes: earlier turns recalled by meaning.
+  EPISODE_SCOPE: z.enum(['conversation', 'user']).default('conversation'),
+  EPISODES_TOP_K: int(5),
+  // Facts: what the user told about themselves, across conversations.
+  FACTS_TOP_K: int(8),
+  FACTS_EXCLUDE_CURRENT_CONVERSATION: bool(false),
+  FACTS_SKIP_WHEN_HISTORY_FITS: bool(false),
+  // Token budget: (context window - reserved output) x safety, per model; CONTEXT_BUDGET overrides it.
+  MODEL_CONTEXT_WINDOW: z.coerce.number().int().positive().optional(),
+  MODEL_RESERVED_OUTPUT: int(1024),
+  BUDGET_SAFETY: z.coerce.number().positive().max(1).default(0.95),
+  TOKENIZER_ENCODING: z.enum(['o200k_base', 'cl100k_base']).default('o200k_base'),
+  MODEL_LIMITS: json(modelLimitsSchema, {}),
+  CONTEXT_BUDGET: z.coerce.number().int().positive().optional(),
+  BUDGET_BLOCKS: json(blockLimitsSchema, {}),
   MAX_MESSAGE_CHARS: int(32_000),
   SYSTEM_PROMPT: z
     .string()

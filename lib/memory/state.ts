@@ -3,8 +3,59 @@ import type { Scope } from '@/db/history';
 import type { Message } from '@/db/schema';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
+import type { BlockName, ItemDecision } from './budget';
+import type { ModelLimits } from './tokens';
 
 export type StepTiming = { step: string; ms: number };
+
+export type MemoryKind = 'fact' | 'summary' | 'episode' | 'history';
+
+/** One thing that may be placed in the context, with where it came from. */
+export type ContextItem = {
+  /** Stable citation key: fact:<id>, summary:<conversation>@v<n>, episode:<id>, message:<id>. */
+  key: string;
+  kind: MemoryKind;
+  block: BlockName;
+  text: string;
+  /** For history items, the message's role. */
+  role?: 'user' | 'assistant';
+  /** The messages this item stands for (provenance). */
+  sourceMessageIds: string[];
+  /** Retrieval scores, when it was recalled by search. */
+  score?: number;
+  rank?: number;
+  vectorRank?: number | null;
+  lexicalRank?: number | null;
+  meta?: Record<string, unknown>;
+};
+
+export type RetrievalRun = {
+  kind: 'facts' | 'episodes' | 'summary';
+  query: string;
+  topK: number;
+  skipped?: string;
+  candidates: Array<{ id: string; score: number; vectorRank: number | null; lexicalRank: number | null }>;
+};
+
+export type Retrieval = {
+  query: string;
+  reason: string;
+  rewritten: boolean;
+  cached: boolean;
+  datesResolved: string[];
+};
+
+/** Every item's fate in the budget, with the lines that are always sent. */
+export type BudgetReport = {
+  budget: number;
+  limits: ModelLimits;
+  total: number;
+  byBlock: Record<BlockName | 'required', number>;
+  decisions: Array<ItemDecision | { key: string; block: 'required'; tokens: number; kept: true; reason: string }>;
+};
+
+/** A kept memory item and the number it is listed under in the system prompt. */
+export type NumberedItem = ContextItem & { n: number; tokens: number };
 
 /**
  * One turn's state. Each step of the chain reads what it needs from here and returns what it adds;
@@ -15,12 +66,24 @@ export type TurnState = {
   requestId: string;
   config: AppConfig;
   models: Models;
-  /** The user message being answered, as stored. */
-  question: Message;
+  now: Date;
+  /** The user message being answered. */
+  question: Pick<Message, 'id' | 'content' | 'createdAt'>;
   /** The placeholder row the reply streams into; its id is the id the client sees. */
   assistantMessageId: string;
   /** The recent window, oldest first, without the question. */
   history: Message[];
+  retrieval: Retrieval;
+  queryEmbedding: number[];
+  /** Everything recalled, before the budget. */
+  candidates: ContextItem[];
+  runs: RetrievalRun[];
+  summaryVersion: number | null;
+  budget: BudgetReport | null;
+  /** Memory items kept, in the order listed in the system prompt. */
+  numbered: NumberedItem[];
+  /** History messages kept, oldest first. */
+  keptHistory: ContextItem[];
   /** Built afresh each turn, never stored as a message. */
   system: string;
   /** Exactly what is sent to the model after the system prompt. */
@@ -33,4 +96,4 @@ export type Step = {
   run: (state: TurnState) => Partial<TurnState> | Promise<Partial<TurnState>>;
 };
 
-export type TurnInput = Pick<TurnState, 'scope' | 'requestId' | 'config' | 'models' | 'question' | 'assistantMessageId'>;
+export type TurnInput = Pick<TurnState, 'scope' | 'requestId' | 'config' | 'models' | 'question' | 'assistantMessageId'> & { now?: Date };

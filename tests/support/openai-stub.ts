@@ -27,6 +27,10 @@ export type OpenAIStub = {
   requests: ChatCompletionRequest[];
   embeddingRequests: Array<{ model: string; input: string[]; dimensions?: number }>;
   reply: StubReply;
+  /** Per-request answer (e.g. JSON for structured-output calls); undefined falls back to `reply`. */
+  respond?: (request: ChatCompletionRequest & { response_format?: { type: string } }) => StubReply | undefined;
+  /** Answer /v1/embeddings with this HTTP status instead. */
+  embeddingErrorStatus?: number;
   close: () => Promise<void>;
 };
 
@@ -36,6 +40,11 @@ export async function startOpenAIStub(initial: StubReply = { text: 'Hello from t
     const body = await readBody(req);
     if (req.method === 'POST' && req.url === '/v1/embeddings') {
       stub.embeddingRequests.push(body);
+      if (stub.embeddingErrorStatus) {
+        res.writeHead(stub.embeddingErrorStatus, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `stub embedding failure ${stub.embeddingErrorStatus}`, type: 'server_error' } }));
+        return;
+      }
       const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
       const dimensions = body.dimensions ?? 8;
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -51,7 +60,7 @@ export async function startOpenAIStub(initial: StubReply = { text: 'Hello from t
     }
     if (req.method === 'POST' && req.url === '/v1/chat/completions') {
       stub.requests.push(body);
-      const reply = stub.reply;
+      const reply = stub.respond?.(body) ?? stub.reply;
       if (reply.errorStatus) {
         res.writeHead(reply.errorStatus, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `stub failure ${reply.errorStatus}`, type: 'server_error' } }));

@@ -1,3 +1,4 @@
+import { deleteUser } from '@/db/users';
 import { getConfig } from '@/lib/config';
 import { route } from '@/lib/http';
 import { getModels } from '@/lib/llm';
@@ -10,4 +11,11 @@ export const GET = route(async (request: Request) => {
     user: { id: user.id, kind: user.kind },
     model: { chat: models.chatModelId, offline: models.offline, maxMessageChars: getConfig().MAX_MESSAGE_CHARS },
   });
+});
+
+/** DELETE /api/me: the user and everything they own (conversations, messages, memory) go at once. */
+export const DELETE = route(async (request: Request) => {
+  const user = await requireUser(request);
+  await deleteUser(user.id);
+  return Response.json({ deleted: user.id });
 });

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { getConversation } from '@/db/conversations';
+import { getSummary, listSummaryVersions, writeSummary } from '@/db/summaries';
+import { HttpError, notFound, readJson, route, uuidParam } from '@/lib/http';
+import { requireUser } from '@/lib/session';
+
+type Params = { params: Promise<{ id: string }> };
+
+async function ownedScope(request: Request, params: Params['params']) {
+  const user = await requireUser(request);
+  const id = uuidParam((await params).id, 'Conversation');
+  if (!(await getConversation(user.id, id))) throw notFound('Conversation', id);
+  return { userId: user.id, conversationId: id };
+}
+
+/** The current summary and every version of it (who, when, before/after). */
+export const GET = route(async (request: Request, { params }: Params) => {
+  const scope = await ownedScope(request, params);
+  return Response.json({ summary: (await getSummary(scope)) ?? null, versions: await listSummaryVersions(scope) });
+});
+
+const editSchema = z.object({
+  content: z.string().max(20_000, 'is longer than 20000 characters'),
+  /** The version being edited; a stale one is refused with 409 instead of overwriting a newer summary. */
+  version: z.number().int().positive().optional(),
+});
+
+/** Edit by hand: the edited text becomes the base of the next refresh. */
+export const PUT = route(async (request: Request, { params }: Params) => {
+  const scope = await ownedScope(request, params);
+  const { content, version } = await readJson(request, editSchema);
+  const current = await getSummary(scope);
+  if (version !== undefined && current?.version !== version) {
+    throw new HttpError(409, 'stale_version', `The summary is at version ${current?.version ?? 'none'}, not ${version}; reload and edit again.`);
+  }
+  const written = await writeSummary(
+    scope,
+    {
+      content,
+      coveredMessageCount: current?.coveredMessageCount ?? 0,
+      lastCoveredMessageId: current?.lastCoveredMessageId ?? null,
+      sourceMessageIds: current?.sourceMessageIds ?? [],
+      actor: `user:${scope.userId}`,
+      action: 'edit',
+    },
+    current?.version ?? null,
+  );
+  if (!written) throw new HttpError(409, 'stale_version', 'The summary changed meanwhile; reload and edit again.');
+  return Response.json({ summary: written });
+});
+
+/** Clear: the summary becomes empty and covers nothing, so the next refresh starts over. */
+export const DELETE = route(async (request: Request, { params }: Params) => {
+  const scope = await ownedScope(request, params);
+  const current = await getSummary(scope);
+  if (!current) throw notFound('Summary of conversation', scope.conversationId);
+  const written = await writeSummary(
+    scope,
+    { content: '', coveredMessageCount: 0, lastCoveredMessageId: null, sourceMessageIds: [], actor: `user:${scope.userId}`, action: 'clear' },
+    current.version,
+  );
+  if (!written) throw new HttpError(409, 'stale_version', 'The summary changed meanwhile; reload and try again.');
+  return Response.json({ summary: written });
+});

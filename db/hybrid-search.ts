@@ -1,0 +1,75 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { getDb } from './client';
+import { RRF_K, toVectorLiteral, type RankedCandidate } from './vector';
+
+export type HybridSearch = {
+  table: 'episodes' | 'facts';
+  /** A filter over rows aliased `e`; it must include the user id. */
+  scope: SQL;
+  embedding: number[];
+  /** Content words of the query, each matched as a substring (works for CJK, which has no spaces). */
+  keywords: string[];
+  k: number;
+};
+
+/**
+ * Hybrid recall over one memory table: rows ranked by cosine distance (HNSW) and by the keywords
+ * they contain, fused by reciprocal rank fusion. Returns the rows (snake_case columns) with their ranks.
+ */
+export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCandidate & { row: Record<string, unknown> }>> {
+  const table = sql.raw(search.table);
+  const vector = toVectorLiteral(search.embedding);
+  const pool = Math.max(search.k * 4, 20);
+  const rows = await getDb().transaction(async (tx) => {
+    // Filtered HNSW scans keep searching until enough rows pass the filter.
+    await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
+    return tx.execute<Record<string, unknown>>(sql`
+      with vec as (
+        select e.id, row_number() over (order by e.embedding <=> ${vector}::vector) as rank,
+               1 - (e.embedding <=> ${vector}::vector) as score
+        from ${table} e where ${search.scope} and e.embedding is not null
+        order by e.embedding <=> ${vector}::vector limit ${pool}
+      ),
+      lex as (${lexicalRanking(table, search.scope, search.keywords, pool)})
+      select e.*, vec.rank as vector_rank, vec.score as vector_score, lex.rank as lexical_rank, lex.score as lexical_score,
+             coalesce(1.0 / (${RRF_K} + vec.rank), 0) + coalesce(1.0 / (${RRF_K} + lex.rank), 0) as rrf
+      from ${table} e
+      left join vec on vec.id = e.id
+      left join lex on lex.id = e.id
+      where vec.id is not null or lex.id is not null
+      order by rrf desc, e.created_at desc
+      limit ${search.k}`);
+  });
+  const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return rows.map((row) => ({
+    id: row.id as string,
+    vectorRank: num(row.vector_rank),
+    vectorScore: num(row.vector_score),
+    lexicalRank: num(row.lexical_rank),
+    lexicalScore: num(row.lexical_score),
+    score: Number(row.rrf),
+    row,
+  }));
+}
+
+/** Rank by the summed length of the keywords a row contains: longer shared words say more. */
+function lexicalRanking(table: SQL, scope: SQL, keywords: string[], limit: number): SQL {
+  const terms = [...new Set(keywords.filter((k) => k.length >= 2))].slice(0, 16);
+  if (terms.length === 0) return sql`select null::uuid as id, 0::bigint as rank, 0::float8 as score where false`;
+  const patterns = terms.map((t) => `%${t.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`);
+  // An OR of ILIKEs lets Postgres use the trigram GIN index (a bitmap OR) before scoring.
+  const anyPattern = sql.join(
+    patterns.map((p) => sql`e.content ilike ${p}`),
+    sql` or `,
+  );
+  return sql`
+    select e.id, row_number() over (order by s.score desc, e.created_at desc) as rank, s.score
+    from ${table} e
+    cross join lateral (
+      select sum(length(t.term))::float8 as score
+      from unnest(${terms}::text[], ${patterns}::text[]) as t(term, pattern)
+      where e.content ilike t.pattern
+    ) s
+    where ${scope} and (${anyPattern}) and s.score > 0
+    order by s.score desc, e.created_at desc limit ${limit}`;
+}

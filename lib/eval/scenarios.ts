@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { createConversation } from '@/db/conversations';
+import { createGuestUser } from '@/db/users';
+import { importConversation } from '@/lib/import';
+import { contextText, previewContext } from '@/lib/memory/preview';
+
+/** Format `memory-scenarios/1`: conversations to import, a probe, and what its context must (not) hold. */
+export const scenarioFileSchema = z.object({
+  format: z.literal('memory-scenarios/1'),
+  scenarios: z.array(
+    z.object({
+      id: z.string(),
+      lang: z.string().optional(),
+      about: z.string().optional(),
+      conversations: z.array(z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() }))),
+      probe: z.object({ conversation: z.union([z.number().int().nonnegative(), z.literal('new')]), message: z.string() }),
+      expect: z.object({
+        context_contains: z.array(z.string()).optional(),
+        rewrite_contains: z.array(z.string()).optional(),
+        facts_absent: z.array(z.string()).optional(),
+      }),
+    }),
+  ),
+});
+
+export type ScenarioFile = z.infer<typeof scenarioFileSchema>;
+
+export type ScenarioResult = {
+  id: string;
+  pass: boolean;
+  missing: string[];
+  retrievalQuery: string;
+  rewriteReason: string;
+  facts: string[];
+  context: { system: string; messages: unknown[] };
+  tokens: number;
+};
+
+/** Each scenario gets a fresh user; its conversations are imported in order, then the probe's context is assembled. */
+export async function runScenarios(file: ScenarioFile): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  for (const scenario of file.scenarios) {
+    const user = await createGuestUser();
+    const conversationIds: string[] = [];
+    for (const [index, messages] of scenario.conversations.entries()) {
+      const imported = await importConversation(user.id, { title: `${scenario.id} #${index}`, messages });
+      conversationIds.push(imported.conversationId);
+    }
+    const { probe, expect } = scenario;
+    const conversationId =
+      probe.conversation === 'new' ? (await createConversation(user.id, `${scenario.id} probe`)).id : conversationIds[probe.conversation];
+    if (!conversationId) throw new Error(`${scenario.id}: probe.conversation ${probe.conversation} does not exist`);
+    const state = await previewContext({ userId: user.id, conversationId }, probe.message);
+
+    const text = contextText(state);
+    const facts = state.numbered.filter((item) => item.kind === 'fact').map((item) => item.text);
+    const missing = [
+      ...(expect.context_contains ?? []).filter((s) => !text.includes(s)).map((s) => `context lacks "${s}"`),
+      ...(expect.rewrite_contains ?? []).filter((s) => !state.retrieval.query.includes(s)).map((s) => `retrieval query lacks "${s}"`),
+      ...(expect.facts_absent ?? []).filter((s) => facts.some((f) => f.includes(s))).map((s) => `an active fact given holds "${s}"`),
+    ];
+    results.push({
+      id: scenario.id,
+      pass: missing.length === 0,
+      missing,
+      retrievalQuery: state.retrieval.query,
+      rewriteReason: state.retrieval.reason,
+      facts,
+      context: { system: state.system, messages: state.messages },
+      tokens: state.budget?.total ?? 0,
+    });
+  }
+  return results;
+}
+
+export function formatTable(results: ScenarioResult[]): string {
+  const rows = results.map((r) => [r.id, r.pass ? 'pass' : 'FAIL', String(r.tokens), r.missing.join('; ') || '-']);
+  const header = ['scenario', 'result', 'tokens', 'missing'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

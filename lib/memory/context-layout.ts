@@ -1,0 +1,47 @@
+import type { AppConfig } from '@/lib/config';
+import type { NumberedItem } from './state';
+
+/**
+ * How the memory is laid out in the system prompt. Every piece ends with one newline and the next
+ * starts with a visible character, so the tokens of the pieces add up exactly to the tokens of the
+ * whole prompt (the tokenizer never merges across such a boundary).
+ */
+export type ListedBlock = 'facts' | 'summary' | 'episodes';
+
+export const SECTION_HEADERS: Record<ListedBlock, string> = {
+  facts: 'What the user has told you about themselves (across conversations):\n',
+  summary: 'Summary of the earlier part of this conversation:\n',
+  episodes: 'Earlier turns that may be relevant:\n',
+};
+
+export const CITATION_INSTRUCTIONS =
+  'Numbered memory items may follow. Use them when they help, and cite each one you use as [n]. Facts marked with a date are true since that date.\n';
+
+export function basePrompt(config: AppConfig): string {
+  return `${config.SYSTEM_PROMPT.trim()}\n`;
+}
+
+export function memoryLine(n: number, text: string): string {
+  return `[${n}] ${text.trim()}\n`;
+}
+
+export function renderSystemPrompt(config: AppConfig, numbered: NumberedItem[]): string {
+  let prompt = basePrompt(config) + CITATION_INSTRUCTIONS;
+  for (const block of Object.keys(SECTION_HEADERS) as ListedBlock[]) {
+    const items = numbered.filter((item) => item.block === block);
+    if (items.length === 0) continue;
+    prompt += SECTION_HEADERS[block] + items.map((item) => memoryLine(item.n, item.text)).join('');
+  }
+  return prompt;
+}
+
+/** [n] references in a reply, mapped back to the items' stable keys. */
+export function citedKeys(reply: string, numbered: NumberedItem[]): string[] {
+  const byNumber = new Map(numbered.map((item) => [item.n, item.key]));
+  const keys = new Set<string>();
+  for (const match of reply.matchAll(/\[(\d{1,3})\]/gu)) {
+    const key = byNumber.get(Number(match[1]));
+    if (key) keys.add(key);
+  }
+  return [...keys];
+}

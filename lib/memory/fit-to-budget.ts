@@ -1,0 +1,122 @@
+import type { AppConfig } from '@/lib/config';
+import { HttpError } from '@/lib/http';
+import { BLOCK_PRIORITY, fitToBudget as decide, type BlockLimit, type BlockName, type BudgetItem } from './budget';
+import { basePrompt, CITATION_INSTRUCTIONS, memoryLine, SECTION_HEADERS, type ListedBlock } from './context-layout';
+import type { BudgetReport, ContextItem, NumberedItem, Step, TurnState } from './state';
+import { countTokens, MESSAGE_OVERHEAD_TOKENS, modelLimits, REPLY_PRIMING_TOKENS, type ModelLimits } from './tokens';
+
+const DEFAULT_LIMITS: Record<BlockName, BlockLimit> = {
+  facts: { floor: 0.05, cap: 0.2 },
+  summary: { floor: 0.05, cap: 0.25 },
+  episodes: { floor: 0.05, cap: 0.3 },
+  history: { floor: 0.1, cap: 1 },
+};
+
+/** The lines always sent, with their tokens: system prompt, instructions, the question, chat framing. */
+export function requiredLines(config: AppConfig, limits: ModelLimits, question: { id: string; content: string }) {
+  const count = (text: string) => countTokens(text, limits.encoding);
+  return [
+    { key: 'system:prompt', tokens: count(basePrompt(config)), reason: 'system prompt' },
+    { key: 'system:instructions', tokens: count(CITATION_INSTRUCTIONS), reason: 'citation instructions' },
+    { key: `question:${question.id}`, tokens: count(question.content), reason: 'the current message is never dropped' },
+    {
+      key: 'framing',
+      tokens: REPLY_PRIMING_TOKENS + 2 * MESSAGE_OVERHEAD_TOKENS,
+      reason: 'chat framing of the system message and the question, and reply priming',
+    },
+  ];
+}
+
+/** A question that alone does not fit is refused before anything is stored. */
+export function assertQuestionFits(config: AppConfig, modelId: string, question: { id: string; content: string }): void {
+  const limits = modelLimits(config, modelId);
+  const required = requiredLines(config, limits, question).reduce((sum, line) => sum + line.tokens, 0);
+  if (required > limits.budget) {
+    throw new HttpError(
+      400,
+      'exceeds_context_budget',
+      `message.text: the message needs ${required} tokens with the system prompt, more than the context budget of ${limits.budget} tokens for ${modelId}.`,
+    );
+  }
+}
+
+/**
+ * Chooses what fits: facts, summary, episodes, then the recent window newest first, each block within
+ * its floor and cap. Records every item's decision with its exact tokens.
+ */
+export const fitToBudgetStep: Step = {
+  name: 'fit_to_budget',
+  run(state) {
+    const { config, models } = state;
+    const limits = modelLimits(config, models.chatModelId);
+    assertQuestionFits(config, models.chatModelId, state.question);
+    const count = (text: string) => countTokens(text, limits.encoding);
+    const required = requiredLines(config, limits, state.question);
+
+    // Provisional numbers in priority order; kept items are renumbered 1..n afterwards.
+    const memory = (['facts', 'summary', 'episodes'] as ListedBlock[]).flatMap((block) => state.candidates.filter((c) => c.block === block));
+    const history = [...state.history].reverse().map(
+      (m): ContextItem => ({
+        key: `message:${m.id}`,
+        kind: 'history',
+        block: 'history',
+        text: m.content,
+        role: m.role,
+        sourceMessageIds: [m.id],
+        meta: { status: m.status, at: m.createdAt.toISOString() },
+      }),
+    );
+    const tokensOf = (item: ContextItem, n: number) =>
+      item.block === 'history' ? count(item.text) + MESSAGE_OVERHEAD_TOKENS : count(memoryLine(n, item.text));
+    const blocks = Object.fromEntries(BLOCK_PRIORITY.map((b) => [b, [] as BudgetItem[]])) as Record<BlockName, BudgetItem[]>;
+    memory.forEach((item, i) => blocks[item.block].push({ key: item.key, tokens: tokensOf(item, i + 1) }));
+    history.forEach((item) => blocks.history.push({ key: item.key, tokens: tokensOf(item, 0) }));
+
+    const headerTokens = {
+      facts: count(SECTION_HEADERS.facts),
+      summary: count(SECTION_HEADERS.summary),
+      episodes: count(SECTION_HEADERS.episodes),
+      history: 0,
+    };
+    const outcome = decide({
+      budget: limits.budget,
+      requiredTokens: required.reduce((sum, line) => sum + line.tokens, 0),
+      blocks,
+      limits: { ...DEFAULT_LIMITS, ...mapLimits(config) },
+      headerTokens,
+    });
+    if (!outcome.ok) throw new HttpError(400, 'exceeds_context_budget', 'The message does not fit in the context budget.');
+
+    const kept = new Set(outcome.decisions.filter((d) => d.kept).map((d) => d.key));
+    const numbered: NumberedItem[] = memory
+      .filter((item) => kept.has(item.key))
+      .map((item, i) => ({ ...item, n: i + 1, tokens: count(memoryLine(i + 1, item.text)) }));
+    const keptHistory = history.filter((item) => kept.has(item.key)).reverse();
+    const finalTokens = new Map<string, number>([
+      ...numbered.map((item) => [item.key, item.tokens] as const),
+      ...keptHistory.map((item) => [item.key, tokensOf(item, 0)] as const),
+    ]);
+
+    const decisions: BudgetReport['decisions'] = [
+      ...required.map((line) => ({ ...line, block: 'required' as const, kept: true as const })),
+      ...(['facts', 'summary', 'episodes'] as ListedBlock[])
+        .filter((block) => numbered.some((item) => item.block === block))
+        .map((block) => ({ key: `header:${block}`, block: 'required' as const, tokens: headerTokens[block], kept: true as const, reason: `${block} section header` })),
+      ...outcome.decisions.map((d) => ({ ...d, tokens: finalTokens.get(d.key) ?? d.tokens })),
+    ];
+    const byBlock = { required: 0, facts: 0, summary: 0, episodes: 0, history: 0 };
+    for (const d of decisions) {
+      if (!d.kept) continue;
+      const block = d.key.startsWith('header:') ? (d.key.slice(7) as BlockName) : d.block;
+      byBlock[block] += d.tokens;
+    }
+    const total = Object.values(byBlock).reduce((sum, n) => sum + n, 0);
+    return { budget: { budget: limits.budget, limits, total, byBlock, decisions }, numbered, keptHistory } satisfies Partial<TurnState>;
+  },
+};
+
+function mapLimits(config: AppConfig): Partial<Record<BlockName, BlockLimit>> {
+  return Object.fromEntries(
+    Object.entries(config.BUDGET_BLOCKS).map(([block, limit]) => [block, { ...DEFAULT_LIMITS[block as BlockName], ...limit }]),
+  );
+}

@@ -1,0 +1,123 @@
+import { generateText, Output } from 'ai';
+import { z } from 'zod';
+import { addFact, confirmFact, deleteFacts, endFact, findRelatedActiveFacts, listFacts, supersedeFact, type FactWrite } from '@/db/facts';
+import type { Fact, Message } from '@/db/schema';
+import type { Models } from '@/lib/llm';
+import { embedTexts } from '../embed';
+import { searchKeywords } from '../keywords';
+import type { PostTurnWork } from '../post-turn';
+import { decideFactUpdate, detectForgetRequest, extractFactCandidates, factsToForget, type ExistingFact, type FactCandidate, type FactDecision, type FactSlot } from '../rules/facts';
+import { loadTurn } from './turn-messages';
+
+const SLOTS = ['name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', 'like', 'dislike', 'date', 'plan', 'statement'] as const;
+
+/**
+ * The mem0 idea: pull candidate facts out of the user's message, compare each with the similar
+ * active facts, and ADD, UPDATE (supersede), DELETE (end) or do nothing. An explicit request to
+ * forget deletes the matching facts outright. LLM with a JSON schema, or offline rules by slot.
+ */
+export const extractFacts: PostTurnWork = {
+  kind: 'extract_facts',
+  async run({ job, models }) {
+    const turn = await loadTurn(job.userId, job.messageId);
+    for (const question of turn?.questions ?? []) await learnFrom(question, job.userId, job.conversationId, models);
+  },
+};
+
+async function learnFrom(question: Message, userId: string, conversationId: string, models: Models): Promise<void> {
+  const write: FactWrite = {
+    userId,
+    conversationId,
+    sourceMessageId: question.id,
+    actor: models.memory ? `model:${models.memory.modelId}` : 'offline-rules',
+  };
+
+  const forget = detectForgetRequest(question.content);
+  if (forget) {
+    const active = await listFacts(userId, 'active');
+    await deleteFacts(userId, factsToForget(forget, active.map(existing)));
+    return;
+  }
+
+  const candidates = models.memory
+    ? await extractWithModel(models, question.content, question.createdAt)
+    : extractFactCandidates(question.content, question.createdAt);
+  for (const candidate of candidates) {
+    const [embedding] = await embedTexts(models, [candidate.text]);
+    const related = await findRelatedActiveFacts(userId, candidate.slot, embedding, searchKeywords(candidate.text));
+    const decisions = models.memory
+      ? await decideWithModel(models, candidate, related)
+      : decideFactUpdate(candidate, related.map(existing));
+    for (const decision of decisions) await apply(write, decision, embedding, question.createdAt);
+  }
+}
+
+async function apply(write: FactWrite, decision: FactDecision, embedding: number[], saidAt: Date): Promise<void> {
+  const { candidate } = decision;
+  const fact = {
+    slot: candidate.slot,
+    content: candidate.text,
+    value: candidate.value,
+    embedding,
+    validFrom: candidate.validFrom ? new Date(`${candidate.validFrom}T00:00:00Z`) : saidAt,
+  };
+  if (decision.event === 'ADD') await addFact(write, fact);
+  else if (decision.event === 'UPDATE') (await supersedeFact(write, decision.factId, fact)) ?? (await addFact(write, fact));
+  else if (decision.event === 'DELETE') await endFact(write, decision.factId, candidate.text);
+  else await confirmFact(write, decision.factId);
+}
+
+function existing(fact: Fact): ExistingFact {
+  return { id: fact.id, slot: fact.slot as FactSlot, text: fact.content, value: fact.value };
+}
+
+const candidateSchema = z.object({
+  facts: z.array(
+    z.object({
+      slot: z.enum(SLOTS),
+      text: z.string().describe("The user's own clause, first person, e.g. \"I'm pescatarian now\""),
+      value: z.string().describe('Normalised value to compare facts of a slot, lower-case for Latin script'),
+      negated: z.boolean().describe('true when the statement ends something ("no longer", "not anymore")'),
+      validFrom: z.string().nullable().describe('YYYY-MM-DD when the user says when it became true, else null'),
+    }),
+  ),
+});
+
+async function extractWithModel(models: Models, text: string, saidAt: Date): Promise<FactCandidate[]> {
+  const { output } = await generateText({
+    model: models.memory!,
+    output: Output.object({ schema: candidateSchema }),
+    instructions:
+      'Extract durable facts the user states about themselves (name, where they live, work, diet, allergies, family, pets, likes, dislikes, dates, plans, other first-person statements). Ignore questions and requests. Return an empty list when there are none.',
+    prompt: `Message sent on ${saidAt.toISOString().slice(0, 10)}:\n${text}`,
+    maxRetries: 1,
+  });
+  return output.facts.map((f) => ({ ...f, validFrom: f.validFrom ?? undefined }));
+}
+
+const decisionSchema = z.object({
+  decisions: z.array(
+    z.object({
+      event: z.enum(['ADD', 'UPDATE', 'DELETE', 'NONE']),
+      factId: z.string().nullable().describe('The id of the existing fact for UPDATE, DELETE and NONE'),
+    }),
+  ),
+});
+
+async function decideWithModel(models: Models, candidate: FactCandidate, related: Fact[]): Promise<FactDecision[]> {
+  if (related.length === 0) return [{ event: 'ADD', candidate }];
+  const { output } = await generateText({
+    model: models.memory!,
+    output: Output.object({ schema: decisionSchema }),
+    instructions:
+      'You maintain a memory of facts about a user. Given a new fact and the existing related facts, decide: ADD (new information), UPDATE <id> (the new fact replaces an existing one, e.g. a move or a changed diet), DELETE <id> (the new fact says an existing one stopped being true), or NONE <id> (already known). Prefer one decision.',
+    prompt: JSON.stringify({ newFact: candidate, existingFacts: related.map((f) => ({ id: f.id, slot: f.slot, text: f.content })) }),
+    maxRetries: 1,
+  });
+  const known = new Set(related.map((f) => f.id));
+  return output.decisions.flatMap((d): FactDecision[] => {
+    if (d.event === 'ADD') return [{ event: 'ADD', candidate }];
+    if (!d.factId || !known.has(d.factId)) return [];
+    return [{ event: d.event, factId: d.factId, candidate }];
+  });
+}

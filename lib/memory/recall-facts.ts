@@ -1,0 +1,38 @@
+import { searchFacts } from '@/db/facts';
+import { searchKeywords } from './keywords';
+import type { ContextItem, Step } from './state';
+
+/** The user's active facts (user scope, across conversations), by hybrid search on the retrieval query. */
+export const recallFacts: Step = {
+  name: 'recall_facts',
+  async run({ config, scope, history, retrieval, queryEmbedding, candidates, runs }) {
+    const run = { kind: 'facts' as const, query: retrieval.query, topK: config.FACTS_TOP_K };
+    // Option (off by default): a conversation whose whole history is in the window needs no facts.
+    if (config.FACTS_SKIP_WHEN_HISTORY_FITS && history.length < config.HISTORY_WINDOW) {
+      return { runs: [...runs, { ...run, skipped: 'the recent window holds the whole conversation', candidates: [] }] };
+    }
+    const hits = await searchFacts({
+      userId: scope.userId,
+      embedding: queryEmbedding,
+      keywords: searchKeywords(retrieval.query),
+      k: config.FACTS_TOP_K,
+      excludeConversationId: config.FACTS_EXCLUDE_CURRENT_CONVERSATION ? scope.conversationId : undefined,
+    });
+    const items: ContextItem[] = hits.map((hit, index) => ({
+      key: `fact:${hit.fact.id}`,
+      kind: 'fact',
+      block: 'facts',
+      text: `${hit.fact.content} (${hit.fact.slot}, since ${hit.fact.validFrom.toISOString().slice(0, 10)})`,
+      sourceMessageIds: hit.fact.sourceMessageIds,
+      score: hit.score,
+      rank: index + 1,
+      vectorRank: hit.vectorRank,
+      lexicalRank: hit.lexicalRank,
+      meta: { factId: hit.fact.id, slot: hit.fact.slot, conversationId: hit.fact.conversationId, content: hit.fact.content },
+    }));
+    return {
+      candidates: [...candidates, ...items],
+      runs: [...runs, { ...run, candidates: hits.map((h) => ({ id: h.fact.id, score: h.score, vectorRank: h.vectorRank, lexicalRank: h.lexicalRank })) }],
+    };
+  },
+};

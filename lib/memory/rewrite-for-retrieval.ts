@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import { generateText } from 'ai';
+import { cacheRewrite, getCachedRewrite } from '@/db/turns';
+import { absolutizeRelativeDates } from './rules/relative-dates';
+import { detectRewriteTrigger, rewriteOffline } from './rules/rewrite';
+import type { Step, TurnState } from './state';
+
+/**
+ * Rewrites the question into a standalone retrieval query, for retrieval only: the message shown
+ * and stored never changes. Runs only when the question leans on earlier turns (a reference, an
+ * ellipsis, a very short question) or names a relative date. Cached in Postgres by
+ * hash(history ids, question id, model id).
+ */
+export const rewriteForRetrieval: Step = {
+  name: 'rewrite_for_retrieval',
+  async run(state) {
+    const { question, history, scope, models, now } = state;
+    const priorUserTurns = history.filter((m) => m.role === 'user').length;
+    const trigger = detectRewriteTrigger(question.content, priorUserTurns);
+    if (!trigger.needed) {
+      return { retrieval: { query: question.content, reason: trigger.reason, rewritten: false, cached: false, datesResolved: [] } };
+    }
+
+    const modelId = models.memory ? `${models.memory.provider}:${models.memory.modelId}` : 'offline-rules';
+    const key = createHash('sha256')
+      .update(JSON.stringify([history.map((m) => m.id), question.id, modelId]))
+      .digest('hex');
+    const cached = await getCachedRewrite(scope.userId, key);
+    if (cached) return { retrieval: { query: cached.query, reason: cached.reason, rewritten: true, cached: true, datesResolved: [] } };
+
+    const { query, datesResolved } = models.memory ? await rewriteWithModel(state) : rewriteOffline(question.content, recentTurns(state), now);
+    const reason = `${trigger.reason}; ${models.memory ? `rewritten by ${modelId}` : 'resolved by offline rules'}`;
+    await cacheRewrite(scope.userId, key, query, reason);
+    return { retrieval: { query, reason, rewritten: true, cached: false, datesResolved } };
+  },
+};
+
+function recentTurns(state: TurnState) {
+  return state.history.slice(-6).map((m) => ({ role: m.role, content: m.content }));
+}
+
+/** The LLM rewrite sees the last three user turns (and the reply before the question, for "it"). */
+async function rewriteWithModel(state: TurnState): Promise<{ query: string; datesResolved: string[] }> {
+  const userTurns = state.history.filter((m) => m.role === 'user').slice(-3);
+  const lastReply = [...state.history].reverse().find((m) => m.role === 'assistant');
+  const { text } = await generateText({
+    model: state.models.memory!,
+    instructions:
+      'Rewrite the final question into one standalone search query for a memory search. Replace pronouns and references with what they refer to, keep names and titles exactly, and write dates as YYYY-MM-DD. Answer with the query only, in the language of the question.',
+    prompt: [
+      `Today is ${state.now.toISOString().slice(0, 10)}.`,
+      ...userTurns.map((m) => `User: ${m.content}`),
+      ...(lastReply ? [`Assistant: ${lastReply.content}`] : []),
+      `Final question: ${state.question.content}`,
+    ].join('\n'),
+    maxRetries: 1,
+  });
+  const { text: query, resolved } = absolutizeRelativeDates(text.trim() || state.question.content, state.now);
+  return { query, datesResolved: resolved.map((r: { phrase: string; date: string }) => `${r.phrase} → ${r.date}`) };
+}

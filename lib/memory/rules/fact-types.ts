@@ -1,0 +1,106 @@
+/**
+ * Shared types and value helpers for the offline, rule-based fact memory (mem0's
+ * extract → reconcile loop, with regular expressions instead of an LLM).
+ */
+import { contentFeatures } from '@/lib/llm/text-features';
+
+export type FactSlot =
+  | 'name'
+  | 'location'
+  | 'work'
+  | 'diet'
+  | 'allergy'
+  | 'family'
+  | 'pet'
+  | 'like'
+  | 'dislike'
+  | 'date'
+  | 'plan'
+  | 'statement';
+
+export type FactCandidate = {
+  slot: FactSlot;
+  /** The user's own clause, trimmed, first person, as they said it: "I'm pescatarian now", "我叫张三", "I moved to Lisbon". */
+  text: string;
+  /** The normalised value used to compare facts of a slot: "pescatarian", "张三", "lisbon", "peanuts", "sister:anna". Lower-case for Latin script. */
+  value: string;
+  /** true for a statement that ENDS something: "I'm no longer vegetarian", "I don't have a dog anymore", "我不再吃素了". */
+  negated?: boolean;
+  /** ISO date (YYYY-MM-DD) when the statement says when it became true ("since 2019", "last week" relative to now); else undefined. */
+  validFrom?: string;
+};
+
+export type ExistingFact = { id: string; slot: FactSlot; text: string; value: string };
+
+export type FactDecision =
+  | { event: 'ADD'; candidate: FactCandidate }
+  | { event: 'UPDATE'; factId: string; candidate: FactCandidate } // the old fact is superseded by the candidate
+  | { event: 'DELETE'; factId: string; candidate: FactCandidate } // the old fact stops being true, nothing replaces it
+  | { event: 'NONE'; factId: string; candidate: FactCandidate }; // already known
+
+export type ForgetRequest = { all: boolean; slots: FactSlot[]; terms: string[] };
+
+/** A person has one name, one home, one job and one diet at a time: a new value replaces the old one. */
+export const SINGLE_VALUED_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['name', 'location', 'work', 'diet']);
+
+/** Slots whose values are "kind:name" keys ("sister:anna", "dog:rex", "birthday:05-03"). */
+export const KEYED_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['family', 'pet', 'date']);
+
+export const HAN = /\p{Script=Han}/u;
+
+const LEADING_FILLER = /^(?:a|an|the|my|our|some|any)\s+/;
+
+/** Comparable form of a value: lower-case, punctuation-free, articles dropped, naive singular ("peanuts" → "peanut"). */
+export function normaliseValue(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .replace(LEADING_FILLER, '')
+    .split(' ')
+    .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word))
+    .join(' ');
+}
+
+/** "sister:anna" → ["sister", "anna"]; "pescatarian" → ["pescatarian", ""]. */
+export function splitKey(value: string): [string, string] {
+  const at = value.indexOf(':');
+  return at < 0 ? [value, ''] : [value.slice(0, at), value.slice(at + 1)];
+}
+
+/** Whole-word (Latin) or substring (CJK) containment, so "berlin" matches "berlin, germany" and "寿司" matches "吃寿司". */
+function contains(longer: string, shorter: string): boolean {
+  if (!shorter) return false;
+  if (HAN.test(shorter)) return shorter.length >= 2 && longer.includes(shorter);
+  return ` ${longer} `.includes(` ${shorter} `);
+}
+
+/**
+ * Do two values of the same slot name the same thing? Equal after normalising, or one contains the other.
+ * Keyed values ("sister:anna") must share the key and must not name two different things.
+ */
+export function valuesMatch(a: string, b: string): boolean {
+  if (a.includes(':') || b.includes(':')) {
+    const [keyA, restA] = splitKey(a);
+    const [keyB, restB] = splitKey(b);
+    if (normaliseValue(keyA) !== normaliseValue(keyB)) return false;
+    return !restA || !restB || valuesMatch(restA, restB);
+  }
+  const x = normaliseValue(a);
+  const y = normaliseValue(b);
+  if (!x || !y) return false;
+  return x === y || contains(x, y) || contains(y, x);
+}
+
+/**
+ * Share of content features two texts have in common. `max` divides by the larger set (near-identical wording);
+ * `min` by the smaller one (one text says everything the other says).
+ */
+export function featureOverlap(a: string, b: string, by: 'max' | 'min'): number {
+  const x = new Set(contentFeatures(a));
+  const y = new Set(contentFeatures(b));
+  if (!x.size || !y.size) return 0;
+  let shared = 0;
+  for (const feature of x) if (y.has(feature)) shared++;
+  return shared / (by === 'max' ? Math.max(x.size, y.size) : Math.min(x.size, y.size));
+}

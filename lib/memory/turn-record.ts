@@ -1,0 +1,88 @@
+import type { LanguageModelUsage } from 'ai';
+import { saveCitations, saveTurnRecord } from '@/db/turns';
+import { citedKeys } from './context-layout';
+import type { TurnState } from './state';
+
+/** What the inspector shows for one assistant message. Stored as JSON; streamed as a `data-turn` part. */
+export type TurnRecord = ReturnType<typeof buildTurnRecord>;
+
+export function buildTurnRecord(state: TurnState) {
+  const numberOf = new Map(state.numbered.map((item) => [item.key, item.n]));
+  const decisionOf = new Map((state.budget?.decisions ?? []).map((d) => [d.key, d]));
+  return {
+    requestId: state.requestId,
+    assistantMessageId: state.assistantMessageId,
+    conversationId: state.scope.conversationId,
+    question: { id: state.question.id, text: state.question.content },
+    retrieval: state.retrieval,
+    recalled: state.candidates.map((item) => ({
+      key: item.key,
+      kind: item.kind,
+      text: item.text,
+      score: item.score ?? null,
+      rank: item.rank ?? null,
+      vectorRank: item.vectorRank ?? null,
+      lexicalRank: item.lexicalRank ?? null,
+      sourceMessageIds: item.sourceMessageIds,
+      meta: item.meta ?? {},
+      n: numberOf.get(item.key) ?? null,
+      kept: decisionOf.get(item.key)?.kept ?? false,
+      tokens: decisionOf.get(item.key)?.tokens ?? null,
+      reason: decisionOf.get(item.key)?.reason ?? null,
+    })),
+    summary: state.numbered.find((item) => item.kind === 'summary')
+      ? { version: state.summaryVersion, text: state.numbered.find((item) => item.kind === 'summary')!.text }
+      : null,
+    runs: state.runs,
+    budget: state.budget,
+    messages: [{ role: 'system' as const, content: state.system }, ...state.messages],
+    model: { id: state.models.chatModelId, offline: state.models.offline },
+    usage: null as null | { inputTokens: number | undefined; outputTokens: number | undefined },
+    cited: [] as string[],
+    status: 'streaming' as string,
+    trace: state.trace,
+  };
+}
+
+/** Stored before the first token, so the inspector can show a reply that is still streaming. */
+export async function recordTurnStart(state: TurnState, record: TurnRecord): Promise<void> {
+  await saveTurnRecord({
+    assistantMessageId: state.assistantMessageId,
+    userId: state.scope.userId,
+    conversationId: state.scope.conversationId,
+    requestId: state.requestId,
+    record,
+  });
+}
+
+/** After the reply: usage, what it cited, how long generation took, and the citations record. */
+export async function recordTurnEnd(
+  state: TurnState,
+  record: TurnRecord,
+  outcome: { text: string; status: string; usage?: LanguageModelUsage; generateMs: number },
+): Promise<TurnRecord> {
+  const cited = citedKeys(outcome.text, state.numbered);
+  const final: TurnRecord = {
+    ...record,
+    cited,
+    status: outcome.status,
+    usage: outcome.usage ? { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens } : null,
+    trace: [...record.trace, { step: 'generate', ms: outcome.generateMs }],
+  };
+  await recordTurnStart(state, final);
+  await saveCitations({
+    assistantMessageId: state.assistantMessageId,
+    requestId: state.requestId,
+    userId: state.scope.userId,
+    items: [...state.numbered, ...state.keptHistory].map((item) => ({
+      key: item.key,
+      n: 'n' in item ? item.n : null,
+      kind: item.kind,
+      text: item.text,
+      sourceMessageIds: item.sourceMessageIds,
+    })),
+    citedKeys: cited,
+    retrievalRuns: state.runs,
+  });
+  return final;
+}
