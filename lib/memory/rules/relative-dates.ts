@@ -34,8 +34,8 @@ export function absolutizeRelativeDates(text: string, now: Date): { text: string
   const resolved: ResolvedDate[] = [];
   for (const hit of hits) {
     const before = text.slice(cursor, hit.index);
-    const after = text.slice(hit.index + hit.length);
-    out += before + (hit.lang === 'en' ? englishReplacement(hit, text.slice(0, hit.index), after) : chineseReplacement(hit.resolution));
+    const after = text.slice(hit.index + hit.length, hit.index + hit.length + 16);
+    out += before + (hit.lang === 'en' ? englishReplacement(hit, text.slice(Math.max(0, hit.index - 24), hit.index), after) : chineseReplacement(hit.resolution));
     resolved.push({ phrase: hit.phrase, date: label(hit.resolution) });
     cursor = hit.index + hit.length;
   }
@@ -268,7 +268,7 @@ function englishReplacement(hit: Hit, before: string, after: string): string {
   let phrase: string;
   if (r.part) phrase = `${bare ? '' : 'on '}the ${r.part} of ${iso(r.start)}`;
   else if (r.unit === 'day') phrase = bare ? iso(r.start) : `on ${iso(r.start)}`;
-  else if (r.unit === 'week' || r.unit === 'weekend') phrase = bare ? label(r) : `in ${label(r)}`;
+  else if (r.unit === 'weekend') phrase = bare ? label(r) : `on ${label(r)}`;
   else phrase = bare ? label(r) : `in ${label(r)}`;
   return /^[A-Z]/u.test(hit.phrase) ? phrase[0].toUpperCase() + phrase.slice(1) : phrase;
 }

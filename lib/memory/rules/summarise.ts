@@ -1,0 +1,220 @@
+/**
+ * Offline rolling summary: an extractive summariser. It keeps the previous summary as written (a
+ * person may have edited it) and appends the salient sentences of the newly covered messages as
+ * bullet lines. Every kept line is a verbatim slice of its message (or a prefix of one, ending in
+ * "…"), so the provenance check in refresh-summary can find the message it came from.
+ */
+import { contentFeatures } from '@/lib/llm/text-features';
+import { absolutizeRelativeDates } from './relative-dates';
+
+export type SummaryInput = { role: 'user' | 'assistant'; content: string; id?: string };
+
+const DEFAULT_MAX_LINES = 24;
+/** One line per message by default: a long conversation has to fit in maxLines. */
+const DEFAULT_LINES_PER_MESSAGE = 1;
+/** A line may carry a salient sentence and one adjacent salient sentence ("I rewatched X. Nolan …"). */
+const MAX_SENTENCES_PER_LINE = 2;
+const MAX_LINE_CHARS = 280;
+/** Sentences scoring below this are not worth a line. */
+const KEEP_THRESHOLD = 2;
+
+export function summariseExtractive(
+  previous: string | null,
+  newMessages: SummaryInput[],
+  options: { maxLines?: number; maxLinePerMessage?: number } = {},
+): string {
+  const maxLines = Math.max(1, options.maxLines ?? DEFAULT_MAX_LINES);
+  const perMessage = Math.max(1, options.maxLinePerMessage ?? DEFAULT_LINES_PER_MESSAGE);
+  const lines = previousLines(previous);
+  const present = new Set(lines);
+  for (const message of newMessages) {
+    for (const line of linesFor(message, perMessage)) {
+      // Re-summarising the same messages must not repeat them.
+      if (!present.has(line)) lines.push(line);
+      present.add(line);
+    }
+  }
+  return capLines(lines, maxLines).join('\n');
+}
+
+/** The previous summary's lines, verbatim; only leading and trailing blank lines go. */
+function previousLines(previous: string | null): string[] {
+  if (!previous) return [];
+  const lines = previous.split(/\r?\n/u).map((line) => line.replace(/\s+$/u, ''));
+  while (lines.length > 0 && lines[0] === '') lines.shift();
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+const BULLET = /^\s*[-*•]\s/u;
+
+/** Over the cap, the oldest bullet lines go first; free text a person wrote goes only when nothing else is left. Blank lines do not count. */
+function capLines(lines: string[], maxLines: number): string[] {
+  const out = [...lines];
+  let count = out.filter((line) => line.trim() !== '').length;
+  while (count > maxLines) {
+    let drop = out.findIndex((line) => BULLET.test(line));
+    if (drop < 0) drop = out.findIndex((line) => line.trim() !== '');
+    out.splice(drop, 1);
+    count--;
+  }
+  while (out.length > 0 && out[0].trim() === '') out.shift();
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sentences
+
+type Sentence = { start: number; end: number; text: string; newlineBefore: boolean };
+
+const ABBREVIATIONS = /\b(mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|no|approx)$/iu;
+
+/** Sentences with their offsets. "." ends a sentence only before a space or the end (so 3.5 and e.g. stay whole); 。！？ and line breaks always do. */
+function splitSentences(content: string): Sentence[] {
+  const out: Sentence[] = [];
+  let start = 0;
+  let newlineBefore = false;
+  const push = (end: number, nextNewline: boolean) => {
+    const raw = content.slice(start, end);
+    const lead = raw.match(/^\s*(?:[-*•>#]+\s+|\d+[.)]\s+)?/u)?.[0].length ?? 0;
+    const text = raw.slice(lead).replace(/\s+$/u, '');
+    if (text) out.push({ start: start + lead, end: start + lead + text.length, text, newlineBefore });
+    start = end;
+    newlineBefore = nextNewline;
+  };
+  for (let i = 0; i < content.length; i++) {
+    const char = content[i];
+    if (char === '\n') {
+      push(i, true);
+      start = i + 1;
+      continue;
+    }
+    let end = -1;
+    if ('。！？'.includes(char)) end = i + 1;
+    else if ('.!?'.includes(char)) {
+      const next = content[i + 1];
+      const atBoundary = next === undefined || /\s/u.test(next);
+      if (atBoundary && !(char === '.' && ABBREVIATIONS.test(content.slice(Math.max(start, i - 8), i)))) end = i + 1;
+    }
+    if (end < 0) continue;
+    while (end < content.length && /["'”’)）」』.!?。！？]/u.test(content[end])) end++;
+    push(end, false);
+    i = end - 1;
+  }
+  push(content.length, false);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Salience
+
+const FILLER =
+  /^(hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|got it|no problem|you're welcome|of course|absolutely|good question|great question|happy to help|hope (this|that) helps|let me know\b.*|glad\b.*|anything else\??|你好|您好|谢谢|多谢|好的|好|嗯+|哈哈+|没问题|不客气|当然|好问题|希望.*有帮助)[\s!.。！~～,，]*$/iu;
+// Not "me": "Give me some names" is a request, not a statement about oneself.
+const FIRST_PERSON_EN = /\b(i|i'm|i've|i'd|i'll|my|mine|myself|we|we're|our)\b/iu;
+const PREFERENCE = /\b(like|likes|liked|love|loves|loved|hate|hates|hated|prefer|prefers|preferred|favou?rite|enjoy|enjoys|enjoyed|can't stand|allergic|fan of)\b|喜欢|爱看|爱吃|爱听|热爱|讨厌|最爱|偏好|过敏|受不了/iu;
+const DECISION =
+  /\b(decided|decide|will|i'll|going to|gonna|plan|plans|planning|want to|booked|bought|switched|started|quit|moved|signed up|chose|picked|agreed)\b|决定|打算|计划|准备|开始|搬家|搬到|换成|选了|报名|买了/iu;
+const IDENTITY = /\b(my name is|call me|i am an? |i'm an? |i work|i live|i was born|years old)\b|我叫|叫我|我是|我住|岁/iu;
+const NUMBER = /\d|[一二三四五六七八九十百千万两]+(?:年|月|日|号|天|岁|度|次|元|块|公里|斤|米|倍|小时|分钟)/u;
+const QUESTION = /[?？]\s*$/u;
+const INTRO = /[:：]\s*$/u; // "Here's a haiku:" introduces content, it is not content.
+const EPOCH = new Date(0);
+
+/**
+ * Salience of one sentence, 0 and up; sentences from KEEP_THRESHOLD (2) are kept.
+ *   +2 a name (capitalised words, 《titles》, quoted names, 汉斯·季默, 我叫张三), +1 per further name, up to +4;
+ *   +2 a number, +1 a date (absolute or relative);
+ *   +1 dense (4+ content words), -1 nearly empty (under 2 content words and no name);
+ *   statements by the user only (what they say about themselves is the memory; "I'll …" from the
+ *   assistant or "What will …?" is not a plan): +3 first person (I/my/我), +2 a preference,
+ *   +2 a decision or plan, +2 identity ("my name is", 我叫);
+ *   -2 a question (-3 from the assistant), -2 a line that only introduces what follows ("Here you go:"),
+ *   -1 for the assistant (general knowledge is worth less than what the user said).
+ * Greetings and filler score 0.
+ */
+export function sentenceSalience(sentence: string, role: 'user' | 'assistant'): number {
+  const text = sentence.trim();
+  if (!text || FILLER.test(text)) return 0;
+  const question = QUESTION.test(text);
+  const features = contentFeatures(text);
+  const names = countNames(text);
+  let score = 0;
+  if (names > 0) score += Math.min(4, names + 1);
+  if (NUMBER.test(text)) score += 2;
+  if (absolutizeRelativeDates(text, EPOCH).resolved.length > 0 || /\b(last night|recently|ago)\b|最近|刚才/iu.test(text)) score += 1;
+  if (role === 'user' && !question) {
+    if (FIRST_PERSON_EN.test(text) || text.includes('我')) score += 3;
+    if (PREFERENCE.test(text)) score += 2;
+    if (DECISION.test(text)) score += 2;
+    if (IDENTITY.test(text)) score += 2;
+  }
+  if (features.length >= 4) score += 1;
+  if (features.length < 2 && names === 0) score -= 1;
+  if (question) score -= role === 'user' ? 2 : 3;
+  if (INTRO.test(text)) score -= 2;
+  if (role === 'assistant') score -= 1;
+  return Math.max(0, score);
+}
+
+const OPENERS = new Set(
+  "i i'm i've i'd i'll you your we our he she it its they their my this that these those the a an and but or so if then when where what who which why how is are was were do does did can could would should will yes no hi hello hey thanks ok okay sure great good well oh also just here here's there there's let let's please sorry yeah maybe actually really first next finally however yesterday today tomorrow last now in on at for with from to of by as after before since while because try keep make use add put take get go see check remember note consider start avoid set mix store place give tell find look think all some any every each most many much more both other another such".split(
+    ' ',
+  ),
+);
+
+/** Names in a sentence: capitalised runs other than an ordinary sentence opener, 《》/「」 titles, quoted names, Chinese names. */
+function countNames(text: string): number {
+  let count = 0;
+  for (const m of text.matchAll(/\p{Lu}[\p{L}'’-]*(?:\s+(?:(?:of|the|de|van|von|la|le|du|der)\s+)*\p{Lu}[\p{L}'’-]*)*/gu)) {
+    const parts = m[0].split(/\s+/u);
+    const atStart = /^[\s"'“‘(]*$/u.test(text.slice(0, m.index));
+    const rest = atStart && OPENERS.has(parts[0].toLowerCase().replace(/['’]s$/u, '')) && !(parts[0] === 'The' && parts.length > 1) ? parts.slice(1) : parts;
+    if (rest.length === 0 || (rest.length === 1 && rest[0] === 'I') || (atStart && rest.length === 1 && rest === parts)) continue;
+    count++;
+  }
+  count += (text.match(/《[^》]+》|「[^」]+」|『[^』]+』|“[^”]{1,40}”/gu) ?? []).length;
+  count += (text.match(/[\u4e00-\u9fff]{1,6}(?:[·・•][\u4e00-\u9fff]{1,6})+/gu) ?? []).length;
+  if (/(?:我叫|名叫|名字是|名字叫)[\u4e00-\u9fff]{2,3}(?=[，。！？,.!?\s]|$)/u.test(text)) count++;
+  return count;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lines
+
+/**
+ * A message's lines: its best sentence, joined with an adjacent salient sentence on the same line
+ * of text; then the next best, up to `perMessage` lines, in the message's order.
+ */
+function linesFor(message: SummaryInput, perMessage: number): string[] {
+  const sentences = splitSentences(message.content);
+  const scores = sentences.map((s) => sentenceSalience(s.text, message.role));
+  const used = new Set<number>();
+  const groups: Array<[number, number]> = [];
+  const ranked = sentences.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
+  for (const i of ranked) {
+    if (groups.length >= perMessage || scores[i] < KEEP_THRESHOLD) break;
+    if (used.has(i)) continue;
+    let [first, last] = [i, i];
+    const joinable = (j: number, k: number) => j >= 0 && j < sentences.length && !used.has(j) && scores[j] >= KEEP_THRESHOLD && !sentences[k].newlineBefore;
+    while (last - first + 1 < MAX_SENTENCES_PER_LINE) {
+      if (joinable(last + 1, last + 1)) last++;
+      else if (joinable(first - 1, first)) first--;
+      else break;
+    }
+    for (let j = first; j <= last; j++) used.add(j);
+    groups.push([first, last]);
+  }
+  const prefix = message.role === 'user' ? '- User: ' : '- Assistant: ';
+  return groups
+    .sort((a, b) => a[0] - b[0])
+    .map(([first, last]) => prefix + clip(message.content.slice(sentences[first].start, sentences[last].end)));
+}
+
+/** Long lines are cut at a word boundary (or anywhere in CJK) and end in "…". */
+function clip(text: string): string {
+  if (text.length <= MAX_LINE_CHARS) return text;
+  const cut = text.slice(0, MAX_LINE_CHARS - 1);
+  const space = cut.lastIndexOf(' ');
+  return (space > MAX_LINE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,，;；]+$/u, '') + '…';
+}
