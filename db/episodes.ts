@@ -49,7 +49,7 @@ export async function searchEpisodes(query: EpisodeQuery): Promise<EpisodeHit[]>
     table: 'episodes',
     scope: sql`e.user_id = ${query.userId}
       ${query.conversationId ? sql`and e.conversation_id = ${query.conversationId}` : sql``}
-      ${exclude.length ? sql`and e.user_message_id <> all(${exclude}::uuid[]) and e.assistant_message_id <> all(${exclude}::uuid[])` : sql``}`,
+      ${exclude.length ? sql`and e.user_message_id <> all(${sql.param(exclude)}::uuid[]) and e.assistant_message_id <> all(${sql.param(exclude)}::uuid[])` : sql``}`,
     embedding: query.embedding,
     keywords: query.keywords,
     k: query.k,

@@ -174,12 +174,12 @@ async function removeAfter(executor: Executor, scope: Scope, message: Message): 
     );
 }
 
-/** How many messages the conversation holds (for the summary's thresholds). */
-export async function countMessages(scope: Scope): Promise<number> {
+/** How many messages the conversation holds up to and including a given one (for the summary's thresholds). */
+export async function countMessagesUpTo(scope: Scope, messageId: string): Promise<number> {
   const [row] = await getDb()
     .select({ n: sql<number>`count(*)::int` })
     .from(messages)
-    .where(inScope(scope));
+    .where(and(inScope(scope), sql`(${messages.createdAt}, ${messages.seq}) <= (select m.created_at, m.seq from messages m where m.id = ${messageId})`));
   return row.n;
 }
 

@@ -18,18 +18,12 @@ export type HybridSearch = {
  */
 export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCandidate & { row: Record<string, unknown> }>> {
   const table = sql.raw(search.table);
-  const vector = toVectorLiteral(search.embedding);
   const pool = Math.max(search.k * 4, 20);
   const rows = await getDb().transaction(async (tx) => {
     // Filtered HNSW scans keep searching until enough rows pass the filter.
     await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
     return tx.execute<Record<string, unknown>>(sql`
-      with vec as (
-        select e.id, row_number() over (order by e.embedding <=> ${vector}::vector) as rank,
-               1 - (e.embedding <=> ${vector}::vector) as score
-        from ${table} e where ${search.scope} and e.embedding is not null
-        order by e.embedding <=> ${vector}::vector limit ${pool}
-      ),
+      with vec as (${vectorRanking(table, search.scope, search.embedding, pool)}),
       lex as (${lexicalRanking(table, search.scope, search.keywords, pool)})
       select e.*, vec.rank as vector_rank, vec.score as vector_score, lex.rank as lexical_rank, lex.score as lexical_score,
              coalesce(1.0 / (${RRF_K} + vec.rank), 0) + coalesce(1.0 / (${RRF_K} + lex.rank), 0) as rrf
@@ -52,6 +46,17 @@ export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCa
   }));
 }
 
+/** Nearest by cosine distance through the HNSW index; nothing when there is no query vector (embedder down). */
+function vectorRanking(table: SQL, scope: SQL, embedding: number[], limit: number): SQL {
+  if (embedding.length === 0) return sql`select null::uuid as id, 0::bigint as rank, 0::float8 as score where false`;
+  const vector = toVectorLiteral(embedding);
+  return sql`
+    select e.id, row_number() over (order by e.embedding <=> ${vector}::vector) as rank,
+           1 - (e.embedding <=> ${vector}::vector) as score
+    from ${table} e where ${scope} and e.embedding is not null
+    order by e.embedding <=> ${vector}::vector limit ${limit}`;
+}
+
 /** Rank by the summed length of the keywords a row contains: longer shared words say more. */
 function lexicalRanking(table: SQL, scope: SQL, keywords: string[], limit: number): SQL {
   const terms = [...new Set(keywords.filter((k) => k.length >= 2))].slice(0, 16);
@@ -67,7 +72,7 @@ function lexicalRanking(table: SQL, scope: SQL, keywords: string[], limit: numbe
     from ${table} e
     cross join lateral (
       select sum(length(t.term))::float8 as score
-      from unnest(${terms}::text[], ${patterns}::text[]) as t(term, pattern)
+      from unnest(${sql.param(terms)}::text[], ${sql.param(patterns)}::text[]) as t(term, pattern)
       where e.content ilike t.pattern
     ) s
     where ${scope} and (${anyPattern}) and s.score > 0

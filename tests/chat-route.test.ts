@@ -61,8 +61,10 @@ describe('POST /api/chat against an OpenAI-compatible server', () => {
       await readChunks(await send('Second question'));
       const last = stub.requests.at(-1)!;
       expect(last.model).toBe('stub-chat');
-      expect(last.messages.map((m) => [m.role, typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join('')])).toEqual([
-        ['system', 'You are a test assistant.'],
+      const [system, ...rest] = last.messages.map((m) => [m.role, typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join('')]);
+      expect(system[0]).toBe('system');
+      expect(system[1].startsWith('You are a test assistant.\n')).toBe(true);
+      expect(rest).toEqual([
         ['user', 'First question'],
         ['assistant', 'Paris is the capital of France.'],
         ['user', 'Second question'],

@@ -83,11 +83,13 @@ describe('memory through an OpenAI-compatible server', () => {
     expect(stub.requests.filter((r) => systemOf(r).includes('standalone search query')).length).toBe(rewritesBefore);
   });
 
-  it('a failing embedder fails the post-turn jobs visibly, never the reply or the question, and a retry completes them', async () => {
+  it('a failing embedder degrades recall to words, fails the post-turn jobs visibly, never the reply or the question, and a retry completes them', async () => {
     stub.embeddingErrorStatus = 500;
     stub.reply = { text: 'Noted, Porto.' };
     const chunks = await send('I live in Porto.');
     expect(chunks.some((c) => c.type === 'error')).toBe(false);
+    const turn = chunks.find((c) => c.type === 'data-turn')!.data;
+    expect(turn.warnings).toEqual([expect.stringContaining('recall used words only')]);
     await postTurnSettled(client.user.id);
     const failed = await getSql()`select kind, status, attempts, last_error from jobs where user_id = ${client.user.id} order by kind`;
     expect(failed.filter((j) => j.status === 'failed').map((j) => j.kind).sort()).toEqual(['extract_facts', 'index_episode']);
@@ -101,7 +103,8 @@ describe('memory through an OpenAI-compatible server', () => {
     await getSql()`update jobs set run_after = now() where user_id = ${client.user.id}`;
     expect(await runDueJobs({ userId: client.user.id })).toEqual({ done: 2, failed: 0 });
     const after = await getSql()`select status, attempts from jobs where user_id = ${client.user.id} and kind = 'index_episode'`;
-    expect(after[0]).toMatchObject({ status: 'done', attempts: 2 });
+    const attemptsWhenFailed = failed.find((j) => j.kind === 'index_episode')!.attempts;
+    expect(after[0]).toMatchObject({ status: 'done', attempts: attemptsWhenFailed + 1 });
     expect(await activeFacts(client.user.id)).toEqual(['I live in Porto']);
     expect(await getSql()`select 1 from episodes where user_id = ${client.user.id}`).toHaveLength(1);
   });

@@ -35,6 +35,7 @@ export async function assembleContext(input: TurnInput, steps: Step[] = contextS
     keptHistory: [],
     system: '',
     messages: [],
+    warnings: [],
     trace: [],
   };
   for (const step of steps) {

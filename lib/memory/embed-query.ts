@@ -1,11 +1,19 @@
 import { embedTexts } from './embed';
 import type { Step } from './state';
 
-/** One embedding of the retrieval query, shared by every recall step. */
+/**
+ * One embedding of the retrieval query, shared by every recall step. If the embedder is down the
+ * turn goes on with lexical recall only, and says so in its warnings.
+ */
 export const embedQuery: Step = {
   name: 'embed_query',
-  async run({ models, retrieval }) {
-    const [queryEmbedding] = await embedTexts(models, [retrieval.query]);
-    return { queryEmbedding };
+  async run({ models, retrieval, warnings }) {
+    try {
+      const [queryEmbedding] = await embedTexts(models, [retrieval.query]);
+      return { queryEmbedding };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { queryEmbedding: [], warnings: [...warnings, `embedding the query failed (${reason}); recall used words only`] };
+    }
   },
 };

@@ -28,8 +28,24 @@ export const rewriteForRetrieval: Step = {
     const cached = await getCachedRewrite(scope.userId, key);
     if (cached) return { retrieval: { query: cached.query, reason: cached.reason, rewritten: true, cached: true, datesResolved: [] } };
 
-    const { query, datesResolved } = models.memory ? await rewriteWithModel(state) : rewriteOffline(question.content, recentTurns(state), now);
-    const reason = `${trigger.reason}; ${models.memory ? `rewritten by ${modelId}` : 'resolved by offline rules'}`;
+    if (models.memory) {
+      try {
+        const { query, datesResolved } = await rewriteWithModel(state);
+        const reason = `${trigger.reason}; rewritten by ${modelId}`;
+        await cacheRewrite(scope.userId, key, query, reason);
+        return { retrieval: { query, reason, rewritten: true, cached: false, datesResolved } };
+      } catch (error) {
+        // The memory model is down: the offline rules still resolve the reference (not cached).
+        const { query, datesResolved } = rewriteOffline(question.content, recentTurns(state), now);
+        const why = error instanceof Error ? error.message : String(error);
+        return {
+          retrieval: { query, reason: `${trigger.reason}; offline rules (the memory model failed)`, rewritten: true, cached: false, datesResolved },
+          warnings: [...state.warnings, `the retrieval rewrite model failed (${why})`],
+        };
+      }
+    }
+    const { query, datesResolved } = rewriteOffline(question.content, recentTurns(state), now);
+    const reason = `${trigger.reason}; resolved by offline rules`;
     await cacheRewrite(scope.userId, key, query, reason);
     return { retrieval: { query, reason, rewritten: true, cached: false, datesResolved } };
   },

@@ -88,6 +88,8 @@ export type TurnState = {
   system: string;
   /** Exactly what is sent to the model after the system prompt. */
   messages: ModelMessage[];
+  /** What went wrong but did not stop the turn (an embedder or rewrite model that failed). */
+  warnings: string[];
   trace: StepTiming[];
 };
 

@@ -40,6 +40,7 @@ export function buildTurnRecord(state: TurnState) {
     usage: null as null | { inputTokens: number | undefined; outputTokens: number | undefined },
     cited: [] as string[],
     status: 'streaming' as string,
+    warnings: state.warnings,
     trace: state.trace,
   };
 }

@@ -18,6 +18,7 @@ export type StubReply = {
 
 export type ChatCompletionRequest = {
   model: string;
+  response_format?: { type: string };
   stream?: boolean;
   messages: Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
 };
@@ -28,7 +29,7 @@ export type OpenAIStub = {
   embeddingRequests: Array<{ model: string; input: string[]; dimensions?: number }>;
   reply: StubReply;
   /** Per-request answer (e.g. JSON for structured-output calls); undefined falls back to `reply`. */
-  respond?: (request: ChatCompletionRequest & { response_format?: { type: string } }) => StubReply | undefined;
+  respond?: (request: ChatCompletionRequest) => StubReply | undefined;
   /** Answer /v1/embeddings with this HTTP status instead. */
   embeddingErrorStatus?: number;
   close: () => Promise<void>;

@@ -1,5 +1,5 @@
 import { generateText } from 'ai';
-import { countMessages, messagesAfter } from '@/db/history';
+import { countMessagesUpTo, messagesAfter } from '@/db/history';
 import type { Message } from '@/db/schema';
 import { getSummary, writeSummary } from '@/db/summaries';
 import type { Models } from '@/lib/llm';
@@ -16,7 +16,8 @@ export const refreshSummary: PostTurnWork = {
   kind: 'refresh_summary',
   async run({ job, config, models }) {
     const scope = { userId: job.userId, conversationId: job.conversationId };
-    const total = await countMessages(scope);
+    // Counted up to this reply, so late or imported jobs summarise what existed at that turn.
+    const total = await countMessagesUpTo(scope, job.messageId);
     const current = await getSummary(scope);
     const covered = current?.coveredMessageCount ?? 0;
     const coverable = total - config.SUMMARY_KEEP_RAW;

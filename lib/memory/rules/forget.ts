@@ -1,0 +1,176 @@
+/**
+ * Offline "forget" handling: spot a request to forget something about the user and work out which
+ * stored facts it covers — by slot ("my address" → location), by what it names ("that I like sushi"
+ * → "sushi"), or everything.
+ */
+import { contentFeatures } from '@/lib/llm/text-features';
+import { extractFactCandidates } from './fact-extract';
+import { HAN, splitKey, type ExistingFact, type FactSlot, type ForgetRequest } from './fact-types';
+
+/** "forget my address", "please forget that I like sushi", "请忘记我的地址", "忘掉我住哪儿", "forget everything about me" → a request; ordinary text → null. */
+export function detectForgetRequest(text: string): ForgetRequest | null {
+  const t = text.trim();
+  return HAN.test(t) ? detectChinese(t) : detectEnglish(t);
+}
+
+/** Which of the facts a forget request targets (by slot, or by its terms appearing in fact text/value). */
+export function factsToForget(request: ForgetRequest, facts: ExistingFact[]): string[] {
+  if (request.all) return facts.map((fact) => fact.id);
+  const terms = request.terms.map((term) => term.toLowerCase().trim()).filter(Boolean);
+  return facts
+    .filter((fact) => request.slots.includes(fact.slot) || terms.some((term) => mentions(fact.text, term) || mentions(fact.value, term)))
+    .map((fact) => fact.id);
+}
+
+/** A term matches at a word start ("sister" in "sisters", "sushi" in "sushi:"), or anywhere for CJK. */
+function mentions(haystack: string, term: string): boolean {
+  if (HAN.test(term)) return haystack.includes(term);
+  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}`, 'iu').test(haystack);
+}
+
+function request(all: boolean, slots: FactSlot[], terms: string[]): ForgetRequest | null {
+  const uniqueTerms = [...new Set(terms.map((t) => t.toLowerCase().trim()).filter(Boolean))];
+  if (!all && !slots.length && !uniqueTerms.length) return null;
+  return { all, slots: all ? [] : [...new Set(slots)], terms: all ? [] : uniqueTerms };
+}
+
+/** The term that best names a fact: the name in "sister:anna", else the value itself. */
+function termsOf(text: string): string[] {
+  return extractFactCandidates(text, new Date(0)).flatMap((candidate) => {
+    if (candidate.slot === 'statement') return contentFeatures(candidate.text).filter((f) => !GENERIC_EN.has(f));
+    const [key, detail] = splitKey(candidate.value);
+    return [detail && !/^\d+$/.test(detail) ? detail : key];
+  });
+}
+
+// =============================================================================================
+// English
+
+const FORGET_VERB = '(forget|unlearn|stop remembering|do not remember|don\'t remember|no longer remember)';
+const ERASE_VERB = '(delete|remove|erase|wipe|clear|drop|purge|scrub|get rid of|throw away|discard|wipe out)';
+const POLITE = "(?:(?:please|pls|kindly|just|now|can you|could you|would you|will you|would you mind|i want you to|i would like you to|i'd like you to|i need you to|you should|you can|go ahead and|i'd like to ask you to|i ask you to)\\s+)*";
+const FORGET_EN = new RegExp(`^${POLITE}(?:${FORGET_VERB}|${ERASE_VERB})\\b\\s*(.*)$`, 'i');
+/** "Forget it" / "forget about it" / "never mind": dismissals, not memory requests. */
+const DISMISSAL = /^(?:it|about it|that|this|i said anything|i asked|i said that|what i (?:just )?(?:said|asked)|about that|the question|my question)$/i;
+
+const MEMORY_WORDS = /\b(?:memor(?:y|ies)|what you know|what you remember|what you have|everything|anything|info|information|data|details|facts?|about me|that i|that my|what i (?:said|told you|mentioned|shared))\b/i;
+
+const EN_SLOTS: [RegExp, FactSlot][] = [
+  [/(?:^|\band |, )(?:my |the )?(?:first |last |full |real |sur)?names?\b|\bwhat (?:i am|i'm) called\b|\bwhat to call me\b|\bmy nickname\b/i, 'name'],
+  [/\b(?:address|where i (?:live|am from|'m from|come from|grew up|am based|'m based|stay|moved)|location|hometown|home town|my city|my home|my country|where my home is)\b/i, 'location'],
+  [/\b(?:job|jobs|work|where i work|employer|company|profession|occupation|career|workplace|what i do(?: for a living)?)\b/i, 'work'],
+  [/\b(?:diet|dietary|what i eat|eating habits|vegetarianism|veganism)\b/i, 'diet'],
+  [/\ballerg(?:y|ies|ic)\b/i, 'allergy'],
+  [/\b(?:family|relatives|kids|children|parents|family members)\b/i, 'family'],
+  [/\b(?:pets?|animals)\b/i, 'pet'],
+  [/\b(?:my likes|what i like|what i love|preferences|interests|hobbies|favou?rites|favou?rite things|things i like)\b/i, 'like'],
+  [/\b(?:dislikes|what i (?:hate|dislike|do not like|don't like)|things i (?:hate|dislike))\b/i, 'dislike'],
+  [/\b(?:birthday|birth ?date|date of birth|anniversary|my age|how old i am)\b/i, 'date'],
+  [/\b(?:my plans|plans|my schedule|itinerary|travel plans)\b/i, 'plan'],
+];
+const EN_ENTITIES: Record<string, string[]> = {
+  sister: ['sister'], brother: ['brother'], mom: ['mom', 'mother'], mum: ['mum', 'mother'], mother: ['mother', 'mom'], dad: ['dad', 'father'],
+  father: ['father', 'dad'], wife: ['wife'], husband: ['husband'], partner: ['partner'], girlfriend: ['girlfriend'], boyfriend: ['boyfriend'],
+  son: ['son'], daughter: ['daughter'], kid: ['kid', 'child'], child: ['child', 'kid'], baby: ['baby'], grandma: ['grandma', 'grandmother'],
+  grandmother: ['grandmother', 'grandma'], grandpa: ['grandpa', 'grandfather'], grandfather: ['grandfather', 'grandpa'], aunt: ['aunt'], uncle: ['uncle'],
+  cousin: ['cousin'], niece: ['niece'], nephew: ['nephew'], fiance: ['fiance'], dog: ['dog'], puppy: ['puppy', 'dog'], cat: ['cat'], kitten: ['kitten', 'cat'],
+  hamster: ['hamster'], rabbit: ['rabbit'], parrot: ['parrot'], bird: ['bird'], fish: ['fish'], horse: ['horse'], turtle: ['turtle'], snake: ['snake'],
+};
+const GENERIC_EN = new Set(
+  contentFeatures('know knew said told mention mentioned shared thing things stuff everything anything info information detail details fact facts memory remember like love live work also please ever just'),
+);
+const ENGLISH_ALL =
+  /^(?:it all|everything|all|anything|all of (?:it|this|that|them)|all (?:my|the|of my|your) (?:data|info|information|details|memories|facts|personal (?:info|information|data|details))|all memories|(?:my|the) (?:data|info|information|details|personal (?:info|information|data|details)|profile)|what(?:ever)? you (?:know|remember|have|learned|stored|saved)|me|your memory|your memories|(?:your|the) (?:whole |entire )?memory|every ?thing you know|all you know)$/i;
+
+function detectEnglish(text: string): ForgetRequest | null {
+  const t = text
+    .replace(/[’‘`´]/g, "'")
+    .replace(/[.!?。！？\s]+$/u, '')
+    .replace(/^(?:(?:hey|hi|ok|okay|so|and|also|actually|oh|well|um|alright|right|now)\b[\s,]*)+/i, '')
+    .trim();
+  const m = FORGET_EN.exec(t);
+  if (!m) return null;
+  const forgetVerb = m[1] !== undefined;
+  let object = m[3]
+    .replace(/\b(?:from (?:your |the )?(?:memory|memories|records?|database|profile)|please|for me|right now|permanently|completely|forever|as well|too|for good|entirely)\b/gi, '')
+    .replace(/\s+/g, ' ')
+    .replace(/^about\s+/i, '')
+    .trim();
+  if (!object || DISMISSAL.test(object)) return null;
+  if (!forgetVerb && !MEMORY_WORDS.test(object) && !/^(?:my|what i)\b/i.test(object)) return null;
+
+  // "everything (you know) about me", "all my data", "me"
+  const core = object.replace(/\s*(?:(?:that )?you (?:know|have|remember|learned|stored|saved|have (?:learned|stored|saved)))?\s*(?:about|on|of|regarding) (?:me|myself|us)$/i, '').trim();
+  if (ENGLISH_ALL.test(core) || ENGLISH_ALL.test(object)) return request(true, [], []);
+
+  const focus = object
+    .replace(/^(?:everything|anything|all|what(?:ever)? you (?:know|remember|have)|what i (?:said|told you|mentioned|shared|wrote)|(?:the )?(?:stuff|things?|info|information|details|facts?))(?: (?:you know|that you know|you have|you remember))?\s*(?:about|on|regarding|of|concerning)?\s*/i, '')
+    .trim();
+  // "that I like sushi" / "I like sushi": name what the fact is about; "my address" / "where I live": name the slot.
+  const clause = /^(?:(?:the fact )?that\s+)?((?:i|i'm|i am)\b.+)$|^(?:the fact )?that\s+(.+)$/i.exec(focus);
+  const terms = clause ? termsOf(clause[1] ?? clause[2]) : [];
+  const slots = terms.length ? [] : EN_SLOTS.filter(([pattern]) => pattern.test(focus)).map(([, slot]) => slot);
+  for (const word of focus.toLowerCase().match(/[a-z]+/g) ?? []) {
+    const entity = EN_ENTITIES[word] ?? EN_ENTITIES[word.replace(/s$/, '')];
+    if (entity && !clause) terms.push(...entity);
+  }
+  if (!slots.length && !terms.length && forgetVerb) {
+    terms.push(...contentFeatures(focus).filter((f) => !GENERIC_EN.has(f)));
+  }
+  return request(false, slots, terms);
+}
+
+// =============================================================================================
+// Chinese
+
+const ZH_VERB = '(?:忘记|忘掉|忘了|删除|删掉|删去|删了|删|清除|清空|抹去|抹掉|移除|去掉)';
+const ZH_POLITE = '(?:请你?|麻烦你?|你能不能|你可以|你能|能不能|可以|帮我|求你)*';
+const ZH_BA = new RegExp(`^${ZH_POLITE}(?:就)?把(.+?)(?:都|全部|全都|统统|通通)?(?:给)?${ZH_VERB}(?:掉)?(?:吧|了|好吗|好不好|可以吗|行吗)*$`, 'u');
+const ZH_BA_YOU = new RegExp(`^你(?:就)?把(.+?)(?:都|全部|全都|统统|通通)?(?:给)?${ZH_VERB}(?:掉)?了?吧$`, 'u');
+const ZH_VERB_FIRST = new RegExp(
+  `^${ZH_POLITE}(?:${ZH_VERB}|不要记住|别记住|不要记得|别记得|不用记住|别再记着|不要再记着|不要再记住|别再记住)(?:掉|了)?(.+?)(?:吧|好吗|好不好|可以吗|行吗)?$`,
+  'u',
+);
+const ZH_POLITE_START = /^(?:请|把|麻烦|你能不能|你可以|你能|能不能|可以|帮我|求你|忘|删|清|抹|移除|去掉|不要记|别记|不用记|别再记|不要再记)/u;
+
+const ZH_SLOTS: [RegExp, FactSlot][] = [
+  [/地址|住址|住哪|住在哪|住的地方|住处|哪里人|哪儿人|家乡|老家|所在城市|城市|在哪住|搬到哪|住在/u, 'location'],
+  [/名字|姓名|叫什么|称呼/u, 'name'],
+  [/工作|职业|公司|单位|上班|工作单位/u, 'work'],
+  [/过敏/u, 'allergy'],
+  [/饮食|吃素|素食|忌口/u, 'diet'],
+  [/家人|家庭|亲人|家里人/u, 'family'],
+  [/宠物/u, 'pet'],
+  [/生日|纪念日|出生日期|年龄|多大/u, 'date'],
+  [/计划|打算|行程/u, 'plan'],
+  [/讨厌的|不喜欢的/u, 'dislike'],
+  [/喜好|爱好|兴趣|(?<!不)喜欢的|偏好/u, 'like'],
+];
+const ZH_ENTITIES =
+  /外甥女|男朋友|女朋友|未婚夫|未婚妻|妈妈|母亲|爸爸|父亲|父母|姐姐|妹妹|哥哥|弟弟|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|舅舅|姑姑|猫|狗|兔子|仓鼠|鹦鹉|金鱼|乌龟/gu;
+const CHINESE_ALL =
+  /^(?:一切|所有|全部|所有的?(?:东西|事情|事|信息|资料|数据|记忆|内容)|关于我的(?:一切|所有|全部)?(?:东西|事情|事|信息|资料|数据|记忆|内容)?|你(?:知道|记住|记得|存)的(?:关于我的)?(?:一切|所有|全部)?(?:东西|事情|事|信息|资料|内容)?|我的(?:所有|全部|一切)?(?:信息|资料|数据|个人信息|记忆|事)|我的(?:一切|所有|全部)|我所有的(?:信息|资料|数据|事情|东西|事)|我|你的记忆|记忆|有关我的(?:一切|所有)?(?:信息|事情|东西)?)$/u;
+
+function detectChinese(text: string): ForgetRequest | null {
+  const t = text.replace(/[。！？!?.\s]+$/u, '').replace(/^(?:嗯|哦|好吧|好|那|那么|对了)[，,\s]*/u, '').trim();
+  if (!ZH_POLITE_START.test(t) && !/^你(?:就)?把/u.test(t)) return null;
+  const m = ZH_BA.exec(t) ?? ZH_BA_YOU.exec(t) ?? ZH_VERB_FIRST.exec(t);
+  if (!m) return null;
+  const object = m[1]
+    .replace(/^(?:掉|了)/u, '')
+    .replace(/(?:都|全部|全都|统统|通通)$/u, '')
+    .replace(/^关于/u, '')
+    .trim();
+  if (!object || /^(?:它|这个|那个|这|那|吧)$/u.test(object)) return null;
+  if (CHINESE_ALL.test(object) || CHINESE_ALL.test(object.replace(/的(?:事|事情|信息|东西)$/u, ''))) return request(true, [], []);
+
+  const slots = ZH_SLOTS.filter(([pattern]) => pattern.test(object)).map(([, slot]) => slot);
+  const terms = [...(object.match(ZH_ENTITIES) ?? [])];
+  if (/^我(?!的)/u.test(object) && !slots.length) terms.push(...termsOf(object));
+  if (!slots.length && !terms.length) {
+    const rest = object.replace(/^(?:关于)?我的?|^我(?:说过|告诉过你|提到过?)的?(?:关于)?/u, '').replace(/(?:的)?(?:事情|事|信息|东西|那件事|这件事)$/u, '');
+    if (rest) terms.push(rest);
+  }
+  return request(false, slots, terms);
+}

@@ -1,0 +1,416 @@
+import { describe, expect, it } from 'vitest';
+import {
+  decideFactUpdate,
+  detectForgetRequest,
+  extractFactCandidates,
+  factsToForget,
+  type ExistingFact,
+  type FactCandidate,
+  type FactSlot,
+} from '@/lib/memory/rules/facts';
+
+// A Saturday. "last week" resolves to the Monday that starts the previous ISO week: 2026-11-09.
+const NOW = new Date('2026-11-21T12:00:00Z');
+
+const extract = (text: string) => extractFactCandidates(text, NOW);
+const brief = (c: FactCandidate) => [c.slot, c.value, c.negated === true] as const;
+
+describe('extractFactCandidates: one fact per message', () => {
+  it.each<[string, FactSlot, string, boolean?]>([
+    // name
+    ['My name is Anna.', 'name', 'anna'],
+    ["I'm called Bob", 'name', 'bob'],
+    ['Call me Priya, please.', 'name', 'priya'],
+    ["Hi, I'm Anna", 'name', 'anna'],
+    ['I go by Sam', 'name', 'sam'],
+    ["My name isn't Bob", 'name', 'bob', true],
+    // location
+    ['I live in Berlin', 'location', 'berlin'],
+    ['I moved to Lisbon', 'location', 'lisbon'],
+    ["I'm based in New York", 'location', 'new york'],
+    ["I'm originally from Spain", 'location', 'spain'],
+    ['I live in Berlin, Germany', 'location', 'berlin, germany'],
+    ["I don't live in Berlin anymore", 'location', 'berlin', true],
+    // work
+    ['I work at Google', 'work', 'google'],
+    ['I work as a nurse', 'work', 'nurse'],
+    ["I'm a software engineer", 'work', 'software engineer'],
+    ['My job is teaching', 'work', 'teaching'],
+    ['I got a new job at Microsoft', 'work', 'microsoft'],
+    ["I'm retired", 'work', 'retired'],
+    ['I quit my job', 'work', '', true],
+    ['I no longer work at Google', 'work', 'google', true],
+    // diet
+    ["I'm vegetarian", 'diet', 'vegetarian'],
+    ['FYI, I am a vegan.', 'diet', 'vegan'],
+    ["I don't eat meat", 'diet', 'vegetarian'],
+    ["I've gone keto", 'diet', 'keto'],
+    ["I'm no longer vegetarian", 'diet', 'vegetarian', true],
+    ['I stopped being vegan', 'diet', 'vegan', true],
+    // allergy
+    ["I'm allergic to peanuts", 'allergy', 'peanuts'],
+    ['I have a severe shellfish allergy', 'allergy', 'shellfish'],
+    ["I'm lactose intolerant", 'allergy', 'lactose'],
+    ["I'm not allergic to cats anymore", 'allergy', 'cats', true],
+    // family
+    ['My sister Anna lives in Paris', 'family', 'sister:anna'],
+    ["My husband's name is David", 'family', 'husband:david'],
+    ['I have two kids', 'family', 'child:2'],
+    ["I'm married to Tom", 'family', 'spouse:tom'],
+    ['My brother Marco works as a chef in Naples.', 'family', 'brother:marco'],
+    // pets
+    ['my dog Rex is so cute', 'pet', 'dog:rex'],
+    ['I have a cat named Luna', 'pet', 'cat:luna'],
+    ['We adopted a kitten', 'pet', 'cat'],
+    ["I don't have a dog anymore", 'pet', 'dog', true],
+    ['I no longer have a cat', 'pet', 'cat', true],
+    ['Our cat Mochi passed away', 'pet', 'cat:mochi', true],
+    // likes and dislikes
+    ['I love hiking', 'like', 'hiking'],
+    ["I'm a big fan of Radiohead", 'like', 'radiohead'],
+    ['My favourite colour is blue', 'like', 'blue'],
+    ['My favorite food is sushi', 'like', 'sushi'],
+    ['I hate cilantro', 'dislike', 'cilantro'],
+    ["I can't stand jazz", 'dislike', 'jazz'],
+    ["I don't like horror movies", 'dislike', 'horror movies'],
+    ["I don't like sushi anymore", 'like', 'sushi', true],
+    // dates
+    ['My birthday is May 3', 'date', 'birthday:05-03'],
+    ["My birthday's on the 3rd of May", 'date', 'birthday:05-03'],
+    ['Our anniversary is on June 12th', 'date', 'anniversary:06-12'],
+    ["My mom's birthday is December 1st", 'date', "mother's birthday:12-01"],
+    ['I was born on 4 July 1990', 'date', 'birthday:1990-07-04'],
+    // plans
+    ["I'm going to Japan next month", 'plan', 'go to japan'],
+    ['I plan to learn Spanish', 'plan', 'learn spanish'],
+    ["I'm planning a trip to Peru", 'plan', 'trip to peru'],
+    ['I would love to visit Iceland someday', 'plan', 'visit iceland'],
+    ['I cancelled my trip to Japan', 'plan', 'trip to japan', true],
+    // plain self-disclosure
+    ['I play the violin in an orchestra', 'statement', 'i play the violin in an orchestra'],
+    ['I have diabetes', 'statement', 'i have diabetes'],
+  ])('EN %s → %s %s', (text, slot, value, negated = false) => {
+    expect(extract(text).map(brief)).toContainEqual([slot, value, negated]);
+  });
+
+  it.each<[string, FactSlot, string, boolean?]>([
+    ['我叫张三', 'name', '张三'],
+    ['我的名字是王小明', 'name', '王小明'],
+    ['大家都叫我李雷。', 'name', '李雷'],
+    ['我是张伟', 'name', '张伟'],
+    ['我住在北京', 'location', '北京'],
+    ['我搬到了上海', 'location', '上海'],
+    ['我在深圳生活', 'location', '深圳'],
+    ['我是四川人', 'location', '四川'],
+    ['我不住在北京了', 'location', '北京', true],
+    ['我在腾讯工作', 'work', '腾讯'],
+    ['我是一名老师', 'work', '老师'],
+    ['我在医院当护士', 'work', '护士'],
+    ['我辞职了', 'work', '', true],
+    ['我吃素', 'diet', 'vegetarian'],
+    ['我是素食者', 'diet', 'vegetarian'],
+    ['我不吃肉', 'diet', 'vegetarian'],
+    ['我又开始吃鱼了', 'diet', 'pescatarian'],
+    ['我不再吃素了', 'diet', 'vegetarian', true],
+    ['我对花生过敏', 'allergy', '花生'],
+    ['我花粉过敏', 'allergy', '花粉'],
+    ['我有一个女儿', 'family', '女儿'],
+    ['我有两个孩子', 'family', '孩子:2'],
+    ['我妹妹叫小红', 'family', '妹妹:小红'],
+    ['我妈妈是医生', 'family', '妈妈'],
+    ['我养了一只猫', 'pet', '猫'],
+    ['我家有一只狗叫旺财', 'pet', '狗:旺财'],
+    ['我的猫叫 Luna', 'pet', '猫:luna'],
+    ['我已经没有猫了', 'pet', '猫', true],
+    ['我喜欢爬山', 'like', '爬山'],
+    ['我最喜欢吃火锅', 'like', '火锅'],
+    ['我最喜欢的颜色是蓝色', 'like', '蓝色'],
+    ['我讨厌香菜', 'dislike', '香菜'],
+    ['我不喜欢下雨天', 'dislike', '下雨天'],
+    ['我已经不喜欢寿司了', 'like', '寿司', true],
+    ['我的生日是5月3日', 'date', 'birthday:05-03'],
+    ['我生日是五月三号', 'date', 'birthday:05-03'],
+    ['我打算学日语', 'plan', '学日语'],
+    ['我下个月要去日本', 'plan', '去日本'],
+    ['我会弹吉他', 'statement', '我会弹吉他'],
+  ])('ZH %s → %s %s', (text, slot, value, negated = false) => {
+    expect(extract(text).map(brief)).toContainEqual([slot, value, negated]);
+  });
+
+  it('keeps the clause the user said as the fact text', () => {
+    const [diet] = extract('I started eating fish again, so I\'m pescatarian now.');
+    expect(diet).toEqual({ slot: 'diet', text: "I'm pescatarian now", value: 'pescatarian' });
+    expect(extract('我叫张三。')[0].text).toBe('我叫张三');
+  });
+});
+
+describe('extractFactCandidates: several facts in one message', () => {
+  it.each<[string, [FactSlot, string, boolean][]]>([
+    [
+      "My name is Tom and I'm from Spain. I work as a nurse.",
+      [
+        ['name', 'tom', false],
+        ['location', 'spain', false],
+        ['work', 'nurse', false],
+      ],
+    ],
+    [
+      'I live in Berlin and work at Siemens',
+      [
+        ['location', 'berlin', false],
+        ['work', 'siemens', false],
+      ],
+    ],
+    [
+      "I'm allergic to peanuts, shellfish, and sesame",
+      [
+        ['allergy', 'peanuts', false],
+        ['allergy', 'shellfish', false],
+        ['allergy', 'sesame', false],
+      ],
+    ],
+    [
+      'I used to live in Berlin but now I live in Lisbon',
+      [
+        ['location', 'berlin', true],
+        ['location', 'lisbon', false],
+      ],
+    ],
+    ['I eat dairy again, so I\'m vegetarian now.', [['diet', 'vegetarian', false]]],
+    [
+      'We have a dog and two cats',
+      [
+        ['pet', 'dog', false],
+        ['pet', 'cat:2', false],
+      ],
+    ],
+    [
+      '我叫张三，住在北京，在百度工作。',
+      [
+        ['name', '张三', false],
+        ['location', '北京', false],
+        ['work', '百度', false],
+      ],
+    ],
+    [
+      '我以前住在柏林，现在搬到了里斯本',
+      [
+        ['location', '柏林', true],
+        ['location', '里斯本', false],
+      ],
+    ],
+    [
+      '我有一个儿子和一个女儿',
+      [
+        ['family', '儿子', false],
+        ['family', '女儿', false],
+      ],
+    ],
+    ["I'm from Berlin, what about you?", [['location', 'berlin', false]]],
+  ])('%s', (text, expected) => {
+    expect(extract(text).map(brief)).toEqual(expected);
+  });
+});
+
+describe('extractFactCandidates: questions, requests and chatter hold no facts', () => {
+  it.each([
+    "What's my name?",
+    'Where do I live?',
+    'Do I have a dog?',
+    'Is it true that I am allergic to nuts?',
+    'Can you recommend a restaurant?',
+    'Recommend a board game',
+    'Tell me a joke about my job',
+    'How do I cook rice',
+    'Give me a synonym for happy.',
+    'I want to know how to bake bread',
+    'I need help with my taxes',
+    "I'd like a coffee",
+    'I think so',
+    "I'm tired",
+    'Thanks!',
+    'I like it',
+    'I love you',
+    "I'm going to bed",
+    'I forgot my keys',
+    'forget my address',
+    "Don't forget to buy milk",
+    '我叫什么？',
+    '我住在哪里',
+    '我有猫吗',
+    '请推荐一本书',
+    '帮我写一首诗',
+    '我想知道明天的天气',
+    '我觉得还行',
+    '我忘了带钥匙',
+    '请忘记我的地址',
+  ])('%s → []', (text) => {
+    expect(extract(text)).toEqual([]);
+  });
+});
+
+describe('extractFactCandidates: validFrom', () => {
+  it.each<[string, string]>([
+    ["I've been vegan since 2019", '2019-01-01'],
+    ['I have lived in Lisbon since May 2019', '2019-05-01'],
+    // "last week" = the Monday that starts the previous ISO week, computed in UTC from `now`.
+    ['last week I adopted a cat', '2026-11-09'],
+    ['I adopted a cat last week', '2026-11-09'],
+    ['I got a puppy named Max yesterday', '2026-11-20'],
+    ['I moved to Lisbon 3 months ago', '2026-08-21'],
+    ['I moved to Lisbon last year', '2025-01-01'],
+    ["I've worked at Acme for 5 years", '2021-11-21'],
+    ['上周我领养了一只猫', '2026-11-09'],
+    ['我从2019年开始吃素', '2019-01-01'],
+    ['我吃素三年了', '2023-11-21'],
+    ['我上个月搬到了杭州', '2026-10-01'],
+  ])('%s → %s', (text, date) => {
+    const [first] = extract(text);
+    expect(first.validFrom).toBe(date);
+  });
+
+  it('leaves validFrom out when no start is given, and for plans that lie ahead', () => {
+    expect(extract('I live in Berlin')[0].validFrom).toBeUndefined();
+    expect(extract("I'm going to Japan next month")[0]).toEqual({ slot: 'plan', text: "I'm going to Japan next month", value: 'go to japan' });
+  });
+
+  it('takes out the time phrase from the value', () => {
+    expect(extract('I moved to Lisbon in 2020')[0]).toMatchObject({ value: 'lisbon', validFrom: '2020-01-01' });
+  });
+});
+
+const fact = (id: string, slot: FactSlot, value: string, text = value): ExistingFact => ({ id, slot, value, text });
+const cand = (slot: FactSlot, value: string, text: string, negated = false): FactCandidate => ({ slot, value, text, ...(negated ? { negated } : {}) });
+const events = (decisions: ReturnType<typeof decideFactUpdate>) =>
+  decisions.map((d) => (d.event === 'ADD' ? 'ADD' : `${d.event}:${d.factId}`));
+
+describe('decideFactUpdate', () => {
+  it.each<[string, FactCandidate, ExistingFact[], string[]]>([
+    ['new fact, nothing known', cand('location', 'berlin', 'I live in Berlin'), [], ['ADD']],
+    ['a move supersedes the old home', cand('location', 'lisbon', 'I moved to Lisbon'), [fact('f1', 'location', 'berlin', 'I live in Berlin')], ['UPDATE:f1']],
+    ['same home again', cand('location', 'berlin', 'I live in Berlin'), [fact('f1', 'location', 'berlin', 'I live in Berlin')], ['NONE:f1']],
+    ['same home, more precise wording', cand('location', 'berlin', 'I live in Berlin'), [fact('f1', 'location', 'berlin, germany')], ['NONE:f1']],
+    ['a new diet supersedes the old one', cand('diet', 'pescatarian', "I'm pescatarian now"), [fact('d1', 'diet', 'vegetarian', "I'm vegetarian")], ['UPDATE:d1']],
+    ['a new name supersedes the old one', cand('name', '张三', '我叫张三'), [fact('n1', 'name', '李雷', '我叫李雷')], ['UPDATE:n1']],
+    ['a new job supersedes the old one', cand('work', 'microsoft', 'I work at Microsoft'), [fact('w1', 'work', 'google')], ['UPDATE:w1']],
+    ['ended diet is deleted', cand('diet', 'vegetarian', "I'm no longer vegetarian", true), [fact('d1', 'diet', 'vegetarian')], ['DELETE:d1']],
+    ['ended diet that was never known', cand('diet', 'vegetarian', "I'm no longer vegetarian", true), [fact('d1', 'diet', 'vegan')], []],
+    ['left the city', cand('location', 'berlin', "I don't live in Berlin anymore", true), [fact('f1', 'location', 'berlin')], ['DELETE:f1']],
+    ['quit the job, whatever it was', cand('work', '', 'I quit my job', true), [fact('w1', 'work', 'google')], ['DELETE:w1']],
+    ['a second allergy is added', cand('allergy', 'shellfish', "I'm allergic to shellfish"), [fact('a1', 'allergy', 'peanuts')], ['ADD']],
+    ['a known allergy, singular/plural', cand('allergy', 'peanut', "I'm allergic to peanut"), [fact('a1', 'allergy', 'peanuts')], ['NONE:a1']],
+    ['a like flips a dislike', cand('like', 'sushi', 'I love sushi now'), [fact('x1', 'dislike', 'sushi', 'I hate sushi')], ['UPDATE:x1']],
+    ['a dislike flips a like', cand('dislike', '寿司', '我讨厌寿司'), [fact('x1', 'like', '寿司', '我喜欢寿司')], ['UPDATE:x1']],
+    ['ended like is deleted', cand('like', 'sushi', "I don't like sushi anymore", true), [fact('x1', 'like', 'sushi'), fact('x2', 'like', 'ramen')], ['DELETE:x1']],
+    ['a new favourite of the same kind', cand('like', 'green', 'My favourite colour is green'), [fact('x1', 'like', 'blue', 'My favourite colour is blue')], ['UPDATE:x1']],
+    ['unrelated like is added', cand('like', 'jazz', 'I love jazz'), [fact('x1', 'like', 'hiking', 'I love hiking')], ['ADD']],
+    ['the pet is gone', cand('pet', 'dog', "I don't have a dog anymore", true), [fact('p1', 'pet', 'dog:rex'), fact('p2', 'pet', 'cat:luna')], ['DELETE:p1']],
+    ['no pets at all', cand('pet', 'pet', "I don't have any pets", true), [fact('p1', 'pet', 'dog:rex'), fact('p2', 'pet', 'cat:luna')], ['DELETE:p1', 'DELETE:p2']],
+    ['the dog gets a name', cand('pet', 'dog:rex', 'My dog is called Rex'), [fact('p1', 'pet', 'dog', 'I have a dog')], ['UPDATE:p1']],
+    ['a known sister', cand('family', 'sister:anna', 'My sister Anna is visiting'), [fact('s1', 'family', 'sister:anna')], ['NONE:s1']],
+    ['a second sister', cand('family', 'sister:maria', 'My sister Maria lives in Rome'), [fact('s1', 'family', 'sister:anna')], ['ADD']],
+    ['one more child', cand('family', 'child:3', 'I have three kids now'), [fact('k1', 'family', 'child:2', 'I have two kids')], ['UPDATE:k1']],
+    ['a corrected birthday', cand('date', 'birthday:05-04', 'My birthday is May 4'), [fact('b1', 'date', 'birthday:05-03')], ['UPDATE:b1']],
+    ['another occasion', cand('date', 'anniversary:06-12', 'Our anniversary is June 12'), [fact('b1', 'date', 'birthday:05-03')], ['ADD']],
+    ['the trip is off', cand('plan', 'trip to japan', 'I cancelled my trip to Japan', true), [fact('t1', 'plan', 'go to japan', "I'm going to Japan")], ['DELETE:t1']],
+    ['same statement, near-identical wording', cand('statement', 'i play the guitar', 'I play the guitar'), [fact('s1', 'statement', 'i play guitar', 'I play guitar')], ['NONE:s1']],
+    ['a different statement', cand('statement', 'i have diabetes', 'I have diabetes'), [fact('s1', 'statement', 'i play guitar', 'I play guitar')], ['ADD']],
+    ['an ended habit', cand('statement', 'i smoke', "I don't smoke anymore", true), [fact('s1', 'statement', 'i smoke', 'I smoke a pack a day')], ['DELETE:s1']],
+  ])('%s', (_, candidate, similar, expected) => {
+    const decisions = decideFactUpdate(candidate, similar);
+    expect(events(decisions)).toEqual(expected);
+    for (const decision of decisions) expect(decision.candidate).toBe(candidate);
+  });
+
+  it('works end to end: extract, then reconcile against what is known', () => {
+    const known = [fact('f1', 'location', 'berlin', 'I live in Berlin'), fact('d1', 'diet', 'vegetarian', "I'm vegetarian")];
+    const decide = (text: string) => extract(text).flatMap((c) => events(decideFactUpdate(c, known)));
+    expect(decide('I moved to Lisbon')).toEqual(['UPDATE:f1']);
+    expect(decide("I started eating fish again, so I'm pescatarian now")).toEqual(['UPDATE:d1']);
+    expect(decide('我不再吃素了')).toEqual(['DELETE:d1']);
+    expect(decide('I live in Berlin')).toEqual(['NONE:f1']);
+  });
+});
+
+describe('detectForgetRequest', () => {
+  it.each<[string, boolean, FactSlot[], string[]]>([
+    ['forget my address', false, ['location'], []],
+    ['Can you forget where I live?', false, ['location'], []],
+    ['Forget my name', false, ['name'], []],
+    ['forget my job', false, ['work'], []],
+    ['please forget my diet', false, ['diet'], []],
+    ['forget about my allergies', false, ['allergy'], []],
+    ['Forget what I said about my job', false, ['work'], []],
+    ['Please don\'t remember my birthday', false, ['date'], []],
+    ['forget my name and my address', false, ['name', 'location'], []],
+    ['please forget that I like sushi', false, [], ['sushi']],
+    ["forget that I'm vegetarian", false, [], ['vegetarian']],
+    ['delete what you know about my sister', false, [], ['sister']],
+    ['forget everything about me', true, [], []],
+    ['Forget everything you know about me.', true, [], []],
+    ['forget everything', true, [], []],
+    ['wipe your memory', true, [], []],
+    ['clear all my data', true, [], []],
+    ['请忘记我的地址', false, ['location'], []],
+    ['忘掉我住哪儿', false, ['location'], []],
+    ['请把我的名字忘掉', false, ['name'], []],
+    ['忘记我的工作', false, ['work'], []],
+    ['删除我的过敏信息', false, ['allergy'], []],
+    ['请忘掉我吃素这件事', false, ['diet'], []],
+    ['不要记住我的生日', false, ['date'], []],
+    ['忘记我喜欢寿司', false, [], ['寿司']],
+    ['忘记我所有的信息', true, [], []],
+    ['忘掉一切', true, [], []],
+    ['把关于我的一切都忘了吧', true, [], []],
+  ])('%s', (text, all, slots, terms) => {
+    expect(detectForgetRequest(text)).toEqual({ all, slots, terms });
+  });
+
+  it.each([
+    'I forgot my keys',
+    "Don't forget to buy milk",
+    'forget it',
+    'Never mind, forget it.',
+    'Delete this paragraph from my essay',
+    'I live in Berlin',
+    'What did I tell you about my job?',
+    '我忘了带钥匙',
+    '别忘了明天开会',
+    '你忘了我的生日',
+    '我把你说的都忘了',
+    '忘了吧',
+  ])('%s → null', (text) => {
+    expect(detectForgetRequest(text)).toBeNull();
+  });
+});
+
+describe('factsToForget', () => {
+  const facts: ExistingFact[] = [
+    fact('loc', 'location', 'berlin', 'I live in Berlin'),
+    fact('name', 'name', 'anna', 'My name is Anna'),
+    fact('sushi', 'like', 'sushi', 'I love sushi'),
+    fact('ramen', 'like', 'ramen', 'I like ramen'),
+    fact('sis', 'family', 'sister:maria', 'My sister Maria lives in Rome'),
+    fact('dog', 'pet', 'dog:rex', 'My dog Rex'),
+    fact('zh-loc', 'location', '北京', '我住在北京'),
+    fact('zh-like', 'like', '寿司', '我喜欢吃寿司'),
+  ];
+  it.each<[string, string[]]>([
+    ['forget my address', ['loc', 'zh-loc']],
+    ['forget my name', ['name']],
+    ['please forget that I like sushi', ['sushi']],
+    ['delete what you know about my sister', ['sis']],
+    ['forget my dog', ['dog']],
+    ['忘记我喜欢寿司', ['zh-like']],
+    ['忘掉我住哪儿', ['loc', 'zh-loc']],
+    ['forget everything about me', facts.map((f) => f.id)],
+  ])('%s', (text, ids) => {
+    const request = detectForgetRequest(text);
+    expect(request).not.toBeNull();
+    expect(factsToForget(request!, facts)).toEqual(ids);
+  });
+
+  it('matches terms at word starts, not inside other words', () => {
+    expect(factsToForget({ all: false, slots: [], terms: ['cat'] }, [fact('a', 'statement', 'i educate kids', 'I educate kids'), fact('b', 'pet', 'cat', 'I have cats')])).toEqual(['b']);
+  });
+});
