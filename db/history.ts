@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb, type Db } from './client';
 import { conversations, messages, type Message, type MessageStatus } from './schema';
 
@@ -50,6 +50,14 @@ export async function getMessage(userId: string, id: string): Promise<Message | 
     .from(messages)
     .where(and(eq(messages.id, id), eq(messages.userId, userId)));
   return row;
+}
+
+export async function getMessages(userId: string, ids: string[]): Promise<Message[]> {
+  if (ids.length === 0) return [];
+  return getDb()
+    .select()
+    .from(messages)
+    .where(and(eq(messages.userId, userId), inArray(messages.id, ids)));
 }
 
 /** Appends, or replaces by id and discards what follows. Returns the stored message. */

@@ -1,5 +1,5 @@
 import { generateText } from 'ai';
-import { countMessagesUpTo, messagesAfter } from '@/db/history';
+import { countMessagesUpTo, getMessages, messagesAfter } from '@/db/history';
 import type { Message } from '@/db/schema';
 import { getSummary, writeSummary } from '@/db/summaries';
 import type { Models } from '@/lib/llm';
@@ -34,7 +34,9 @@ export const refreshSummary: PostTurnWork = {
         content,
         coveredMessageCount: covered + fresh.length,
         lastCoveredMessageId: fresh.at(-1)!.id,
-        sourceMessageIds: [...new Set([...(current?.sourceMessageIds ?? []), ...sourcesOf(content, fresh, !!models.memory)])],
+        sourceMessageIds: models.memory
+          ? [...new Set([...(current?.sourceMessageIds ?? []), ...fresh.map((m) => m.id)])]
+          : sourcesOf(content, [...(await getMessages(job.userId, current?.sourceMessageIds ?? [])), ...fresh]),
         actor: models.memory ? `model:${models.memory.modelId}` : 'offline-summariser',
         action: 'refresh',
       },
@@ -50,11 +52,11 @@ function asInput(message: Message) {
 }
 
 /**
- * Provenance: for an extractive summary, the messages whose sentences it kept; an LLM summary
- * paraphrases, so it stands for every message it covered.
+ * Provenance of an extractive summary: the messages whose sentences it still holds (lines dropped
+ * by the length cap take their sources with them). An LLM summary paraphrases, so it stands for
+ * every message it covered.
  */
-function sourcesOf(summary: string, messages: Message[], paraphrased: boolean): string[] {
-  if (paraphrased) return messages.map((m) => m.id);
+function sourcesOf(summary: string, messages: Message[]): string[] {
   const lines = summary.split('\n').map((line) => line.replace(/^-\s*(User|Assistant)\s*[:：]\s*/u, '').replace(/…$/u, '').trim());
   return messages.filter((m) => lines.some((line) => line.length > 3 && m.content.includes(line))).map((m) => m.id);
 }

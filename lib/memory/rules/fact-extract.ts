@@ -76,7 +76,7 @@ function statementClauses(sentence: Sentence): string[] {
 }
 
 function splitClauses(sentence: string): string[] {
-  const zh = HAN.test(sentence);
+  const zh = isChinese(sentence);
   const parts = sentence.split(zh ? ZH_SPLIT : EN_SPLIT);
   const out: string[] = [];
   for (const [index, part] of parts.entries()) {
@@ -101,9 +101,21 @@ const EN_LEAD =
 const ZH_LEAD =
   /^(?:(?:请你记住|请记住|请记得|你要记住|记住|记一下|顺便说一下|顺便说|顺便提一下|顺便|对了|其实|另外|还有|告诉你|跟你说|说一下|补充一下|是的|好的|没错|不过|但是|但|可是|而且|并且|所以|因此|因为|然后|同时|总之|话说|嗯|哦|噢|啊|哈哈|嘿|嗨|你好|您好|哈喽)[，,。!！:：\s]*)+/u;
 
+const EDGE_PUNCTUATION = /^[\s,，、"'“”‘’()（）-]+|[\s,，、"'“”‘’()（）.!?。！？]+$/gu;
+
+/** "Please remember that I'm vegan" / "Don't forget that my birthday is May 3": the fact is what follows. */
+const REMEMBER_LEAD =
+  /^(?:(?:please|pls|can you|could you|would you|i want you to|i'd like you to|i would like you to|i need you to|just)\s+)*(?:remember|note|keep in mind|make a note|take note|don['’]?t forget|do not forget|never forget)(?:\s+(?:that|this))?\s*[,:]?\s+(?=\S)|^(?:你要|请你?)?(?:记住|记得|别忘了|不要忘了|不要忘记|别忘记)(?:一下)?[，,:：]?/iu;
+
 function stripLead(clause: string): string {
-  const trimmed = clause.replace(/^[\s,，、"'“”‘’()（）-]+|[\s,，、"'“”‘’()（）.!?。！？]+$/gu, '');
-  return trimmed.replace(HAN.test(trimmed) ? ZH_LEAD : EN_LEAD, '').trim();
+  const trimmed = clause.replace(EDGE_PUNCTUATION, '').replace(REMEMBER_LEAD, '');
+  return trimmed.replace(EN_LEAD, '').replace(EDGE_PUNCTUATION, '').replace(ZH_LEAD, '').trim();
+}
+
+/** A clause is handled as Chinese when its first letter is Han: "我的猫叫 Luna" is Chinese, "My cat is called 咪咪" English. */
+function isChinese(text: string): boolean {
+  const first = /\p{L}/u.exec(text);
+  return first !== null && HAN.test(first[0]);
 }
 
 // =============================================================================================
@@ -115,16 +127,16 @@ const EN_QUESTION_START =
 const ZH_QUESTION = /[吗嘛么]$|什么|哪|谁|怎么|怎样|为什么|为何|多少|几[个岁点号月天年次位]|是不是|有没有|对不对|能不能|会不会|要不要|好不好|可不可以|记不记得|知不知道|还记得|如何|啥/u;
 
 function isQuestionClause(clause: string): boolean {
-  return HAN.test(clause) ? ZH_QUESTION.test(clause) : EN_QUESTION_START.test(clause);
+  return isChinese(clause) ? ZH_QUESTION.test(clause) : EN_QUESTION_START.test(expandEnglish(clause));
 }
 
 const EN_REQUEST =
-  /^(?:please|pls|plz|kindly|help|recommend|suggest|tell|give|show|find|write|explain|list|make|create|translate|summari[sz]e|describe|remind|let's|let|search|look up|check|calculate|compute|generate|draft|compose|define|compare|convert|fix|rewrite|edit|proofread|teach|book|order|send|email|imagine|pretend|act as|forget|delete|remove|erase|wipe|clear|never mind|nevermind|stop|continue|go on|keep going|try|say|repeat|answer|reply|respond|pick|choose|organi[sz]e|schedule|set|add|update|change|sing|draw|read|save|store|record|memori[sz]e|don't|do not|dont)\b|^i (?:want|need|would like|'d like) you\b|^i (?:want|would like|'d like|need) to (?:know|ask|see|find out|learn more|understand|check|confirm|talk|chat)\b|^i need (?:help|some help|advice|some advice|a recommendation|recommendations|ideas|some ideas|suggestions|some suggestions|information|info)\b|^i (?:am|'m) (?:looking for|searching for|wondering|curious)\b|^i (?:was wondering|wonder|have a question|have another question|got a question)\b/i;
+  /^(?:please|pls|plz|kindly|help|recommend|suggest|tell|give|show|find|write|explain|list|make|create|translate|summari[sz]e|describe|remind|let's|let|search|look up|check|calculate|compute|generate|draft|compose|define|compare|convert|fix|rewrite|edit|proofread|teach|book|order|send|email|imagine|pretend|act as|forget|delete|remove|erase|wipe|clear|never mind|nevermind|stop|continue|go on|keep going|try|say|repeat|answer|reply|respond|pick|choose|organi[sz]e|schedule|set|add|update|change|sing|draw|read|save|store|record|memori[sz]e|do not)\b|^i (?:want|need|would like) you\b|^i (?:want|would like|need) to (?:know|ask|see|find out|learn more|understand|check|confirm|talk|chat)\b|^i need (?:help|some help|advice|some advice|a recommendation|recommendations|ideas|some ideas|suggestions|some suggestions|information|info)\b|^i am (?:looking for|searching for|wondering|curious)\b|^i (?:was wondering|wonder|have a question|have another question|got a question)\b/i;
 const ZH_REQUEST =
   /^(?:请|麻烦|帮我|帮忙|帮个忙|给我|告诉我|推荐|介绍|说说|讲讲|讲个|写|翻译|解释|总结|列出|列举|计算|查|搜|找|你能|你可以|你会|你帮|你给|你把|你来|能不能|能否|可不可以|可以|让我们|我们来|把|别|不要|忘|删|清除|清空|提醒我|我想知道|我想问|我想请你|我需要你|我要你|我想让你|我希望你|我想了解|帮帮我)/u;
 
 function isRequest(clause: string): boolean {
-  return HAN.test(clause) ? ZH_REQUEST.test(clause) : EN_REQUEST.test(clause);
+  return isChinese(clause) ? ZH_REQUEST.test(clause) : EN_REQUEST.test(expandEnglish(clause));
 }
 
 // =============================================================================================
@@ -142,6 +154,7 @@ const EN_NUMBERS: Record<string, number> = {
   'a few': 3, 'a couple of': 2, 'couple of': 2, several: 3,
 };
 type Unit = 'day' | 'week' | 'month' | 'year';
+type Period = 'week' | 'month' | 'year';
 
 const isoDate = (date: Date) => date.toISOString().slice(0, 10);
 const utcDate = (y: number, m: number, d = 1) => new Date(Date.UTC(y, m, d));
@@ -161,7 +174,10 @@ function shiftBack(now: Date, amount: number, unit: Unit): Date {
   if (unit === 'day') return new Date(day.getTime() - amount * DAY_MS);
   if (unit === 'week') return new Date(day.getTime() - amount * 7 * DAY_MS);
   const months = Math.round(unit === 'year' ? amount * 12 : amount);
-  return utcDate(day.getUTCFullYear(), day.getUTCMonth() - months, day.getUTCDate());
+  const target = utcDate(day.getUTCFullYear(), day.getUTCMonth() - months);
+  // Clamp to the month's last day: one month before 31 March is 28/29 February, not 3 March.
+  const lastDay = utcDate(target.getUTCFullYear(), target.getUTCMonth() + 1, 0).getUTCDate();
+  return utcDate(target.getUTCFullYear(), target.getUTCMonth(), Math.min(day.getUTCDate(), lastDay));
 }
 
 /** The most recent start of a named month that is not in the future ("since March"). */
@@ -170,7 +186,7 @@ function lastMonthStart(now: Date, month: number): Date {
   return utcDate(month <= now.getUTCMonth() ? year : year - 1, month);
 }
 
-function startOfPeriod(now: Date, unit: 'week' | 'month' | 'year', back: number): Date {
+function startOfPeriod(now: Date, unit: Period, back: number): Date {
   if (unit === 'week') return weekStart(now, back);
   if (unit === 'month') return utcDate(now.getUTCFullYear(), now.getUTCMonth() - back);
   return utcDate(now.getUTCFullYear() - back, 0);
@@ -193,7 +209,7 @@ const EN_TIME_RULES: TimeRule[] = [
   { pattern: new RegExp(`\\bsince ${MONTH}\\b`, 'gi'), resolve: (m, now) => ({ from: lastMonthStart(now, monthIndex(m[1])) }) },
   {
     pattern: /\bsince (last|this) (week|month|year)\b/gi,
-    resolve: (m, now) => ({ from: startOfPeriod(now, m[2].toLowerCase() as Unit & ('week' | 'month' | 'year'), m[1].toLowerCase() === 'last' ? 1 : 0) }),
+    resolve: (m, now) => ({ from: startOfPeriod(now, m[2].toLowerCase() as Period, m[1].toLowerCase() === 'last' ? 1 : 0) }),
   },
   { pattern: /\bsince yesterday\b/gi, resolve: (_m, now) => ({ from: shiftBack(now, 1, 'day') }) },
   { pattern: new RegExp(`\\bsince ${EN_NUM} ${EN_UNIT} ago\\b`, 'gi'), resolve: (m, now) => ({ from: shiftBack(now, enNumber(m[1]), m[2].toLowerCase() as Unit) }) },
@@ -217,7 +233,7 @@ const EN_TIME_RULES: TimeRule[] = [
     pattern: new RegExp(`\\bin ${MONTH}\\b`, 'gi'),
     resolve: (m, now, tense) => (tense.past ? { from: lastMonthStart(now, monthIndex(m[1])) } : { future: true }),
   },
-  { pattern: /\blast (week|month|year)\b/gi, resolve: (m, now) => ({ from: startOfPeriod(now, m[1].toLowerCase() as 'week', 1) }) },
+  { pattern: /\blast (week|month|year)\b/gi, resolve: (m, now) => ({ from: startOfPeriod(now, m[1].toLowerCase() as Period, 1) }) },
   { pattern: /\blast weekend\b/gi, resolve: (_m, now) => ({ from: new Date(weekStart(now, 1).getTime() + 5 * DAY_MS) }) },
   {
     pattern: new RegExp(`\\blast ${WEEKDAY}\\b`, 'gi'),
@@ -237,7 +253,7 @@ const EN_TIME_RULES: TimeRule[] = [
   },
   {
     pattern: /\bthis (week|month|year)\b/gi,
-    resolve: (m, now, tense) => (tense.past ? { from: startOfPeriod(now, m[1].toLowerCase() as 'week', 0) } : {}),
+    resolve: (m, now, tense) => (tense.past ? { from: startOfPeriod(now, m[1].toLowerCase() as Period, 0) } : { future: true }),
   },
   {
     pattern: new RegExp(
@@ -262,6 +278,7 @@ function applyTimeRules(clause: string, now: Date, rules: TimeRule[], tense: { p
   let future = false;
   for (const rule of rules) {
     rest = rest.replace(rule.pattern, (...args) => {
+      // replace() passes (match, ...groups, offset, whole): the first part reads like an exec() result.
       const m = args.slice(0, -2) as unknown as RegExpExecArray;
       const found = rule.resolve(m, now, tense);
       from ??= found.from;
@@ -276,7 +293,7 @@ function applyTimeRules(clause: string, now: Date, rules: TimeRule[], tense: { p
 const CN_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 
 /** "三" → 3, "十二" → 12, "二十" → 20, "二〇一九" → 2019, "几" → 3 (a few), "半" → 0.5. */
-export function cnNumber(text: string): number | undefined {
+function cnNumber(text: string): number | undefined {
   if (/^\d+$/.test(text)) return Number(text);
   if (text === '几') return 3;
   if (text === '半') return 0.5;
@@ -338,7 +355,7 @@ function parseTimeZh(clause: string, now: Date): TimeInfo {
 
 function extractClause(clause: string, now: Date): FactCandidate[] {
   if (!clause || isQuestionClause(clause) || isRequest(clause)) return [];
-  const zh = HAN.test(clause);
+  const zh = isChinese(clause);
   const time = zh ? parseTimeZh(clause, now) : parseTimeEn(expandEnglish(clause), now);
   const found = zh ? matchZh(clause, time) : matchEn(clause, time);
   return found
@@ -416,15 +433,16 @@ function splitListEn(value: string): string[] {
     .filter(Boolean);
 }
 
-const PRONOUN_OBJECT = /^(?:it|this|that|these|those|you|your|yours|him|her|them|what|how|when|the way|the idea|the fact|i|we|he|she|they|myself|everything|anything|nothing|something|one|so|doing that|doing this)\b/i;
-const MENTIONS_ASSISTANT = /\b(?:you|your|yours|u|ur|chatgpt|assistant|bot|ai)\b/i;
+const PRONOUN_OBJECT = /^(?:it|this|that|these|those|you|your|yours|him|her|them|what|how|when|the way|the idea|the fact|i|we|he|she|they|myself|everything|anything|nothing|something|so|doing that|doing this)\b/i;
+const MENTIONS_ASSISTANT = /\b(?:you|your|yours|u|ur|chatgpt|assistant)\b/i;
 
-type EnContext = { original: string; s: string; raw: string; future: boolean };
+/** `s`: the clause expanded, adverbs and time phrases taken out; `raw`: the same with time phrases kept (for dates). */
+type EnContext = { s: string; raw: string; future: boolean };
 
 function matchEn(original: string, time: TimeInfo): Found[] {
   const s = stripSubjectAdverbs(time.rest);
   const raw = stripSubjectAdverbs(expandEnglish(original));
-  const ctx: EnContext = { original, s, raw, future: time.future };
+  const ctx: EnContext = { s, raw, future: time.future };
   const special = dietSpecialEn(s) ?? workEndEn(s) ?? petLossEn(s) ?? cancelledPlanEn(s) ?? cantStandEn(s);
   if (special) return special;
 
@@ -733,11 +751,11 @@ function entityValue(word: string, name?: string, count?: number): Found {
 
 function familyPetEn({ s }: EnContext): Found[] | null {
   // "my sister Anna …", "my dog is called Rex", "my mom's name is Mary", "my kids are 5 and 7"
-  let m = new RegExp(`^(?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\b(?:'s name is| is (?:called|named)| named| called)?\\s*,?\\s*(.*)$`, 'iu').exec(s);
-  if (m && m[2]) {
-    const named = /^(?:'s name is| is (?:called|named)| named| called)/i.test(s.slice(s.toLowerCase().indexOf(m[1].toLowerCase()) + m[1].length));
-    const first = /^[\p{L}'-]+/u.exec(m[2])?.[0];
-    const name = first && (named || (/^\p{Lu}/u.test(first) && first !== 'I')) ? first : undefined;
+  let m = new RegExp(`^(?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\b('s name is| is (?:called|named)| named| called)?\\s*,?\\s*(.*)$`, 'iu').exec(s);
+  if (m && m[3]) {
+    // The name follows "is called" / "named", or is simply the capitalised word after the noun.
+    const first = /^[\p{L}'-]+/u.exec(m[3])?.[0];
+    const name = first && (m[2] || (/^\p{Lu}/u.test(first) && first !== 'I')) ? first : undefined;
     return [entityValue(m[1], name)];
   }
   // "I have two kids", "we adopted a cat named Luna", "I have a sister named Anna and a brother named Tom"
@@ -1120,7 +1138,8 @@ function dateZh({ raw: s }: ZhContext): Found[] | null {
   if (m) {
     const date = parseDateZh(m[3]);
     if (!date) return null;
-    return one('date', `${m[1] ? `${m[1]}的` : ''}${ZH_OCCASIONS[m[2]]}:${date}`);
+    // Own occasions share the English keys ("birthday:05-03"); someone else's keep the Chinese words ("女儿的生日:06-01").
+    return one('date', `${m[1] ? `${relKey(m[1])}的${m[2]}` : ZH_OCCASIONS[m[2]]}:${date}`);
   }
   m = /^我(?:是)?(.+?)(?:出生|生)的?$/u.exec(s);
   const date = m && parseDateZh(m[1]);
@@ -1313,9 +1332,13 @@ function isZhProfession(phrase: string): boolean {
   return ZH_PROFESSION.test(phrase) && !NOT_PROFESSION.test(phrase);
 }
 
+const ZH_STUDENT: Record<string, string> = { 研: '研究生', 博: '博士生', 硕: '硕士生', 大: '大学生', 本: '大学生', 高: '高中生', 初: '初中生', 小: '小学生' };
+
 function workZh({ s }: ZhContext): Found[] | null {
   let m = /^我(?:们)?在(.+?)(?:工作|上班|任职|供职|实习|打工|做事|就职)$/u.exec(s);
-  if (m) return one('work', cleanZh(m[1]));
+  if (m) return one('work', cleanZh(m[1]).replace(/^(?:一家|一个|一所|一间|家|个)/u, ''));
+  m = /^我(?:在)?(?:读|念|上)(研究生|博士|硕士|大学|本科|高中|初中|小学|大[一二三四]|研[一二三])$/u.exec(s);
+  if (m) return one('work', ZH_STUDENT[m[1][0]] ?? `${m[1]}生`);
   m = /^我(?:在.+?)?(?:当|做|担任)(.+)$/u.exec(s);
   if (m && isZhProfession(cleanZh(m[1]))) return one('work', cleanZh(m[1]));
   m = /^我(?:是|是一名|是一个|是个|是一位|是名|是位)(.+)$/u.exec(s);

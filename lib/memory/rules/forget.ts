@@ -3,7 +3,7 @@
  * stored facts it covers — by slot ("my address" → location), by what it names ("that I like sushi"
  * → "sushi"), or everything.
  */
-import { contentFeatures } from '@/lib/llm/text-features';
+import { contentFeatures, words } from '@/lib/llm/text-features';
 import { extractFactCandidates } from './fact-extract';
 import { HAN, splitKey, type ExistingFact, type FactSlot, type ForgetRequest } from './fact-types';
 
@@ -35,10 +35,18 @@ function request(all: boolean, slots: FactSlot[], terms: string[]): ForgetReques
   return { all, slots: all ? [] : [...new Set(slots)], terms: all ? [] : uniqueTerms };
 }
 
+/** Words that carry content, as the user wrote them ("phone", "number"; not "my", "told", "about"). */
+function contentWords(text: string): string[] {
+  return words(text).filter((word) => {
+    const [feature] = contentFeatures(word);
+    return feature !== undefined && !GENERIC_EN.has(feature);
+  });
+}
+
 /** The term that best names a fact: the name in "sister:anna", else the value itself. */
 function termsOf(text: string): string[] {
   return extractFactCandidates(text, new Date(0)).flatMap((candidate) => {
-    if (candidate.slot === 'statement') return contentFeatures(candidate.text).filter((f) => !GENERIC_EN.has(f));
+    if (candidate.slot === 'statement') return contentWords(candidate.text);
     const [key, detail] = splitKey(candidate.value);
     return [detail && !/^\d+$/.test(detail) ? detail : key];
   });
@@ -78,8 +86,12 @@ const EN_ENTITIES: Record<string, string[]> = {
   hamster: ['hamster'], rabbit: ['rabbit'], parrot: ['parrot'], bird: ['bird'], fish: ['fish'], horse: ['horse'], turtle: ['turtle'], snake: ['snake'],
 };
 const GENERIC_EN = new Set(
-  contentFeatures('know knew said told mention mentioned shared thing things stuff everything anything info information detail details fact facts memory remember like love live work also please ever just'),
+  contentFeatures(
+    'know knew said told mention mentioned shared thing things stuff everything anything info information detail details fact facts memory remember like love live work also please ever just favourite favorite',
+  ),
 );
+const DOCUMENT_WORDS =
+  /\b(?:essay|paragraph|sentence|line|lines|file|files|document|doc|code|text|email|message|post|photo|photos|picture|image|folder|account|draft|comment|word|words|letter|list|notes?|slide|table|row|column|cart|order|appointment|alarm|reminder|calendar|schedule|browser|history|cache|cookies)\b/i;
 const ENGLISH_ALL =
   /^(?:it all|everything|all|anything|all of (?:it|this|that|them)|all (?:my|the|of my|your) (?:data|info|information|details|memories|facts|personal (?:info|information|data|details))|all memories|(?:my|the) (?:data|info|information|details|personal (?:info|information|data|details)|profile)|what(?:ever)? you (?:know|remember|have|learned|stored|saved)|me|your memory|your memories|(?:your|the) (?:whole |entire )?memory|every ?thing you know|all you know)$/i;
 
@@ -115,8 +127,9 @@ function detectEnglish(text: string): ForgetRequest | null {
     const entity = EN_ENTITIES[word] ?? EN_ENTITIES[word.replace(/s$/, '')];
     if (entity && !clause) terms.push(...entity);
   }
-  if (!slots.length && !terms.length && forgetVerb) {
-    terms.push(...contentFeatures(focus).filter((f) => !GENERIC_EN.has(f)));
+  // Anything else the user calls theirs ("forget about my ex", "remove my phone number"), but not a document ("delete my essay").
+  if (!slots.length && !terms.length && (forgetVerb || (/^my\b/i.test(focus) && !DOCUMENT_WORDS.test(focus)))) {
+    terms.push(...contentWords(focus));
   }
   return request(false, slots, terms);
 }
@@ -149,8 +162,9 @@ const ZH_SLOTS: [RegExp, FactSlot][] = [
 ];
 const ZH_ENTITIES =
   /外甥女|男朋友|女朋友|未婚夫|未婚妻|妈妈|母亲|爸爸|父亲|父母|姐姐|妹妹|哥哥|弟弟|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|舅舅|姑姑|猫|狗|兔子|仓鼠|鹦鹉|金鱼|乌龟/gu;
-const CHINESE_ALL =
-  /^(?:一切|所有|全部|所有的?(?:东西|事情|事|信息|资料|数据|记忆|内容)|关于我的(?:一切|所有|全部)?(?:东西|事情|事|信息|资料|数据|记忆|内容)?|你(?:知道|记住|记得|存)的(?:关于我的)?(?:一切|所有|全部)?(?:东西|事情|事|信息|资料|内容)?|我的(?:所有|全部|一切)?(?:信息|资料|数据|个人信息|记忆|事)|我的(?:一切|所有|全部)|我所有的(?:信息|资料|数据|事情|东西|事)|我|你的记忆|记忆|有关我的(?:一切|所有)?(?:信息|事情|东西)?)$/u;
+/** What is left after the words that only say "everything about me" are removed: nothing means forget all. */
+const CHINESE_ALL_WORDS =
+  /所有的?|全部的?|一切|关于|有关|你(?:知道|记住|记得|存|保存|记下)的|我的?|的|个人|信息|资料|数据|记忆|东西|事情|事|内容|都|全都|统统|吧/gu;
 
 function detectChinese(text: string): ForgetRequest | null {
   const t = text.replace(/[。！？!?.\s]+$/u, '').replace(/^(?:嗯|哦|好吧|好|那|那么|对了)[，,\s]*/u, '').trim();
@@ -163,7 +177,7 @@ function detectChinese(text: string): ForgetRequest | null {
     .replace(/^关于/u, '')
     .trim();
   if (!object || /^(?:它|这个|那个|这|那|吧)$/u.test(object)) return null;
-  if (CHINESE_ALL.test(object) || CHINESE_ALL.test(object.replace(/的(?:事|事情|信息|东西)$/u, ''))) return request(true, [], []);
+  if (object.replace(CHINESE_ALL_WORDS, '') === '') return request(true, [], []);
 
   const slots = ZH_SLOTS.filter(([pattern]) => pattern.test(object)).map(([, slot]) => slot);
   const terms = [...(object.match(ZH_ENTITIES) ?? [])];
