@@ -57,24 +57,35 @@ function vectorRanking(table: SQL, scope: SQL, embedding: number[], limit: numbe
     order by e.embedding <=> ${vector}::vector limit ${limit}`;
 }
 
-/** Rank by the summed length of the keywords a row contains: longer shared words say more. */
+/**
+ * Rank rows by the query words they contain, each weighted by how rare it is among the matching rows
+ * (an IDF over the candidates), so a rare name outweighs a common word. Substring matching works for
+ * CJK, which has no spaces; the OR of ILIKEs lets Postgres use the trigram GIN index (a bitmap OR).
+ */
 function lexicalRanking(table: SQL, scope: SQL, keywords: string[], limit: number): SQL {
   const terms = [...new Set(keywords.filter((k) => k.length >= 2))].slice(0, 16);
   if (terms.length === 0) return sql`select null::uuid as id, 0::bigint as rank, 0::float8 as score where false`;
   const patterns = terms.map((t) => `%${t.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`);
-  // An OR of ILIKEs lets Postgres use the trigram GIN index (a bitmap OR) before scoring.
   const anyPattern = sql.join(
     patterns.map((p) => sql`e.content ilike ${p}`),
     sql` or `,
   );
   return sql`
-    select e.id, row_number() over (order by s.score desc, e.created_at desc) as rank, s.score
-    from ${table} e
-    cross join lateral (
-      select sum(length(t.term))::float8 as score
-      from unnest(${sql.param(terms)}::text[], ${sql.param(patterns)}::text[]) as t(term, pattern)
-      where e.content ilike t.pattern
-    ) s
-    where ${scope} and (${anyPattern}) and s.score > 0
-    order by s.score desc, e.created_at desc limit ${limit}`;
+    select id, row_number() over (order by score desc, created_at desc) as rank, score from (
+      select h.id, h.created_at, sum(ln((n.rows + 1.0) / d.rows) * length(h.term)) as score
+      from (
+        select e.id, e.created_at, t.term
+        from ${table} e
+        cross join unnest(${sql.param(terms)}::text[], ${sql.param(patterns)}::text[]) as t(term, pattern)
+        where ${scope} and (${anyPattern}) and e.content ilike t.pattern
+      ) h
+      join (select term, count(*) as rows from (
+        select e.id, t.term from ${table} e
+        cross join unnest(${sql.param(terms)}::text[], ${sql.param(patterns)}::text[]) as t(term, pattern)
+        where ${scope} and (${anyPattern}) and e.content ilike t.pattern) x group by term) d on d.term = h.term
+      cross join (select count(*) as rows from ${table} e where ${scope} and (${anyPattern})) n
+      group by h.id, h.created_at
+    ) scored
+    where score > 0
+    order by score desc, created_at desc limit ${limit}`;
 }

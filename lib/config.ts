@@ -63,9 +63,10 @@ const envSchema = z.object({
   SUMMARY_KEEP_RAW: int(6),
   // Episodes: earlier turns recalled by meaning.
   EPISODE_SCOPE: z.enum(['conversation', 'user']).default('conversation'),
-  EPISODES_TOP_K: int(5),
+  // 0 = auto: enough candidates to fill the block's share of the budget (5 to 50).
+  EPISODES_TOP_K: int(0),
   // Facts: what the user told about themselves, across conversations.
-  FACTS_TOP_K: int(8),
+  FACTS_TOP_K: int(0),
   FACTS_EXCLUDE_CURRENT_CONVERSATION: bool(false),
   FACTS_SKIP_WHEN_HISTORY_FITS: bool(false),
   // Token budget: (context window - reserved output) x safety, per model; CONTEXT_BUDGET overrides it.

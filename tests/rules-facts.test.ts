@@ -38,6 +38,7 @@ describe('extractFactCandidates: one fact per message', () => {
     ['My job is teaching', 'work', 'teaching'],
     ['I got a new job at Microsoft', 'work', 'microsoft'],
     ["I'm retired", 'work', 'retired'],
+    ['I became a nurse last year', 'work', 'nurse'],
     ['I quit my job', 'work', '', true],
     ['I no longer work at Google', 'work', 'google', true],
     // diet
@@ -45,6 +46,8 @@ describe('extractFactCandidates: one fact per message', () => {
     ['FYI, I am a vegan.', 'diet', 'vegan'],
     ["I don't eat meat", 'diet', 'vegetarian'],
     ["I've gone keto", 'diet', 'keto'],
+    ['I switched from vegan to vegetarian', 'diet', 'vegetarian'],
+    ["Please remember that I'm vegan", 'diet', 'vegan'],
     ["I'm no longer vegetarian", 'diet', 'vegetarian', true],
     ['I stopped being vegan', 'diet', 'vegan', true],
     // allergy
@@ -57,6 +60,8 @@ describe('extractFactCandidates: one fact per message', () => {
     ["My husband's name is David", 'family', 'husband:david'],
     ['I have two kids', 'family', 'child:2'],
     ["I'm married to Tom", 'family', 'spouse:tom'],
+    ['I have no siblings', 'family', 'sibling', true],
+    ['Tom is my brother', 'family', 'brother:tom'],
     ['My brother Marco works as a chef in Naples.', 'family', 'brother:marco'],
     // pets
     ['my dog Rex is so cute', 'pet', 'dog:rex'],
@@ -65,12 +70,15 @@ describe('extractFactCandidates: one fact per message', () => {
     ["I don't have a dog anymore", 'pet', 'dog', true],
     ['I no longer have a cat', 'pet', 'cat', true],
     ['Our cat Mochi passed away', 'pet', 'cat:mochi', true],
+    ['my dog just died', 'pet', 'dog', true],
+    ['My cat is called 咪咪', 'pet', 'cat:咪咪'],
     // likes and dislikes
     ['I love hiking', 'like', 'hiking'],
     ["I'm a big fan of Radiohead", 'like', 'radiohead'],
     ['My favourite colour is blue', 'like', 'blue'],
     ['My favorite food is sushi', 'like', 'sushi'],
     ['I hate cilantro', 'dislike', 'cilantro'],
+    ['I prefer tea over coffee', 'like', 'tea'],
     ["I can't stand jazz", 'dislike', 'jazz'],
     ["I don't like horror movies", 'dislike', 'horror movies'],
     ["I don't like sushi anymore", 'like', 'sushi', true],
@@ -98,6 +106,8 @@ describe('extractFactCandidates: one fact per message', () => {
     ['我的名字是王小明', 'name', '王小明'],
     ['大家都叫我李雷。', 'name', '李雷'],
     ['我是张伟', 'name', '张伟'],
+    ['我叫Tom', 'name', 'tom'],
+    ['记住，我叫小王', 'name', '小王'],
     ['我住在北京', 'location', '北京'],
     ['我搬到了上海', 'location', '上海'],
     ['我在深圳生活', 'location', '深圳'],
@@ -107,10 +117,14 @@ describe('extractFactCandidates: one fact per message', () => {
     ['我是一名老师', 'work', '老师'],
     ['我在医院当护士', 'work', '护士'],
     ['我辞职了', 'work', '', true],
+    ['我在一家银行上班', 'work', '银行'],
+    ['我在读研究生', 'work', '研究生'],
     ['我吃素', 'diet', 'vegetarian'],
     ['我是素食者', 'diet', 'vegetarian'],
     ['我不吃肉', 'diet', 'vegetarian'],
     ['我又开始吃鱼了', 'diet', 'pescatarian'],
+    ['别忘了我是素食者', 'diet', 'vegetarian'],
+    ['我不是素食者', 'diet', 'vegetarian', true],
     ['我不再吃素了', 'diet', 'vegetarian', true],
     ['我对花生过敏', 'allergy', '花生'],
     ['我花粉过敏', 'allergy', '花粉'],
@@ -130,6 +144,7 @@ describe('extractFactCandidates: one fact per message', () => {
     ['我已经不喜欢寿司了', 'like', '寿司', true],
     ['我的生日是5月3日', 'date', 'birthday:05-03'],
     ['我生日是五月三号', 'date', 'birthday:05-03'],
+    ['我女儿的生日是6月1日', 'date', '女儿的生日:06-01'],
     ['我打算学日语', 'plan', '学日语'],
     ['我下个月要去日本', 'plan', '去日本'],
     ['我会弹吉他', 'statement', '我会弹吉他'],
@@ -207,6 +222,13 @@ describe('extractFactCandidates: several facts in one message', () => {
       ],
     ],
     ["I'm from Berlin, what about you?", [['location', 'berlin', false]]],
+    [
+      'Me and my husband live in Toronto',
+      [
+        ['family', 'husband', false],
+        ['location', 'toronto', false],
+      ],
+    ],
   ])('%s', (text, expected) => {
     expect(extract(text).map(brief)).toEqual(expected);
   });
@@ -351,6 +373,7 @@ describe('detectForgetRequest', () => {
     ['forget everything', true, [], []],
     ['wipe your memory', true, [], []],
     ['clear all my data', true, [], []],
+    ['remove my phone number', false, [], ['phone', 'number']],
     ['请忘记我的地址', false, ['location'], []],
     ['忘掉我住哪儿', false, ['location'], []],
     ['请把我的名字忘掉', false, ['name'], []],
@@ -362,6 +385,7 @@ describe('detectForgetRequest', () => {
     ['忘记我所有的信息', true, [], []],
     ['忘掉一切', true, [], []],
     ['把关于我的一切都忘了吧', true, [], []],
+    ['删除所有关于我的信息', true, [], []],
   ])('%s', (text, all, slots, terms) => {
     expect(detectForgetRequest(text)).toEqual({ all, slots, terms });
   });
@@ -372,6 +396,7 @@ describe('detectForgetRequest', () => {
     'forget it',
     'Never mind, forget it.',
     'Delete this paragraph from my essay',
+    'delete my essay',
     'I live in Berlin',
     'What did I tell you about my job?',
     '我忘了带钥匙',

@@ -5,7 +5,7 @@ import { basePrompt, CITATION_INSTRUCTIONS, memoryLine, SECTION_HEADERS, type Li
 import type { BudgetReport, ContextItem, NumberedItem, Step, TurnState } from './state';
 import { countTokens, MESSAGE_OVERHEAD_TOKENS, modelLimits, REPLY_PRIMING_TOKENS, type ModelLimits } from './tokens';
 
-const DEFAULT_LIMITS: Record<BlockName, BlockLimit> = {
+export const DEFAULT_LIMITS: Record<BlockName, BlockLimit> = {
   facts: { floor: 0.05, cap: 0.2 },
   summary: { floor: 0.05, cap: 0.25 },
   episodes: { floor: 0.05, cap: 0.3 },
@@ -82,7 +82,7 @@ export const fitToBudgetStep: Step = {
       budget: limits.budget,
       requiredTokens: required.reduce((sum, line) => sum + line.tokens, 0),
       blocks,
-      limits: { ...DEFAULT_LIMITS, ...mapLimits(config) },
+      limits: blockLimits(config),
       headerTokens,
     });
     if (!outcome.ok) throw new HttpError(400, 'exceeds_context_budget', 'The message does not fit in the context budget.');
@@ -114,6 +114,21 @@ export const fitToBudgetStep: Step = {
     return { budget: { budget: limits.budget, limits, total, byBlock, decisions }, numbered, keptHistory } satisfies Partial<TurnState>;
   },
 };
+
+export function blockLimits(config: AppConfig): Record<BlockName, BlockLimit> {
+  return { ...DEFAULT_LIMITS, ...mapLimits(config) };
+}
+
+/** Typical tokens of one recalled item, for sizing a recall to its block's cap. */
+const TYPICAL_ITEM_TOKENS = { facts: 30, episodes: 60 } as const;
+
+/** How many candidates a recall asks for: the configured top-k, or (0 = auto) enough to fill the block's cap. */
+export function recallTopK(config: AppConfig, modelId: string, block: 'facts' | 'episodes'): number {
+  const configured = block === 'facts' ? config.FACTS_TOP_K : config.EPISODES_TOP_K;
+  if (configured > 0) return configured;
+  const cap = blockLimits(config)[block].cap * modelLimits(config, modelId).budget;
+  return Math.min(50, Math.max(5, Math.ceil(cap / TYPICAL_ITEM_TOKENS[block])));
+}
 
 function mapLimits(config: AppConfig): Partial<Record<BlockName, BlockLimit>> {
   return Object.fromEntries(

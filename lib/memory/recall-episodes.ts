@@ -1,17 +1,19 @@
 import { searchEpisodes } from '@/db/episodes';
 import { searchKeywords } from './keywords';
+import { recallTopK } from './fit-to-budget';
 import type { ContextItem, Step } from './state';
 
 /** Earlier turns by meaning and by words, minus the turns already in the recent window (by message id). */
 export const recallEpisodes: Step = {
   name: 'recall_episodes',
-  async run({ config, scope, history, retrieval, queryEmbedding, candidates, runs, question }) {
+  async run({ config, models, scope, history, retrieval, queryEmbedding, candidates, runs, question }) {
+    const topK = recallTopK(config, models.chatModelId, 'episodes');
     const hits = await searchEpisodes({
       userId: scope.userId,
       conversationId: config.EPISODE_SCOPE === 'user' ? null : scope.conversationId,
       embedding: queryEmbedding,
       keywords: searchKeywords(retrieval.query),
-      k: config.EPISODES_TOP_K,
+      k: topK,
       excludeMessageIds: [...history.map((m) => m.id), question.id],
     });
     const items: ContextItem[] = hits.map((hit, index) => ({
@@ -33,7 +35,7 @@ export const recallEpisodes: Step = {
         {
           kind: 'episodes',
           query: retrieval.query,
-          topK: config.EPISODES_TOP_K,
+          topK,
           candidates: hits.map((h) => ({ id: h.id, score: h.score, vectorRank: h.vectorRank, lexicalRank: h.lexicalRank })),
         },
       ],

@@ -1,12 +1,14 @@
 import { searchFacts } from '@/db/facts';
 import { searchKeywords } from './keywords';
+import { recallTopK } from './fit-to-budget';
 import type { ContextItem, Step } from './state';
 
 /** The user's active facts (user scope, across conversations), by hybrid search on the retrieval query. */
 export const recallFacts: Step = {
   name: 'recall_facts',
-  async run({ config, scope, history, retrieval, queryEmbedding, candidates, runs }) {
-    const run = { kind: 'facts' as const, query: retrieval.query, topK: config.FACTS_TOP_K };
+  async run({ config, models, scope, history, retrieval, queryEmbedding, candidates, runs }) {
+    const topK = recallTopK(config, models.chatModelId, 'facts');
+    const run = { kind: 'facts' as const, query: retrieval.query, topK };
     // Option (off by default): a conversation whose whole history is in the window needs no facts.
     if (config.FACTS_SKIP_WHEN_HISTORY_FITS && history.length < config.HISTORY_WINDOW) {
       return { runs: [...runs, { ...run, skipped: 'the recent window holds the whole conversation', candidates: [] }] };
@@ -15,7 +17,7 @@ export const recallFacts: Step = {
       userId: scope.userId,
       embedding: queryEmbedding,
       keywords: searchKeywords(retrieval.query),
-      k: config.FACTS_TOP_K,
+      k: topK,
       excludeConversationId: config.FACTS_EXCLUDE_CURRENT_CONVERSATION ? scope.conversationId : undefined,
     });
     const items: ContextItem[] = hits.map((hit, index) => ({

@@ -7,7 +7,7 @@
  * 'statement'). Everything is pure: the only clock is the `now` argument, and dates are UTC.
  */
 import { contentFeatures } from '@/lib/llm/text-features';
-import { HAN, type FactCandidate, type FactSlot } from './fact-types';
+import { HAN, isChinese, type FactCandidate, type FactSlot } from './fact-types';
 
 type Found = { slot: FactSlot; value: string; negated?: boolean };
 type TimeInfo = { rest: string; validFrom?: string; future: boolean };
@@ -87,7 +87,11 @@ function splitClauses(sentence: string): string[] {
     if (index > 0 && !zh && new RegExp(`^${EN_IMPLICIT_VERB}\\b`, 'i').test(clause)) clause = `I ${clause}`;
     // "My wife and I moved to Lisbon" is one clause: the split left "My wife" without a predicate.
     const previous = out[out.length - 1];
-    if (!zh && previous && /^(?:my|our) [\w-]+(?: [\p{Lu}][\p{L}'-]*)?$/iu.test(previous) && /^i\b/i.test(clause)) {
+    if (!zh && previous && /^me$/i.test(previous) && /^(?:my|our)\b/i.test(clause)) {
+      out[out.length - 1] = `${previous} and ${clause}`;
+      continue;
+    }
+    if (!zh && previous && /^(?:[Mm]y|[Oo]ur) [\w-]+(?: \p{Lu}[\p{L}'-]*)?$/u.test(previous) && /^i\b/i.test(clause)) {
       out[out.length - 1] = `${previous} and ${clause}`;
       continue;
     }
@@ -112,11 +116,6 @@ function stripLead(clause: string): string {
   return trimmed.replace(EN_LEAD, '').replace(EDGE_PUNCTUATION, '').replace(ZH_LEAD, '').trim();
 }
 
-/** A clause is handled as Chinese when its first letter is Han: "我的猫叫 Luna" is Chinese, "My cat is called 咪咪" English. */
-function isChinese(text: string): boolean {
-  const first = /\p{L}/u.exec(text);
-  return first !== null && HAN.test(first[0]);
-}
 
 // =============================================================================================
 // Questions, requests and chatter: never facts
@@ -131,9 +130,9 @@ function isQuestionClause(clause: string): boolean {
 }
 
 const EN_REQUEST =
-  /^(?:please|pls|plz|kindly|help|recommend|suggest|tell|give|show|find|write|explain|list|make|create|translate|summari[sz]e|describe|remind|let's|let|search|look up|check|calculate|compute|generate|draft|compose|define|compare|convert|fix|rewrite|edit|proofread|teach|book|order|send|email|imagine|pretend|act as|forget|delete|remove|erase|wipe|clear|never mind|nevermind|stop|continue|go on|keep going|try|say|repeat|answer|reply|respond|pick|choose|organi[sz]e|schedule|set|add|update|change|sing|draw|read|save|store|record|memori[sz]e|do not)\b|^i (?:want|need|would like) you\b|^i (?:want|would like|need) to (?:know|ask|see|find out|learn more|understand|check|confirm|talk|chat)\b|^i need (?:help|some help|advice|some advice|a recommendation|recommendations|ideas|some ideas|suggestions|some suggestions|information|info)\b|^i am (?:looking for|searching for|wondering|curious)\b|^i (?:was wondering|wonder|have a question|have another question|got a question)\b/i;
+  /^(?:please|pls|plz|kindly|help|recommend|suggest|tell|give|show|find|write|explain|list|make|create|translate|summari[sz]e|describe|remind|let's|let|search|look up|check|calculate|compute|generate|draft|compose|define|compare|convert|fix|rewrite|edit|proofread|teach|book|order|send|email|imagine|pretend|act as|forget|delete|remove|erase|wipe|clear|never mind|nevermind|stop|continue|go on|keep going|try|say|repeat|answer|reply|respond|pick|choose|organi[sz]e|schedule|set|add|update|change|sing|draw|read|save|store|record|memori[sz]e|do not)\b|^i (?:want|need|would like) you\b|^i (?:want|would like|need) to (?:know|ask|see|find out|learn more|understand|check|confirm|talk|chat)\b|^i need (?:help|some help|advice|some advice|a|an|some|more|recommendations|ideas|suggestions|information|info)\b|^i am (?:looking for|searching for|wondering|curious)\b|^i (?:was wondering|wonder|have a question|have another question|got a question)\b/i;
 const ZH_REQUEST =
-  /^(?:请|麻烦|帮我|帮忙|帮个忙|给我|告诉我|推荐|介绍|说说|讲讲|讲个|写|翻译|解释|总结|列出|列举|计算|查|搜|找|你能|你可以|你会|你帮|你给|你把|你来|能不能|能否|可不可以|可以|让我们|我们来|把|别|不要|忘|删|清除|清空|提醒我|我想知道|我想问|我想请你|我需要你|我要你|我想让你|我希望你|我想了解|帮帮我)/u;
+  /^(?:我(?:需要|要|想要)(?:一|个|点|些|几)|请|麻烦|帮我|帮忙|帮个忙|给我|告诉我|推荐|介绍|说说|讲讲|讲个|写|翻译|解释|总结|列出|列举|计算|查|搜|找|你能|你可以|你会|你帮|你给|你把|你来|能不能|能否|可不可以|可以|让我们|我们来|把|别|不要|忘|删|清除|清空|提醒我|我想知道|我想问|我想请你|我需要你|我要你|我想让你|我希望你|我想了解|帮帮我)/u;
 
 function isRequest(clause: string): boolean {
   return isChinese(clause) ? ZH_REQUEST.test(clause) : EN_REQUEST.test(expandEnglish(clause));
@@ -234,6 +233,7 @@ const EN_TIME_RULES: TimeRule[] = [
     resolve: (m, now, tense) => (tense.past ? { from: lastMonthStart(now, monthIndex(m[1])) } : { future: true }),
   },
   { pattern: /\blast (week|month|year)\b/gi, resolve: (m, now) => ({ from: startOfPeriod(now, m[1].toLowerCase() as Period, 1) }) },
+  { pattern: /\blast (?:summer|winter|spring|fall|autumn)\b/gi, resolve: () => ({}) },
   { pattern: /\blast weekend\b/gi, resolve: (_m, now) => ({ from: new Date(weekStart(now, 1).getTime() + 5 * DAY_MS) }) },
   {
     pattern: new RegExp(`\\blast ${WEEKDAY}\\b`, 'gi'),
@@ -340,7 +340,7 @@ const ZH_TIME_RULES: TimeRule[] = [
     pattern: /明天|后天|大后天|明早|明晚|今晚|下个?(?:周|星期|礼拜)(?:[一二三四五六日天末])?|下个?月|明年|后年|下个?周末|这个?周末|周末|过(?:几|两|一|些)天|将来|以后|未来|月底|年底|暑假|寒假|国庆|春节|五一|下半年|年后|不久|很快|马上|下次|改天|到时候/gu,
     resolve: () => ({ future: true }),
   },
-  { pattern: /今天|今早|今年|这个月|本月|这周|本周/gu, resolve: (m, now, tense) => (tense.past ? { from: today(now) } : {}) },
+  { pattern: /今天|今早|今年|这个月|本月|这周|本周/gu, resolve: (_m, now, tense) => (tense.past ? { from: today(now) } : {}) },
   { pattern: /现在|目前|如今|最近|这些天|这几天|近来|这段时间|近期|刚刚|刚才/gu, resolve: () => ({}) },
 ];
 
@@ -388,6 +388,7 @@ function expandEnglish(text: string): string {
     .replace(/\bwon'?t\b/gi, 'will not')
     .replace(/\bain'?t\b/gi, 'am not')
     .replace(/\b(name|birthday|job|address|hometown|diet|plan|goal|dream)'s\b/gi, '$1 is')
+    .replace(/\b(have|has) got\b/gi, '$1')
     .replace(/\bgonna\b/gi, 'going to')
     .replace(/\bwanna\b/gi, 'want to')
     .replace(/\s+/g, ' ')
@@ -415,14 +416,13 @@ function cleanEn(value: string): string {
 
 /** Cut a value at the first clause-like continuation ("Lisbon with my wife", "sushi because …"). */
 function cutEn(value: string, commas: 'cut' | 'keep' | 'keep-before-capital' = 'cut'): string {
-  const comma = commas === 'keep' ? /(?!)/ : commas === 'keep-before-capital' ? /,(?!\s*[A-Z])/ : /,/;
-  const at = value.search(
-    new RegExp(
-      `${comma.source}|;|\\s[-–]\\s|\\s+(?:because|since|so that|which|who|where|when|but|although|though|except|unless|if|with my|with our|for (?:work|my|our|the|a|an|a living|\\d)|as an?|to be closer|and i|and we|and my)\\b`,
-      'i',
-    ),
+  const continuation = value.search(
+    /;|\s[-–]\s|\s+(?:because|since|so that|which|who|where|when|but|although|though|except|unless|if|with my|with our|for (?:work|my|our|the|a|an|a living|\d)|as an?|to be closer|and i|and we|and my)\b/i,
   );
-  return at >= 0 ? value.slice(0, at) : value;
+  // "Berlin, Germany" keeps its comma; "Berlin, with my wife" does not. (Case-sensitive on purpose.)
+  const comma = commas === 'keep' ? -1 : value.search(commas === 'cut' ? /,/ : /,(?!\s*\p{Lu})/u);
+  const cuts = [continuation, comma].filter((at) => at >= 0);
+  return cuts.length ? value.slice(0, Math.min(...cuts)) : value;
 }
 
 /** "peanuts, shellfish and sesame" → three values. */
@@ -443,7 +443,7 @@ function matchEn(original: string, time: TimeInfo): Found[] {
   const s = stripSubjectAdverbs(time.rest);
   const raw = stripSubjectAdverbs(expandEnglish(original));
   const ctx: EnContext = { s, raw, future: time.future };
-  const special = dietSpecialEn(s) ?? workEndEn(s) ?? petLossEn(s) ?? cancelledPlanEn(s) ?? cantStandEn(s);
+  const special = dietSpecialEn(s) ?? workEndEn(s) ?? petLossEn(s) ?? cancelledPlanEn(s) ?? cantStandEn(s) ?? movedAwayEn(s);
   if (special) return special;
 
   const change = EN_CHANGE.test(s);
@@ -454,7 +454,7 @@ function matchEn(original: string, time: TimeInfo): Found[] {
     if (dislike) return dislike;
   }
   if (!/^(?:i|we)\b/i.test(s)) return statementEn(s, false);
-  const positive = removeNegationEn(s);
+  const positive = stripSubjectAdverbs(removeNegationEn(s));
   const found = positiveEn({ ...ctx, s: positive, raw: positive });
   if (found?.length) return found.map((f) => ({ ...f, negated: true }));
   return change ? statementEn(positive, true) : statementEn(s, false);
@@ -472,7 +472,7 @@ function removeNegationEn(s: string): string {
     .replace(/^i (?:stopped|quit|gave up|have stopped|have quit|have given up) being\b/i, 'i am')
     .replace(/\b(?:do|does|did) not (?:really )?/i, '')
     .replace(/\b(have|has) not got\b/i, '$1')
-    .replace(/\b(am|is|are|was|were|have|has|will|would) not\b/i, '$1')
+    .replace(/\b(am|is|are|was|were|have|has|will|would) not (?:really |exactly |actually )?/i, '$1 ')
     .replace(/\bnever\b/i, '')
     .replace(/\bnot\b/i, '')
     .replace(/\s+/g, ' ')
@@ -532,12 +532,16 @@ function nameEn({ s }: EnContext): Found[] | null {
 const NATIONALITIES =
   /^(?:american|british|english|scottish|welsh|irish|german|french|chinese|japanese|korean|indian|italian|spanish|canadian|australian|mexican|brazilian|russian|dutch|swedish|norwegian|danish|finnish|portuguese|polish|greek|turkish|vietnamese|thai|filipino|indonesian|malaysian|singaporean|swiss|austrian|belgian|czech|hungarian|ukrainian|israeli|egyptian|nigerian|kenyan|african|european|asian|latino|latina|hispanic|christian|catholic|jewish|muslim|buddhist|hindu|atheist|agnostic|vegan|vegetarian|pescatarian|single|married|retired|fine|good|great|okay|ok|back|here|home|new|sorry|sure|not|so|very|just|really|also|still|from|in|at|on|the|a|an)$/i;
 
-/** "I'm Anna" (a capitalised word right after "I'm") introduces a name; "I'm Anna from Berlin" adds a home. */
-function introductionEn({ s }: EnContext): Found[] | null {
-  const m = /^[Ii] am ([A-Z][\p{L}'-]+(?: [A-Z][\p{L}'-]+){0,2})(?: (?:and )?from (.+))?$/u.exec(s);
+/** "I'm Anna" (a capitalised word right after "I'm") introduces a name; "I'm Anna from Berlin" / "I'm Kenji, a teacher from Osaka" say more. */
+function introductionEn(ctx: EnContext): Found[] | null {
+  const m = /^[Ii] am ([A-Z][\p{L}'-]+(?: [A-Z][\p{L}'-]+){0,2})(?:\s*,\s*(.+)|\s+(?:and\s+)?((?:from|an?) .+))?$/u.exec(ctx.s);
   if (!m || m[1].split(' ').some((w) => NATIONALITIES.test(w) || PROFESSIONS.has(w.toLowerCase()))) return null;
   const found = one('name', m[1].toLowerCase());
-  if (m[2]) found.push({ slot: 'location', value: cleanEn(cutEn(m[2], 'keep-before-capital')) });
+  const tail = (m[2] ?? m[3] ?? '').trim();
+  const from = /^(?:(.+?)\s+)?from (.+)$/i.exec(tail);
+  const role = from ? from[1] : tail;
+  if (role) found.push(...(workEn({ ...ctx, s: `i am ${role}` }) ?? positiveEn({ ...ctx, s: `i am ${role}` }) ?? []));
+  if (from) found.push({ slot: 'location', value: cleanEn(cutEn(from[2], 'keep-before-capital')) });
   return found;
 }
 
@@ -597,7 +601,7 @@ function dateEn({ raw }: EnContext): Found[] | null {
 const LIKE_VERBS =
   '(?:love|like|adore|enjoy|prefer|dig|am into|am big into|am a (?:big |huge |massive |great |real )?fan of|am crazy about|am mad about|am obsessed with|am passionate about|am fond of|am keen on|am addicted to|am interested in|am in love with|have a soft spot for|have a thing for|have (?:loved|liked|enjoyed|adored)|have (?:grown|come|started|begun) to (?:love|like|enjoy)|have started (?:liking|loving|enjoying)|started (?:liking|loving|enjoying)|started to (?:like|love|enjoy)|have fallen in love with|fell in love with|live for|can not get enough of|can not live without)';
 const DISLIKE_VERBS =
-  '(?:hate|dislike|detest|loathe|despise|can not stand|can not bear|can not tolerate|am not (?:a )?(?:big |huge |great )?fan of|am not into|am not keen on|am not fond of|am not interested in|do not (?:really )?(?:like|enjoy|love|care for)|really do not like|am sick of|am afraid of|am scared of|am terrified of|fear|have (?:always )?hated|have never liked|never (?:really )?liked|am not a fan of)';
+  '(?:hate|dislike|detest|loathe|despise|can not stand|can not bear|can not tolerate|am not (?:really |that |very |much of )?(?:a )?(?:big |huge |great )?fan of|am not (?:really |that )?into|am not (?:really |that |very )?keen on|am not (?:really |that |very )?fond of|am not (?:really |that |very )?interested in|do not (?:really )?(?:like|enjoy|love|care for)|really do not like|am sick of|am afraid of|am scared of|am terrified of|fear|have (?:always )?hated|have never liked|never (?:really )?liked|am not a fan of)';
 const LIKE_RE = new RegExp(`^(?:i|we) ${LIKE_VERBS} (.+)$`, 'i');
 const DISLIKE_RE = new RegExp(`^(?:i|we) ${DISLIKE_VERBS} (.+)$`, 'i');
 
@@ -615,6 +619,8 @@ function likeEn({ s }: EnContext): Found[] | null {
   if (m) return objectValues(m[2]).map((value) => ({ slot: 'dislike', value }));
   m = /^(.+?) (?:is|are) (?:my|our) (?:absolute |all-time )?(?:favou?rite|fave|fav)\b/i.exec(s);
   if (m) return objectValues(m[1]).map((value) => ({ slot: 'like', value }));
+  m = /^i am (?:a |an )?(?:big |huge |massive |great |real |die-hard |diehard |total |avid |passionate )?(.+?) (?:fan|lover|enthusiast|buff|nerd|geek|addict|fanatic|junkie)$/i.exec(s);
+  if (m && !/^(?:not|no)\b/i.test(m[1])) return objectValues(m[1]).map((value) => ({ slot: 'like', value }));
   m = /^my (?:hobby|hobbies|passion|passions|interests?|pastimes?) (?:is|are|include|includes) (.+)$/i.exec(s);
   m ??= LIKE_RE.exec(s);
   return m ? objectValues(m[1]).map((value) => ({ slot: 'like', value })) : null;
@@ -637,10 +643,10 @@ function allergyEn({ s }: EnContext): Found[] | null {
   const list = (v: string) => splitListEn(cutEn(v, 'keep')).map((value) => ({ slot: 'allergy' as const, value }));
   let m =
     /^i am (?:(?:very|severely|highly|deathly|slightly|mildly|a bit|a little|really|super|extremely|so|quite)\s+)*(?:allergic|intolerant|hypersensitive) to (.+)$/i.exec(s) ??
-    /^i (?:have|have got|got|suffer from) (?:an? |some |severe |mild |serious |bad |terrible |food )*(?:allergy|allergies|intolerance|intolerances) to (.+)$/i.exec(s) ??
+    /^i (?:have|got|suffer from) (?:an? |some |severe |mild |serious |bad |terrible |food )*(?:allergy|allergies|intolerance|intolerances) to (.+)$/i.exec(s) ??
     /^my (?:food )?allerg(?:y|ies) (?:is|are|include|includes) (.+)$/i.exec(s);
   if (m) return list(m[1]);
-  m = /^i (?:have|have got|got|suffer from|developed|have developed) (?:an? |some |severe |mild |serious |bad |terrible )*(.+?) (?:allergy|allergies|intolerance)$/i.exec(s);
+  m = /^i (?:have developed|have|got|suffer from|developed) (?:an? |some |severe |mild |serious |bad |terrible )*(.+?) (?:allergy|allergies|intolerance)$/i.exec(s);
   if (m) return list(m[1]);
   m = /^i am (lactose|gluten|fructose|histamine|wheat|dairy) intolerant$/i.exec(s);
   if (m) return one('allergy', m[1].toLowerCase());
@@ -677,6 +683,7 @@ function dietEn({ s }: EnContext): Found[] | null {
     `^i (?:went|have gone|go|became|have become|turned|switched to|converted to|eat|have been eating|follow|am following|keep|started|have started|stick to|am on|have been on|do|am doing|tried|am trying|try|have been) (?:a |an |the |mostly |strictly |fully )?(${DIET_ALT})\\b`,
     'i',
   ).exec(s);
+  m ??= new RegExp(`^i (?:switched|changed|went|moved|have switched|have gone) from (?:being )?(?:a |an )?(?:${DIET_ALT}) to (?:being )?(?:a |an )?(${DIET_ALT})\\b`, 'i').exec(s);
   if (m) return one('diet', dietWord(m[1]));
   m = /^i am (?:on|following|doing|trying) (?:a |an |the )?([\w\s-]+?) diet$/i.exec(s) ?? /^my diet is (?:mostly |strictly |fully )?(.+)$/i.exec(s);
   return m ? one('diet', dietWord(cleanEn(m[1]))) : null;
@@ -740,7 +747,15 @@ const ENTITY_EN = Object.keys(ENTITIES_EN)
 const ENTITY_MODIFIER =
   '(?:(?:older|younger|little|big|baby|elder|eldest|oldest|youngest|twin|new|pet|sweet|dear|late|only|rescue|rescued|old|lovely|beloved|cute|adorable|grown-up|adult|teenage|step|best|two|three|four|black|white|grey|gray|orange|ginger|tabby|fluffy)\\s+)*';
 const COUNTS: Record<string, number> = { ...EN_NUMBERS, some: 0, any: 0, no: 0, my: 0, 'a couple of': 2 };
-const NAME_WORD = "([\\p{Lu}][\\p{L}'-]*)";
+/**
+ * Regexes here are case-insensitive, where \p{Lu} matches any letter; a name is told apart afterwards
+ * by its capital: "my dog Rex died" names the dog, "my dog just died" does not.
+ */
+function leadingName(text: string): { name?: string; rest: string } {
+  const m = /^(\p{Lu}[\p{L}'-]*)(?:\s+(.*))?$/u.exec(text);
+  if (!m || /^(?:I|He|She|It|This|That|They|We|You)$/.test(m[1])) return { rest: text };
+  return { name: m[1], rest: m[2] ?? '' };
+}
 
 function entityValue(word: string, name?: string, count?: number): Found {
   const kind = ENTITIES_EN[word.toLowerCase()];
@@ -759,7 +774,7 @@ function familyPetEn({ s }: EnContext): Found[] | null {
     return [entityValue(m[1], name)];
   }
   // "I have two kids", "we adopted a cat named Luna", "I have a sister named Anna and a brother named Tom"
-  m = /^(?:i|we) (?:have|have got|got|own|adopted|rescued|bought|just got|have adopted|have rescued|welcomed|are expecting|am expecting|am having|are having|live with|take care of|look after) (.+)$/i.exec(s);
+  m = /^(?:i|we) (?:have|got|own|adopted|rescued|bought|just got|have adopted|have rescued|welcomed|are expecting|am expecting|am having|are having|live with|take care of|look after) (.+)$/i.exec(s);
   if (m) {
     const item = new RegExp(
       `^(?:(a couple of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\\d+|some|any|no|my)\\s+)?${ENTITY_MODIFIER}(${ENTITY_EN})\\b(?:\\s*,?\\s*(?:named|called|whose name is)\\s+([\\p{L}'-]+))?`,
@@ -769,11 +784,16 @@ function familyPetEn({ s }: EnContext): Found[] | null {
       .split(/\s*,\s*(?:and\s+)?|\s+and\s+/i)
       .map((part) => item.exec(part.trim()))
       .filter((x): x is RegExpExecArray => x !== null)
-      .map((x) => entityValue(x[2], x[3], x[1] ? (COUNTS[x[1].toLowerCase()] ?? Number(x[1])) : 1));
+      .map((x) => {
+        const found = entityValue(x[2], x[3], x[1] ? (COUNTS[x[1].toLowerCase()] ?? Number(x[1])) : 1);
+        // "I have no siblings" denies them.
+        return x[1]?.toLowerCase() === 'no' ? { ...found, negated: true } : found;
+      });
     if (found.length) return found;
   }
-  m = new RegExp(`^${NAME_WORD} is (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})$`, 'iu').exec(s);
-  if (m) return [entityValue(m[2], m[1])];
+  m = new RegExp(`^(\\S+) is (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})$`, 'iu').exec(s);
+  const named = m && leadingName(m[1]).name;
+  if (m && named) return [entityValue(m[2], named)];
   m = /^i am (?:a )?(?:proud |single |new |first-time )?(?:mom|mother|mum|dad|father|parent)(?: of (\w+))?/i.exec(s);
   if (m) return one('family', m[1] && enNumber(m[1]) > 1 ? `child:${enNumber(m[1])}` : 'child');
   m = /^i am (?:a )?(?:proud )?(?:grandmother|grandfather|grandma|grandpa|grandparent)\b/i.exec(s);
@@ -790,21 +810,26 @@ function familyPetEn({ s }: EnContext): Found[] | null {
 
 /** "My wife and I moved to Lisbon": a family member, and the clause restated with "we". */
 function companionEn(ctx: EnContext): Found[] | null {
-  const m = new RegExp(`^(?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})(?: ${NAME_WORD})? and i (.+)$`, 'iu').exec(ctx.s);
+  const m =
+    new RegExp(`^(?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\s+(?:(\\S+)\\s+)?and i (.+)$`, 'iu').exec(ctx.s) ??
+    new RegExp(`^me and (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})()\\s+(.+)$`, 'iu').exec(ctx.s);
   if (!m) return null;
-  const rest = `we ${m[3]}`;
-  const more = locationEn({ ...ctx, s: rest }) ?? planEn({ ...ctx, s: rest }) ?? [];
-  return [entityValue(m[1], m[2]), ...more];
+  const { name, rest } = m[2] ? { name: leadingName(m[2]).name, rest: m[3] } : leadingName(m[3]);
+  const we = `we ${rest}`;
+  const more = locationEn({ ...ctx, s: we }) ?? planEn({ ...ctx, s: we }) ?? [];
+  return [entityValue(m[1], name), ...more];
 }
 
+const PET_LOSS = /^(?:(?:just|recently|sadly|finally|unfortunately|tragically)\s+)?(?:died|passed away|passed|ran away|is gone|got lost|went missing|was put down|had to be put down|is no longer with us)\b/i;
+
 function petLossEn(s: string): Found[] | null {
-  let m = new RegExp(
-    `^(?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})(?: ${NAME_WORD})? (?:died|passed away|passed|ran away|is gone|got lost|went missing|was put down|had to be put down|is no longer with us)`,
-    'iu',
-  ).exec(s);
-  if (m && PET_WORDS.has(ENTITIES_EN[m[1].toLowerCase()])) return [{ ...entityValue(m[1], m[2]), negated: true }];
-  m = new RegExp(`^(?:i|we) (?:gave away|rehomed|gave up|had to give up|had to rehome|lost|sold) (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})(?: ${NAME_WORD})?`, 'iu').exec(s);
-  if (m && PET_WORDS.has(ENTITIES_EN[m[1].toLowerCase()])) return [{ ...entityValue(m[1], m[2]), negated: true }];
+  let m = new RegExp(`^(?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\s+(.+)$`, 'iu').exec(s);
+  if (m && PET_WORDS.has(ENTITIES_EN[m[1].toLowerCase()])) {
+    const { name, rest } = leadingName(m[2]);
+    if (PET_LOSS.test(rest)) return [{ ...entityValue(m[1], name), negated: true }];
+  }
+  m = new RegExp(`^(?:i|we) (?:gave away|rehomed|gave up|had to give up|had to rehome|lost|sold) (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\b\\s*(.*)$`, 'iu').exec(s);
+  if (m && PET_WORDS.has(ENTITIES_EN[m[1].toLowerCase()])) return [{ ...entityValue(m[1], leadingName(m[2]).name), negated: true }];
   return null;
 }
 
@@ -831,6 +856,14 @@ function locationEn({ s }: EnContext): Found[] | null {
     /^i am (?:a |an )?(?:resident|native|local) of (.+)$/i.exec(s);
   const place = m && placeValue(m[1]);
   return place ? one('location', place) : null;
+}
+
+/** "I moved out of Berlin" (and nowhere named): the old home ends. */
+function movedAwayEn(s: string): Found[] | null {
+  const m = /^(?:i|we) (?:have )?(?:moved|relocated) (?:away )?(?:out of|away from|from) (.+)$/i.exec(s);
+  if (!m || /\bto\b/i.test(m[1])) return null;
+  const place = placeValue(m[1]);
+  return place ? one('location', place, true) : null;
 }
 
 // ---- work
@@ -872,7 +905,7 @@ function workEn({ s }: EnContext): Found[] | null {
     const value = cleanEn(cutEn(m[1]));
     return value && !BORING_JOB.test(value) ? one('work', value) : null;
   }
-  m = /^i (?:am|have been) (.+)$/i.exec(s);
+  m = /^i (?:am|have been|became|have become) (.+)$/i.exec(s);
   if (m) {
     const state = WORK_STATES.find(([pattern]) => pattern.test(m![1].trim()));
     if (state) return one('work', state[1]);
@@ -943,7 +976,7 @@ function planEn({ s, future }: EnContext): Found[] | null {
     const v = planValue(m[1], false);
     return v ? one('plan', v) : null;
   }
-  m = /^(?:i|we) (?:have|have got|got) (?:an? |my |the |our )?((?:upcoming |big |important |job |doctor's |dentist |doctor |dental |final |first |school )*(?:trip|vacation|holiday|appointment|interview|exam|exams|wedding|flight|conference|surgery|operation|date|concert|match|game|race|marathon|test|presentation|deadline|visit|party)\b.*)$/i.exec(s);
+  m = /^(?:i|we) (?:have|got) (?:an? |my |the |our )?((?:upcoming |big |important |job |doctor's |dentist |doctor |dental |final |first |school )*(?:trip|vacation|holiday|appointment|interview|exam|exams|wedding|flight|conference|surgery|operation|date|concert|match|game|race|marathon|test|presentation|deadline|visit|party)\b.*)$/i.exec(s);
   if (m) {
     const v = planValue(m[1].replace(/^upcoming\s+/i, ''), false);
     return v ? one('plan', v) : null;
@@ -974,8 +1007,10 @@ const TRIVIAL_FEATURES = new Set(
 const EN_CHATTER =
   /^i (?:think|guess|believe|mean|wonder|suppose|bet|agree|disagree|see|understand|know|do not know|am not sure|am sure|hope|feel like|was wondering|am wondering|am curious|was curious|have a question|just wanted|want to know|would like to know|need to know|need help|need some help|am just asking|was just asking|am asking|forgot|remember|recall|do not remember|do not recall|can not remember|am back|am here|am done|am ready|will try|will do|will think|would say|am looking for|am trying to|tried to|asked|said|told|mentioned|meant|am sorry|apologi[sz]e|appreciate|thank|am kidding|was kidding|am joking|was joking|got it|get it|would love|would like|have to go|need to go|must go)\b/i;
 
+const EN_MY_CHATTER = /^my (?:pleasure|bad|question|point|guess|apologies|mistake|fault|turn|answer|thoughts?|opinion|take|two cents|idea|suggestion|request)\b/i;
+
 function statementEn(s: string, negated: boolean): Found[] {
-  if (!/^(?:i|my|mine|me and)\b/i.test(s) || EN_CHATTER.test(s) || MENTIONS_ASSISTANT.test(s)) return [];
+  if (!/^(?:i|my|mine|me and)\b/i.test(s) || EN_CHATTER.test(s) || EN_MY_CHATTER.test(s) || MENTIONS_ASSISTANT.test(s)) return [];
   // "I like it", "I'm going to bed": an opinion about the chat or a passing moment, not a fact about the user.
   if (/^i (?:like|love|hate|enjoy|adore|prefer|dislike) /i.test(s) && PRONOUN_OBJECT.test(s.replace(/^i \w+ /i, ''))) return [];
   const going = /^(?:i|we) (?:am going to|are going to|will|am about to|am off to) (.+)$/i.exec(s);
@@ -1028,7 +1063,7 @@ type ZhContext = { s: string; raw: string; future: boolean; fromNegation: boolea
 
 function matchZh(original: string, time: TimeInfo): Found[] {
   const s0 = time.rest;
-  const special = dietSpecialZh(s0) ?? workEndZh(s0) ?? petLossZh(s0) ?? cancelledPlanZh(s0);
+  const special = dietSpecialZh(s0) ?? workEndZh(s0) ?? petLossZh(s0) ?? cancelledPlanZh(s0) ?? movedAwayZh(s0);
   if (special) return special;
   if (ZH_CHATTER.test(s0)) return [];
 
@@ -1203,9 +1238,9 @@ function zhDietWord(word: string): string {
 
 function dietZh({ s }: ZhContext): Found[] | null {
   const m =
-    /^我(?:是)?(?:一个|一名|个)?(纯素食者|纯素主义者|素食主义者|素食者|鱼素者|弹性素食者|素食的人|吃素的人?|吃素的)$/u.exec(s) ??
-    /^我(?:吃|在吃|开始吃|改吃|只吃|坚持吃)(纯素|全素|素食|素|斋|鱼素|海鲜素|清真|生酮(?:饮食)?)(?:的)?$/u.exec(s) ??
-    /^我(?:在|正在)?(?:做|进行|坚持|遵循)?(生酮饮食|生酮|低碳水饮食|无麸质饮食)$/u.exec(s) ??
+    /^我(?:是|成了|变成了|成为了)?(?:一个|一名|个)?(纯素食者|纯素主义者|素食主义者|素食者|鱼素者|弹性素食者|素食的人|吃素的人?|吃素的)(?:了)?$/u.exec(s) ??
+    /^我(?:吃|在吃|开始吃|改吃|只吃|坚持吃|改成吃|开始)(纯素|全素|素食|素|斋|鱼素|海鲜素|清真|生酮(?:饮食)?)(?:的)?(?:了)?$/u.exec(s) ??
+    /^我(?:在|正在)?(?:做|进行|坚持|遵循)?(生酮饮食|生酮|低碳水饮食|无麸质饮食)(?:了)?$/u.exec(s) ??
     /^我的饮食(?:是|习惯是)(.+)$/u.exec(s);
   return m ? one('diet', zhDietWord(m[1])) : null;
 }
@@ -1320,6 +1355,12 @@ function locationZh({ s }: ZhContext): Found[] | null {
   const person = /^我是(.{1,8}?)人$/u.exec(s);
   if (person && !/[的个好坏男女大小老年轻成]/u.test(person[1])) return one('location', cleanZh(person[1]));
   return null;
+}
+
+function movedAwayZh(s: string): Found[] | null {
+  const m = /^我(?:们)?(?:已经)?(?:搬离了?|离开了?|搬出了?)(.+)$/u.exec(s);
+  const place = m && zhPlace(m[1]);
+  return place ? one('location', place, true) : null;
 }
 
 // ---- work

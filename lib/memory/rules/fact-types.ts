@@ -48,6 +48,12 @@ export const KEYED_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['family', '
 
 export const HAN = /\p{Script=Han}/u;
 
+/** Text is handled as Chinese when its first letter is Han: "我的猫叫 Luna" is Chinese, "My cat is called 咪咪" English. */
+export function isChinese(text: string): boolean {
+  const first = /\p{L}/u.exec(text);
+  return first !== null && HAN.test(first[0]);
+}
+
 const LEADING_FILLER = /^(?:a|an|the|my|our|some|any)\s+/;
 
 /** Comparable form of a value: lower-case, punctuation-free, articles dropped, naive singular ("peanuts" → "peanut"). */

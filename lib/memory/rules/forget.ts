@@ -5,12 +5,12 @@
  */
 import { contentFeatures, words } from '@/lib/llm/text-features';
 import { extractFactCandidates } from './fact-extract';
-import { HAN, splitKey, type ExistingFact, type FactSlot, type ForgetRequest } from './fact-types';
+import { HAN, isChinese, splitKey, type ExistingFact, type FactSlot, type ForgetRequest } from './fact-types';
 
 /** "forget my address", "please forget that I like sushi", "请忘记我的地址", "忘掉我住哪儿", "forget everything about me" → a request; ordinary text → null. */
 export function detectForgetRequest(text: string): ForgetRequest | null {
   const t = text.trim();
-  return HAN.test(t) ? detectChinese(t) : detectEnglish(t);
+  return isChinese(t) ? detectChinese(t) : detectEnglish(t);
 }
 
 /** Which of the facts a forget request targets (by slot, or by its terms appearing in fact text/value). */
@@ -45,6 +45,7 @@ function contentWords(text: string): string[] {
 
 /** The term that best names a fact: the name in "sister:anna", else the value itself. */
 function termsOf(text: string): string[] {
+  // Only the values matter here, not when they started, so any fixed date will do for `now`.
   return extractFactCandidates(text, new Date(0)).flatMap((candidate) => {
     if (candidate.slot === 'statement') return contentWords(candidate.text);
     const [key, detail] = splitKey(candidate.value);
