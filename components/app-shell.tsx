@@ -31,6 +31,20 @@ export function AppShell({
   // Navigating closes the mobile drawer.
   useEffect(() => setDrawerOpen(false), [pathname]);
 
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setDrawerOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [drawerOpen]);
+
+  // Marks the page interactive (end-to-end tests wait for it before clicking).
+  useEffect(() => {
+    document.body.dataset.hydrated = 'true';
+  }, []);
+
   return (
     <ShellContext.Provider value={{ openSidebar: () => setDrawerOpen(true) }}>
       <div className="flex h-dvh w-full overflow-hidden bg-canvas">
@@ -40,7 +54,9 @@ export function AppShell({
           onClick={() => setDrawerOpen(false)}
         />
         <div
-          className={`fixed inset-y-0 left-0 z-40 w-72 shrink-0 transition-transform md:static md:z-auto md:translate-x-0 ${drawerOpen ? 'translate-x-0' : '-translate-x-full'}`}
+          className={`fixed inset-y-0 left-0 z-40 w-72 shrink-0 transition-[translate,visibility] md:visible md:static md:z-auto md:translate-x-0 ${
+            drawerOpen ? 'visible translate-x-0' : 'invisible -translate-x-full'
+          }`}
         >
           <Sidebar initialConversations={conversations} model={model} onClose={() => setDrawerOpen(false)} />
         </div>

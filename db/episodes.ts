@@ -39,6 +39,7 @@ export type EpisodeQuery = {
   embedding: number[];
   keywords: string[];
   k: number;
+  minSimilarity?: number;
   /** Turns already in the recent window, by message id (never by text). */
   excludeMessageIds: string[];
 };
@@ -53,6 +54,7 @@ export async function searchEpisodes(query: EpisodeQuery): Promise<EpisodeHit[]>
     embedding: query.embedding,
     keywords: query.keywords,
     k: query.k,
+    minSimilarity: query.minSimilarity ?? 0,
   });
   return hits.map(({ row, ...ranks }) => ({
     ...ranks,

@@ -13,6 +13,7 @@ export type FactQuery = {
   embedding: number[];
   keywords: string[];
   k: number;
+  minSimilarity?: number;
   /** Option: leave out facts learned in this conversation. */
   excludeConversationId?: string;
 };
@@ -26,6 +27,7 @@ export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
     embedding: query.embedding,
     keywords: query.keywords,
     k: query.k,
+    minSimilarity: query.minSimilarity ?? 0,
   });
   return hits.map(({ row, ...ranks }) => ({ ...ranks, fact: factFromRow(row) }));
 }

@@ -10,6 +10,8 @@ export type HybridSearch = {
   /** Content words of the query, each matched as a substring (works for CJK, which has no spaces). */
   keywords: string[];
   k: number;
+  /** Rows found only by the vector search must be at least this similar (cosine); keyword matches always count. */
+  minSimilarity: number;
 };
 
 /**
@@ -30,7 +32,7 @@ export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCa
       from ${table} e
       left join vec on vec.id = e.id
       left join lex on lex.id = e.id
-      where vec.id is not null or lex.id is not null
+      where lex.id is not null or vec.score >= ${search.minSimilarity}
       order by rrf desc, e.created_at desc
       limit ${search.k}`);
   });

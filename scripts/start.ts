@@ -7,6 +7,7 @@
  * it over the wire and hands Next its DATABASE_URL; on SIGINT/SIGTERM it stops Next, then the database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { closeDb } from '../db/client';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
 import { recoverInterruptedReplies } from '../db/history';
@@ -49,9 +50,15 @@ async function main() {
     return;
   }
   const nextArgs = [mode, '--port', process.env.PORT || '3000', '--hostname', process.env.APP_HOST || '127.0.0.1'];
-  app = spawn('next', nextArgs, {
+  // Next's own CLI on this Node, so it works whether or not node_modules/.bin is on the PATH.
+  const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
+  app = spawn(process.execPath, [nextBin, ...nextArgs], {
     stdio: 'inherit',
     env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+  app.on('error', (error) => {
+    console.error(`[memlens] could not start Next: ${error.message}`);
+    void shutdown(1);
   });
   app.on('exit', (code, signal) => {
     if (!shuttingDown) void shutdown(code ?? (signal ? 1 : 0));

@@ -71,8 +71,12 @@ export function answerFromContext(prompt: LanguageModelV4Prompt): string {
   const messages = prompt.filter((m) => m.role !== 'system');
   const question = [...messages].reverse().find((m) => m.role === 'user');
   const questionText = question ? textOf(question.content) : '';
+  // From the system prompt only the numbered memory lines ("[n] …") are answers; the rest is instructions.
   const candidates = [
-    ...prompt.filter((m) => m.role === 'system').flatMap((m) => linesOf(textOf(m.content))),
+    ...prompt
+      .filter((m) => m.role === 'system')
+      .flatMap((m) => linesOf(textOf(m.content)))
+      .filter((line) => /^\[\d+\]/u.test(line)),
     ...messages.filter((m) => m !== question).flatMap((m) => linesOf(textOf(m.content))),
   ];
   const best = mostRelevantLine(questionText, candidates);

@@ -14,6 +14,7 @@ export const recallEpisodes: Step = {
       embedding: queryEmbedding,
       keywords: searchKeywords(retrieval.query),
       k: topK,
+      minSimilarity: config.RECALL_MIN_SIMILARITY,
       excludeMessageIds: [...history.map((m) => m.id), question.id],
     });
     const items: ContextItem[] = hits.map((hit, index) => ({

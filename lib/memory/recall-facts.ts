@@ -18,13 +18,14 @@ export const recallFacts: Step = {
       embedding: queryEmbedding,
       keywords: searchKeywords(retrieval.query),
       k: topK,
+      minSimilarity: config.RECALL_MIN_SIMILARITY,
       excludeConversationId: config.FACTS_EXCLUDE_CURRENT_CONVERSATION ? scope.conversationId : undefined,
     });
     const items: ContextItem[] = hits.map((hit, index) => ({
       key: `fact:${hit.fact.id}`,
       kind: 'fact',
       block: 'facts',
-      text: `${hit.fact.content} (${hit.fact.slot}, since ${hit.fact.validFrom.toISOString().slice(0, 10)})`,
+      text: `${hit.fact.content} (${hit.fact.slot === 'statement' ? '' : `${hit.fact.slot}, `}since ${hit.fact.validFrom.toISOString().slice(0, 10)})`,
       sourceMessageIds: hit.fact.sourceMessageIds,
       score: hit.score,
       rank: index + 1,

@@ -1,0 +1,18 @@
+import { redirect } from 'next/navigation';
+import { AppShell } from '@/components/app-shell';
+import { EmptyState } from '@/components/empty-state';
+import { conversationSummaries, currentUser, modelInfo } from '@/components/server-data';
+
+/** Opens the newest conversation, or welcomes a user who has none yet. */
+export default async function Home() {
+  const user = await currentUser();
+  const conversations = user ? await conversationSummaries(user.id) : [];
+  if (conversations.length > 0) redirect(`/c/${conversations[0].id}`);
+
+  const model = modelInfo();
+  return (
+    <AppShell conversations={conversations} model={model}>
+      <EmptyState model={model} />
+    </AppShell>
+  );
+}

@@ -1,0 +1,49 @@
+import { cookies } from 'next/headers';
+import { cache } from 'react';
+import { listConversations } from '@/db/conversations';
+import type { Conversation, Message } from '@/db/schema';
+import { getConfig } from '@/lib/config';
+import { getModels } from '@/lib/llm';
+import { SESSION_COOKIE } from '@/lib/session-cookie';
+import { userFromToken } from '@/lib/session';
+import type { ConversationSummary, ModelInfo, StoredMessage } from './types';
+
+// Server-only helpers for the pages: they read the session cookie, so every page using them is dynamic.
+
+/** The signed-in guest; proxy.ts has already put the cookie on the very first request. */
+export const currentUser = cache(async () => {
+  const store = await cookies();
+  return userFromToken(store.get(SESSION_COOKIE)?.value);
+});
+
+export function modelInfo(): ModelInfo {
+  const models = getModels();
+  return { chat: models.chatModelId, offline: models.offline, maxMessageChars: getConfig().MAX_MESSAGE_CHARS };
+}
+
+export async function conversationSummaries(userId: string): Promise<ConversationSummary[]> {
+  return (await listConversations(userId)).map(toSummary);
+}
+
+export function toSummary(conversation: Conversation): ConversationSummary {
+  return {
+    id: conversation.id,
+    title: conversation.title,
+    createdAt: conversation.createdAt.toISOString(),
+    updatedAt: conversation.updatedAt.toISOString(),
+  };
+}
+
+export function toStoredMessage(message: Message): StoredMessage {
+  return {
+    id: message.id,
+    role: message.role,
+    content: message.content,
+    status: message.status,
+    error: message.error,
+    model: message.model,
+    createdAt: message.createdAt.toISOString(),
+  };
+}
+
+export const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

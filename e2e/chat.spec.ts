@@ -1,0 +1,373 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+// Every test gets a fresh browser context, hence a fresh guest session with no conversations.
+// The server runs the built-in offline model with 60 ms between words (~2.5 s per reply).
+
+// Every offline reply opens with this sentence (~24 words); what follows depends on the context.
+const OFFLINE_INTRO = 'I am the built-in offline model';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const messages = (page: Page) => page.getByTestId('message');
+const userMessages = (page: Page) => page.locator('[data-testid="message"][data-role="user"]');
+const assistantMessages = (page: Page) => page.locator('[data-testid="message"][data-role="assistant"]');
+const textIn = (message: Locator) => message.getByTestId('message-text');
+
+// Uncaught exceptions and React hydration errors fail the test that caused them.
+let pageErrors: string[] = [];
+test.beforeEach(({ context }) => {
+  pageErrors = [];
+  context.on('weberror', (error) => pageErrors.push(error.error().message));
+  context.on('console', (message) => {
+    if (message.type() === 'error' && /hydrat/i.test(message.text())) pageErrors.push(message.text());
+  });
+});
+test.afterEach(() => {
+  expect(pageErrors, 'errors in the page').toEqual([]);
+});
+
+async function waitForHydration(page: Page) {
+  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
+}
+
+/** Opens the app and starts a new conversation from the sidebar; returns its id. */
+async function newConversation(page: Page): Promise<string> {
+  await page.goto('/');
+  await waitForHydration(page);
+  await page.getByTestId('new-conversation').click();
+  await page.waitForURL(/\/c\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('composer')).toBeVisible();
+  return page.url().split('/c/')[1];
+}
+
+async function send(page: Page, text: string) {
+  await page.getByTestId('composer').fill(text);
+  await page.getByTestId('send').click();
+}
+
+/** Sends a message and waits for its reply to complete. */
+async function exchange(page: Page, text: string) {
+  const before = await assistantMessages(page).count();
+  await send(page, text);
+  await expect(assistantMessages(page)).toHaveCount(before + 1);
+  await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
+}
+
+/** Waits until the reply being streamed shows at least `chars` characters. */
+async function waitForText(reply: Locator, chars: number) {
+  await expect.poll(async () => (await textIn(reply).innerText()).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(chars);
+}
+
+async function storedMessages(page: Page, conversationId: string) {
+  const response = await page.request.get(`/api/conversations/${conversationId}/messages`);
+  expect(response.ok()).toBe(true);
+  const body = (await response.json()) as {
+    messages: Array<{ id: string; role: string; content: string; status: string; error: string | null; replyTo: string | null }>;
+  };
+  return body.messages;
+}
+
+test('streams a reply, finishes it and keeps it across a reload', async ({ page }) => {
+  await page.goto('/');
+  await waitForHydration(page);
+  // A fresh guest has nothing yet: the empty state.
+  await expect(page.getByTestId('start-conversation')).toBeVisible();
+  await expect(page.getByTestId('offline-badge')).toBeVisible();
+
+  await page.getByTestId('new-conversation').click();
+  await page.waitForURL(/\/c\/[0-9a-f-]{36}$/);
+  const conversationId = page.url().split('/c/')[1];
+
+  const question = 'What is the capital of Portugal?';
+  await send(page, question);
+  await expect(userMessages(page)).toHaveCount(1);
+  await expect(textIn(userMessages(page).first())).toHaveText(question);
+
+  const reply = assistantMessages(page).first();
+  await expect(reply).toHaveAttribute('data-status', 'streaming');
+  await waitForText(reply, 1);
+  const streamingId = await reply.getAttribute('data-message-id');
+  expect(streamingId).toMatch(UUID);
+
+  // The text grows while the reply streams.
+  const firstRead = (await textIn(reply).innerText()).length;
+  await expect.poll(async () => (await textIn(reply).innerText()).length, { timeout: 5_000 }).toBeGreaterThan(firstRead);
+  await expect(reply).toHaveAttribute('data-status', 'streaming');
+
+  await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
+  const fullText = await textIn(reply).innerText();
+  expect(fullText.startsWith(OFFLINE_INTRO)).toBe(true);
+  expect(fullText.length).toBeGreaterThan(firstRead);
+  await expect(page.getByTestId('offline-badge')).toBeVisible();
+  await expect(page.getByTestId('offline-badge')).toHaveText(/offline model/i);
+  // The conversation took its title from the first question.
+  await expect(page.getByTestId('conversation-item').first()).toContainText(question);
+
+  const userId = await userMessages(page).first().getAttribute('data-message-id');
+  expect(userId).toMatch(UUID);
+
+  await page.reload();
+  await expect(messages(page)).toHaveCount(2);
+  await expect(userMessages(page).first()).toHaveAttribute('data-message-id', userId!);
+  await expect(textIn(userMessages(page).first())).toHaveText(question);
+  await expect(reply).toHaveAttribute('data-message-id', streamingId!);
+  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expect(textIn(reply)).toHaveText(fullText);
+  await expect(page.getByTestId('offline-badge')).toBeVisible();
+
+  const stored = await storedMessages(page, conversationId);
+  expect(stored.map((m) => [m.id, m.role, m.status])).toEqual([
+    [userId, 'user', 'complete'],
+    [streamingId, 'assistant', 'complete'],
+  ]);
+  expect(stored[1].replyTo).toBe(userId);
+  expect(stored[1].content).toContain(fullText.slice(0, 60));
+});
+
+test('Stop keeps the partial reply as incomplete, and Retry answers again', async ({ page }) => {
+  const conversationId = await newConversation(page);
+  await send(page, 'Tell me everything about lighthouses');
+
+  const reply = assistantMessages(page).first();
+  await waitForText(reply, 20);
+  await page.getByTestId('stop').click();
+
+  await expect(reply).toHaveAttribute('data-status', 'incomplete');
+  await expect(reply.getByTestId('message-status')).toHaveText('Stopped');
+  await expect(page.getByTestId('stop')).toHaveCount(0);
+  await expect(page.getByTestId('send')).toBeVisible();
+  const replyId = await reply.getAttribute('data-message-id');
+
+  await page.reload();
+  const stored = page.locator(`[data-testid="message"][data-message-id="${replyId}"]`);
+  await expect(stored).toHaveAttribute('data-status', 'incomplete');
+  await expect(stored.getByTestId('message-status')).toHaveText('Stopped');
+  const partial = (await textIn(stored).innerText()).trim();
+  expect(partial.length).toBeGreaterThan(0);
+  expect(partial.startsWith('I am the built-in')).toBe(true);
+
+  const rows = await storedMessages(page, conversationId);
+  expect(rows).toHaveLength(2);
+  expect(rows[1]).toMatchObject({ id: replyId, role: 'assistant', status: 'incomplete' });
+  expect(rows[1].content.length).toBeGreaterThan(0);
+
+  // Retry replaces the stopped reply with a complete one to the same question.
+  await page.getByTestId('retry').click();
+  await expect(messages(page)).toHaveCount(2);
+  const retried = assistantMessages(page).first();
+  await expect(retried).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
+  await expect(retried).not.toHaveAttribute('data-message-id', replyId!);
+  const full = (await textIn(retried).innerText()).trim();
+  expect(partial.length).toBeLessThan(full.length);
+  expect(full.startsWith(partial)).toBe(true);
+});
+
+test('closing the tab mid-stream leaves the partial reply stored as incomplete', async ({ page, context }) => {
+  const conversationId = await newConversation(page);
+  const url = page.url();
+  await send(page, 'Describe the water cycle in detail');
+  const reply = assistantMessages(page).first();
+  await waitForText(reply, 20);
+  const replyId = await reply.getAttribute('data-message-id');
+  await page.close();
+
+  const again = await context.newPage();
+  await again.goto(url);
+  const stored = again.locator(`[data-testid="message"][data-message-id="${replyId}"]`);
+  // The server finalises the row once it notices the disconnect: poll with reloads.
+  await expect
+    .poll(
+      async () => {
+        const status = await stored.getAttribute('data-status', { timeout: 2_000 }).catch(() => null);
+        if (status !== 'incomplete') await again.reload();
+        return status;
+      },
+      { timeout: 15_000, intervals: [500, 1_000] },
+    )
+    .toBe('incomplete');
+
+  await expect(stored.getByTestId('message-status')).toHaveText('Stopped');
+  const partial = (await textIn(stored).innerText()).trim();
+  expect(partial.startsWith('I am the built-in')).toBe(true);
+  const rows = await storedMessages(again, conversationId);
+  expect(rows).toHaveLength(2);
+  expect(rows[1]).toMatchObject({ id: replyId, status: 'incomplete' });
+  expect(rows[1].content.length).toBeGreaterThan(0);
+
+  // The kept text is the start of what a full reply says: Retry shows the whole of it.
+  await again.getByTestId('retry').click();
+  const full = assistantMessages(again).first();
+  await expect(full).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
+  const fullText = (await textIn(full).innerText()).trim();
+  expect(partial.length).toBeLessThan(fullText.length);
+  expect(fullText.startsWith(partial)).toBe(true);
+});
+
+test('editing the first question replaces everything after it', async ({ page }) => {
+  const conversationId = await newConversation(page);
+  await exchange(page, 'My favourite colour is teal.');
+  await exchange(page, 'What is my favourite colour?');
+  await expect(messages(page)).toHaveCount(4);
+  const firstUser = userMessages(page).first();
+  const firstId = await firstUser.getAttribute('data-message-id');
+  const oldIds = await messages(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-message-id')));
+
+  await firstUser.hover();
+  await firstUser.getByTestId('edit').click();
+  const edited = 'Tell me a fact about penguins';
+  await page.getByTestId('edit-input').fill(edited);
+  await page.getByTestId('save-edit').click();
+
+  await expect(userMessages(page)).toHaveCount(1);
+  await expect(assistantMessages(page)).toHaveCount(1);
+  const reply = assistantMessages(page).first();
+  await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
+  await expect(textIn(reply)).toContainText(OFFLINE_INTRO);
+  await expect(userMessages(page).first()).toHaveAttribute('data-message-id', firstId!);
+  await expect(textIn(userMessages(page).first())).toHaveText(edited);
+  const replyId = await reply.getAttribute('data-message-id');
+  expect(oldIds).not.toContain(replyId);
+
+  await page.reload();
+  await expect(messages(page)).toHaveCount(2);
+  await expect(textIn(userMessages(page).first())).toHaveText(edited);
+  await expect(userMessages(page).first()).toHaveAttribute('data-message-id', firstId!);
+  await expect(assistantMessages(page).first()).toHaveAttribute('data-message-id', replyId!);
+  await expect(assistantMessages(page).first()).toHaveAttribute('data-status', 'complete');
+  await expect(userMessages(page).filter({ hasText: 'favourite colour' })).toHaveCount(0);
+
+  // Stored: the edited question and the one answer to it.
+  const rows = await storedMessages(page, conversationId);
+  expect(rows.map((m) => [m.id, m.role, m.status])).toEqual([
+    [firstId, 'user', 'complete'],
+    [replyId, 'assistant', 'complete'],
+  ]);
+  expect(rows[0].content).toBe(edited);
+  expect(rows[1].replyTo).toBe(firstId);
+});
+
+test('bad input is refused with a visible error and nothing is stored', async ({ page }) => {
+  const conversationId = await newConversation(page);
+  const composer = page.getByTestId('composer');
+
+  // Blank: nothing to send.
+  await composer.fill('   ');
+  await expect(page.getByTestId('send')).toBeDisabled();
+
+  // Too long: refused in the browser, with the limit shown.
+  const me = await (await page.request.get('/api/me')).json();
+  const limit: number = me.model.maxMessageChars;
+  await composer.fill('x'.repeat(limit + 1));
+  await expect(page.getByTestId('composer-error')).toBeVisible();
+  await expect(page.getByTestId('composer-error')).toContainText('too long');
+  await expect(page.getByTestId('send')).toBeDisabled();
+  await composer.press('Enter');
+  await expect(page.getByTestId('composer-error')).toBeVisible();
+  await expect(messages(page)).toHaveCount(0);
+
+  // Refused by the server: its 4xx message is shown, the optimistic message goes and the text comes back.
+  await page.route('**/api/chat', async (route) => {
+    const body = route.request().postDataJSON();
+    body.message.text = 'y'.repeat(limit + 1);
+    await route.continue({ postData: JSON.stringify(body) });
+  });
+  await composer.fill('a perfectly short question');
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('chat-error')).toBeVisible();
+  await expect(page.getByTestId('chat-error')).toContainText(`longer than the limit of ${limit} characters`);
+  await expect(messages(page)).toHaveCount(0);
+  await expect(composer).toHaveValue('a perfectly short question');
+  await page.unroute('**/api/chat');
+
+  await page.reload();
+  await expect(page.getByTestId('composer')).toBeVisible();
+  await expect(messages(page)).toHaveCount(0);
+  expect(await storedMessages(page, conversationId)).toEqual([]);
+});
+
+test('a reply that fails mid-stream shows the error, and Retry answers again', async ({ page }) => {
+  const conversationId = await newConversation(page);
+  const failure = 'The model provider is overloaded (simulated).';
+  // The real turn runs on the server; the browser gets its first words, then an error chunk.
+  await page.route('**/api/chat', async (route) => {
+    const response = await route.fetch();
+    const chunks = (await response.text())
+      .split('\n')
+      .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+      .map((line) => JSON.parse(line.slice(6)) as { type: string });
+    let deltas = 0;
+    const kept = chunks.filter((chunk) => ['start', 'start-step', 'text-start'].includes(chunk.type) || (chunk.type === 'text-delta' && deltas++ < 3));
+    kept.push({ type: 'error', errorText: failure } as { type: string });
+    await route.fulfill({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'x-vercel-ai-ui-message-stream': 'v1' },
+      body: `${kept.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`,
+    });
+  });
+
+  await send(page, 'Explain how tides work');
+  const reply = assistantMessages(page).first();
+  await expect(reply).toHaveAttribute('data-status', 'failed');
+  await expect(reply.getByTestId('message-error')).toHaveText(failure);
+  expect((await textIn(reply).innerText()).startsWith('I am the')).toBe(true);
+  const failedId = await reply.getAttribute('data-message-id');
+  expect(failedId).toMatch(UUID);
+  await expect(page.getByTestId('retry')).toHaveCount(1);
+
+  await page.unroute('**/api/chat');
+  await page.getByTestId('retry').click();
+  await expect(messages(page)).toHaveCount(2);
+  await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
+  await expect(reply).not.toHaveAttribute('data-message-id', failedId!);
+  await expect(textIn(reply)).toContainText(OFFLINE_INTRO);
+  await expect(page.getByTestId('retry')).toHaveCount(0);
+
+  await page.reload();
+  await expect(messages(page)).toHaveCount(2);
+  const rows = await storedMessages(page, conversationId);
+  expect(rows.map((m) => [m.role, m.status])).toEqual([
+    ['user', 'complete'],
+    ['assistant', 'complete'],
+  ]);
+});
+
+test('conversations can be renamed, cleared and deleted', async ({ page }) => {
+  const conversationId = await newConversation(page);
+  await exchange(page, 'Remember that my cat is called Miso.');
+
+  const item = page.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`);
+  await expect(item).toHaveAttribute('data-active', 'true');
+  await item.hover();
+  await item.getByTestId('rename-conversation').click();
+  await page.getByTestId('rename-input').fill('Cat facts');
+  await page.getByTestId('rename-input').press('Enter');
+  await expect(item).toContainText('Cat facts');
+  await expect(page.getByTestId('conversation-title')).toHaveText('Cat facts');
+
+  await page.getByTestId('clear-conversation').click();
+  await page.getByTestId('clear-dialog-confirm').click();
+  await expect(messages(page)).toHaveCount(0);
+  expect(await storedMessages(page, conversationId)).toEqual([]);
+
+  await item.hover();
+  await item.getByTestId('delete-conversation').click();
+  await page.getByTestId('delete-dialog-confirm').click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByTestId('start-conversation')).toBeVisible();
+  const response = await page.request.get(`/api/conversations/${conversationId}`);
+  expect(response.status()).toBe(404);
+});
+
+test('screenshot of a conversation', async ({ page }) => {
+  await newConversation(page);
+  await exchange(page, 'My favourite colour is **teal** and I live in Lisbon.');
+  await exchange(page, 'What is my favourite colour?');
+  await exchange(page, 'Where do I live?');
+  await page.mouse.move(0, 0);
+
+  const dir = path.join(import.meta.dirname, 'artifacts');
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, 'chat-page.png'), fullPage: false });
+  expect(fs.statSync(path.join(dir, 'chat-page.png')).size).toBeGreaterThan(10_000);
+});

@@ -1,0 +1,65 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const PORT = 3100;
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+// The app must run on the built-in offline model: no key may leak in from the shell.
+delete process.env.OPENAI_API_KEY;
+delete process.env.DATABASE_URL;
+
+// A fresh embedded database per run. The config is evaluated again in worker processes, but only
+// the runner starts the web server, so this one path is what the server uses.
+const dataDir = path.join(os.tmpdir(), `memlens-e2e-${Date.now()}`);
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  use: {
+    baseURL,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-gpu',
+      ],
+    },
+  },
+  webServer: {
+    command: 'npm run build && npx tsx scripts/start.ts start',
+    url: baseURL,
+    // The command builds first: a cold `next build` alone takes 1-5 minutes on a small CI machine.
+    timeout: 600_000,
+    reuseExistingServer: false,
+    // E2E_SERVER_LOG=1 shows the build and server output.
+    stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+    env: {
+      PORT: String(PORT),
+      APP_HOST: '127.0.0.1',
+      PGLITE_DIR: dataDir,
+      PGLITE_PORT: '0',
+      OFFLINE_STREAM_DELAY_MS: '60',
+      OPENAI_API_KEY: '',
+      DATABASE_URL: '',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
+  },
+});
