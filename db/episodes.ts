@@ -54,7 +54,7 @@ export async function searchEpisodes(query: EpisodeQuery): Promise<EpisodeHit[]>
     embedding: query.embedding,
     keywords: query.keywords,
     k: query.k,
-    minSimilarity: query.minSimilarity ?? 0,
+    minSimilarity: query.minSimilarity ?? -1,
   });
   return hits.map(({ row, ...ranks }) => ({
     ...ranks,

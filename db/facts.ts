@@ -27,7 +27,7 @@ export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
     embedding: query.embedding,
     keywords: query.keywords,
     k: query.k,
-    minSimilarity: query.minSimilarity ?? 0,
+    minSimilarity: query.minSimilarity ?? -1,
   });
   return hits.map(({ row, ...ranks }) => ({ ...ranks, fact: factFromRow(row) }));
 }

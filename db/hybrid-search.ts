@@ -32,7 +32,7 @@ export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCa
       from ${table} e
       left join vec on vec.id = e.id
       left join lex on lex.id = e.id
-      where lex.id is not null or vec.score >= ${search.minSimilarity}
+      where lex.id is not null or (vec.id is not null and vec.score >= ${search.minSimilarity})
       order by rrf desc, e.created_at desc
       limit ${search.k}`);
   });

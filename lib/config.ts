@@ -67,8 +67,9 @@ const envSchema = z.object({
   EPISODES_TOP_K: int(0),
   // Facts: what the user told about themselves, across conversations.
   FACTS_TOP_K: int(0),
-  // Candidates found only by meaning must be at least this similar (cosine); word matches always count.
-  RECALL_MIN_SIMILARITY: z.coerce.number().min(0).max(1).default(0.1),
+  // Episodes found only by meaning must be at least this similar (cosine); word matches always count.
+  // Facts are not filtered: a user's profile is small and broadly relevant (a diet for "suggest a dinner").
+  EPISODES_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.1),
   FACTS_EXCLUDE_CURRENT_CONVERSATION: bool(false),
   FACTS_SKIP_WHEN_HISTORY_FITS: bool(false),
   // Token budget: (context window - reserved output) x safety, per model; CONTEXT_BUDGET overrides it.

@@ -185,7 +185,8 @@ describe('token budget', () => {
   ])('the recorded tokens add up exactly to the tokens of the messages sent (%s)', async (_, memorable, question) => {
     const user = await createGuestUser();
     const conversationId = await importTurns(user.id, [...(memorable as Array<[string, string]>), ...fillerTurns(14)]);
-    setEnv({ HISTORY_WINDOW: '6' });
+    // Every kind of item in the context, relevant or not: this test is about the accounting.
+    setEnv({ HISTORY_WINDOW: '6', EPISODES_MIN_SIMILARITY: '-1' });
     try {
       const state = await previewContext({ userId: user.id, conversationId }, question);
       const sent = [{ role: 'system' as const, content: state.system }, ...state.messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content as string }))];
@@ -196,7 +197,7 @@ describe('token budget', () => {
       expect(new Set(state.numbered.map((i) => i.kind))).toEqual(new Set(['fact', 'summary', 'episode']));
       for (const item of state.numbered) expect(state.system).toContain(`[${item.n}] ${item.text.trim()}`);
     } finally {
-      setEnv({ HISTORY_WINDOW: undefined });
+      setEnv({ HISTORY_WINDOW: undefined, EPISODES_MIN_SIMILARITY: undefined });
     }
   });
 

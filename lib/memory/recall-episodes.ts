@@ -14,7 +14,7 @@ export const recallEpisodes: Step = {
       embedding: queryEmbedding,
       keywords: searchKeywords(retrieval.query),
       k: topK,
-      minSimilarity: config.RECALL_MIN_SIMILARITY,
+      minSimilarity: config.EPISODES_MIN_SIMILARITY,
       excludeMessageIds: [...history.map((m) => m.id), question.id],
     });
     const items: ContextItem[] = hits.map((hit, index) => ({

@@ -18,7 +18,6 @@ export const recallFacts: Step = {
       embedding: queryEmbedding,
       keywords: searchKeywords(retrieval.query),
       k: topK,
-      minSimilarity: config.RECALL_MIN_SIMILARITY,
       excludeConversationId: config.FACTS_EXCLUDE_CURRENT_CONVERSATION ? scope.conversationId : undefined,
     });
     const items: ContextItem[] = hits.map((hit, index) => ({
