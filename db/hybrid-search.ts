@@ -72,22 +72,20 @@ function lexicalRanking(table: SQL, scope: SQL, keywords: string[], limit: numbe
     patterns.map((p) => sql`e.content ilike ${p}`),
     sql` or `,
   );
+  // One pass over the matching rows (materialised): their term hits give the document frequencies.
   return sql`
-    select id, row_number() over (order by score desc, created_at desc) as rank, score from (
-      select h.id, h.created_at, sum(ln((n.rows + 1.0) / d.rows) * length(h.term)) as score
-      from (
-        select e.id, e.created_at, t.term
-        from ${table} e
-        cross join unnest(${sql.param(terms)}::text[], ${sql.param(patterns)}::text[]) as t(term, pattern)
-        where ${scope} and (${anyPattern}) and e.content ilike t.pattern
-      ) h
-      join (select term, count(*) as rows from (
-        select e.id, t.term from ${table} e
-        cross join unnest(${sql.param(terms)}::text[], ${sql.param(patterns)}::text[]) as t(term, pattern)
-        where ${scope} and (${anyPattern}) and e.content ilike t.pattern) x group by term) d on d.term = h.term
-      cross join (select count(*) as rows from ${table} e where ${scope} and (${anyPattern})) n
-      group by h.id, h.created_at
-    ) scored
-    where score > 0
-    order by score desc, created_at desc limit ${limit}`;
+    with hits as materialized (
+      select e.id, e.created_at, t.term
+      from ${table} e
+      cross join unnest(${sql.param(terms)}::text[], ${sql.param(patterns)}::text[]) as t(term, pattern)
+      where ${scope} and (${anyPattern}) and e.content ilike t.pattern
+    ),
+    df as (select term, count(*) as rows from hits group by term),
+    matched as (select count(distinct id) as rows from hits)
+    select h.id,
+           row_number() over (order by sum(ln((matched.rows + 1.0) / df.rows) * length(h.term)) desc, h.created_at desc) as rank,
+           sum(ln((matched.rows + 1.0) / df.rows) * length(h.term))::float8 as score
+    from hits h join df on df.term = h.term cross join matched
+    group by h.id, h.created_at
+    order by rank limit ${limit}`;
 }

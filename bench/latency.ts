@@ -1,0 +1,110 @@
+/**
+ * npm run bench:latency -- [--sizes 1000,10000,100000] [--queries 100] [--ingest-turns 200] [--json out.json]
+ *
+ * Context assembly latency (every step of the chain but the model call) for a user with N facts and
+ * N episodes, next to a bare pgvector kNN on the same episodes table (the floor), and ingestion
+ * throughput through the real import path. PGlite by default, DATABASE_URL when set. Seeds are fixed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { getSql } from '../db/client';
+import { createConversation } from '../db/conversations';
+import { createGuestUser } from '../db/users';
+import { toVectorLiteral } from '../db/vector';
+import { getModels } from '../lib/llm';
+import { importConversation } from '../lib/import';
+import { embedTexts } from '../lib/memory/embed';
+import { previewContext } from '../lib/memory/preview';
+import { withDatabase } from '../scripts/with-database';
+import { environment, markdownTable, percentile, progress } from './lib/report';
+import { seedUser } from './lib/seed';
+import { filler, seededRandom, templates, vocabulary } from './lib/synthetic';
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000,100000' },
+    queries: { type: 'string', default: '100' },
+    'ingest-turns': { type: 'string', default: '200' },
+    json: { type: 'string', default: 'bench/out/latency.json' },
+  },
+});
+if (!process.env.OPENAI_API_KEY) delete process.env.OPENAI_BASE_URL;
+const sizes = values.sizes!.split(',').map(Number);
+const queryCount = Number(values.queries);
+const env = environment();
+progress(`latency: sizes ${sizes.join(', ')}, ${queryCount} queries each; ${env.commit}, ${env.cpu}, ${env.database}`);
+
+async function timeIt<T>(fn: () => Promise<T>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+const results = await withDatabase(async () => {
+  const rows = [];
+  for (const size of sizes) {
+    progress(`size ${size}: seeding`);
+    const { user, conversation, words, loadSeconds } = await seedUser(size, 42 + size);
+    const random = seededRandom(7);
+    const questions = Array.from({ length: queryCount + 10 }, () => `What did we say about ${words[Math.floor(random() * words.length)]}?`);
+    const scope = { userId: user.id, conversationId: conversation.id };
+    const [probeVector] = await embedTexts(getModels(), [questions[0]]);
+    const assembly: number[] = [];
+    const knn: number[] = [];
+    const steps: Record<string, number[]> = {};
+    for (const [i, question] of questions.entries()) {
+      let state: Awaited<ReturnType<typeof previewContext>> | undefined;
+      const ms = await timeIt(async () => (state = await previewContext(scope, question)));
+      const [vector] = await embedTexts(getModels(), [question]);
+      const literal = toVectorLiteral(vector.length ? vector : probeVector);
+      const k = state!.runs.find((r) => r.kind === 'episodes')?.topK ?? 20;
+      const floor = await timeIt(() => getSql()`select id from episodes where user_id = ${user.id} order by embedding <=> ${literal}::vector limit ${k}`);
+      if (i < 10) continue; // warm-up
+      assembly.push(ms);
+      knn.push(floor);
+      for (const t of state!.trace) (steps[t.step] ??= []).push(t.ms);
+    }
+    const row = {
+      size,
+      loadSeconds: Math.round(loadSeconds * 10) / 10,
+      assemblyP50: round(percentile(assembly, 50)),
+      assemblyP95: round(percentile(assembly, 95)),
+      knnP50: round(percentile(knn, 50)),
+      knnP95: round(percentile(knn, 95)),
+      ratioP95: round(percentile(assembly, 95) / Math.max(percentile(knn, 95), 0.001)),
+      stepsP50: Object.fromEntries(Object.entries(steps).map(([step, ms]) => [step, round(percentile(ms, 50))])),
+    };
+    progress(`size ${size}: assembly p50 ${row.assemblyP50} ms, p95 ${row.assemblyP95} ms; kNN p95 ${row.knnP95} ms`);
+    rows.push(row);
+  }
+
+  progress(`ingestion: ${values['ingest-turns']} turns through the import path`);
+  const random = seededRandom(99);
+  const words = vocabulary(300, random);
+  const turns = Number(values['ingest-turns']);
+  const messages = Array.from({ length: turns }, (_, i) => [
+    { role: 'user' as const, content: i % 3 === 0 ? filler(templates.fact[i % templates.fact.length], words, random) : filler(templates.user[i % templates.user.length], words, random) },
+    { role: 'assistant' as const, content: filler(templates.reply[i % templates.reply.length], words, random) },
+  ]).flat();
+  const user = await createGuestUser();
+  const ingestMs = await timeIt(() => importConversation(user.id, { title: 'ingestion', messages }));
+  return { environment: env, sizes: rows, ingestion: { turns, seconds: round(ingestMs / 1000), turnsPerSecond: round(turns / (ingestMs / 1000)) } };
+});
+
+function round(v: number) {
+  return Math.round(v * 100) / 100;
+}
+
+console.log(`\nContext assembly latency (${results.environment.database}); ${results.environment.commit} on ${results.environment.cpu}\n`);
+console.log(
+  markdownTable(
+    ['items (facts + episodes each)', 'load s', 'assembly p50 ms', 'assembly p95 ms', 'bare kNN p50 ms', 'bare kNN p95 ms', 'p95 ratio'],
+    results.sizes.map((r) => [r.size, r.loadSeconds, r.assemblyP50, r.assemblyP95, r.knnP50, r.knnP95, r.ratioP95]),
+  ),
+);
+console.log(`\nSteps, p50 ms:\n${markdownTable(['items', ...Object.keys(results.sizes[0]?.stepsP50 ?? {})], results.sizes.map((r) => [r.size, ...Object.values(r.stepsP50)]))}`);
+console.log(`\nIngestion through the import path (embedding, episode, facts, summary): ${results.ingestion.turns} turns in ${results.ingestion.seconds} s = ${results.ingestion.turnsPerSecond} turns/s`);
+fs.mkdirSync(path.dirname(values.json!), { recursive: true });
+fs.writeFileSync(values.json!, JSON.stringify(results, null, 2));
+console.log(`report: ${values.json}`);

@@ -1,0 +1,59 @@
+import { getSql } from '@/db/client';
+import { createConversation } from '@/db/conversations';
+import { createGuestUser } from '@/db/users';
+import { toVectorLiteral } from '@/db/vector';
+import { getModels } from '@/lib/llm';
+import { embedTexts } from '@/lib/memory/embed';
+import { progress } from './report';
+import { filler, seededRandom, templates, vocabulary } from './synthetic';
+
+const BATCH = 500;
+
+/** Bulk-loads N facts and N episodes (with their 2N messages) for a fresh user, embedding every text. */
+export async function seedUser(size: number, seed: number) {
+  const random = seededRandom(seed);
+  const words = vocabulary(Math.max(200, Math.round(Math.sqrt(size) * 20)), random);
+  const user = await createGuestUser();
+  const conversation = await createConversation(user.id, `synthetic ${size}`);
+  const sql = getSql();
+  const models = getModels();
+  const started = performance.now();
+  for (let offset = 0; offset < size; offset += BATCH) {
+    const n = Math.min(BATCH, size - offset);
+    const pick = <T,>(list: T[]) => list[Math.floor(random() * list.length)];
+    const userTexts = Array.from({ length: n }, () => filler(pick(templates.user), words, random));
+    const replyTexts = Array.from({ length: n }, () => filler(pick(templates.reply), words, random));
+    const factTexts = Array.from({ length: n }, () => filler(pick(templates.fact), words, random));
+    const episodeTexts = userTexts.map((u, i) => `User: ${u}\nAssistant: ${replyTexts[i]}`);
+    const vectors = await embedTexts(models, [...episodeTexts, ...factTexts]);
+    const base = Date.UTC(2024, 0, 1) + offset * 2000;
+    const messageRows = userTexts.flatMap((u, i) => [
+      { conversation_id: conversation.id, user_id: user.id, role: 'user', content: u, created_at: new Date(base + i * 2000).toISOString() },
+      { conversation_id: conversation.id, user_id: user.id, role: 'assistant', content: replyTexts[i], created_at: new Date(base + i * 2000 + 1000).toISOString() },
+    ]);
+    const ids = await sql`insert into messages ${sql(messageRows)} returning id`;
+    const episodeRows = episodeTexts.map((content, i) => ({
+      user_id: user.id,
+      conversation_id: conversation.id,
+      user_message_id: ids[2 * i].id,
+      assistant_message_id: ids[2 * i + 1].id,
+      content,
+      embedding: toVectorLiteral(vectors[i].map((v) => Number(v.toFixed(5)))),
+      created_at: new Date(base + i * 2000).toISOString(),
+    }));
+    await sql`insert into episodes ${sql(episodeRows)}`;
+    const factRows = factTexts.map((content, i) => ({
+      user_id: user.id,
+      conversation_id: conversation.id,
+      slot: 'statement',
+      content,
+      value: content.toLowerCase(),
+      embedding: toVectorLiteral(vectors[n + i].map((v) => Number(v.toFixed(5)))),
+    }));
+    await sql`insert into facts ${sql(factRows)}`;
+    if ((offset / BATCH) % 20 === 0) progress(`  size ${size}: loaded ${offset + n}/${size} (${Math.round((performance.now() - started) / 1000)} s)`);
+  }
+  await sql`analyze messages; analyze episodes; analyze facts`.simple();
+  return { user, conversation, words, loadSeconds: (performance.now() - started) / 1000 };
+}
+
