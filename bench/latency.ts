@@ -35,6 +35,14 @@ const queryCount = Number(values.queries);
 const env = environment();
 progress(`latency: sizes ${sizes.join(', ')}, ${queryCount} queries each; ${env.commit}, ${env.cpu}, ${env.database}`);
 
+function bareKnn(userId: string, literal: string, k: number) {
+  return getSql().begin(async (tx) => {
+    await tx`set local hnsw.iterative_scan = relaxed_order`;
+    await tx`set local enable_seqscan = off`;
+    return tx`select id from episodes where user_id = ${userId} order by embedding <=> ${literal}::vector limit ${k}`;
+  });
+}
+
 async function timeIt<T>(fn: () => Promise<T>): Promise<number> {
   const started = performance.now();
   await fn();
@@ -59,7 +67,16 @@ const results = await withDatabase(async () => {
       const [vector] = await embedTexts(getModels(), [question]);
       const literal = toVectorLiteral(vector.length ? vector : probeVector);
       const k = state!.runs.find((r) => r.kind === 'episodes')?.topK ?? 20;
-      const floor = await timeIt(() => getSql()`select id from episodes where user_id = ${user.id} order by embedding <=> ${literal}::vector limit ${k}`);
+      // The floor: the same user's k nearest episodes straight from the HNSW index, nothing else.
+      const floor = await timeIt(() => bareKnn(user.id, literal, k));
+      if (i === 0) {
+        const plan = await getSql().begin(async (tx) => {
+          await tx`set local hnsw.iterative_scan = relaxed_order`;
+          await tx`set local enable_seqscan = off`;
+          return tx`explain select id from episodes where user_id = ${user.id} order by embedding <=> ${literal}::vector limit ${k}`;
+        });
+        progress(`  bare kNN plan: ${plan.map((r) => r['QUERY PLAN']).join(' / ').replace(/'\[[^\]]*\]'/gu, "'[…]'")}`);
+      }
       if (i < 10) continue; // warm-up
       assembly.push(ms);
       knn.push(floor);

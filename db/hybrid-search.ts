@@ -21,20 +21,25 @@ export type HybridSearch = {
 export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCandidate & { row: Record<string, unknown> }>> {
   const table = sql.raw(search.table);
   const pool = Math.max(search.k * 4, 20);
-  const rows = await getDb().transaction(async (tx) => {
-    // Filtered HNSW scans keep searching until enough rows pass the filter.
-    await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
-    return tx.execute<Record<string, unknown>>(sql`
+  const query = sql`
       with vec as (${vectorRanking(table, search.scope, search.embedding, pool)}),
       lex as (${lexicalRanking(table, search.scope, search.keywords, pool)})
       select e.*, vec.rank as vector_rank, vec.score as vector_score, lex.rank as lexical_rank, lex.score as lexical_score,
              coalesce(1.0 / (${RRF_K} + vec.rank), 0) + coalesce(1.0 / (${RRF_K} + lex.rank), 0) as rrf
-      from ${table} e
-      left join vec on vec.id = e.id
-      left join lex on lex.id = e.id
+      from (select id from vec union select id from lex) candidate
+      join ${table} e on e.id = candidate.id
+      left join vec on vec.id = candidate.id
+      left join lex on lex.id = candidate.id
       where lex.id is not null or (vec.id is not null and vec.score >= ${search.minSimilarity})
       order by rrf desc, e.created_at desc
-      limit ${search.k}`);
+      limit ${search.k}`;
+  const rows = await getDb().transaction(async (tx) => {
+    // Filtered HNSW scans keep searching until enough rows pass the filter.
+    await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
+    // pgvector's cost model often prefers a sequential scan and sort once a table is analysed; at
+    // scale the HNSW and trigram indexes are what keeps recall fast, so steer the planner to them.
+    await tx.execute(sql`set local enable_seqscan = off`);
+    return tx.execute<Record<string, unknown>>(query);
   });
   const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
   return rows.map((row) => ({
