@@ -9,7 +9,7 @@ import { runMigrations } from '../db/migrate';
 export async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
   const external = process.env.DATABASE_URL?.trim();
   const embedded = external ? undefined : await startEmbeddedDatabase({ dataDir: 'memory://', port: 0 });
-  const url = external ?? embedded!.url;
+  const url = external || embedded!.url;
   process.env.DATABASE_URL = url;
   try {
     await runMigrations(url);
