@@ -1,3 +1,4 @@
+import type { Fact, FactEvent, FactStatus, SummaryResponse, TurnContext } from './inspector/types';
 import type { ConversationSummary, StoredMessage } from './types';
 
 /** An error the API answered with (`{ error: { code, message } }`), or a network failure. */
@@ -61,6 +62,35 @@ export const api = {
     ),
   clearMessages: (conversationId: string) =>
     request<{ removed: number }>(`/api/conversations/${conversationId}/messages`, { method: 'DELETE' }),
+
+  // ---- memory (the inspector)
+  getTurnContext: (messageId: string) => request<TurnContext>(`/api/messages/${messageId}/context`, { cache: 'no-store' }),
+  getSummary: (conversationId: string) =>
+    request<SummaryResponse>(`/api/conversations/${conversationId}/summary`, { cache: 'no-store' }),
+  editSummary: (conversationId: string, content: string, version: number | undefined) =>
+    request<{ summary: SummaryResponse['summary'] }>(`/api/conversations/${conversationId}/summary`, {
+      method: 'PUT',
+      json: version === undefined ? { content } : { content, version },
+    }),
+  clearSummary: (conversationId: string) =>
+    request<{ summary: SummaryResponse['summary'] }>(`/api/conversations/${conversationId}/summary`, { method: 'DELETE' }),
+  listFacts: (status?: FactStatus) =>
+    request<{ facts: Fact[] }>(`/api/facts${status ? `?status=${status}` : ''}`, { cache: 'no-store' }).then((r) => r.facts),
+  getFact: (id: string) => request<{ fact: Fact; history: FactEvent[] }>(`/api/facts/${id}`, { cache: 'no-store' }),
+  editFact: (id: string, content: string) =>
+    request<{ fact: Fact }>(`/api/facts/${id}`, { method: 'PATCH', json: { content } }).then((r) => r.fact),
+  deleteFact: (id: string) => request<{ deleted: string }>(`/api/facts/${id}`, { method: 'DELETE' }),
+  forgetEverything: () => request<{ deleted: Record<string, number> }>('/api/memory', { method: 'DELETE' }),
 };
 
 export const conversationsKey = ['conversations'] as const;
+
+/** Query keys of the memory views; `memoryKeys.all` invalidates every one of them. */
+export const memoryKeys = {
+  all: ['memory'] as const,
+  turn: (messageId: string) => ['memory', 'turn', messageId] as const,
+  summary: (conversationId: string) => ['memory', 'summary', conversationId] as const,
+  facts: (scope: 'active' | 'all') => ['memory', 'facts', scope] as const,
+  factsAll: ['memory', 'facts'] as const,
+  fact: (id: string) => ['memory', 'fact', id] as const,
+};

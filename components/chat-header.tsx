@@ -1,8 +1,8 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import { useShell } from './app-shell';
-import { MenuIcon } from './icons';
+import { INSPECTOR_PANEL_ID, useShell } from './app-shell';
+import { InspectorIcon, MenuIcon } from './icons';
 
 /** The bar above a conversation: title, model, offline badge and conversation actions. */
 export function ChatHeader({
@@ -16,9 +16,9 @@ export function ChatHeader({
   offline: boolean;
   actions?: ReactNode;
 }) {
-  const { openSidebar } = useShell();
+  const { openSidebar, inspector } = useShell();
   return (
-    <header className="flex h-14 shrink-0 items-center gap-3 border-b border-line bg-surface/85 px-3 backdrop-blur sm:px-5">
+    <header className="@container flex h-14 shrink-0 items-center gap-3 border-b border-line bg-surface/85 px-3 backdrop-blur sm:px-5">
       <button
         type="button"
         onClick={openSidebar}
@@ -41,10 +41,27 @@ export function ChatHeader({
             Offline model
           </span>
         ) : null}
-        <span className="hidden rounded-full bg-subtle px-2.5 py-1 font-mono text-xs text-muted sm:inline" title="Chat model">
+        <span className="hidden rounded-full bg-subtle px-2.5 py-1 font-mono text-xs text-muted @2xl:inline" title="Chat model">
           {model}
         </span>
         {actions}
+        {inspector.available ? (
+          <button
+            type="button"
+            data-testid="inspector-toggle"
+            onClick={inspector.toggle}
+            aria-expanded={inspector.open}
+            aria-controls={INSPECTOR_PANEL_ID}
+            className={`inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm hover:bg-subtle hover:text-fg ${
+              inspector.open ? 'bg-accent-soft text-accent' : 'text-muted'
+            }`}
+            title={inspector.open ? 'Hide the inspector' : 'Show the inspector: what memlens remembered for each reply'}
+          >
+            <InspectorIcon />
+            <span className="hidden @lg:inline">Inspector</span>
+            <span className="sr-only @lg:hidden">Inspector</span>
+          </button>
+        ) : null}
       </div>
     </header>
   );

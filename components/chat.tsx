@@ -5,10 +5,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DefaultChatTransport } from 'ai';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, conversationsKey, parseApiError } from './api';
+import { useShell } from './app-shell';
 import { ChatHeader } from './chat-header';
 import { ConfirmDialog } from './confirm-dialog';
 import { Composer } from './composer';
 import { AlertIcon, CloseIcon, EraseIcon } from './icons';
+import { boundMessage, useInspector, useInspectorStore, usePublishChat } from './inspector/store';
 import { MessageView, ThinkingIndicator } from './message';
 import {
   textOf,
@@ -109,6 +111,19 @@ export function Chat({ conversation, initialMessages, model }: Props) {
 
   const busy = status === 'submitted' || status === 'streaming';
   statusRef.current = status;
+
+  // The inspector column reads the messages (and their streamed turn records) from here.
+  usePublishChat(conversationId, messages, status);
+  const { inspector } = useShell();
+  const inspectorStore = useInspectorStore();
+  const inspectedId = useInspector((state) => boundMessage(state)?.id ?? null);
+  const inspect = useCallback(
+    (id: string) => {
+      inspectorStore?.pin(id);
+      inspector.show();
+    },
+    [inspectorStore, inspector],
+  );
 
   // The server titles an untitled conversation as the turn starts: refresh the list then.
   useEffect(() => {
@@ -251,8 +266,8 @@ export function Chat({ conversation, initialMessages, model }: Props) {
             className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm text-muted hover:bg-subtle hover:text-fg disabled:pointer-events-none disabled:opacity-40"
           >
             <EraseIcon />
-            <span className="hidden sm:inline">Clear</span>
-            <span className="sr-only sm:hidden">Clear conversation</span>
+            <span className="hidden @lg:inline">Clear</span>
+            <span className="sr-only @lg:hidden">Clear conversation</span>
           </button>
         }
       />
@@ -283,6 +298,8 @@ export function Chat({ conversation, initialMessages, model }: Props) {
                 onCancelEdit={() => setEditingId(null)}
                 onSaveEdit={(text) => saveEdit(message.id, text)}
                 onRetry={retry}
+                onInspect={inspector.available && message.role === 'assistant' ? () => inspect(message.id) : undefined}
+                inspected={inspector.open && inspectedId === message.id}
               />
             );
           })}

@@ -93,3 +93,25 @@ export const LensIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="m15.5 15.5 5 5M8 10.5a2.5 2.5 0 0 1 2.5-2.5" />
   </Icon>
 );
+/** A panel on the right: the inspector column. */
+export const InspectorIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <path d="M14 4v16M16.5 8.5h2M16.5 12h2" />
+  </Icon>
+);
+export const ChevronIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="m9 6 6 6-6 6" />
+  </Icon>
+);
+export const RefreshIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="M20 11a8 8 0 0 0-14.3-4.9L4 8M4 4v4h4M4 13a8 8 0 0 0 14.3 4.9L20 16M20 20v-4h-4" />
+  </Icon>
+);
+export const HistoryIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 2" />
+  </Icon>
+);

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { submitOnEnter, useAutosize } from './composer';
-import { CheckIcon, CopyIcon, LensIcon, PencilIcon, RetryIcon } from './icons';
+import { CheckIcon, CopyIcon, InspectorIcon, LensIcon, PencilIcon, RetryIcon } from './icons';
 import { Markdown } from './markdown';
 import { textOf, validateMessage, type ChatMessage, type MessageStatus } from './types';
 
@@ -19,6 +19,10 @@ type Props = {
   onCancelEdit: () => void;
   onSaveEdit: (text: string) => void;
   onRetry: () => void;
+  /** Shows this reply in the inspector (assistant messages, on pages with an inspector). */
+  onInspect?: () => void;
+  /** The inspector is showing this reply. */
+  inspected?: boolean;
 };
 
 export function MessageView(props: Props) {
@@ -29,8 +33,9 @@ export function MessageView(props: Props) {
       data-role={message.role}
       data-status={status}
       data-message-id={message.id}
+      data-inspected={props.inspected ? 'true' : undefined}
       aria-label={message.role === 'user' ? 'You said' : 'memlens replied'}
-      className="group/message"
+      className="group/message scroll-mt-4 rounded-xl transition-shadow data-[flash=true]:ring-2 data-[flash=true]:ring-accent/60 data-[flash=true]:ring-offset-4 data-[flash=true]:ring-offset-canvas"
     >
       {message.role === 'user' ? <UserMessage {...props} /> : <AssistantMessage {...props} />}
     </article>
@@ -152,7 +157,7 @@ function EditForm({
   );
 }
 
-function AssistantMessage({ message, status, live, canRetry, onRetry }: Props) {
+function AssistantMessage({ message, status, live, canRetry, onRetry, onInspect, inspected }: Props) {
   const text = textOf(message);
   const error = message.metadata?.error;
   return (
@@ -202,13 +207,38 @@ function AssistantMessage({ message, status, live, canRetry, onRetry }: Props) {
           </div>
         ) : null}
 
-        {status === 'complete' && text ? (
-          <div className="mt-1 flex items-center gap-1 opacity-0 group-focus-within/message:opacity-100 group-hover/message:opacity-100 [@media(hover:none)]:opacity-100">
-            <CopyButton text={text} />
+        {(status === 'complete' && text) || onInspect ? (
+          <div className="mt-1 flex items-center gap-1">
+            {onInspect ? <InspectButton inspected={Boolean(inspected)} onInspect={onInspect} /> : null}
+            {status === 'complete' && text ? (
+              <span className="opacity-0 group-focus-within/message:opacity-100 group-hover/message:opacity-100 [@media(hover:none)]:opacity-100">
+                <CopyButton text={text} />
+              </span>
+            ) : null}
           </div>
         ) : null}
       </div>
     </div>
+  );
+}
+
+function InspectButton({ inspected, onInspect }: { inspected: boolean; onInspect: () => void }) {
+  return (
+    <button
+      type="button"
+      data-testid="inspect"
+      onClick={onInspect}
+      aria-pressed={inspected}
+      title="Show what memlens remembered, kept and sent for this reply"
+      className={`inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs ${
+        inspected
+          ? 'bg-accent-soft text-accent'
+          : 'text-faint opacity-0 group-focus-within/message:opacity-100 group-hover/message:opacity-100 hover:bg-subtle hover:text-fg focus-visible:opacity-100 [@media(hover:none)]:opacity-100'
+      }`}
+    >
+      <InspectorIcon width={13} height={13} />
+      {inspected ? 'Inspecting' : 'Inspect'}
+    </button>
   );
 }
 

@@ -1,4 +1,5 @@
 import type { UIMessage } from 'ai';
+import type { TurnRecord } from './inspector/types';
 
 /** How a stored message ended; `streaming` while a reply is still being written. */
 export type MessageStatus = 'streaming' | 'complete' | 'incomplete' | 'failed';
@@ -17,7 +18,19 @@ export type ChatMetadata = {
   offline?: boolean;
 };
 
-export type ChatMessage = UIMessage<ChatMetadata>;
+/** Data parts streamed with a reply: `data-turn` carries the turn record the inspector shows. */
+export type ChatDataParts = { turn: TurnRecord };
+
+export type ChatMessage = UIMessage<ChatMetadata, ChatDataParts>;
+
+/** The turn record streamed with a reply (the latest one: the same id replaces it in place), if any. */
+export function turnRecordOf(message: Pick<ChatMessage, 'parts'>): TurnRecord | undefined {
+  for (let i = message.parts.length - 1; i >= 0; i -= 1) {
+    const part = message.parts[i];
+    if (part.type === 'data-turn') return part.data;
+  }
+  return undefined;
+}
 
 /** A conversation as the API returns it (dates as ISO strings). */
 export type ConversationSummary = { id: string; title: string; createdAt: string; updatedAt: string };

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { hybridSearch } from './hybrid-search';
-import { factEvents, facts, type Fact } from './schema';
+import { citations, factEvents, facts, turnRecords, type Fact } from './schema';
 import type { RankedCandidate } from './vector';
 
 // Every function takes the signed-in user's id and filters by it.
@@ -150,14 +150,24 @@ export async function editFact(userId: string, factId: string, content: string, 
   });
 }
 
-/** Removes facts outright, row and embedding together (a user's delete or "forget"). Scoped to the user. */
+/**
+ * Removes facts outright, row, embedding and history together (a user's delete or "forget"), and
+ * the recorded contexts that quoted them, so no inspector view keeps the text. Scoped to the user.
+ */
 export async function deleteFacts(userId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const rows = await getDb()
-    .delete(facts)
-    .where(and(eq(facts.userId, userId), inArray(facts.id, ids)))
-    .returning({ id: facts.id });
-  return rows.map((r) => r.id);
+  return getDb().transaction(async (tx) => {
+    const rows = await tx
+      .delete(facts)
+      .where(and(eq(facts.userId, userId), inArray(facts.id, ids)))
+      .returning({ id: facts.id });
+    const keys = rows.map((r) => `%"fact:${r.id}"%`);
+    if (keys.length > 0) {
+      await tx.delete(turnRecords).where(and(eq(turnRecords.userId, userId), sql`${turnRecords.record}::text like any(${sql.param(keys)}::text[])`));
+      await tx.delete(citations).where(and(eq(citations.userId, userId), sql`${citations.items}::text like any(${sql.param(keys)}::text[])`));
+    }
+    return rows.map((r) => r.id);
+  });
 }
 
 export async function listFacts(userId: string, status?: Fact['status']): Promise<Fact[]> {
@@ -166,6 +176,14 @@ export async function listFacts(userId: string, status?: Fact['status']): Promis
     .from(facts)
     .where(and(eq(facts.userId, userId), status ? eq(facts.status, status) : undefined))
     .orderBy(desc(facts.updatedAt));
+}
+
+export async function getFact(userId: string, factId: string): Promise<Fact | undefined> {
+  const [row] = await getDb()
+    .select()
+    .from(facts)
+    .where(and(eq(facts.id, factId), eq(facts.userId, userId)));
+  return row;
 }
 
 export async function getFactHistory(userId: string, factId: string) {

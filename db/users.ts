@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq, getTableName } from 'drizzle-orm';
 import { getDb } from './client';
-import { episodes, facts, retrievalCache, sessions, summaries, summaryVersions, users, type User } from './schema';
+import { citations, episodes, facts, retrievalCache, sessions, summaries, summaryVersions, turnRecords, users, type User } from './schema';
 
 export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -48,11 +48,14 @@ export async function createGuestUser(): Promise<User> {
   return user;
 }
 
-/** Deletes every memory of one user (facts with their embeddings and history, episodes, summaries, rewrite cache); conversations stay. */
+/**
+ * Deletes every memory of one user (facts with their embeddings and history, episodes, summaries,
+ * rewrite cache, and the recorded contexts and citations that quote them); conversations stay.
+ */
 export async function deleteAllMemory(userId: string): Promise<Record<string, number>> {
   return getDb().transaction(async (tx) => {
     const counts: Record<string, number> = {};
-    for (const table of [facts, episodes, summaries, summaryVersions, retrievalCache] as const) {
+    for (const table of [facts, episodes, summaries, summaryVersions, retrievalCache, turnRecords, citations] as const) {
       const rows = await tx.delete(table).where(eq(table.userId, userId)).returning({ userId: table.userId });
       counts[getTableName(table)] = rows.length;
     }

@@ -100,6 +100,22 @@ describe('facts across conversations', () => {
   });
 });
 
+it('a deleted fact leaves no recorded context or citation that quotes it', async () => {
+  const client = await newClient();
+  await importTurns(client.user.id, [['My favourite band is Radiohead.', 'Great band.']]);
+  const conversationId = await newConversation(client);
+  const chunks = await readChunks(await chat(client.request('/api/chat', { body: { conversationId, message: { text: 'Which band is my favourite?' } } })));
+  const assistantId = chunks.find((c) => c.type === 'start')!.messageId;
+  await postTurnSettled(client.user.id);
+  const before = await getContext(client.request(`/api/messages/${assistantId}/context`), params({ id: assistantId }));
+  expect(JSON.stringify(await before.json())).toContain('Radiohead');
+
+  const [fact] = (await (await listFacts(client.request('/api/facts?status=active'))).json()).facts;
+  await deleteFact(client.request(`/api/facts/${fact.id}`, { method: 'DELETE' }), params({ id: fact.id }));
+  expect((await getContext(client.request(`/api/messages/${assistantId}/context`), params({ id: assistantId }))).status).toBe(404);
+  expect(await getSql()`select 1 from citations where assistant_message_id = ${assistantId}`).toHaveLength(0);
+});
+
 describe('rolling summary', () => {
   it('starts at 10 messages, keeps the last 6 raw, refreshes after 5 more, and keeps a version history', async () => {
     const user = await createGuestUser();

@@ -101,15 +101,11 @@ export const fitToBudgetStep: Step = {
       ...required.map((line) => ({ ...line, block: 'required' as const, kept: true as const })),
       ...(['facts', 'summary', 'episodes'] as ListedBlock[])
         .filter((block) => numbered.some((item) => item.block === block))
-        .map((block) => ({ key: `header:${block}`, block: 'required' as const, tokens: headerTokens[block], kept: true as const, reason: `${block} section header` })),
+        .map((block) => ({ key: `header:${block}`, block, tokens: headerTokens[block], kept: true, reason: `${block} section header` })),
       ...outcome.decisions.map((d) => ({ ...d, tokens: finalTokens.get(d.key) ?? d.tokens })),
     ];
     const byBlock = { required: 0, facts: 0, summary: 0, episodes: 0, history: 0 };
-    for (const d of decisions) {
-      if (!d.kept) continue;
-      const block = d.key.startsWith('header:') ? (d.key.slice(7) as BlockName) : d.block;
-      byBlock[block] += d.tokens;
-    }
+    for (const d of decisions) if (d.kept) byBlock[d.block] += d.tokens;
     const total = Object.values(byBlock).reduce((sum, n) => sum + n, 0);
     return { budget: { budget: limits.budget, limits, total, byBlock, decisions }, numbered, keptHistory } satisfies Partial<TurnState>;
   },

@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { AppShell } from '@/components/app-shell';
 import { Chat } from '@/components/chat';
+import { Inspector } from '@/components/inspector/inspector';
 import { conversationSummaries, currentUser, modelInfo, toStoredMessage, toSummary, UUID_SHAPE } from '@/components/server-data';
 import { toChatMessage } from '@/components/types';
 import { getConversation } from '@/db/conversations';
@@ -36,7 +37,11 @@ export default async function ConversationPage({ params }: Props) {
   const model = modelInfo();
 
   return (
-    <AppShell conversations={conversations} model={model}>
+    <AppShell
+      conversations={conversations}
+      model={model}
+      inspector={<Inspector key={conversation.id} conversationId={conversation.id} />}
+    >
       <Chat
         key={conversation.id}
         conversation={toSummary(conversation)}

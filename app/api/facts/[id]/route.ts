@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deleteFacts, editFact, getFactHistory, listFacts } from '@/db/facts';
+import { deleteFacts, editFact, getFact, getFactHistory } from '@/db/facts';
 import { notFound, readJson, route, uuidParam } from '@/lib/http';
 import { getModels } from '@/lib/llm';
 import { embedTexts } from '@/lib/memory/embed';
@@ -11,7 +11,7 @@ type Params = { params: Promise<{ id: string }> };
 export const GET = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Fact');
-  const fact = (await listFacts(user.id)).find((f) => f.id === id);
+  const fact = await getFact(user.id, id);
   if (!fact) throw notFound('Fact', id);
   const { embedding: _embedding, ...shown } = fact;
   return Response.json({ fact: shown, history: await getFactHistory(user.id, id) });

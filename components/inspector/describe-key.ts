@@ -1,0 +1,41 @@
+'use client';
+
+import { textOf, type ChatMessage } from '../types';
+import { useInspector } from './store';
+import type { TurnRecord } from './types';
+import { shortId } from './ui';
+
+/** A readable name for a budget decision's key, from the record and the chat. */
+export function useDescribeKey(record: TurnRecord): (key: string) => string {
+  const messages = useInspector((state) => state.messages);
+  return (key: string) => describeKey(key, record, messages);
+}
+
+function describeKey(key: string, record: TurnRecord, messages: ChatMessage[]): string {
+  const recalled = record.recalled.find((item) => item.key === key);
+  if (recalled) return recalled.text;
+  const [kind, rest = ''] = splitKey(key);
+  switch (kind) {
+    case 'message': {
+      const message = messages.find((m) => m.id === rest);
+      if (!message) return `message ${shortId(rest)}`;
+      const text = textOf(message).replace(/\s+/gu, ' ').trim();
+      return `${message.role === 'user' ? 'You' : 'Reply'}: ${text.length > 80 ? `${text.slice(0, 80)}…` : text}`;
+    }
+    case 'question':
+      return `This question: ${record.question.text}`;
+    case 'system':
+      return rest === 'prompt' ? 'System prompt' : rest === 'instructions' ? 'Citation instructions' : `System ${rest}`;
+    case 'header':
+      return `${rest} section header`;
+    case 'framing':
+      return 'Chat framing';
+    default:
+      return key;
+  }
+}
+
+function splitKey(key: string): [string, string] {
+  const colon = key.indexOf(':');
+  return colon === -1 ? [key, ''] : [key.slice(0, colon), key.slice(colon + 1)];
+}
