@@ -18,8 +18,9 @@ const TEMPLATES_REPLY = ['Sure: {a} works best with {b}.', 'That sounds fun; {B}
 
 export function vocabulary(size: number, random: () => number): string[] {
   const words = new Set<string>();
-  while (words.size < size) {
-    const n = 2 + Math.floor(random() * 2);
+  // Two to four syllables: 16² + 16³ + 16⁴ possible words, plenty for any size asked.
+  while (words.size < Math.min(size, 50_000)) {
+    const n = 2 + Math.floor(random() * 3);
     let word = '';
     for (let i = 0; i < n; i++) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
     words.add(word);
