@@ -35,13 +35,15 @@ export function route<Args extends unknown[]>(handler: (...args: Args) => Promis
 }
 
 /** Parses and validates a JSON body; says which field is wrong. */
-export async function readJson<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
-  return parseInput(await readJsonBody(request), schema);
+export async function readJson<T>(request: Request, schema: z.ZodType<T>, options: { emptyAs?: unknown } = {}): Promise<T> {
+  return parseInput(await readJsonBody(request, options), schema);
 }
 
-export async function readJsonBody(request: Request): Promise<unknown> {
+export async function readJsonBody(request: Request, options: { emptyAs?: unknown } = {}): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === '' && 'emptyAs' in options) return options.emptyAs;
   try {
-    return await request.json();
+    return JSON.parse(text);
   } catch {
     throw new HttpError(400, 'invalid_json', 'The request body is not valid JSON.');
   }

@@ -67,3 +67,17 @@ describe("another user's conversations and messages", () => {
     expect(response.status).toBe(404);
   });
 });
+
+describe('creating a conversation', () => {
+  it('works with an empty body, a title, and refuses bad JSON', async () => {
+    const client = await newClient();
+    const empty = await createConversation(new Request('http://localhost/api/conversations', { method: 'POST', headers: { cookie: client.cookie } }));
+    expect(empty.status).toBe(201);
+    expect((await empty.json()).conversation.title).toBe('New conversation');
+    const titled = await createConversation(client.request('/api/conversations', { method: 'POST', body: { title: 'Trip' } }));
+    expect((await titled.json()).conversation.title).toBe('Trip');
+    const bad = await createConversation(client.request('/api/conversations', { method: 'POST', rawBody: '{"title":' }));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe('invalid_json');
+  });
+});

@@ -12,7 +12,7 @@ export const GET = route(async (request: Request) => {
 
 export const POST = route(async (request: Request) => {
   const user = await requireUser(request);
-  const hasBody = request.headers.get('content-length') !== '0' && request.body !== null;
-  const { title } = hasBody ? await readJson(request, z.object({ title: titleSchema.optional() })) : { title: undefined };
+  // An empty body is fine: the conversation gets the default title.
+  const { title } = await readJson(request, z.object({ title: titleSchema.optional() }), { emptyAs: {} });
   return Response.json({ conversation: await createConversation(user.id, title) }, { status: 201 });
 });
