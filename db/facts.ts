@@ -51,35 +51,31 @@ export type FactWrite = {
   actor: string;
 };
 
-export async function addFact(
-  write: FactWrite,
-  fact: { slot: string; content: string; value: string; embedding: number[]; validFrom?: Date },
-): Promise<Fact> {
+export type NewFact = { slot: string; content: string; value: string; embedding: number[]; validFrom?: Date };
+
+function factRow(write: FactWrite, fact: NewFact) {
+  return {
+    userId: write.userId,
+    conversationId: write.conversationId,
+    slot: fact.slot,
+    content: fact.content,
+    value: fact.value,
+    embedding: fact.embedding,
+    sourceMessageIds: write.sourceMessageId ? [write.sourceMessageId] : [],
+    ...(fact.validFrom ? { validFrom: fact.validFrom } : {}),
+  };
+}
+
+export async function addFact(write: FactWrite, fact: NewFact): Promise<Fact> {
   return getDb().transaction(async (tx) => {
-    const [row] = await tx
-      .insert(facts)
-      .values({
-        userId: write.userId,
-        conversationId: write.conversationId,
-        slot: fact.slot,
-        content: fact.content,
-        value: fact.value,
-        embedding: fact.embedding,
-        sourceMessageIds: write.sourceMessageId ? [write.sourceMessageId] : [],
-        ...(fact.validFrom ? { validFrom: fact.validFrom } : {}),
-      })
-      .returning();
+    const [row] = await tx.insert(facts).values(factRow(write, fact)).returning();
     await tx.insert(factEvents).values({ factId: row.id, userId: write.userId, event: 'ADD', newContent: fact.content, actor: write.actor, sourceMessageId: write.sourceMessageId });
     return row;
   });
 }
 
 /** UPDATE: the old fact ends (kept, superseded, no longer searchable) and the new one starts. */
-export async function supersedeFact(
-  write: FactWrite,
-  oldFactId: string,
-  fact: { slot: string; content: string; value: string; embedding: number[]; validFrom?: Date },
-): Promise<Fact | undefined> {
+export async function supersedeFact(write: FactWrite, oldFactId: string, fact: NewFact): Promise<Fact | undefined> {
   return getDb().transaction(async (tx) => {
     const [old] = await tx
       .select()
@@ -87,19 +83,7 @@ export async function supersedeFact(
       .where(and(eq(facts.id, oldFactId), eq(facts.userId, write.userId), eq(facts.status, 'active')));
     if (!old) return undefined;
     const validFrom = fact.validFrom ?? new Date();
-    const [row] = await tx
-      .insert(facts)
-      .values({
-        userId: write.userId,
-        conversationId: write.conversationId,
-        slot: fact.slot,
-        content: fact.content,
-        value: fact.value,
-        embedding: fact.embedding,
-        validFrom,
-        sourceMessageIds: write.sourceMessageId ? [write.sourceMessageId] : [],
-      })
-      .returning();
+    const [row] = await tx.insert(facts).values(factRow(write, { ...fact, validFrom })).returning();
     await tx
       .update(facts)
       .set({ status: 'superseded', validTo: validFrom, supersededBy: row.id, embedding: null, updatedAt: sql`now()` })

@@ -166,20 +166,16 @@ export async function recoverInterruptedReplies(olderThanSeconds: number): Promi
   return rows.length;
 }
 
+/** A message's place in its conversation, compared in SQL (created_at has microseconds, a JS Date only milliseconds). */
+const position = sql`(${messages.createdAt}, ${messages.seq})`;
+const positionOf = (id: string) => sql`(select m.created_at, m.seq from messages m where m.id = ${id})`;
+
 function inScope(scope: Scope) {
   return and(eq(messages.conversationId, scope.conversationId), eq(messages.userId, scope.userId));
 }
 
 async function removeAfter(executor: Executor, scope: Scope, message: Message): Promise<void> {
-  // Compared in SQL: created_at has microseconds, a JS Date only milliseconds.
-  await executor
-    .delete(messages)
-    .where(
-      and(
-        inScope(scope),
-        sql`(${messages.createdAt}, ${messages.seq}) > (select m.created_at, m.seq from messages m where m.id = ${message.id})`,
-      ),
-    );
+  await executor.delete(messages).where(and(inScope(scope), sql`${position} > ${positionOf(message.id)}`));
 }
 
 /** How many messages the conversation holds up to and including a given one (for the summary's thresholds). */
@@ -187,7 +183,7 @@ export async function countMessagesUpTo(scope: Scope, messageId: string): Promis
   const [row] = await getDb()
     .select({ n: sql<number>`count(*)::int` })
     .from(messages)
-    .where(and(inScope(scope), sql`(${messages.createdAt}, ${messages.seq}) <= (select m.created_at, m.seq from messages m where m.id = ${messageId})`));
+    .where(and(inScope(scope), sql`${position} <= ${positionOf(messageId)}`));
   return row.n;
 }
 
@@ -200,7 +196,7 @@ export async function messagesAfter(scope: Scope, afterMessageId: string | null,
       and(
         inScope(scope),
         afterMessageId
-          ? sql`(${messages.createdAt}, ${messages.seq}) > (select m.created_at, m.seq from messages m where m.id = ${afterMessageId})`
+          ? sql`${position} > ${positionOf(afterMessageId)}`
           : undefined,
       ),
     )
@@ -217,11 +213,11 @@ export async function userMessagesAnsweredBy(scope: Scope, assistantMessageId: s
       and(
         inScope(scope),
         eq(messages.role, 'user'),
-        sql`(${messages.createdAt}, ${messages.seq}) < (select m.created_at, m.seq from messages m where m.id = ${assistantMessageId})`,
-        sql`(${messages.createdAt}, ${messages.seq}) > coalesce((
+        sql`${position} < ${positionOf(assistantMessageId)}`,
+        sql`${position} > coalesce((
           select (p.created_at, p.seq) from messages p
           where p.conversation_id = ${scope.conversationId} and p.role = 'assistant'
-            and (p.created_at, p.seq) < (select m.created_at, m.seq from messages m where m.id = ${assistantMessageId})
+            and (p.created_at, p.seq) < ${positionOf(assistantMessageId)}
           order by p.created_at desc, p.seq desc limit 1), ('-infinity'::timestamptz, 0::bigint))`,
       ),
     )

@@ -1,54 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { assistantMessages, exchange, failOnPageErrors, newConversation, send, textIn, userMessages, UUID, waitForHydration } from './support';
 
 // The inspector: the context of each reply (live while it streams, stored after a reload), the
 // conversation summary and the facts memlens keeps. Every test gets a fresh guest; the server runs
 // the built-in offline model with 60 ms between words (~2.5 s per reply).
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const assistantMessages = (page: Page) => page.locator('[data-testid="message"][data-role="assistant"]');
-const userMessages = (page: Page) => page.locator('[data-testid="message"][data-role="user"]');
-const textIn = (message: Locator) => message.getByTestId('message-text');
 const inspectorOf = (page: Page) => page.getByTestId('inspector');
 
-let pageErrors: string[] = [];
-test.beforeEach(({ context }) => {
-  pageErrors = [];
-  context.on('weberror', (error) => pageErrors.push(error.error().message));
-  context.on('console', (message) => {
-    if (message.type() === 'error' && /hydrat/i.test(message.text())) pageErrors.push(message.text());
-  });
-});
-test.afterEach(() => {
-  expect(pageErrors, 'errors in the page').toEqual([]);
-});
-
-async function waitForHydration(page: Page) {
-  await expect(page.locator('body')).toHaveAttribute('data-hydrated', 'true');
-}
-
-async function newConversation(page: Page): Promise<string> {
-  await page.goto('/');
-  await waitForHydration(page);
-  await page.getByTestId('new-conversation').click();
-  await page.waitForURL(/\/c\/[0-9a-f-]{36}$/);
-  await expect(page.getByTestId('composer')).toBeVisible();
-  return page.url().split('/c/')[1];
-}
-
-async function send(page: Page, text: string) {
-  await page.getByTestId('composer').fill(text);
-  await page.getByTestId('send').click();
-}
-
-async function exchange(page: Page, text: string) {
-  const before = await assistantMessages(page).count();
-  await send(page, text);
-  await expect(assistantMessages(page)).toHaveCount(before + 1);
-  await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
-}
+failOnPageErrors();
 
 type FactRow = { id: string; content: string; status: string };
 

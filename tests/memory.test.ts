@@ -116,6 +116,52 @@ it('a deleted fact leaves no recorded context or citation that quotes it', async
   expect(await getSql()`select 1 from citations where assistant_message_id = ${assistantId}`).toHaveLength(0);
 });
 
+describe('recall options (off by default)', () => {
+  it('FACTS_EXCLUDE_CURRENT_CONVERSATION leaves out facts learned in this conversation', async () => {
+    const user = await createGuestUser();
+    const here = await importTurns(user.id, [['My name is Ada.', 'Hi Ada.']]);
+    await importTurns(user.id, [['I live in Oslo.', 'Nice city.']]);
+    const factsFor = async () => (await previewContext({ userId: user.id, conversationId: here }, 'Tell me about me.')).numbered.filter((i) => i.kind === 'fact').map((i) => i.text).join();
+    expect(await factsFor()).toMatch(/Ada.*Oslo|Oslo.*Ada/u);
+    setEnv({ FACTS_EXCLUDE_CURRENT_CONVERSATION: 'true' });
+    try {
+      const facts = await factsFor();
+      expect(facts).toContain('Oslo');
+      expect(facts).not.toContain('Ada');
+    } finally {
+      setEnv({ FACTS_EXCLUDE_CURRENT_CONVERSATION: undefined });
+    }
+  });
+
+  it('FACTS_SKIP_WHEN_HISTORY_FITS skips fact recall while the window holds the whole conversation', async () => {
+    const user = await createGuestUser();
+    const conversationId = await importTurns(user.id, [['My name is Ada.', 'Hi Ada.']]);
+    setEnv({ FACTS_SKIP_WHEN_HISTORY_FITS: 'true' });
+    try {
+      const state = await previewContext({ userId: user.id, conversationId }, 'What is my name?');
+      expect(state.candidates.filter((c) => c.kind === 'fact')).toEqual([]);
+      expect(state.runs.find((r) => r.kind === 'facts')?.skipped).toContain('whole conversation');
+      expect(contextText(state)).toContain('My name is Ada.'); // still there, from the window
+    } finally {
+      setEnv({ FACTS_SKIP_WHEN_HISTORY_FITS: undefined });
+    }
+  });
+
+  it('EPISODE_SCOPE=user recalls turns from the user\'s other conversations', async () => {
+    const user = await createGuestUser();
+    await importTurns(user.id, [['I repaired the carburettor of my Vespa.', 'Well done.']]);
+    const conversationId = await importTurns(user.id, [['Hello', 'Hi']]);
+    const episodes = async () => (await previewContext({ userId: user.id, conversationId }, 'What did I repair on the Vespa?')).candidates.filter((c) => c.kind === 'episode').map((c) => c.text).join();
+    expect(await episodes()).not.toContain('carburettor');
+    setEnv({ EPISODE_SCOPE: 'user' });
+    try {
+      expect(await episodes()).toContain('carburettor');
+    } finally {
+      setEnv({ EPISODE_SCOPE: undefined });
+    }
+  });
+});
+
 describe('rolling summary', () => {
   it('starts at 10 messages, keeps the last 6 raw, refreshes after 5 more, and keeps a version history', async () => {
     const user = await createGuestUser();

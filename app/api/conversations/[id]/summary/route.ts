@@ -1,21 +1,13 @@
 import { z } from 'zod';
-import { getConversation } from '@/db/conversations';
 import { getSummary, listSummaryVersions, writeSummary } from '@/db/summaries';
-import { HttpError, notFound, readJson, route, uuidParam } from '@/lib/http';
-import { requireUser } from '@/lib/session';
+import { HttpError, notFound, readJson, route } from '@/lib/http';
+import { requireConversationScope } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
 
-async function ownedScope(request: Request, params: Params['params']) {
-  const user = await requireUser(request);
-  const id = uuidParam((await params).id, 'Conversation');
-  if (!(await getConversation(user.id, id))) throw notFound('Conversation', id);
-  return { userId: user.id, conversationId: id };
-}
-
 /** The current summary and every version of it (who, when, before/after). */
 export const GET = route(async (request: Request, { params }: Params) => {
-  const scope = await ownedScope(request, params);
+  const scope = await requireConversationScope(request, params);
   return Response.json({ summary: (await getSummary(scope)) ?? null, versions: await listSummaryVersions(scope) });
 });
 
@@ -27,7 +19,7 @@ const editSchema = z.object({
 
 /** Edit by hand: the edited text becomes the base of the next refresh. */
 export const PUT = route(async (request: Request, { params }: Params) => {
-  const scope = await ownedScope(request, params);
+  const scope = await requireConversationScope(request, params);
   const { content, version } = await readJson(request, editSchema);
   const current = await getSummary(scope);
   if (version !== undefined && current?.version !== version) {
@@ -51,7 +43,7 @@ export const PUT = route(async (request: Request, { params }: Params) => {
 
 /** Clear: the summary becomes empty and covers nothing, so the next refresh starts over. */
 export const DELETE = route(async (request: Request, { params }: Params) => {
-  const scope = await ownedScope(request, params);
+  const scope = await requireConversationScope(request, params);
   const current = await getSummary(scope);
   if (!current) throw notFound('Summary of conversation', scope.conversationId);
   const written = await writeSummary(
