@@ -108,12 +108,17 @@ export function evidenceRecall(evidence: string[], ingested: IngestedSample, tex
   return covered / known.length;
 }
 
-/** Context tokens of a naive design that sends the given messages after the system prompt. */
+/**
+ * A naive design's context: the system prompt, then the last `limit` messages of the conversation the
+ * question is asked in (recent window), or every message the user ever sent or received (limit null).
+ */
 async function naiveContext(ingested: IngestedSample, question: string, limit: number | null) {
-  const rows = await getSql()`
+  const sql = getSql();
+  const rows = await sql`
     select id, content from (
-      select id, content, created_at, seq from messages where user_id = ${ingested.userId} and conversation_id = ${ingested.probeConversationId}
-      order by created_at desc, seq desc ${limit === null ? getSql()`` : getSql()`limit ${limit}`}
+      select id, content, created_at, seq from messages where user_id = ${ingested.userId}
+      ${limit === null ? sql`` : sql`and conversation_id = ${ingested.probeConversationId}`}
+      order by created_at desc, seq desc ${limit === null ? sql`` : sql`limit ${limit}`}
     ) recent order by created_at, seq`;
   const messages = [{ content: basePrompt(getConfig()) }, ...rows.map((r) => ({ content: r.content as string })), { content: question }];
   return { text: messages.map((m) => m.content).join('\n'), sources: new Set(rows.map((r) => r.id as string)), tokens: countChatTokens(messages, 'o200k_base') };
