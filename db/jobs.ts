@@ -46,14 +46,14 @@ export async function completeJob(id: string): Promise<void> {
   await getDb().update(jobs).set({ status: 'done', lastError: null, updatedAt: sql`now()` }).where(eq(jobs.id, id));
 }
 
-/** Failed jobs back off exponentially: 2, 4, 8 … seconds. */
+/** Failed jobs back off exponentially: 10, 20, 40, 80 seconds (a provider outage is rarely shorter). */
 export async function failJob(job: Job, error: string): Promise<void> {
   await getDb()
     .update(jobs)
     .set({
       status: 'failed',
       lastError: error.slice(0, 2000),
-      runAfter: sql`now() + make_interval(secs => ${2 ** job.attempts})`,
+      runAfter: sql`now() + make_interval(secs => ${10 * 2 ** (job.attempts - 1)})`,
       updatedAt: sql`now()`,
     })
     .where(eq(jobs.id, job.id));
