@@ -47,6 +47,15 @@ describe('offline model', () => {
     expect(answerFromContext(prompt('You are helpful.', ['user', 'What is the airspeed of a swallow?']))).toContain('Nothing in that context answers');
   });
 
+  it.each([
+    ['My name is Ada and I live in Lisbon.', 'Noted: "My name is Ada and I live in Lisbon."'],
+    ['我叫张三', 'Noted: "我叫张三"'],
+    ['Recommend a board game.', 'Nothing in that context answers'],
+    ['我叫什么？', 'Nothing in that context answers'],
+  ])('acknowledges a statement and admits an unanswerable question: %s', (text, expected) => {
+    expect(answerFromContext(prompt('You are helpful.', ['user', text]))).toContain(expected);
+  });
+
   it('picks nothing when no candidate shares a word with the question', () => {
     expect(mostRelevantLine('quantum chromodynamics', ['I like tea', 'Berlin is big'])).toBeUndefined();
   });

@@ -82,6 +82,8 @@ export function answerFromContext(prompt: LanguageModelV4Prompt): string {
   const best = mostRelevantLine(questionText, candidates);
   const intro = 'I am the built-in offline model (no API key is configured), so I can only answer from the context I was given.';
   if (!best) {
+    // A statement rather than a question: acknowledge it; memory picks it up after the reply.
+    if (!looksLikeQuestion(questionText)) return `${intro} Noted: "${clip(questionText, 200)}". Ask me about it later.`;
     return `${intro} Nothing in that context answers "${clip(questionText, 200)}" yet. Configure OPENAI_API_KEY for real answers.`;
   }
   return `${intro} The most relevant thing I see is: "${clip(best, 400)}"`;
@@ -102,6 +104,14 @@ export function mostRelevantLine(question: string, candidates: string[]): string
     if (shared > 0 && (!best || score > best.score)) best = { line, score };
   }
   return best?.line;
+}
+
+const QUESTION_START =
+  /^(who|what|when|where|why|how|which|whose|whom|is|are|am|do|does|did|can|could|would|will|should|tell|recommend|suggest|give|explain|describe|show|list|write|summari[sz]e|help|find|compare|translate|please)\b/iu;
+
+function looksLikeQuestion(text: string): boolean {
+  const trimmed = text.trim();
+  return /[?？吗呢]$/u.test(trimmed) || QUESTION_START.test(trimmed) || /什么|怎么|哪|谁|几|多少/u.test(trimmed);
 }
 
 type Content = LanguageModelV4Prompt[number]['content'];
