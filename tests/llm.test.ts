@@ -38,6 +38,13 @@ describe('offline model', () => {
     expect(reply).not.toContain('peanuts');
   });
 
+  it('prefers a numbered memory line to an equally relevant message, so the reply cites it', () => {
+    const reply = answerFromContext(
+      prompt('You are helpful.\n[1] I live in Lisbon (location, since 2026-11-22)', ['user', 'My favourite colour is teal and I live in Lisbon.'], ['assistant', 'Noted.'], ['user', 'Where do I live?']),
+    );
+    expect(reply).toContain('[1] I live in Lisbon');
+  });
+
   it('uses earlier messages too, in Chinese', () => {
     const reply = answerFromContext(prompt('你是助手。', ['user', '我叫张三'], ['assistant', '你好张三！'], ['user', '我叫什么？']));
     expect(reply).toContain('张三');

@@ -100,7 +100,8 @@ export function mostRelevantLine(question: string, candidates: string[]): string
     for (const feature of features) if (questionFeatures.has(feature)) shared++;
     const vector = embedLocally(line, 256);
     const cosine = vector.reduce((sum, value, i) => sum + value * questionVector[i], 0);
-    const score = shared + cosine;
+    // On a tie, a numbered memory line wins over a raw message: quoting it cites it ([n]).
+    const score = shared + cosine + (/^\[\d+\]/u.test(line) ? 0.5 : 0);
     if (shared > 0 && (!best || score > best.score)) best = { line, score };
   }
   return best?.line;
