@@ -6,11 +6,9 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { closeDb } from '../db/client';
-import { startEmbeddedDatabase } from '../db/embedded';
-import { runMigrations } from '../db/migrate';
 import { createGuestUser } from '../db/users';
 import { importConversation, importSchema } from '../lib/import';
+import { appDataDir, withDatabase } from './with-database';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { user: { type: 'string' } } });
 if (positionals.length !== 1) {
@@ -24,14 +22,11 @@ if (!parsed.success) {
   process.exit(2);
 }
 
-const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedDatabase({ dataDir: process.env.PGLITE_DIR || '.data/pglite', port: 0 });
-process.env.DATABASE_URL ||= embedded!.url;
-try {
-  await runMigrations(process.env.DATABASE_URL);
-  const userId = values.user ?? (await createGuestUser()).id;
-  const result = await importConversation(userId, parsed.data);
-  console.log(JSON.stringify({ userId, ...result, messageIds: result.messageIds.length }, null, 2));
-} finally {
-  await closeDb();
-  await embedded?.stop();
-}
+await withDatabase(
+  async () => {
+    const userId = values.user ?? (await createGuestUser()).id;
+    const result = await importConversation(userId, parsed.data);
+    console.log(JSON.stringify({ userId, ...result, messageIds: result.messageIds.length }, null, 2));
+  },
+  { dataDir: appDataDir() },
+);

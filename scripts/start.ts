@@ -12,6 +12,7 @@ import { closeDb } from '../db/client';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
 import { recoverInterruptedReplies } from '../db/history';
 import { runMigrations } from '../db/migrate';
+import { appDataDir } from './with-database';
 
 const mode = process.argv[2] ?? 'start';
 if (!['start', 'dev', 'db'].includes(mode)) {
@@ -26,7 +27,7 @@ let shuttingDown = false;
 async function main() {
   let databaseUrl = process.env.DATABASE_URL?.trim();
   if (!databaseUrl) {
-    const dataDir = process.env.PGLITE_DIR || '.data/pglite';
+    const dataDir = appDataDir();
     const started = Date.now();
     embedded = await startEmbeddedDatabase({
       dataDir,

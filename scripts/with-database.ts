@@ -3,12 +3,12 @@ import { startEmbeddedDatabase } from '../db/embedded';
 import { runMigrations } from '../db/migrate';
 
 /**
- * For command-line tools: use DATABASE_URL when set, else a throwaway in-memory embedded database
- * (migrated), so a script never touches the app's data directory while the app may be running.
+ * For command-line tools: use DATABASE_URL when set, else an embedded database — by default a
+ * throwaway in-memory one, so a benchmark never touches the app's data directory — migrated first.
  */
-export async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
+export async function withDatabase<T>(work: () => Promise<T>, options: { dataDir?: string } = {}): Promise<T> {
   const external = process.env.DATABASE_URL?.trim();
-  const embedded = external ? undefined : await startEmbeddedDatabase({ dataDir: 'memory://', port: 0 });
+  const embedded = external ? undefined : await startEmbeddedDatabase({ dataDir: options.dataDir ?? 'memory://', port: 0 });
   const url = external || embedded!.url;
   process.env.DATABASE_URL = url;
   try {
@@ -19,3 +19,6 @@ export async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
     await embedded?.stop();
   }
 }
+
+/** The app's own embedded data directory (the running app must be stopped: it owns the directory). */
+export const appDataDir = () => process.env.PGLITE_DIR || '.data/pglite';

@@ -10,7 +10,7 @@ import { MemoryView } from './memory-view';
 import { boundMessage, useInspector, useInspectorStore, type InspectorTab } from './store';
 import { TurnView } from './turn-view';
 import type { TurnRecord } from './types';
-import { Badge, Notice, Skeleton } from './ui';
+import { Badge, LoadError, Notice, Skeleton } from './ui';
 
 const TABS: Array<{ id: InspectorTab; label: string }> = [
   { id: 'turn', label: 'This reply' },
@@ -154,12 +154,7 @@ export function Inspector({ conversationId }: { conversationId: string }) {
                   </div>
                 ) : query.isError ? (
                   <div className="p-4">
-                    <Notice tone="danger">
-                      Could not load the context: {query.error.message}{' '}
-                      <button type="button" className="underline" onClick={() => void query.refetch()}>
-                        Try again
-                      </button>
-                    </Notice>
+                    <LoadError what="the context" error={query.error} retry={() => void query.refetch()} />
                   </div>
                 ) : null}
               </div>

@@ -5,7 +5,7 @@ import { useId, useState } from 'react';
 import { api, ApiError, memoryKeys } from '../api';
 import { ConfirmDialog } from '../confirm-dialog';
 import type { SummaryResponse, SummaryVersion } from './types';
-import { Badge, describeActor, Disclosure, formatDateTime, Notice, Section, Skeleton, SourceLinks } from './ui';
+import { Badge, describeActor, Disclosure, formatDateTime, LoadError, Notice, Section, Skeleton, SourceLinks } from './ui';
 
 const ACTION_LABELS: Record<SummaryVersion['action'], string> = { refresh: 'Refreshed', edit: 'Edited', clear: 'Cleared' };
 
@@ -74,12 +74,7 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
       {query.isPending ? (
         <Skeleton lines={3} />
       ) : query.isError ? (
-        <Notice tone="danger">
-          Could not load the summary: {query.error.message}{' '}
-          <button type="button" className="underline" onClick={() => void query.refetch()}>
-            Try again
-          </button>
-        </Notice>
+        <LoadError what="the summary" error={query.error} retry={() => void query.refetch()} />
       ) : (
         <div className="space-y-3">
           {summary ? (

@@ -200,3 +200,15 @@ export function Skeleton({ lines = 3 }: { lines?: number }) {
     </div>
   );
 }
+
+/** A failed load, with what failed and a way to try again. */
+export function LoadError({ what, error, retry }: { what: string; error: Error; retry: () => void }) {
+  return (
+    <Notice tone="danger">
+      Could not load {what}: {error.message}{' '}
+      <button type="button" className="underline" onClick={retry}>
+        Try again
+      </button>
+    </Notice>
+  );
+}
