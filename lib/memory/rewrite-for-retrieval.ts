@@ -8,8 +8,9 @@ import type { Step, TurnState } from './state';
 /**
  * Rewrites the question into a standalone retrieval query, for retrieval only: the message shown
  * and stored never changes. Runs only when the question leans on earlier turns (a reference, an
- * ellipsis, a very short question) or names a relative date. Cached in Postgres by
- * hash(history ids, question id, model id).
+ * ellipsis, a very short question) or names a relative date. Cached in Postgres by a hash of what
+ * the rewrite reads (the window's messages with their text, the question's text, the model), so an
+ * edited question or a corrected window never gets an old rewrite.
  */
 export const rewriteForRetrieval: Step = {
   name: 'rewrite_for_retrieval',
@@ -23,7 +24,7 @@ export const rewriteForRetrieval: Step = {
 
     const modelId = models.memory ? `${models.memory.provider}:${models.memory.modelId}` : 'offline-rules';
     const key = createHash('sha256')
-      .update(JSON.stringify([history.map((m) => m.id), question.id, modelId]))
+      .update(JSON.stringify([history.map((m) => [m.id, m.content]), question.content, modelId, now.toISOString().slice(0, 10)]))
       .digest('hex');
     const cached = await getCachedRewrite(scope.userId, key);
     if (cached) return { retrieval: { query: cached.query, reason: cached.reason, rewritten: true, cached: true, datesResolved: [] } };

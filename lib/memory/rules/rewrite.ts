@@ -2,6 +2,11 @@
  * Offline retrieval rewrite: decide whether a question leans on earlier turns, and if so turn it into
  * a standalone query by naming what "it" / 它 / "that director" points at. Retrieval only: the
  * message shown and stored never changes. Pure functions, English and Chinese.
+ *
+ * What a reference points at is looked for in the user's own earlier turns only. Assistant replies are
+ * often boilerplate (the offline model opens every reply with the same sentence and echoes lines back)
+ * and name things the user never brought up; when the user's turns hold nothing that fits, nothing
+ * is added.
  */
 import { contentFeatures, isCjk, words } from '@/lib/llm/text-features';
 import { absolutizeRelativeDates } from './relative-dates';
@@ -72,6 +77,7 @@ const DUMMY_IT = [
 const THAT_AFTER = new Set(
   'was is were are about of for with like from to do did does remember mean called at in on watch watched read see saw recommend and what which who whom than by into after before'.split(' '),
 );
+const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', 'myself', '我']);
 const FUNCTION_WORDS = new Set(
   'a an the and or but if of to in on at for with by from as is are was were be been am i me my you your we our it its this that these those he she they them his her their what who whom which when where why how do does did can could would should will shall may might have has had not no so than then there here about into over just also very really please tell say said talked earlier again one ones'.split(
     ' ',
@@ -151,17 +157,22 @@ function findChineseReference(question: string): Reference | null {
   return candidates[0] ?? null;
 }
 
-/** Ellipsis ("and then?", "what about Gattaca?", "那北京呢？") or a very short question ("why?", "为什么？"). */
+/**
+ * Ellipsis ("and then?", "what about Gattaca?", "那北京呢？") or a very short question ("why?", "为什么？").
+ * A short question about the user themself ("我叫什么？", "Who am I?") leans on nothing: memory answers it.
+ */
 function findEllipsis(question: string): Reference | null {
   const text = question.trim();
+  const tokens = words(text);
   const cjkCount = [...text].filter(isCjk).length;
-  const latinWords = words(text).filter((w) => !isCjk(w[0]));
+  const latinWords = tokens.filter((w) => !isCjk(w[0]));
+  const aboutUser = tokens.some((w, i) => FIRST_PERSON.has(w) && !(w === '我' && tokens[i + 1] === '们'));
   const lang = cjkCount > 0 ? 'zh' : 'en';
   const base = { phrase: text, index: 0, kind: 'any' as const, lang: lang as 'en' | 'zh' };
   if (/^(and|but|so|also|then|or|what about|how about|same)\b/iu.test(text)) return { ...base, form: 'ellipsis' };
   if (/^(那么?|还有|然后|而且|另外|所以|可是|但是)/u.test(text) || (cjkCount <= 12 && /呢\s*[？?]?\s*$/u.test(text))) return { ...base, form: 'ellipsis' };
   const short = cjkCount > 0 ? cjkCount <= 5 && latinWords.length <= 1 : latinWords.length > 0 && latinWords.length <= 3;
-  return short ? { ...base, form: 'short' } : null;
+  return short && !aboutUser ? { ...base, form: 'short' } : null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -228,7 +239,8 @@ function chineseNamesIn(text: string): Entity[] {
     out.push({ text: name, display: name, kind: 'name', person: true, work: false, position: (m.index ?? 0) + parts[0].length - first.length });
   }
   for (const m of text.matchAll(/(?:叫|名叫|名字是|名字叫)([\u4e00-\u9fff]{2,3})(?=[，。！？,.!?\s]|$)/gu)) {
-    if (/什么|啥/u.test(m[1])) continue;
+    // "我叫陈晓" is the user's own name: never what 他/她 points at.
+    if (/什么|啥/u.test(m[1]) || /我的?$/u.test(text.slice(0, m.index))) continue;
     out.push({ text: m[1], display: m[1], kind: 'name', person: true, work: false, position: (m.index ?? 0) + m[0].length - m[1].length });
   }
   return out;
@@ -280,10 +292,10 @@ function capitalisedNamesIn(text: string, context: string): Entity[] {
   return out;
 }
 
-/** English noun phrases after a determiner: "a glass of water", "my sourdough starter". */
+/** English noun phrases after a determiner: "a glass of water", "My sourdough starter". */
 function nounPhrasesIn(text: string): Entity[] {
   const out: Entity[] = [];
-  const pattern = /\b(?:the|a|an|my|your|our|their|his|her|its|some)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?(?:\s+of\s+[a-z][a-z-]+)?)/gu;
+  const pattern = /\b(?:[Tt]he|[Aa]n?|[Mm]y|[Yy]our|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er|[Ii]ts|[Ss]ome)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?(?:\s+of\s+[a-z][a-z-]+)?)/gu;
   for (const m of text.matchAll(pattern)) {
     const kept: string[] = [];
     for (const w of m[1].split(/\s+/u)) {
@@ -299,12 +311,12 @@ function nounPhrasesIn(text: string): Entity[] {
 }
 
 /** Topic words: a content word (English) or CJK pair that comes back in two or more of the recent turns. */
-function topicWords(turns: RecentTurn[]): Set<string> {
+function topicWords(turns: string[]): Set<string> {
   const seen = new Map<string, number>();
   for (const turn of turns) {
     const keys = new Set<string>();
-    for (const m of turn.content.matchAll(/\b[a-z][a-z-]{3,}\b/gu)) if (!FUNCTION_WORDS.has(m[0]) && !SENTENCE_STARTERS.has(m[0]) && !VAGUE_NOUNS.has(m[0])) keys.add(m[0]);
-    const chars = [...turn.content];
+    for (const m of turn.matchAll(/\b[a-z][a-z-]{3,}\b/gu)) if (!FUNCTION_WORDS.has(m[0]) && !SENTENCE_STARTERS.has(m[0]) && !VAGUE_NOUNS.has(m[0])) keys.add(m[0]);
+    const chars = [...turn];
     for (let i = 0; i + 1 < chars.length; i++) {
       const pair = chars[i] + chars[i + 1];
       if (isCjk(chars[i]) && isCjk(chars[i + 1]) && !CJK_STOP_CHARS.test(pair)) keys.add(pair);
@@ -314,8 +326,7 @@ function topicWords(turns: RecentTurn[]): Set<string> {
   return new Set([...seen].filter(([, count]) => count >= 2).map(([key]) => key));
 }
 
-function entitiesIn(turn: RecentTurn, context: string, topics: Set<string>): Entity[] {
-  const text = turn.content;
+function entitiesIn(text: string, context: string, topics: Set<string>): Entity[] {
   const named = [...titlesIn(text), ...chineseNamesIn(text), ...capitalisedNamesIn(text, context)];
   const namedText = [...new Set(named.map((e) => e.text.toLowerCase()))].join('\u0000');
   const inNamed = (s: string) => namedText.includes(s.toLowerCase());
@@ -334,35 +345,27 @@ function entitiesIn(turn: RecentTurn, context: string, topics: Set<string>): Ent
 // ---------------------------------------------------------------------------------------------
 // Salience
 //
-// Each mention of an entity in the recent turns gets
-//   recency     turn number (oldest 0, newest highest) + a hair for being later in its turn: the most
-//               recent mention wins when nothing else differs;
+// Candidates are the entities of the user's turns. Each mention gets
+//   recency     user-turn number (oldest 0) + a hair for being later in its turn: the most recent
+//               mention wins when nothing else differs;
 //   + named     2 for a title (《》, quotes), 1.5 for a capitalised or Chinese name, 0 for a noun phrase
 //               (+1 when it is a topic word repeated across turns): what people refer back to are named
-//               things, so a title two turns back beats "a glass of water" in the last reply;
+//               things;
 //   + fit       +3 when its type fits the reference (他/"that director" → a person; 它/"it" with
-//               released/上映 → a work), -3 when it clearly does not (a person for "it was released");
-//               a plain "it" in a question that itself names something ("Is it better than Inception?")
-//               compares named things, so noun phrases get -2 there;
-//   + user      +1 for it/它 references to an entity from a USER turn: "it" usually means the thing the
-//               user brought up, not something the assistant mentioned in passing;
-//   + context   +1.5 when the mention's sentence shares a content word with the question: "that
-//               director" → the name next to "direct", not the composer in the later reply.
-// The highest score wins; entities already named in the question are skipped.
+//               released/上映 → a work); a clear misfit (a person for "it was released", a film for "that
+//               director") is never picked;
+//   + context   +3 when the mention's sentence shares a content word with the question: "that director
+//               I mentioned" → the name next to "directed", even when another person came up later.
+// A mention from before the user last changed topic (their latest turn that leans on nothing earlier)
+// needs evidence, a fit or shared words: a plain "it" after "How do I keep basil fresh?" is not the
+// film of the turn before. The highest score wins; entities already named in the question are skipped.
 
-type Mention = Entity & { turn: number; role: RecentTurn['role']; topic?: boolean; sentence: string };
+type Mention = Entity & { turn: number; topic?: boolean; sentence: string };
 
-function score(m: Mention, ref: Reference, questionFeatures: Set<string>, questionNamesSomething: boolean): number {
-  const recency = m.turn + Math.min(m.position, 999) / 1000;
-  const named = m.kind === 'title' ? 2 : m.kind === 'name' ? 1.5 : m.topic ? 1 : 0;
-  let fit = 0;
-  if (ref.kind === 'person') fit = m.person ? 3 : m.work || m.kind === 'phrase' ? -3 : 0;
-  if (ref.kind === 'work') fit = m.work ? 3 : m.person ? -3 : m.kind === 'phrase' ? -1 : 0;
-  if (ref.kind === 'thing') fit = m.person ? -3 : m.kind === 'phrase' && questionNamesSomething ? -2 : 0;
-  const itLike = ref.kind === 'work' || ref.kind === 'thing';
-  const user = itLike && m.role === 'user' ? 1 : 0;
-  const context = sharedFeatures(m.sentence, m.text, questionFeatures) ? 1.5 : 0;
-  return recency + named + fit + user + context;
+function fit(m: Mention, ref: Reference): number {
+  if (ref.kind === 'person') return m.person ? 3 : m.work || m.kind === 'phrase' ? -Infinity : 0;
+  if (ref.kind === 'work') return m.work ? 3 : m.person ? -Infinity : m.kind === 'phrase' ? -1 : 0;
+  return ref.kind === 'thing' && m.person ? -Infinity : 0;
 }
 
 /** Content words (and CJK pairs without function characters) of the question, for the context bonus. */
@@ -385,32 +388,39 @@ function sentenceAround(text: string, position: number): string {
   return window.slice(start, ends.length > 0 ? Math.min(...ends) + 1 : window.length);
 }
 
-function mentionsOf(recent: RecentTurn[]): Mention[] {
-  const context = recent.map((t) => t.content).join('\n');
-  const topics = topicWords(recent);
-  return recent.flatMap((turn, i) =>
-    entitiesIn(turn, context, topics).map((e) => ({ ...e, turn: i, role: turn.role, sentence: sentenceAround(turn.content, e.position) })),
-  );
+function mentionsOf(turns: string[]): Mention[] {
+  const context = turns.join('\n');
+  const topics = topicWords(turns);
+  return turns.flatMap((turn, i) => entitiesIn(turn, context, topics).map((e) => ({ ...e, turn: i, sentence: sentenceAround(turn, e.position) })));
 }
 
-function pickEntity(ref: Reference, question: string, recent: RecentTurn[]): Mention | undefined {
+/** The user's latest turn that leans on nothing earlier (no reference, no ellipsis): where the topic may have changed. */
+function topicStart(turns: string[]): number {
+  for (let t = turns.length - 1; t >= 0; t--) if (!findReference(absolutizeRelativeDates(turns[t], new Date(0)).text)) return t;
+  return 0;
+}
+
+function pickEntity(ref: Reference, question: string, turns: string[]): Mention | undefined {
   const q = question.toLowerCase();
-  const mentions = mentionsOf(recent).filter((m) => !q.includes(m.text.toLowerCase()));
+  const mentions = mentionsOf(turns).filter((m) => !q.includes(m.text.toLowerCase()));
   if (ref.form === 'former' || ref.form === 'latter') {
     // The last turn that names two things; "the former" is the earlier of its last two.
-    for (let t = recent.length - 1; t >= 0; t--) {
+    for (let t = turns.length - 1; t >= 0; t--) {
       const named = distinct(mentions.filter((m) => m.turn === t && m.kind !== 'phrase').sort((a, b) => a.position - b.position));
       if (named.length >= 2) return ref.form === 'former' ? named[named.length - 2] : named[named.length - 1];
     }
     return undefined;
   }
   const questionFeatures = matchFeatures(question);
-  // "Is it better than Inception?" compares named things: "it" is a name, not "a glass of water".
-  const questionNamesSomething = titlesIn(question).length + capitalisedNamesIn(question, question).length > 0;
+  const start = topicStart(turns);
   let best: Mention | undefined;
   let bestScore = -Infinity;
   for (const m of mentions) {
-    const s = score(m, ref, questionFeatures, questionNamesSomething);
+    const typeFit = fit(m, ref);
+    const context = sharedFeatures(m.sentence, m.text, questionFeatures) ? 3 : 0;
+    if (m.turn < start && typeFit <= 0 && context === 0) continue;
+    const named = m.kind === 'title' ? 2 : m.kind === 'name' ? 1.5 : m.topic ? 1 : 0;
+    const s = m.turn + Math.min(m.position, 999) / 1000 + named + typeFit + context;
     if (s > bestScore) [best, bestScore] = [m, s];
   }
   return best;
@@ -428,7 +438,8 @@ export function rewriteOffline(question: string, recent: RecentTurn[], now: Date
   const { text, resolved } = absolutizeRelativeDates(question, now);
   const datesResolved = resolved.map((r) => `${r.phrase} → ${r.date}`);
   const ref = findReference(text);
-  const entity = ref ? pickEntity(ref, text, recent) : undefined;
+  const userTurns = recent.filter((t) => t.role === 'user').map((t) => t.content);
+  const entity = ref ? pickEntity(ref, text, userTurns) : undefined;
   if (!ref || !entity) return { query: text, datesResolved };
   return { query: substitute(text, ref, entity), entity: entity.text, datesResolved };
 }
