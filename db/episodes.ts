@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { hybridSearch } from './hybrid-search';
-import { episodes } from './schema';
+import { linkSources } from './provenance';
+import { episodes, memorySources } from './schema';
 import type { RankedCandidate } from './vector';
 
 export type NewEpisode = {
@@ -14,14 +15,45 @@ export type NewEpisode = {
   createdAt: Date;
 };
 
-/** Idempotent per assistant message: indexing a turn twice is a no-op. */
-export async function insertEpisode(episode: NewEpisode): Promise<boolean> {
+/**
+ * One episode per assistant message: indexing a turn again replaces its text and embedding (after
+ * a correction), and its provenance links are those of the latest text.
+ */
+export async function putEpisode(episode: NewEpisode, sourceMessageIds: string[]): Promise<void> {
+  await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .insert(episodes)
+      .values(episode)
+      .onConflictDoUpdate({
+        target: episodes.assistantMessageId,
+        set: { content: episode.content, embedding: episode.embedding, userMessageId: episode.userMessageId },
+      })
+      .returning({ id: episodes.id });
+    await tx.delete(memorySources).where(eq(memorySources.episodeId, row.id));
+    await linkSources(tx, sourceMessageIds.map((messageId) => ({ userId: episode.userId, messageId, episodeId: row.id })));
+  });
+}
+
+export async function episodeExists(userId: string, assistantMessageId: string): Promise<boolean> {
   const rows = await getDb()
-    .insert(episodes)
-    .values(episode)
-    .onConflictDoNothing({ target: episodes.assistantMessageId })
-    .returning({ id: episodes.id });
+    .select({ id: episodes.id })
+    .from(episodes)
+    .where(and(eq(episodes.userId, userId), eq(episodes.assistantMessageId, assistantMessageId)));
   return rows.length > 0;
+}
+
+/** The replies whose episodes must be indexed again. */
+export async function episodeReplies(userId: string, episodeIds: string[]): Promise<string[]> {
+  if (episodeIds.length === 0) return [];
+  const rows = await getDb()
+    .select({ id: episodes.assistantMessageId })
+    .from(episodes)
+    .where(and(eq(episodes.userId, userId), inArray(episodes.id, episodeIds)));
+  return rows.map((r) => r.id);
+}
+
+export async function deleteEpisodeOf(userId: string, assistantMessageId: string): Promise<void> {
+  await getDb().delete(episodes).where(and(eq(episodes.userId, userId), eq(episodes.assistantMessageId, assistantMessageId)));
 }
 
 export type EpisodeHit = RankedCandidate & {

@@ -1,12 +1,14 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { hybridSearch } from './hybrid-search';
-import { citations, factEvents, facts, turnRecords, type Fact } from './schema';
+import { factSources, linkSources, type Executor, type Span } from './provenance';
+import { factEvents, facts, memorySources, type Fact } from './schema';
 import type { RankedCandidate } from './vector';
 
 // Every function takes the signed-in user's id and filters by it.
 
-export type FactHit = RankedCandidate & { fact: Fact };
+/** A recalled fact with the messages it came from and whether it replaced an older one. */
+export type FactHit = RankedCandidate & { fact: Fact; sources: Span[]; replaces: boolean };
 
 export type FactQuery = {
   userId: string;
@@ -29,7 +31,16 @@ export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
     k: query.k,
     minSimilarity: query.minSimilarity ?? -1,
   });
-  return hits.map(({ row, ...ranks }) => ({ ...ranks, fact: factFromRow(row) }));
+  const ids = hits.map((hit) => hit.id);
+  const sources = await factSources(query.userId, ids);
+  const replacing = ids.length
+    ? await getDb()
+        .select({ id: facts.supersededBy })
+        .from(facts)
+        .where(and(eq(facts.userId, query.userId), inArray(facts.supersededBy, ids)))
+    : [];
+  const replaces = new Set(replacing.map((r) => r.id));
+  return hits.map(({ row, ...ranks }) => ({ ...ranks, fact: factFromRow(row), sources: sources.get(ranks.id) ?? [], replaces: replaces.has(ranks.id) }));
 }
 
 /** Candidates for reconciliation: the active facts of the same slot, plus the most similar others. */
@@ -47,7 +58,8 @@ export async function findRelatedActiveFacts(userId: string, slot: string, embed
 export type FactWrite = {
   userId: string;
   conversationId: string | null;
-  sourceMessageId: string | null;
+  /** The message that stated it, and where in that message. */
+  source: { messageId: string; spanStart: number; spanEnd: number } | null;
   actor: string;
 };
 
@@ -61,15 +73,21 @@ function factRow(write: FactWrite, fact: NewFact) {
     content: fact.content,
     value: fact.value,
     embedding: fact.embedding,
-    sourceMessageIds: write.sourceMessageId ? [write.sourceMessageId] : [],
     ...(fact.validFrom ? { validFrom: fact.validFrom } : {}),
   };
 }
 
+async function linkSource(executor: Executor, write: FactWrite, factId: string): Promise<void> {
+  if (write.source) await linkSources(executor, [{ userId: write.userId, factId, ...write.source }]);
+}
+
+const sourceMessageId = (write: FactWrite) => write.source?.messageId ?? null;
+
 export async function addFact(write: FactWrite, fact: NewFact): Promise<Fact> {
   return getDb().transaction(async (tx) => {
     const [row] = await tx.insert(facts).values(factRow(write, fact)).returning();
-    await tx.insert(factEvents).values({ factId: row.id, userId: write.userId, event: 'ADD', newContent: fact.content, actor: write.actor, sourceMessageId: write.sourceMessageId });
+    await linkSource(tx, write, row.id);
+    await tx.insert(factEvents).values({ factId: row.id, userId: write.userId, event: 'ADD', newContent: fact.content, actor: write.actor, sourceMessageId: sourceMessageId(write) });
     return row;
   });
 }
@@ -82,15 +100,18 @@ export async function supersedeFact(write: FactWrite, oldFactId: string, fact: N
       .from(facts)
       .where(and(eq(facts.id, oldFactId), eq(facts.userId, write.userId), eq(facts.status, 'active')));
     if (!old) return undefined;
-    const validFrom = fact.validFrom ?? new Date();
+    // The newer statement starts when it says it started, but never before the old one began:
+    // "since October" said after a fact recorded in November ends that fact the day it began.
+    const validFrom = new Date(Math.max((fact.validFrom ?? new Date()).getTime(), old.validFrom.getTime()));
     const [row] = await tx.insert(facts).values(factRow(write, { ...fact, validFrom })).returning();
+    await linkSource(tx, write, row.id);
     await tx
       .update(facts)
       .set({ status: 'superseded', validTo: validFrom, supersededBy: row.id, embedding: null, updatedAt: sql`now()` })
       .where(eq(facts.id, old.id));
     await tx.insert(factEvents).values([
-      { factId: old.id, userId: write.userId, event: 'UPDATE', oldContent: old.content, newContent: fact.content, actor: write.actor, sourceMessageId: write.sourceMessageId },
-      { factId: row.id, userId: write.userId, event: 'ADD', oldContent: old.content, newContent: fact.content, actor: write.actor, sourceMessageId: write.sourceMessageId },
+      { factId: old.id, userId: write.userId, event: 'UPDATE', oldContent: old.content, newContent: fact.content, actor: write.actor, sourceMessageId: sourceMessageId(write) },
+      { factId: row.id, userId: write.userId, event: 'ADD', oldContent: old.content, newContent: fact.content, actor: write.actor, sourceMessageId: sourceMessageId(write) },
     ]);
     return row;
   });
@@ -105,53 +126,79 @@ export async function endFact(write: FactWrite, factId: string, reason: string):
       .where(and(eq(facts.id, factId), eq(facts.userId, write.userId), eq(facts.status, 'active')))
       .returning({ id: facts.id, content: facts.content });
     if (rows.length === 0) return false;
-    await tx.insert(factEvents).values({ factId, userId: write.userId, event: 'DELETE', oldContent: rows[0].content, newContent: reason, actor: write.actor, sourceMessageId: write.sourceMessageId });
+    await tx.insert(factEvents).values({ factId, userId: write.userId, event: 'DELETE', oldContent: rows[0].content, newContent: reason, actor: write.actor, sourceMessageId: sourceMessageId(write) });
     return true;
   });
 }
 
 /** NONE: already known; the new message is added to its provenance. */
 export async function confirmFact(write: FactWrite, factId: string): Promise<void> {
-  if (!write.sourceMessageId) return;
-  await getDb()
-    .update(facts)
-    .set({ sourceMessageIds: sql`array_append(${facts.sourceMessageIds}, ${write.sourceMessageId}::uuid)`, updatedAt: sql`now()` })
-    .where(and(eq(facts.id, factId), eq(facts.userId, write.userId), sql`not (${write.sourceMessageId}::uuid = any(${facts.sourceMessageIds}))`));
-}
-
-/** A person edits a fact by hand: new text and embedding, recorded as an EDIT event. */
-export async function editFact(userId: string, factId: string, content: string, embedding: number[], actor: string): Promise<Fact | undefined> {
-  return getDb().transaction(async (tx) => {
-    const [old] = await tx.select().from(facts).where(and(eq(facts.id, factId), eq(facts.userId, userId)));
-    if (!old) return undefined;
-    const [row] = await tx
-      .update(facts)
-      .set({ content, value: content.toLowerCase(), embedding: old.status === 'active' ? embedding : null, updatedAt: sql`now()` })
-      .where(eq(facts.id, factId))
-      .returning();
-    await tx.insert(factEvents).values({ factId, userId, event: 'EDIT', oldContent: old.content, newContent: content, actor });
-    return row;
+  const source = write.source;
+  if (!source) return;
+  await getDb().transaction(async (tx) => {
+    const [fact] = await tx.select({ id: facts.id }).from(facts).where(and(eq(facts.id, factId), eq(facts.userId, write.userId)));
+    const [known] = await tx
+      .select({ id: memorySources.id })
+      .from(memorySources)
+      .where(and(eq(memorySources.factId, factId), eq(memorySources.messageId, source.messageId)));
+    if (fact && !known) {
+      await linkSource(tx, write, factId);
+      await tx.update(facts).set({ updatedAt: sql`now()` }).where(eq(facts.id, factId));
+    }
   });
 }
 
 /**
- * Removes facts outright, row, embedding and history together (a user's delete or "forget"), and
- * the recorded contexts that quoted them, so no inspector view keeps the text. Scoped to the user.
+ * Facts whose every source was edited or removed: no longer stated anywhere, so they end (kept,
+ * never recalled). A fact such an ended fact had replaced is returned, to be made current again.
  */
-export async function deleteFacts(userId: string, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  return getDb().transaction(async (tx) => {
-    const rows = await tx
-      .delete(facts)
-      .where(and(eq(facts.userId, userId), inArray(facts.id, ids)))
-      .returning({ id: facts.id });
-    const keys = rows.map((r) => `%"fact:${r.id}"%`);
-    if (keys.length > 0) {
-      await tx.delete(turnRecords).where(and(eq(turnRecords.userId, userId), sql`${turnRecords.record}::text like any(${sql.param(keys)}::text[])`));
-      await tx.delete(citations).where(and(eq(citations.userId, userId), sql`${citations.items}::text like any(${sql.param(keys)}::text[])`));
-    }
-    return rows.map((r) => r.id);
+export async function endUnsupportedFacts(executor: Executor, userId: string, factIds: string[], reason: string, actor: string): Promise<Fact[]> {
+  if (factIds.length === 0) return [];
+  const ended = await executor
+    .update(facts)
+    .set({ status: 'deleted', validTo: sql`now()`, embedding: null, updatedAt: sql`now()` })
+    .where(and(eq(facts.userId, userId), inArray(facts.id, factIds), eq(facts.status, 'active')))
+    .returning({ id: facts.id, content: facts.content });
+  if (ended.length === 0) return [];
+  await executor.insert(factEvents).values(ended.map((f) => ({ factId: f.id, userId, event: 'DELETE' as const, oldContent: f.content, newContent: reason, actor })));
+  return executor
+    .select()
+    .from(facts)
+    .where(and(eq(facts.userId, userId), eq(facts.status, 'superseded'), inArray(facts.supersededBy, ended.map((f) => f.id))));
+}
+
+/** A superseded fact whose replacement was taken back is current again. */
+export async function reactivateFact(userId: string, factId: string, embedding: number[], actor: string): Promise<void> {
+  await getDb().transaction(async (tx) => {
+    const [row] = await tx
+      .update(facts)
+      .set({ status: 'active', validTo: null, supersededBy: null, embedding, updatedAt: sql`now()` })
+      .where(and(eq(facts.id, factId), eq(facts.userId, userId), eq(facts.status, 'superseded')))
+      .returning({ content: facts.content });
+    if (row) await tx.insert(factEvents).values({ factId, userId, event: 'UPDATE', newContent: row.content, oldContent: 'its replacement was taken back', actor });
   });
+}
+
+/** A person edits a fact by hand: new text and embedding, recorded as an EDIT event. Returns the old and new rows. */
+export async function editFact(executor: Executor, userId: string, factId: string, content: string, embedding: number[], actor: string): Promise<{ old: Fact; fact: Fact } | undefined> {
+  const [old] = await executor.select().from(facts).where(and(eq(facts.id, factId), eq(facts.userId, userId)));
+  if (!old) return undefined;
+  const [fact] = await executor
+    .update(facts)
+    .set({ content, value: content.toLowerCase(), embedding: old.status === 'active' ? embedding : null, updatedAt: sql`now()` })
+    .where(eq(facts.id, factId))
+    .returning();
+  await executor.insert(factEvents).values({ factId, userId, event: 'EDIT', oldContent: old.content, newContent: content, actor });
+  return { old, fact };
+}
+
+/** Removes facts outright: row, embedding, history and provenance together. Scoped to the user. */
+export async function deleteFacts(executor: Executor, userId: string, ids: string[]): Promise<Array<Pick<Fact, 'id' | 'content' | 'value'>>> {
+  if (ids.length === 0) return [];
+  return executor
+    .delete(facts)
+    .where(and(eq(facts.userId, userId), inArray(facts.id, ids)))
+    .returning({ id: facts.id, content: facts.content, value: facts.value });
 }
 
 export async function listFacts(userId: string, status?: Fact['status']): Promise<Fact[]> {
@@ -168,6 +215,15 @@ export async function getFact(userId: string, factId: string): Promise<Fact | un
     .from(facts)
     .where(and(eq(facts.id, factId), eq(facts.userId, userId)));
   return row;
+}
+
+/** Facts as the API shows them: no embedding; the messages each came from, with the span that stated it. */
+export async function withSources(userId: string, rows: Fact[]) {
+  const sources = await factSources(userId, rows.map((f) => f.id));
+  return rows.map(({ embedding: _embedding, ...fact }) => {
+    const spans = sources.get(fact.id) ?? [];
+    return { ...fact, sources: spans, sourceMessageIds: [...new Set(spans.map((s) => s.messageId))] };
+  });
 }
 
 export async function getFactHistory(userId: string, factId: string) {
@@ -188,7 +244,6 @@ function factFromRow(row: Record<string, unknown>): Fact {
     content: row.content as string,
     value: row.value as string,
     status: row.status as Fact['status'],
-    sourceMessageIds: parseUuidArray(row.source_message_ids),
     validFrom: date(row.valid_from)!,
     validTo: date(row.valid_to),
     supersededBy: (row.superseded_by as string | null) ?? null,
@@ -196,11 +251,4 @@ function factFromRow(row: Record<string, unknown>): Fact {
     createdAt: date(row.created_at)!,
     updatedAt: date(row.updated_at)!,
   };
-}
-
-/** postgres.js returns uuid[] as an array, or as '{a,b}' text through drizzle's execute. */
-function parseUuidArray(value: unknown): string[] {
-  if (Array.isArray(value)) return value as string[];
-  if (typeof value === 'string') return value.replace(/^\{|\}$/gu, '').split(',').filter(Boolean);
-  return [];
 }

@@ -94,29 +94,76 @@ export async function putUserMessage(executor: Executor, scope: Scope, message: 
   return appended;
 }
 
-/** For Retry: the last user message stays, whatever answered it (a failed or stopped reply) goes. */
-export async function truncateAfterLastUserMessage(executor: Executor, scope: Scope): Promise<Message> {
-  const [last] = await executor
+/**
+ * For Retry: the last user message stays and the reply to it is reopened in place (same id, so
+ * feedback, citations and records bound to it stay valid); anything else after the question goes.
+ * Returns the reopened reply, or none when the question had no reply yet.
+ */
+export async function reopenLastReply(executor: Executor, scope: Scope, model: string): Promise<{ question: Message; reply: Message | undefined }> {
+  const [question] = await executor
     .select()
     .from(messages)
     .where(and(inScope(scope), eq(messages.role, 'user')))
     .orderBy(desc(messages.createdAt), desc(messages.seq))
     .limit(1);
-  if (!last) throw new HistoryError('nothing_to_regenerate', 'This conversation has no user message to answer.');
-  await removeAfter(executor, scope, last);
-  return last;
+  if (!question) throw new HistoryError('nothing_to_regenerate', 'This conversation has no user message to answer.');
+  const [first] = await executor
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(inScope(scope), sql`${position} > ${positionOf(question.id)}`))
+    .orderBy(...byPosition)
+    .limit(1);
+  await executor.delete(messages).where(and(inScope(scope), sql`${position} > ${positionOf(question.id)}`, first ? sql`${messages.id} <> ${first.id}` : undefined));
+  if (!first) return { question, reply: undefined };
+  const [reply] = await executor
+    .update(messages)
+    .set({ status: 'streaming', content: '', parts: [], error: null, model, replyTo: question.id, updatedAt: sql`now()` })
+    .where(eq(messages.id, first.id))
+    .returning();
+  await executor.update(conversations).set({ updatedAt: sql`now()` }).where(eq(conversations.id, scope.conversationId));
+  return { question, reply };
 }
 
-export async function removeMessage(userId: string, id: string): Promise<boolean> {
-  const rows = await getDb()
-    .delete(messages)
-    .where(and(eq(messages.id, id), eq(messages.userId, userId)))
-    .returning({ id: messages.id });
-  return rows.length > 0;
+/** The ids of a message and of every message after it in its conversation (what an edit replaces). */
+export async function idsFrom(executor: Executor, scope: Scope, messageId: string): Promise<string[]> {
+  const rows = await executor
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(inScope(scope), sql`${position} >= ${positionOf(messageId)}`));
+  return rows.map((r) => r.id);
 }
 
-export async function removeAllMessages(scope: Scope): Promise<number> {
-  const rows = await getDb().delete(messages).where(inScope(scope)).returning({ id: messages.id });
+/** The highest seq among a user's messages (or one conversation's): a point in time that survives edits. */
+export async function maxSeq(executor: Executor, filter: { userId: string; conversationId?: string }): Promise<number> {
+  const [row] = await executor
+    .select({ seq: sql<string | null>`max(${messages.seq})` })
+    .from(messages)
+    .where(and(eq(messages.userId, filter.userId), filter.conversationId ? eq(messages.conversationId, filter.conversationId) : undefined));
+  return Number(row.seq ?? 0);
+}
+
+/** The user's messages holding any of these texts (case-insensitive): where a forgotten statement was repeated or quoted. */
+export async function messagesContaining(userId: string, needles: string[]): Promise<Message[]> {
+  const wanted = [...new Set(needles.map((n) => n.trim().toLowerCase()).filter((n) => n.length >= 2))];
+  if (wanted.length === 0) return [];
+  return getDb()
+    .select()
+    .from(messages)
+    .where(and(eq(messages.userId, userId), sql`exists (select 1 from unnest(${sql.param(wanted)}::text[]) as n(t) where strpos(lower(${messages.content}), n.t) > 0)`));
+}
+
+/** The replies to these user messages. */
+export async function repliesTo(userId: string, questionIds: string[]): Promise<Message[]> {
+  if (questionIds.length === 0) return [];
+  return getDb()
+    .select()
+    .from(messages)
+    .where(and(eq(messages.userId, userId), inArray(messages.replyTo, questionIds)));
+}
+
+export async function deleteMessages(executor: Executor, scope: Scope, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await executor.delete(messages).where(and(inScope(scope), inArray(messages.id, ids))).returning({ id: messages.id });
   return rows.length;
 }
 
@@ -178,30 +225,42 @@ async function removeAfter(executor: Executor, scope: Scope, message: Message): 
   await executor.delete(messages).where(and(inScope(scope), sql`${position} > ${positionOf(message.id)}`));
 }
 
-/** How many messages the conversation holds up to and including a given one (for the summary's thresholds). */
-export async function countMessagesUpTo(scope: Scope, messageId: string): Promise<number> {
-  const [row] = await getDb()
-    .select({ n: sql<number>`count(*)::int` })
-    .from(messages)
-    .where(and(inScope(scope), sql`${position} <= ${positionOf(messageId)}`));
-  return row.n;
-}
-
-/** Messages after a given one (or from the start), oldest first, at most `limit`. */
-export async function messagesAfter(scope: Scope, afterMessageId: string | null, limit: number): Promise<Message[]> {
-  return getDb()
+/**
+ * What a summary refresh may cover, oldest first: messages after `after` (the summary's coverage)
+ * and after the floor seq (a clear or forget point), up to `upTo` (the job's reply; null = the
+ * newest), minus the newest `keepRaw` of those up to `upTo`, which stay raw.
+ */
+export async function messagesForSummary(
+  scope: Scope,
+  window: { after: { at: string; seq: number } | null; floorSeq: number; upTo: string | null; keepRaw: number },
+): Promise<{ fresh: Message[]; sinceFloor: number }> {
+  const upTo = window.upTo ? sql`${position} <= ${positionOf(window.upTo)}` : undefined;
+  const older = getDb()
     .select()
     .from(messages)
-    .where(
-      and(
-        inScope(scope),
-        afterMessageId
-          ? sql`${position} > ${positionOf(afterMessageId)}`
-          : undefined,
-      ),
-    )
-    .orderBy(...byPosition)
-    .limit(limit);
+    .where(and(inScope(scope), upTo, sql`${messages.seq} > ${window.floorSeq}`))
+    .orderBy(desc(messages.createdAt), desc(messages.seq))
+    .offset(window.keepRaw)
+    .as('older');
+  const rows = await getDb()
+    .select()
+    .from(older)
+    .where(window.after ? sql`(${older.createdAt}, ${older.seq}) > (${window.after.at}::timestamptz, ${window.after.seq}::bigint)` : undefined)
+    .orderBy(asc(older.createdAt), asc(older.seq));
+  const [count] = await getDb()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(messages)
+    .where(and(inScope(scope), upTo, sql`${messages.seq} > ${window.floorSeq}`));
+  return { fresh: rows as Message[], sinceFloor: count.n };
+}
+
+/** The position of a message, as the summary records it (microseconds kept as text). */
+export async function positionOfMessage(scope: Scope, id: string): Promise<{ at: string; seq: number } | undefined> {
+  const [row] = await getDb()
+    .select({ at: sql<string>`${messages.createdAt}::text`, seq: messages.seq })
+    .from(messages)
+    .where(and(inScope(scope), eq(messages.id, id)));
+  return row;
 }
 
 /** The user messages a reply answers: those since the previous assistant message (a user may send several in a row). */

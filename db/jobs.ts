@@ -65,3 +65,11 @@ export async function jobsForMessage(userId: string, messageId: string): Promise
     .from(jobs)
     .where(and(eq(jobs.userId, userId), eq(jobs.messageId, messageId)));
 }
+
+/** Runs a reply's post-turn work again (after a Retry rewrote it, or a re-index that failed). */
+export async function resetJobs(userId: string, messageId: string, kind?: string): Promise<void> {
+  await getDb()
+    .update(jobs)
+    .set({ status: 'pending', attempts: 0, lastError: null, runAfter: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(jobs.userId, userId), eq(jobs.messageId, messageId), kind ? eq(jobs.kind, kind) : undefined));
+}

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  check,
   index,
   integer,
   jsonb,
@@ -23,6 +24,8 @@ export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
   kind: userKind('kind').notNull().default('guest'),
   displayName: text('display_name'),
+  // "Forget everything": messages up to this seq are never indexed, summarised or mined for facts again.
+  memoryFloorSeq: bigint('memory_floor_seq', { mode: 'number' }).notNull().default(0),
   createdAt: createdAt(),
 });
 
@@ -113,9 +116,12 @@ export const summaries = pgTable('summaries', {
   content: text('content').notNull(),
   version: integer('version').notNull(),
   coveredMessageCount: integer('covered_message_count').notNull(),
-  lastCoveredMessageId: uuid('last_covered_message_id'),
-  // Message ids the summary was built from (provenance for citations and the benchmark).
-  sourceMessageIds: uuid('source_message_ids').array().notNull().default(sql`'{}'::uuid[]`),
+  // Position (created_at, seq) of the last covered message: a position, not an id, so it survives
+  // that message being edited away. Null: covers nothing yet.
+  coveredUntilAt: timestamp('covered_until_at', { withTimezone: true, precision: 6, mode: 'string' }),
+  coveredUntilSeq: bigint('covered_until_seq', { mode: 'number' }),
+  // The clear point: messages up to this seq are never summarised again.
+  floorSeq: bigint('floor_seq', { mode: 'number' }).notNull().default(0),
   // 'system' for a refresh, 'user' when edited by hand: an edited summary is the base of the next refresh.
   updatedBy: text('updated_by').notNull(),
   updatedAt: updatedAt(),
@@ -132,16 +138,20 @@ export const summaryVersions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     version: integer('version').notNull(),
-    action: text('action').$type<'refresh' | 'edit' | 'clear'>().notNull(),
+    action: text('action').$type<SummaryAction>().notNull(),
     actor: text('actor').notNull(),
     before: text('before'),
     after: text('after'),
     coveredMessageCount: integer('covered_message_count').notNull(),
-    lastCoveredMessageId: uuid('last_covered_message_id'),
+    coveredUntilAt: timestamp('covered_until_at', { withTimezone: true, precision: 6, mode: 'string' }),
+    coveredUntilSeq: bigint('covered_until_seq', { mode: 'number' }),
     createdAt: createdAt(),
   },
   (t) => [index('summary_versions_conversation_idx').on(t.conversationId, t.version)],
 );
+
+/** refresh: new messages folded in; edit/clear: by hand; rebuild: recomputed after a correction. */
+export type SummaryAction = 'refresh' | 'edit' | 'clear' | 'rebuild';
 
 /** One completed turn (user + assistant), indexed by meaning and by characters. */
 export const episodes = pgTable(
@@ -188,7 +198,6 @@ export const facts = pgTable(
     content: text('content').notNull(),
     value: text('value').notNull(),
     status: factStatus('status').notNull().default('active'),
-    sourceMessageIds: uuid('source_message_ids').array().notNull().default(sql`'{}'::uuid[]`),
     validFrom: timestamp('valid_from', { withTimezone: true }).notNull().defaultNow(),
     validTo: timestamp('valid_to', { withTimezone: true }),
     supersededBy: uuid('superseded_by'),
@@ -235,30 +244,38 @@ export const retrievalCache = pgTable('retrieval_cache', {
   createdAt: createdAt(),
 });
 
-/** Everything the inspector shows for one assistant message. */
-export const turnRecords = pgTable('turn_records', {
-  assistantMessageId: uuid('assistant_message_id')
-    .primaryKey()
-    .references(() => messages.id, { onDelete: 'cascade' }),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  conversationId: uuid('conversation_id')
-    .notNull()
-    .references(() => conversations.id, { onDelete: 'cascade' }),
-  requestId: uuid('request_id').notNull(),
-  record: jsonb('record').$type<Record<string, unknown>>().notNull(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+/**
+ * Everything the inspector shows for one attempt at an assistant message: an immutable snapshot of
+ * what was sent. No foreign key to the message: the record outlives an edited-away or removed
+ * message (only deleting the conversation removes it); corrections redact text inside it.
+ */
+export const turnRecords = pgTable(
+  'turn_records',
+  {
+    assistantMessageId: uuid('assistant_message_id').notNull(),
+    // 1 for the first attempt; a Retry overwrites the reply in place and records attempt n + 1.
+    attempt: integer('attempt').notNull().default(1),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    requestId: uuid('request_id').notNull(),
+    record: jsonb('record').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.assistantMessageId, t.attempt] }), index('turn_records_user_idx').on(t.userId)],
+);
 
 /** Citations bound to the assistant message: every item given, which were cited, the retrieval runs. */
 export const citations = pgTable(
   'citations',
   {
-    assistantMessageId: uuid('assistant_message_id')
-      .notNull()
-      .references(() => messages.id, { onDelete: 'cascade' }),
+    // Like turn records, citations outlive the message (no foreign key); the conversation's deletion removes them.
+    assistantMessageId: uuid('assistant_message_id').notNull(),
+    conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'cascade' }),
     requestId: uuid('request_id').notNull(),
     userId: uuid('user_id')
       .notNull()
@@ -301,7 +318,70 @@ export const jobs = pgTable(
   ],
 );
 
+/**
+ * Provenance: which messages each derived memory (a fact, an episode, a summary version) came from,
+ * with foreign keys both ways, so a correction of a message finds everything derived from it. A
+ * fact's row also holds the span of the message that stated it.
+ */
+export const memorySources = pgTable(
+  'memory_sources',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    factId: uuid('fact_id').references(() => facts.id, { onDelete: 'cascade' }),
+    episodeId: uuid('episode_id').references(() => episodes.id, { onDelete: 'cascade' }),
+    summaryVersionId: uuid('summary_version_id').references(() => summaryVersions.id, { onDelete: 'cascade' }),
+    spanStart: integer('span_start'),
+    spanEnd: integer('span_end'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('memory_sources_message_idx').on(t.messageId),
+    index('memory_sources_fact_idx').on(t.factId),
+    index('memory_sources_episode_idx').on(t.episodeId),
+    index('memory_sources_summary_version_idx').on(t.summaryVersionId),
+    check('memory_sources_one_memory', sql`num_nonnulls(${t.factId}, ${t.episodeId}, ${t.summaryVersionId}) = 1`),
+  ],
+);
+
+export const redactionKind = pgEnum('redaction_kind', ['forgotten', 'corrected']);
+
+/**
+ * A part of a stored message that memory must no longer carry. The chat keeps the message as
+ * written (and marks the part); memory (episodes, summaries, fact extraction) and the model's
+ * recent window read it with the part replaced: `forgotten` by a marker everywhere, `corrected`
+ * (a fact the user edited) by the correction in memory blocks, while the window keeps the original
+ * and the prompt marks the fact as the user's correction of it.
+ */
+export const messageRedactions = pgTable(
+  'message_redactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: redactionKind('kind').notNull(),
+    spanStart: integer('span_start').notNull(),
+    spanEnd: integer('span_end').notNull(),
+    // The fact whose deletion or edit caused it (no foreign key: a deleted fact is gone).
+    factId: uuid('fact_id'),
+    replacement: text('replacement'),
+    actor: text('actor').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('message_redactions_message_idx').on(t.messageId), index('message_redactions_user_fact_idx').on(t.userId, t.factId)],
+);
+
 export type Fact = typeof facts.$inferSelect;
+export type MessageRedaction = typeof messageRedactions.$inferSelect;
 export type Episode = typeof episodes.$inferSelect;
 export type Summary = typeof summaries.$inferSelect;
 export type Job = typeof jobs.$inferSelect;

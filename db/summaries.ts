@@ -1,9 +1,14 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import type { Scope } from './history';
-import { summaries, summaryVersions, type Summary } from './schema';
+import { linkSources, summaryVersionSources } from './provenance';
+import { messages, summaries, summaryVersions, type Summary, type SummaryAction } from './schema';
 
-// The rolling summary of a conversation: one current row, every change kept as a version.
+// The rolling summary of a conversation: one current row, every change kept as a version, and each
+// version linked to the messages it came from.
+
+/** Where a summary stops: the position (created_at, seq) of the last message it covers. */
+export type Position = { at: string; seq: number };
 
 export async function getSummary(scope: Scope): Promise<Summary | undefined> {
   const [row] = await getDb()
@@ -11,6 +16,19 @@ export async function getSummary(scope: Scope): Promise<Summary | undefined> {
     .from(summaries)
     .where(and(eq(summaries.conversationId, scope.conversationId), eq(summaries.userId, scope.userId)));
   return row;
+}
+
+export function coveredUntil(summary: Pick<Summary, 'coveredUntilAt' | 'coveredUntilSeq'> | undefined): Position | null {
+  return summary?.coveredUntilAt && summary.coveredUntilSeq !== null ? { at: summary.coveredUntilAt, seq: summary.coveredUntilSeq } : null;
+}
+
+/** The messages the current version was built from. */
+export async function summarySources(scope: Scope, version: number): Promise<string[]> {
+  const [row] = await getDb()
+    .select({ id: summaryVersions.id })
+    .from(summaryVersions)
+    .where(and(eq(summaryVersions.conversationId, scope.conversationId), eq(summaryVersions.userId, scope.userId), eq(summaryVersions.version, version)));
+  return row ? summaryVersionSources(scope.userId, row.id) : [];
 }
 
 export async function listSummaryVersions(scope: Scope) {
@@ -21,16 +39,37 @@ export async function listSummaryVersions(scope: Scope) {
     .orderBy(desc(summaryVersions.version));
 }
 
+/** Which of these messages the current summary stands for (so the window need not send them raw). */
+export async function messagesCoveredBySummary(scope: Scope, messageIds: string[]): Promise<string[]> {
+  if (messageIds.length === 0) return [];
+  const rows = await getDb()
+    .select({ id: messages.id })
+    .from(messages)
+    .innerJoin(summaries, eq(summaries.conversationId, messages.conversationId))
+    .where(
+      and(
+        eq(messages.userId, scope.userId),
+        eq(messages.conversationId, scope.conversationId),
+        inArray(messages.id, messageIds),
+        sql`${summaries.content} <> '' and ${messages.seq} > ${summaries.floorSeq}
+          and (${messages.createdAt}, ${messages.seq}) <= (${summaries.coveredUntilAt}, ${summaries.coveredUntilSeq})`,
+      ),
+    );
+  return rows.map((r) => r.id);
+}
+
 type SummaryWrite = {
   content: string;
   coveredMessageCount: number;
-  lastCoveredMessageId: string | null;
+  coveredUntil: Position | null;
+  /** The clear point; unchanged when omitted. */
+  floorSeq?: number;
   sourceMessageIds: string[];
   actor: string;
-  action: 'refresh' | 'edit' | 'clear';
+  action: SummaryAction;
 };
 
-/** Writes the new current summary and its version row together; `expectedVersion` guards concurrent writers. */
+/** Writes the new current summary, its version row and the version's sources together; `expectedVersion` guards concurrent writers. */
 export async function writeSummary(scope: Scope, write: SummaryWrite, expectedVersion: number | null): Promise<Summary | undefined> {
   return getDb().transaction(async (tx) => {
     const [current] = await tx
@@ -40,12 +79,12 @@ export async function writeSummary(scope: Scope, write: SummaryWrite, expectedVe
       .for('update');
     if ((current?.version ?? null) !== expectedVersion) return undefined;
     const version = (current?.version ?? 0) + 1;
+    const coverage = { coveredMessageCount: write.coveredMessageCount, coveredUntilAt: write.coveredUntil?.at ?? null, coveredUntilSeq: write.coveredUntil?.seq ?? null };
     const values = {
       content: write.content,
       version,
-      coveredMessageCount: write.coveredMessageCount,
-      lastCoveredMessageId: write.lastCoveredMessageId,
-      sourceMessageIds: write.sourceMessageIds,
+      ...coverage,
+      floorSeq: write.floorSeq ?? current?.floorSeq ?? 0,
       updatedBy: write.actor,
       updatedAt: sql`now()`,
     };
@@ -54,16 +93,14 @@ export async function writeSummary(scope: Scope, write: SummaryWrite, expectedVe
       .values({ ...scope, ...values })
       .onConflictDoUpdate({ target: summaries.conversationId, set: values })
       .returning();
-    await tx.insert(summaryVersions).values({
-      ...scope,
-      version,
-      action: write.action,
-      actor: write.actor,
-      before: current?.content ?? null,
-      after: write.content,
-      coveredMessageCount: write.coveredMessageCount,
-      lastCoveredMessageId: write.lastCoveredMessageId,
-    });
+    const [versionRow] = await tx
+      .insert(summaryVersions)
+      .values({ ...scope, version, action: write.action, actor: write.actor, before: current?.content ?? null, after: write.content, ...coverage })
+      .returning({ id: summaryVersions.id });
+    await linkSources(
+      tx,
+      [...new Set(write.sourceMessageIds)].map((messageId) => ({ userId: scope.userId, messageId, summaryVersionId: versionRow.id })),
+    );
     return row;
   });
 }

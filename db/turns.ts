@@ -1,9 +1,13 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { citations, retrievalCache, turnRecords } from './schema';
 
+export type TurnRecordRow = typeof turnRecords.$inferSelect;
+
+/** Stores (or, while its turn runs, updates) one attempt's record. */
 export async function saveTurnRecord(row: {
   assistantMessageId: string;
+  attempt: number;
   userId: string;
   conversationId: string;
   requestId: string;
@@ -12,19 +16,62 @@ export async function saveTurnRecord(row: {
   await getDb()
     .insert(turnRecords)
     .values(row)
-    .onConflictDoUpdate({ target: turnRecords.assistantMessageId, set: { record: row.record, requestId: row.requestId, updatedAt: sql`now()` } });
+    .onConflictDoUpdate({ target: [turnRecords.assistantMessageId, turnRecords.attempt], set: { record: row.record, requestId: row.requestId, updatedAt: sql`now()` } });
 }
 
-export async function getTurnRecord(userId: string, assistantMessageId: string) {
+/** The next attempt number for a reply: a Retry keeps the earlier attempts' records. */
+export async function nextAttempt(assistantMessageId: string): Promise<number> {
   const [row] = await getDb()
+    .select({ n: sql<number>`coalesce(max(${turnRecords.attempt}), 0)::int` })
+    .from(turnRecords)
+    .where(eq(turnRecords.assistantMessageId, assistantMessageId));
+  return row.n + 1;
+}
+
+/** Every attempt's record for a reply, newest first. */
+export async function getTurnRecords(userId: string, assistantMessageId: string): Promise<TurnRecordRow[]> {
+  return getDb()
     .select()
     .from(turnRecords)
-    .where(and(eq(turnRecords.assistantMessageId, assistantMessageId), eq(turnRecords.userId, userId)));
-  return row;
+    .where(and(eq(turnRecords.assistantMessageId, assistantMessageId), eq(turnRecords.userId, userId)))
+    .orderBy(desc(turnRecords.attempt));
 }
+
+/** How a text appears inside jsonb's text form (quotes, backslashes and control characters escaped). */
+const asJsonText = (text: string) => JSON.stringify(text).slice(1, -1);
+
+/** The user's records that hold any of these texts or item keys (all of them when both are empty and `all` is set). */
+export async function turnRecordsQuoting(userId: string, needles: string[], options: { all?: boolean } = {}): Promise<TurnRecordRow[]> {
+  const wanted = needles.filter((n) => n.length > 0).map(asJsonText);
+  if (wanted.length === 0 && !options.all) return [];
+  return getDb()
+    .select()
+    .from(turnRecords)
+    .where(
+      and(
+        eq(turnRecords.userId, userId),
+        options.all ? undefined : sql`exists (select 1 from unnest(${sql.param(wanted)}::text[]) as n(t) where strpos(${turnRecords.record}::text, n.t) > 0)`,
+      ),
+    );
+}
+
+export async function replaceTurnRecord(userId: string, assistantMessageId: string, attempt: number, record: Record<string, unknown>): Promise<void> {
+  await getDb()
+    .update(turnRecords)
+    .set({ record, updatedAt: sql`now()` })
+    .where(and(eq(turnRecords.userId, userId), eq(turnRecords.assistantMessageId, assistantMessageId), eq(turnRecords.attempt, attempt)));
+}
+
+export async function countTurnRecords(userId: string): Promise<number> {
+  const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(turnRecords).where(eq(turnRecords.userId, userId));
+  return row.n;
+}
+
+export type CitationRow = typeof citations.$inferSelect;
 
 export async function saveCitations(row: {
   assistantMessageId: string;
+  conversationId: string;
   requestId: string;
   userId: string;
   items: unknown[];
@@ -45,6 +92,37 @@ export async function getCitations(userId: string, assistantMessageId: string) {
     .select()
     .from(citations)
     .where(and(eq(citations.assistantMessageId, assistantMessageId), eq(citations.userId, userId)));
+}
+
+/** Citation rows holding any of these texts, or citing any of these keys. */
+export async function citationsQuoting(userId: string, needles: string[], keys: string[], options: { all?: boolean } = {}): Promise<CitationRow[]> {
+  const wanted = needles.filter((n) => n.length > 0).map(asJsonText);
+  if (wanted.length === 0 && keys.length === 0 && !options.all) return [];
+  return getDb()
+    .select()
+    .from(citations)
+    .where(
+      and(
+        eq(citations.userId, userId),
+        options.all
+          ? undefined
+          : sql`(${citations.citedKeys} && ${sql.param(keys)}::text[]
+              or exists (select 1 from unnest(${sql.param(wanted)}::text[]) as n(t) where strpos(${citations.items}::text, n.t) > 0))`,
+      ),
+    );
+}
+
+export async function replaceCitationItems(row: Pick<CitationRow, 'userId' | 'assistantMessageId' | 'requestId'>, items: unknown[]): Promise<void> {
+  await getDb()
+    .update(citations)
+    .set({ items })
+    .where(and(eq(citations.userId, row.userId), eq(citations.assistantMessageId, row.assistantMessageId), eq(citations.requestId, row.requestId)));
+}
+
+/** Retrieval rewrites are keyed by content; a correction drops the user's cached ones, which may quote what was corrected. */
+export async function dropCachedRewrites(userId: string): Promise<number> {
+  const rows = await getDb().delete(retrievalCache).where(eq(retrievalCache.userId, userId)).returning({ key: retrievalCache.key });
+  return rows.length;
 }
 
 export async function getCachedRewrite(userId: string, key: string) {

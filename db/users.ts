@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { eq, getTableName } from 'drizzle-orm';
+import { eq, getTableName, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { citations, episodes, facts, retrievalCache, sessions, summaries, summaryVersions, turnRecords, users, type User } from './schema';
+import { maxSeq } from './history';
+import { conversations, episodes, facts, messages, retrievalCache, sessions, summaries, summaryVersions, users, type User } from './schema';
 
 export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -48,19 +49,41 @@ export async function createGuestUser(): Promise<User> {
   return user;
 }
 
+/** The tables "forget everything" empties for a user (the conversations and their messages stay). */
+const MEMORY_TABLES = [facts, episodes, summaries, summaryVersions, retrievalCache] as const;
+
+/** What "forget everything" would remove now, and what stays: the numbers its dialog shows. */
+export async function memoryCounts(userId: string): Promise<{ removed: Record<string, number>; kept: Record<string, number> }> {
+  const count = async (table: typeof MEMORY_TABLES[number] | typeof conversations | typeof messages) => {
+    const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.userId, userId));
+    return row.n;
+  };
+  const removed: Record<string, number> = {};
+  for (const table of MEMORY_TABLES) removed[getTableName(table)] = await count(table);
+  return { removed, kept: { conversations: await count(conversations), messages: await count(messages) } };
+}
+
 /**
- * Deletes every memory of one user (facts with their embeddings and history, episodes, summaries,
- * rewrite cache, and the recorded contexts and citations that quote them); conversations stay.
+ * Deletes every memory of one user (facts with their embeddings and history, episodes, summaries
+ * and their versions, rewrite cache, and the provenance of all of them) and sets the user's memory
+ * floor, so nothing said before now is indexed, summarised or mined for facts again. Conversations
+ * and messages stay.
  */
 export async function deleteAllMemory(userId: string): Promise<Record<string, number>> {
   return getDb().transaction(async (tx) => {
     const counts: Record<string, number> = {};
-    for (const table of [facts, episodes, summaries, summaryVersions, retrievalCache, turnRecords, citations] as const) {
+    for (const table of MEMORY_TABLES) {
       const rows = await tx.delete(table).where(eq(table.userId, userId)).returning({ userId: table.userId });
       counts[getTableName(table)] = rows.length;
     }
+    await tx.update(users).set({ memoryFloorSeq: await maxSeq(tx, { userId }) }).where(eq(users.id, userId));
     return counts;
   });
+}
+
+export async function memoryFloor(userId: string): Promise<number> {
+  const [row] = await getDb().select({ floor: users.memoryFloorSeq }).from(users).where(eq(users.id, userId));
+  return row?.floor ?? 0;
 }
 
 /** Deletes the user and, by cascade, everything they own. */

@@ -11,17 +11,22 @@ import { getConversation, titleIfUntitled } from '@/db/conversations';
 import {
   finalizeAssistantMessage,
   HistoryError,
+  idsFrom,
   insertAssistantPlaceholder,
   putUserMessage,
+  reopenLastReply,
   saveStreamingText,
-  truncateAfterLastUserMessage,
   type Scope,
 } from '@/db/history';
+import { deleteEpisodeOf } from '@/db/episodes';
+import { resetJobs } from '@/db/jobs';
+import { nextAttempt } from '@/db/turns';
 import type { Message, User } from '@/db/schema';
 import { getConfig, type AppConfig } from './config';
 import { HttpError, notFound, parseInput } from './http';
 import { getModels } from './llm';
 import { assembleContext, round } from './memory/chain';
+import { prepareMessageCorrection } from './memory/corrections';
 import { assertQuestionFits } from './memory/fit-to-budget';
 import { schedulePostTurn } from './memory/post-turn';
 import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/turn-record';
@@ -73,7 +78,8 @@ export async function runChatTurn(user: User, body: unknown, request: Request): 
   const { question, placeholder } = await beginTurn(scope, input, models.chatModelId);
   if (input.trigger === 'submit-message') await titleIfUntitled(conversation.id, question.content);
 
-  const turn = { scope, requestId: crypto.randomUUID(), config, models, question, assistantMessageId: placeholder.id };
+  const attempt = await nextAttempt(placeholder.id);
+  const turn = { scope, requestId: crypto.randomUUID(), config, models, question, assistantMessageId: placeholder.id, attempt };
   let state: TurnState;
   try {
     state = await assembleContext(turn);
@@ -102,22 +108,42 @@ function normaliseTrigger(body: unknown) {
   return body && typeof body === 'object' && !('trigger' in body) ? { ...body, trigger: 'submit-message' } : body;
 }
 
+/**
+ * Stores the question and the reply's row. An edited question (a known id) replaces the old text
+ * and discards what followed, with everything derived from those messages (facts, episodes, the
+ * summary) corrected first. A Retry reopens the reply in place: same id, earlier attempt's record kept.
+ */
 async function beginTurn(scope: Scope, input: ChatRequest, model: string): Promise<{ question: Message; placeholder: Message }> {
   try {
-    return await getDb().transaction(async (tx) => {
-      const question =
-        input.trigger === 'submit-message'
-          ? await putUserMessage(tx, scope, { id: input.message.id, content: input.message.text })
-          : await truncateAfterLastUserMessage(tx, scope);
+    if (input.trigger === 'regenerate-message') return await reopenReply(scope, model);
+    const replaced = input.message.id ? await idsFrom(getDb(), scope, input.message.id) : [];
+    const correction = await prepareMessageCorrection(scope, replaced, `user:${scope.userId}`, 'its source message was edited');
+    const turn = await getDb().transaction(async (tx) => {
+      await correction.apply(tx);
+      const question = await putUserMessage(tx, scope, { id: input.message.id, content: input.message.text });
       const placeholder = await insertAssistantPlaceholder(tx, scope, question.id, model);
       return { question, placeholder };
     });
+    await correction.after();
+    return turn;
   } catch (error) {
     if (error instanceof HistoryError) {
       throw error.code === 'message_not_found' ? new HttpError(404, error.code, error.message) : new HttpError(409, error.code, error.message);
     }
     throw error;
   }
+}
+
+async function reopenReply(scope: Scope, model: string): Promise<{ question: Message; placeholder: Message }> {
+  const { question, reply } = await getDb().transaction(async (tx) => {
+    const reopened = await reopenLastReply(tx, scope, model);
+    if (reopened.reply) return reopened;
+    return { question: reopened.question, reply: await insertAssistantPlaceholder(tx, scope, reopened.question.id, model) };
+  });
+  // The earlier attempt's episode described a reply that is being rewritten; its post-turn work runs again.
+  await deleteEpisodeOf(scope.userId, reply!.id);
+  await resetJobs(scope.userId, reply!.id);
+  return { question, placeholder: reply! };
 }
 
 const FLUSH_INTERVAL_MS = 1000;

@@ -60,7 +60,8 @@ const envSchema = z.object({
   // Rolling summary (conversation scope).
   SUMMARY_START_MESSAGES: int(10),
   SUMMARY_REFRESH_MESSAGES: int(5),
-  SUMMARY_KEEP_RAW: int(6),
+  // The newest messages the summary never covers; unset = HISTORY_WINDOW, so the summary never repeats the recent window.
+  SUMMARY_KEEP_RAW: z.coerce.number().int().nonnegative().optional(),
   // Episodes: earlier turns recalled by meaning.
   EPISODE_SCOPE: z.enum(['conversation', 'user']).default('conversation'),
   // 0 = auto: enough candidates to fill the block's share of the budget (5 to 50).
@@ -86,7 +87,8 @@ const envSchema = z.object({
     .default('You are memlens, a helpful assistant. Answer clearly and concisely.'),
 });
 
-export type AppConfig = z.infer<typeof envSchema> & {
+export type AppConfig = Omit<z.infer<typeof envSchema>, 'SUMMARY_KEEP_RAW'> & {
+  SUMMARY_KEEP_RAW: number;
   /** The memory model defaults to the chat model. */
   memoryModel: string;
   /** True when no API key is set: the built-in offline model and local embedder are used. */
@@ -102,7 +104,12 @@ export function getConfig(): AppConfig {
     throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
   }
   const env = parsed.data;
-  cached = { ...env, memoryModel: env.MEMORY_MODEL ?? env.CHAT_MODEL, offline: !env.OPENAI_API_KEY };
+  cached = {
+    ...env,
+    SUMMARY_KEEP_RAW: env.SUMMARY_KEEP_RAW ?? env.HISTORY_WINDOW,
+    memoryModel: env.MEMORY_MODEL ?? env.CHAT_MODEL,
+    offline: !env.OPENAI_API_KEY,
+  };
   return cached;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { createConversation } from '@/db/conversations';
-import { listMessages, loadRecentMessages, putUserMessage, removeAllMessages, removeMessage, truncateAfterLastUserMessage, type Scope } from '@/db/history';
+import { deleteMessages, listMessages, loadRecentMessages, putUserMessage, reopenLastReply, type Scope } from '@/db/history';
 import { messages } from '@/db/schema';
 import { createGuestUser } from '@/db/users';
 
@@ -39,7 +39,7 @@ const table: Array<{ name: string; start: string[]; ops: Op[]; expected: string[
   { name: 'remove the only message', start: ['q1'], ops: [{ op: 'remove', target: 'q1' }], expected: [] },
   { name: 'remove all', start: ['q1', 'r1', 'q2'], ops: [{ op: 'removeAll' }], expected: [] },
   { name: 'remove all then append', start: ['q1', 'r1'], ops: [{ op: 'removeAll' }, { op: 'append', content: 'q9' }], expected: ['q9'] },
-  { name: 'regenerate drops the reply to the last question', start: ['q1', 'r1', 'q2', 'r2'], ops: [{ op: 'regenerate' }], expected: ['q1', 'r1', 'q2'] },
+  { name: 'regenerate reopens the reply to the last question in place, emptied', start: ['q1', 'r1', 'q2', 'r2'], ops: [{ op: 'regenerate' }], expected: ['q1', 'r1', 'q2', ''] },
   { name: 'regenerate with no reply yet changes nothing', start: ['q1', 'r1', 'q2'], ops: [{ op: 'regenerate' }], expected: ['q1', 'r1', 'q2'] },
 ];
 
@@ -52,9 +52,13 @@ describe('history ruled by message ids', () => {
         const replaced = await putUserMessage(getDb(), scope, { id: ids[step.target], content: step.content });
         expect(replaced.id).toBe(ids[step.target]);
       }
-      if (step.op === 'remove') expect(await removeMessage(scope.userId, ids[step.target])).toBe(true);
-      if (step.op === 'removeAll') await removeAllMessages(scope);
-      if (step.op === 'regenerate') await truncateAfterLastUserMessage(getDb(), scope);
+      if (step.op === 'remove') expect(await deleteMessages(getDb(), scope, [ids[step.target]])).toBe(1);
+      if (step.op === 'removeAll') await deleteMessages(getDb(), scope, (await listMessages(scope)).map((m) => m.id));
+      if (step.op === 'regenerate') {
+        const { reply } = await reopenLastReply(getDb(), scope, 'model');
+        // The reply keeps its id: what is bound to it (feedback, citations, records) stays valid.
+        if (reply) expect(reply.id).toBe(ids.r2);
+      }
     }
     expect((await listMessages(scope)).map((m) => m.content)).toEqual(expected);
   });
@@ -68,14 +72,14 @@ describe('history ruled by message ids', () => {
   it('operations on one conversation leave the others alone', async () => {
     const a = await seed(['a1', 'ar1']);
     const b = await seed(['b1', 'br1']);
-    await removeAllMessages(a.scope);
-    expect(await removeMessage(a.scope.userId, b.ids.b1)).toBe(false);
+    await deleteMessages(getDb(), a.scope, (await listMessages(a.scope)).map((m) => m.id));
+    expect(await deleteMessages(getDb(), a.scope, [b.ids.b1])).toBe(0);
     expect((await listMessages(b.scope)).map((m) => m.content)).toEqual(['b1', 'br1']);
   });
 
   it('regenerating an empty conversation is refused', async () => {
     const { scope } = await seed([]);
-    await expect(truncateAfterLastUserMessage(getDb(), scope)).rejects.toThrow('no user message');
+    await expect(reopenLastReply(getDb(), scope, 'model')).rejects.toThrow('no user message');
   });
 });
 

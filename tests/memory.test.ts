@@ -1,5 +1,5 @@
 import { encodeChat } from 'gpt-tokenizer/model/gpt-4o';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { DELETE as deleteConversation } from '@/app/api/conversations/[id]/route';
@@ -100,20 +100,27 @@ describe('facts across conversations', () => {
   });
 });
 
-it('a deleted fact leaves no recorded context or citation that quotes it', async () => {
+it('a deleted fact is redacted inside the recorded contexts and citations that quoted it; the records stay', async () => {
   const client = await newClient();
   await importTurns(client.user.id, [['My favourite band is Radiohead.', 'Great band.']]);
   const conversationId = await newConversation(client);
   const chunks = await readChunks(await chat(client.request('/api/chat', { body: { conversationId, message: { text: 'Which band is my favourite?' } } })));
   const assistantId = chunks.find((c) => c.type === 'start')!.messageId;
   await postTurnSettled(client.user.id);
-  const before = await getContext(client.request(`/api/messages/${assistantId}/context`), params({ id: assistantId }));
-  expect(JSON.stringify(await before.json())).toContain('Radiohead');
+  const before = await (await getContext(client.request(`/api/messages/${assistantId}/context`), params({ id: assistantId }))).json();
+  expect(JSON.stringify(before)).toContain('Radiohead');
 
   const [fact] = (await (await listFacts(client.request('/api/facts?status=active'))).json()).facts;
   await deleteFact(client.request(`/api/facts/${fact.id}`, { method: 'DELETE' }), params({ id: fact.id }));
-  expect((await getContext(client.request(`/api/messages/${assistantId}/context`), params({ id: assistantId }))).status).toBe(404);
-  expect(await getSql()`select 1 from citations where assistant_message_id = ${assistantId}`).toHaveLength(0);
+  const after = await getContext(client.request(`/api/messages/${assistantId}/context`), params({ id: assistantId }));
+  expect(after.status).toBe(200);
+  const body = await after.json();
+  expect(JSON.stringify(body)).not.toContain('Radiohead');
+  const item = body.context.recalled.find((r: { key: string }) => r.key === `fact:${fact.id}`);
+  expect(item).toMatchObject({ text: '[redacted]', kept: true, redacted: { by: `user:${client.user.id}`, reason: 'fact deleted' } });
+  expect(item.tokens).toBe(before.context.recalled.find((r: { key: string }) => r.key === `fact:${fact.id}`).tokens);
+  expect(body.context.budget.total).toBe(before.context.budget.total);
+  expect(body.citations[0].citedKeys).toEqual(before.citations[0].citedKeys);
 });
 
 describe('recall options (off by default)', () => {
@@ -163,6 +170,10 @@ describe('recall options (off by default)', () => {
 });
 
 describe('rolling summary', () => {
+  // These use a short raw tail (the default, the recent window, is covered in tests/corrections.test.ts).
+  beforeAll(() => setEnv({ SUMMARY_KEEP_RAW: '6' }));
+  afterAll(() => setEnv({ SUMMARY_KEEP_RAW: undefined }));
+
   it('starts at 10 messages, keeps the last 6 raw, refreshes after 5 more, and keeps a version history', async () => {
     const user = await createGuestUser();
     const scope = (conversationId: string) => ({ userId: user.id, conversationId });
@@ -214,11 +225,23 @@ describe('rolling summary', () => {
 
     const cleared = await clearSummary(client.request(summaryUrl, { method: 'DELETE' }), params({ id: conversationId }));
     expect((await cleared.json()).summary).toMatchObject({ content: '', coveredMessageCount: 0, version: 4 });
+    // Later refreshes start after the clear point: the cleared lines never come back.
+    for (let i = 8; i < 16; i++) await say(`Fact number ${i}: my locker code is ${1000 + i}.`);
+    const refreshed = (await (await getSummary(client.request(summaryUrl), params({ id: conversationId }))).json()).summary;
+    expect(refreshed.version).toBeGreaterThan(4);
+    expect(refreshed.content).toContain('1008');
+    // (Replies after the clear may quote older facts; what was said before it is never summarised again.)
+    expect(refreshed.content).not.toMatch(/^- User: Fact number [0-7]:/mu);
+    const summarised = await getSql()`select m.content from memory_sources s join summary_versions v on v.id = s.summary_version_id
+      join messages m on m.id = s.message_id where v.conversation_id = ${conversationId} and v.version = ${refreshed.version}`;
+    expect(summarised.length).toBeGreaterThan(0);
+    for (const row of summarised) expect(row.content).not.toMatch(/^Fact number [0-7]:/u);
+    expect(refreshed.content).not.toContain('Staff note');
   });
 });
 
 describe('episodes', () => {
-  it('recalls a turn from far back by meaning, and never one already in the recent window (by id)', async () => {
+  it('recalls a turn from far back by meaning, and never one whose messages are all sent raw (by id)', async () => {
     const user = await createGuestUser();
     const conversationId = await importTurns(user.id, [
       ['I rewatched Gattaca yesterday; Ethan Hawke was great.', 'A classic about genetic destiny.'],
@@ -228,12 +251,14 @@ describe('episodes', () => {
     setEnv({ HISTORY_WINDOW: '4' });
     try {
       const state = await previewContext({ userId: user.id, conversationId }, 'Which actor did I praise in Gattaca?');
-      const episodes = state.candidates.filter((c) => c.kind === 'episode');
+      const episodes = state.numbered.filter((c) => c.kind === 'episode');
       expect(episodes[0].text).toContain('Ethan Hawke');
-      const windowIds = new Set(state.history.flatMap((m) => [m.id]));
-      for (const episode of episodes) for (const id of episode.sourceMessageIds) expect(windowIds.has(id)).toBe(false);
-      expect(state.history.some((m) => m.content.includes('still holds up'))).toBe(true);
-      expect(episodes.some((e) => e.text.includes('still holds up'))).toBe(false);
+      const sentRaw = new Set(state.keptHistory.flatMap((m) => m.sourceMessageIds));
+      for (const episode of state.numbered.filter((i) => i.kind === 'episode')) expect(episode.sourceMessageIds.every((id) => sentRaw.has(id))).toBe(false);
+      expect(state.keptHistory.some((m) => m.text.includes('still holds up'))).toBe(true);
+      expect(state.numbered.some((e) => e.text.includes('still holds up'))).toBe(false);
+      const dropped = state.budget!.decisions.find((d) => d.reason.includes('sent in the recent window'));
+      expect(dropped).toBeDefined();
     } finally {
       setEnv({ HISTORY_WINDOW: undefined });
     }

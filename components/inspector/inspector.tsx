@@ -147,10 +147,7 @@ export function Inspector({ conversationId }: { conversationId: string }) {
                   <Skeleton lines={6} />
                 ) : query.error instanceof ApiError && query.error.status === 404 ? (
                   <div className="p-4">
-                    <Notice testId="no-record">
-                      No context was recorded for this reply. Imported conversations have none, and neither has a reply that
-                      failed before its context was assembled.
-                    </Notice>
+                    <Notice testId="no-record">{query.error.message}</Notice>
                   </div>
                 ) : query.isError ? (
                   <div className="p-4">

@@ -30,6 +30,7 @@ export async function assembleContext(input: TurnInput, steps: Step[] = contextS
     candidates: [],
     runs: [],
     summaryVersion: null,
+    summaryCovers: [],
     budget: null,
     numbered: [],
     keptHistory: [],

@@ -1,4 +1,5 @@
 import type { AppConfig } from '@/lib/config';
+import { FORGOTTEN } from './redaction';
 import type { NumberedItem } from './state';
 
 /**
@@ -15,7 +16,7 @@ export const SECTION_HEADERS: Record<ListedBlock, string> = {
 };
 
 export const CITATION_INSTRUCTIONS =
-  'Numbered memory items may follow. Use them when they help, and cite each one you use as [n]. Facts marked with a date are true since that date.\n';
+  `Numbered memory items may follow. Use them when they help, and cite each one you use as [n]. A fact is current since the date it shows and overrides older statements, including a message it says the user corrected. Text shown as "${FORGOTTEN}" was withdrawn: do not guess it.\n`;
 
 export function basePrompt(config: AppConfig): string {
   return `${config.SYSTEM_PROMPT.trim()}\n`;

@@ -43,73 +43,102 @@ export function assertQuestionFits(config: AppConfig, modelId: string, question:
 /**
  * Chooses what fits: facts, summary, episodes, then the recent window newest first, each block within
  * its floor and cap. Records every item's decision with its exact tokens.
+ *
+ * The window and the memories never overlap or leave a gap: window messages the kept summary
+ * stands for are not sent raw (unless the summary itself is dropped), and an episode is dropped
+ * only when every message of it is sent raw, judged on the messages actually kept, not on the
+ * loaded window. Dropping such episodes frees room for more of the window, so this repeats until
+ * nothing changes; each pass removes at least one episode, so it ends.
  */
 export const fitToBudgetStep: Step = {
   name: 'fit_to_budget',
   run(state) {
-    const { config, models } = state;
-    const limits = modelLimits(config, models.chatModelId);
-    assertQuestionFits(config, models.chatModelId, state.question);
-    const count = (text: string) => countTokens(text, limits.encoding);
-    const required = requiredLines(config, limits, state.question);
-
-    // Provisional numbers in priority order; kept items are renumbered 1..n afterwards.
-    const memory = (['facts', 'summary', 'episodes'] as ListedBlock[]).flatMap((block) => state.candidates.filter((c) => c.block === block));
-    const history = [...state.history].reverse().map(
-      (m): ContextItem => ({
-        key: `message:${m.id}`,
-        kind: 'history',
-        block: 'history',
-        text: m.content,
-        role: m.role,
-        sourceMessageIds: [m.id],
-        meta: { status: m.status, at: m.createdAt.toISOString() },
-      }),
-    );
-    const tokensOf = (item: ContextItem, n: number) =>
-      item.block === 'history' ? count(item.text) + MESSAGE_OVERHEAD_TOKENS : count(memoryLine(n, item.text));
-    const blocks = Object.fromEntries(BLOCK_PRIORITY.map((b) => [b, [] as BudgetItem[]])) as Record<BlockName, BudgetItem[]>;
-    memory.forEach((item, i) => blocks[item.block].push({ key: item.key, tokens: tokensOf(item, i + 1) }));
-    history.forEach((item) => blocks.history.push({ key: item.key, tokens: tokensOf(item, 0) }));
-
-    const headerTokens = {
-      facts: count(SECTION_HEADERS.facts),
-      summary: count(SECTION_HEADERS.summary),
-      episodes: count(SECTION_HEADERS.episodes),
-      history: 0,
-    };
-    const outcome = decide({
-      budget: limits.budget,
-      requiredTokens: required.reduce((sum, line) => sum + line.tokens, 0),
-      blocks,
-      limits: blockLimits(config),
-      headerTokens,
-    });
-    if (!outcome.ok) throw new HttpError(400, 'exceeds_context_budget', 'The message does not fit in the context budget.');
-
-    const kept = new Set(outcome.decisions.filter((d) => d.kept).map((d) => d.key));
-    const numbered: NumberedItem[] = memory
-      .filter((item) => kept.has(item.key))
-      .map((item, i) => ({ ...item, n: i + 1, tokens: count(memoryLine(i + 1, item.text)) }));
-    const keptHistory = history.filter((item) => kept.has(item.key)).reverse();
-    const finalTokens = new Map<string, number>([
-      ...numbered.map((item) => [item.key, item.tokens] as const),
-      ...keptHistory.map((item) => [item.key, tokensOf(item, 0)] as const),
-    ]);
-
-    const decisions: BudgetReport['decisions'] = [
-      ...required.map((line) => ({ ...line, block: 'required' as const, kept: true as const })),
-      ...(['facts', 'summary', 'episodes'] as ListedBlock[])
-        .filter((block) => numbered.some((item) => item.block === block))
-        .map((block) => ({ key: `header:${block}`, block, tokens: headerTokens[block], kept: true, reason: `${block} section header` })),
-      ...outcome.decisions.map((d) => ({ ...d, tokens: finalTokens.get(d.key) ?? d.tokens })),
-    ];
-    const byBlock = { required: 0, facts: 0, summary: 0, episodes: 0, history: 0 };
-    for (const d of decisions) if (d.kept) byBlock[d.block] += d.tokens;
-    const total = Object.values(byBlock).reduce((sum, n) => sum + n, 0);
-    return { budget: { budget: limits.budget, limits, total, byBlock, decisions }, numbered, keptHistory } satisfies Partial<TurnState>;
+    assertQuestionFits(state.config, state.models.chatModelId, state.question);
+    const covered = new Set(state.summaryCovers);
+    const inWindow: ContextItem[] = [];
+    let rawHistory = state.history.filter((m) => !covered.has(m.id));
+    let fit = fitOnce(state, state.candidates, rawHistory, inWindow);
+    for (;;) {
+      if (covered.size > 0 && rawHistory.length < state.history.length && !fit.numbered.some((item) => item.kind === 'summary')) {
+        rawHistory = state.history; // the summary did not fit: its messages go raw after all
+        fit = fitOnce(state, state.candidates.filter((c) => !inWindow.includes(c)), rawHistory, inWindow);
+        continue;
+      }
+      const sentRaw = new Set(fit.keptHistory.flatMap((item) => item.sourceMessageIds));
+      const redundant = state.candidates.filter(
+        (c) => c.block === 'episodes' && !inWindow.includes(c) && c.sourceMessageIds.every((id) => sentRaw.has(id)),
+      );
+      if (redundant.length === 0) return fit;
+      inWindow.push(...redundant);
+      fit = fitOnce(state, state.candidates.filter((c) => !inWindow.includes(c)), rawHistory, inWindow);
+    }
   },
 };
+
+/** One pass of the budget over the given memory candidates and window messages. */
+function fitOnce(state: TurnState, candidates: ContextItem[], window: TurnState['history'], inWindow: ContextItem[]) {
+  const { config, models } = state;
+  const limits = modelLimits(config, models.chatModelId);
+  const count = (text: string) => countTokens(text, limits.encoding);
+  const required = requiredLines(config, limits, state.question);
+
+  // Provisional numbers in priority order; kept items are renumbered 1..n afterwards.
+  const memory = (['facts', 'summary', 'episodes'] as ListedBlock[]).flatMap((block) => candidates.filter((c) => c.block === block));
+  const history = [...window].reverse().map(
+    (m): ContextItem => ({
+      key: `message:${m.id}`,
+      kind: 'history',
+      block: 'history',
+      text: m.content,
+      role: m.role,
+      sourceMessageIds: [m.id],
+      meta: { status: m.status, at: m.createdAt.toISOString() },
+    }),
+  );
+  const tokensOf = (item: ContextItem, n: number) =>
+    item.block === 'history' ? count(item.text) + MESSAGE_OVERHEAD_TOKENS : count(memoryLine(n, item.text));
+  const blocks = Object.fromEntries(BLOCK_PRIORITY.map((b) => [b, [] as BudgetItem[]])) as Record<BlockName, BudgetItem[]>;
+  memory.forEach((item, i) => blocks[item.block].push({ key: item.key, tokens: tokensOf(item, i + 1) }));
+  history.forEach((item) => blocks.history.push({ key: item.key, tokens: tokensOf(item, 0) }));
+
+  const headerTokens = {
+    facts: count(SECTION_HEADERS.facts),
+    summary: count(SECTION_HEADERS.summary),
+    episodes: count(SECTION_HEADERS.episodes),
+    history: 0,
+  };
+  const outcome = decide({
+    budget: limits.budget,
+    requiredTokens: required.reduce((sum, line) => sum + line.tokens, 0),
+    blocks,
+    limits: blockLimits(config),
+    headerTokens,
+  });
+  if (!outcome.ok) throw new HttpError(400, 'exceeds_context_budget', 'The message does not fit in the context budget.');
+
+  const kept = new Set(outcome.decisions.filter((d) => d.kept).map((d) => d.key));
+  const numbered: NumberedItem[] = memory
+    .filter((item) => kept.has(item.key))
+    .map((item, i) => ({ ...item, n: i + 1, tokens: count(memoryLine(i + 1, item.text)) }));
+  const keptHistory = history.filter((item) => kept.has(item.key)).reverse();
+  const finalTokens = new Map<string, number>([
+    ...numbered.map((item) => [item.key, item.tokens] as const),
+    ...keptHistory.map((item) => [item.key, tokensOf(item, 0)] as const),
+  ]);
+
+  const decisions: BudgetReport['decisions'] = [
+    ...required.map((line) => ({ ...line, block: 'required' as const, kept: true as const })),
+    ...(['facts', 'summary', 'episodes'] as ListedBlock[])
+      .filter((block) => numbered.some((item) => item.block === block))
+      .map((block) => ({ key: `header:${block}`, block, tokens: headerTokens[block], kept: true, reason: `${block} section header` })),
+    ...outcome.decisions.map((d) => ({ ...d, tokens: finalTokens.get(d.key) ?? d.tokens })),
+    ...inWindow.map((item) => ({ key: item.key, block: item.block, tokens: 0, kept: false, reason: 'every message of it is sent in the recent window' })),
+  ];
+  const byBlock = { required: 0, facts: 0, summary: 0, episodes: 0, history: 0 };
+  for (const d of decisions) if (d.kept) byBlock[d.block] += d.tokens;
+  const total = Object.values(byBlock).reduce((sum, n) => sum + n, 0);
+  return { budget: { budget: limits.budget, limits, total, byBlock, decisions }, numbered, keptHistory } satisfies Partial<TurnState>;
+}
 
 export function blockLimits(config: AppConfig): Record<BlockName, BlockLimit> {
   return { ...DEFAULT_LIMITS, ...mapLimits(config) };

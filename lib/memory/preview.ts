@@ -13,6 +13,7 @@ export function previewContext(scope: Scope, text: string, now = new Date()): Pr
     models: getModels(),
     question: { id: crypto.randomUUID(), content: text, createdAt: now },
     assistantMessageId: crypto.randomUUID(),
+    attempt: 1,
     now,
   });
 }

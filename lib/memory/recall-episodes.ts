@@ -3,19 +3,25 @@ import { searchKeywords } from './keywords';
 import { recallTopK } from './fit-to-budget';
 import type { ContextItem, Step } from './state';
 
-/** Earlier turns by meaning and by words, minus the turns already in the recent window (by message id). */
+/**
+ * Earlier turns by meaning and by words. Turns of the recent window are not excluded here: the
+ * budget decides which window messages are actually sent, and fit_to_budget drops the episodes of
+ * those only (so a window message the budget drops is still reachable as an episode). The search
+ * asks for that many more candidates.
+ */
 export const recallEpisodes: Step = {
   name: 'recall_episodes',
-  async run({ config, models, scope, history, retrieval, queryEmbedding, candidates, runs, question }) {
+  async run({ config, models, scope, history, retrieval, queryEmbedding, candidates, runs, question, assistantMessageId }) {
     const topK = recallTopK(config, models.chatModelId, 'episodes');
+    const windowTurns = history.filter((m) => m.role === 'assistant').length;
     const hits = await searchEpisodes({
       userId: scope.userId,
       conversationId: config.EPISODE_SCOPE === 'user' ? null : scope.conversationId,
       embedding: queryEmbedding,
       keywords: searchKeywords(retrieval.query),
-      k: topK,
+      k: topK + windowTurns,
       minSimilarity: config.EPISODES_MIN_SIMILARITY,
-      excludeMessageIds: [...history.map((m) => m.id), question.id],
+      excludeMessageIds: [question.id, assistantMessageId],
     });
     const items: ContextItem[] = hits.map((hit, index) => ({
       key: `episode:${hit.id}`,
@@ -36,7 +42,7 @@ export const recallEpisodes: Step = {
         {
           kind: 'episodes',
           query: retrieval.query,
-          topK,
+          topK: topK + windowTurns,
           candidates: hits.map((h) => ({ id: h.id, score: h.score, vectorRank: h.vectorRank, lexicalRank: h.lexicalRank })),
         },
       ],

@@ -1,4 +1,5 @@
-import { searchFacts } from '@/db/facts';
+import { searchFacts, type FactHit } from '@/db/facts';
+import { redactionsOf } from '@/db/provenance';
 import { searchKeywords } from './keywords';
 import { recallTopK } from './fit-to-budget';
 import type { ContextItem, Step } from './state';
@@ -20,12 +21,15 @@ export const recallFacts: Step = {
       k: topK,
       excludeConversationId: config.FACTS_EXCLUDE_CURRENT_CONVERSATION ? scope.conversationId : undefined,
     });
+    // Facts the user corrected by hand whose original wording is still in the window: say so.
+    const corrections = await redactionsOf(scope.userId, history.map((m) => m.id));
+    const correctedHere = new Set(corrections.filter((r) => r.kind === 'corrected').map((r) => r.factId));
     const items: ContextItem[] = hits.map((hit, index) => ({
       key: `fact:${hit.fact.id}`,
       kind: 'fact',
       block: 'facts',
-      text: `${hit.fact.content} (${hit.fact.slot === 'statement' ? '' : `${hit.fact.slot}, `}since ${hit.fact.validFrom.toISOString().slice(0, 10)})`,
-      sourceMessageIds: hit.fact.sourceMessageIds,
+      text: factLine(hit, correctedHere.has(hit.fact.id)),
+      sourceMessageIds: [...new Set(hit.sources.map((s) => s.messageId))],
       score: hit.score,
       rank: index + 1,
       vectorRank: hit.vectorRank,
@@ -38,3 +42,14 @@ export const recallFacts: Step = {
     };
   },
 };
+
+/** "I prefer tea (like, current since 2026-11-22; replaces an earlier like)": which statement is current, and why. */
+export function factLine(hit: FactHit, correctsWindow: boolean): string {
+  const { fact } = hit;
+  const notes = [
+    `${fact.slot === 'statement' ? '' : `${fact.slot}, `}current since ${fact.validFrom.toISOString().slice(0, 10)}`,
+    ...(hit.replaces ? [`replaces an earlier ${fact.slot === 'statement' ? 'statement' : fact.slot}`] : []),
+    ...(correctsWindow ? ['the user corrected their earlier message with this'] : []),
+  ];
+  return `${fact.content} (${notes.join('; ')})`;
+}

@@ -1,10 +1,10 @@
-import { getSummary } from '@/db/summaries';
+import { getSummary, messagesCoveredBySummary, summarySources } from '@/db/summaries';
 import type { Step } from './state';
 
-/** The conversation's current rolling summary, if it has one. */
+/** The conversation's current rolling summary, if it has one, and which window messages it already stands for. */
 export const recallSummary: Step = {
   name: 'recall_summary',
-  async run({ scope, candidates, runs, retrieval }) {
+  async run({ scope, candidates, runs, retrieval, history }) {
     const summary = await getSummary(scope);
     const run = { kind: 'summary' as const, query: retrieval.query, topK: 1 };
     if (!summary || summary.content.trim() === '') {
@@ -12,6 +12,7 @@ export const recallSummary: Step = {
     }
     return {
       summaryVersion: summary.version,
+      summaryCovers: await messagesCoveredBySummary(scope, history.map((m) => m.id)),
       candidates: [
         ...candidates,
         {
@@ -19,7 +20,7 @@ export const recallSummary: Step = {
           kind: 'summary',
           block: 'summary',
           text: summary.content.trim(),
-          sourceMessageIds: summary.sourceMessageIds,
+          sourceMessageIds: await summarySources(scope, summary.version),
           meta: { version: summary.version, coveredMessageCount: summary.coveredMessageCount, updatedBy: summary.updatedBy },
         },
       ],

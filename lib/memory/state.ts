@@ -71,6 +71,10 @@ export type TurnState = {
   question: Pick<Message, 'id' | 'content' | 'createdAt'>;
   /** The placeholder row the reply streams into; its id is the id the client sees. */
   assistantMessageId: string;
+  /** 1, or n + 1 when a Retry rewrites the reply in place (earlier attempts' records are kept). */
+  attempt: number;
+  /** Recent-window messages the current summary stands for: sent as the summary, not raw, while it is kept. */
+  summaryCovers: string[];
   /** The recent window, oldest first, without the question. */
   history: Message[];
   retrieval: Retrieval;
@@ -98,4 +102,4 @@ export type Step = {
   run: (state: TurnState) => Partial<TurnState> | Promise<Partial<TurnState>>;
 };
 
-export type TurnInput = Pick<TurnState, 'scope' | 'requestId' | 'config' | 'models' | 'question' | 'assistantMessageId'> & { now?: Date };
+export type TurnInput = Pick<TurnState, 'scope' | 'requestId' | 'config' | 'models' | 'question' | 'assistantMessageId' | 'attempt'> & { now?: Date };

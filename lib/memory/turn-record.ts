@@ -12,6 +12,7 @@ export function buildTurnRecord(state: TurnState) {
   return {
     requestId: state.requestId,
     assistantMessageId: state.assistantMessageId,
+    attempt: state.attempt,
     conversationId: state.scope.conversationId,
     question: { id: state.question.id, text: state.question.content },
     retrieval: state.retrieval,
@@ -49,6 +50,7 @@ export function buildTurnRecord(state: TurnState) {
 export async function recordTurnStart(state: TurnState, record: TurnRecord): Promise<void> {
   await saveTurnRecord({
     assistantMessageId: state.assistantMessageId,
+    attempt: state.attempt,
     userId: state.scope.userId,
     conversationId: state.scope.conversationId,
     requestId: state.requestId,
@@ -73,6 +75,7 @@ export async function recordTurnEnd(
   await recordTurnStart(state, final);
   await saveCitations({
     assistantMessageId: state.assistantMessageId,
+    conversationId: state.scope.conversationId,
     requestId: state.requestId,
     userId: state.scope.userId,
     items: [...state.numbered, ...state.keptHistory].map((item) => ({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listFacts } from '@/db/facts';
+import { listFacts, withSources } from '@/db/facts';
 import { parseInput, route } from '@/lib/http';
 import { requireUser } from '@/lib/session';
 
@@ -8,5 +8,5 @@ export const GET = route(async (request: Request) => {
   const user = await requireUser(request);
   const status = new URL(request.url).searchParams.get('status') ?? undefined;
   const parsed = parseInput({ status }, z.object({ status: z.enum(['active', 'superseded', 'deleted']).optional() }));
-  return Response.json({ facts: (await listFacts(user.id, parsed.status)).map(({ embedding: _embedding, ...fact }) => fact) });
+  return Response.json({ facts: await withSources(user.id, await listFacts(user.id, parsed.status)) });
 });

@@ -1,9 +1,20 @@
-import { deleteAllMemory } from '@/db/users';
+import { memoryCounts } from '@/db/users';
 import { route } from '@/lib/http';
+import { forgetEverything } from '@/lib/memory/corrections';
 import { requireUser } from '@/lib/session';
 
-/** DELETE /api/memory: forget everything about the signed-in user (and nothing of anyone else). */
+/** GET /api/memory: what "forget everything" would remove now, and what stays (for its dialog). */
+export const GET = route(async (request: Request) => {
+  const user = await requireUser(request);
+  return Response.json(await memoryCounts(user.id));
+});
+
+/**
+ * DELETE /api/memory: forget everything about the signed-in user (and nothing of anyone else):
+ * facts, episodes, summaries and cached rewrites go, nothing said before now is remembered again,
+ * and turn records keep their place with the recalled memory redacted. Conversations stay.
+ */
 export const DELETE = route(async (request: Request) => {
   const user = await requireUser(request);
-  return Response.json({ deleted: await deleteAllMemory(user.id) });
+  return Response.json(await forgetEverything(user.id, `user:${user.id}`));
 });

@@ -1,12 +1,14 @@
 import { generateText, Output } from 'ai';
 import { z } from 'zod';
-import { addFact, confirmFact, deleteFacts, endFact, findRelatedActiveFacts, listFacts, supersedeFact, type FactWrite } from '@/db/facts';
+import { addFact, confirmFact, endFact, findRelatedActiveFacts, listFacts, supersedeFact, type FactWrite } from '@/db/facts';
 import type { Fact, Message } from '@/db/schema';
 import type { Models } from '@/lib/llm';
+import { forgetFacts } from '../corrections';
 import { embedTexts } from '../embed';
 import { searchKeywords } from '../keywords';
 import type { PostTurnWork } from '../post-turn';
 import { decideFactUpdate, detectForgetRequest, extractFactCandidates, factsToForget, type ExistingFact, type FactCandidate, type FactDecision, type FactSlot } from '../rules/facts';
+import { locateStatement } from '../redaction';
 import { loadTurn } from './turn-messages';
 
 const SLOTS = ['name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', 'like', 'dislike', 'date', 'plan', 'statement'] as const;
@@ -20,22 +22,19 @@ export const extractFacts: PostTurnWork = {
   kind: 'extract_facts',
   async run({ job, models }) {
     const turn = await loadTurn(job.userId, job.messageId);
-    for (const question of turn?.questions ?? []) await learnFrom(question, job.userId, job.conversationId, models);
+    for (const [i, question] of (turn?.questions ?? []).entries()) {
+      await learnFrom(question, turn!.original[i].content, job.userId, job.conversationId, models);
+    }
   },
 };
 
-async function learnFrom(question: Message, userId: string, conversationId: string, models: Models): Promise<void> {
-  const write: FactWrite = {
-    userId,
-    conversationId,
-    sourceMessageId: question.id,
-    actor: models.memory ? `model:${models.memory.modelId}` : 'offline-rules',
-  };
-
+/** `question` as memory reads it (forgotten parts gone); `written` as the user wrote it, where spans point. */
+async function learnFrom(question: Message, written: string, userId: string, conversationId: string, models: Models): Promise<void> {
+  const actor = models.memory ? `model:${models.memory.modelId}` : 'offline-rules';
   const forget = detectForgetRequest(question.content);
   if (forget) {
     const active = await listFacts(userId, 'active');
-    await deleteFacts(userId, factsToForget(forget, active.map(existing)));
+    await forgetFacts(userId, factsToForget(forget, active.map(existing)), actor, `the user asked to forget it (message ${question.id})`);
     return;
   }
 
@@ -43,6 +42,7 @@ async function learnFrom(question: Message, userId: string, conversationId: stri
     ? await extractWithModel(models, question.content, question.createdAt)
     : extractFactCandidates(question.content, question.createdAt);
   for (const candidate of candidates) {
+    const write: FactWrite = { userId, conversationId, actor, source: { messageId: question.id, ...locateStatement(written, candidate.text) } };
     const [embedding] = await embedTexts(models, [candidate.text]);
     const related = await findRelatedActiveFacts(userId, candidate.slot, embedding, searchKeywords(candidate.text));
     const decisions = models.memory

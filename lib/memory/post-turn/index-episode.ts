@@ -1,4 +1,5 @@
-import { insertEpisode } from '@/db/episodes';
+import { deleteEpisodeOf, putEpisode } from '@/db/episodes';
+import type { Models } from '@/lib/llm';
 import { embedTexts } from '../embed';
 import type { PostTurnWork } from '../post-turn';
 import { loadTurn } from './turn-messages';
@@ -6,20 +7,30 @@ import { loadTurn } from './turn-messages';
 /** Indexes a completed turn (question + reply) as one episode, by meaning and by characters. */
 export const indexEpisode: PostTurnWork = {
   kind: 'index_episode',
-  async run({ job, models }) {
-    const turn = await loadTurn(job.userId, job.messageId);
-    if (!turn || turn.questions.length === 0 || turn.answer.status === 'failed' || turn.answer.status === 'streaming') return;
-    const first = turn.questions[0];
-    const content = [...turn.questions.map((q) => `User: ${q.content.trim()}`), `Assistant: ${turn.answer.content.trim()}`].join('\n');
-    const [embedding] = await embedTexts(models, [content]);
-    await insertEpisode({
-      userId: job.userId,
-      conversationId: job.conversationId,
+  run: ({ job, models }) => indexTurn(job.userId, job.messageId, models),
+};
+
+/** (Re)indexes one turn from its messages as memory reads them; a turn with nothing left to index has no episode. */
+export async function indexTurn(userId: string, assistantMessageId: string, models: Models): Promise<void> {
+  const turn = await loadTurn(userId, assistantMessageId);
+  if (!turn || turn.answer.status === 'streaming') return;
+  if (turn.questions.length === 0 || turn.answer.status === 'failed') {
+    await deleteEpisodeOf(userId, assistantMessageId);
+    return;
+  }
+  const first = turn.questions[0];
+  const content = [...turn.questions.map((q) => `User: ${q.content.trim()}`), `Assistant: ${turn.answer.content.trim()}`].join('\n');
+  const [embedding] = await embedTexts(models, [content]);
+  await putEpisode(
+    {
+      userId,
+      conversationId: turn.answer.conversationId,
       userMessageId: first.id,
       assistantMessageId: turn.answer.id,
       content,
       embedding,
       createdAt: first.createdAt,
-    });
-  },
-};
+    },
+    [...turn.questions.map((q) => q.id), turn.answer.id],
+  );
+}

@@ -1,51 +1,91 @@
 import { generateText } from 'ai';
-import { countMessagesUpTo, getMessages, messagesAfter } from '@/db/history';
+import { getMessages, messagesForSummary, positionOfMessage, type Scope } from '@/db/history';
 import type { Message } from '@/db/schema';
-import { getSummary, writeSummary } from '@/db/summaries';
+import { coveredUntil, getSummary, summarySources, writeSummary } from '@/db/summaries';
+import { memoryFloor } from '@/db/users';
+import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
 import type { PostTurnWork } from '../post-turn';
+import { readRedacted } from '../redaction';
 import { summariseExtractive } from '../rules/summarise';
 
 /**
  * The rolling summary: starts when the conversation reaches SUMMARY_START_MESSAGES, refreshes when
  * SUMMARY_REFRESH_MESSAGES or more messages lie beyond what it covers, and always leaves the last
- * SUMMARY_KEEP_RAW messages raw. Incremental: previous summary (as edited, if a person edited it)
- * plus the newly covered messages.
+ * SUMMARY_KEEP_RAW messages raw (by default the recent window, so the two never repeat each other).
+ * Incremental: previous summary (as edited, if a person edited it) plus the newly covered messages,
+ * read as memory reads them (forgotten parts gone). Nothing at or before a clear point or a
+ * "forget everything" is ever covered again.
  */
 export const refreshSummary: PostTurnWork = {
   kind: 'refresh_summary',
   async run({ job, config, models }) {
-    const scope = { userId: job.userId, conversationId: job.conversationId };
-    // Counted up to this reply, so late or imported jobs summarise what existed at that turn.
-    const total = await countMessagesUpTo(scope, job.messageId);
-    const current = await getSummary(scope);
-    const covered = current?.coveredMessageCount ?? 0;
-    const coverable = total - config.SUMMARY_KEEP_RAW;
-    if (!current && total < config.SUMMARY_START_MESSAGES) return;
-    if (coverable - covered < (current ? config.SUMMARY_REFRESH_MESSAGES : 1)) return;
-
-    const fresh = await messagesAfter(scope, current?.lastCoveredMessageId ?? null, coverable - covered);
-    if (fresh.length === 0) return;
-    const previous = current?.content ?? null;
-    const content = models.memory ? await summariseWithModel(models, previous, fresh) : summariseExtractive(previous, fresh.map(asInput));
-    const written = await writeSummary(
-      scope,
-      {
-        content,
-        coveredMessageCount: covered + fresh.length,
-        lastCoveredMessageId: fresh.at(-1)!.id,
-        sourceMessageIds: models.memory
-          ? [...new Set([...(current?.sourceMessageIds ?? []), ...fresh.map((m) => m.id)])]
-          : sourcesOf(content, [...(await getMessages(job.userId, current?.sourceMessageIds ?? [])), ...fresh]),
-        actor: models.memory ? `model:${models.memory.modelId}` : 'offline-summariser',
-        action: 'refresh',
-      },
-      current?.version ?? null,
-    );
-    // Someone edited or cleared it meanwhile: fail, so the retry builds on their version.
-    if (!written) throw new Error('the summary changed while it was being refreshed');
+    await refreshSummaryOf({ userId: job.userId, conversationId: job.conversationId }, job.messageId, config, models);
   },
 };
+
+/** Messages a rebuild folds in per step, so a long conversation is summarised in pieces. */
+const REBUILD_CHUNK = 40;
+
+/**
+ * One refresh up to `upTo` (a reply; null = the newest message). With `rebuild`, the summary is
+ * recomputed from the messages alone, in pieces, after a correction changed what it was built from.
+ */
+export async function refreshSummaryOf(scope: Scope, upTo: string | null, config: AppConfig, models: Models, rebuild = false): Promise<void> {
+  let current = await getSummary(scope);
+  if (rebuild && !current) return;
+  const floorSeq = Math.max(current?.floorSeq ?? 0, await memoryFloor(scope.userId));
+  let base = rebuild ? null : current;
+  // Each pass covers at least one more message, so the loop ends with the conversation.
+  for (;;) {
+    const { fresh, sinceFloor } = await messagesForSummary(scope, {
+      after: coveredUntil(base ?? undefined),
+      floorSeq,
+      upTo,
+      keepRaw: config.SUMMARY_KEEP_RAW,
+    });
+    const started = Boolean(base?.content);
+    if (!rebuild && !started && sinceFloor < config.SUMMARY_START_MESSAGES) return;
+    if (!rebuild && started && fresh.length < config.SUMMARY_REFRESH_MESSAGES) return;
+    if (!rebuild && fresh.length === 0) return;
+    const piece = rebuild ? fresh.slice(0, REBUILD_CHUNK) : fresh;
+    const written = await writeVersion(scope, current?.version ?? null, base, piece, models, rebuild ? 'rebuild' : 'refresh');
+    // Someone edited or cleared it meanwhile: fail, so the retry builds on their version.
+    if (!written) throw new Error('the summary changed while it was being refreshed');
+    current = written;
+    base = written;
+    if (!rebuild || fresh.length <= REBUILD_CHUNK) return;
+  }
+}
+
+async function writeVersion(
+  scope: Scope,
+  expectedVersion: number | null,
+  base: { content: string; version: number; coveredMessageCount: number } | null | undefined,
+  stored: Message[],
+  models: Models,
+  action: 'refresh' | 'rebuild',
+) {
+  const fresh = await readRedacted(stored, 'memory');
+  const previous = base?.content || null;
+  const content = fresh.length === 0 ? '' : models.memory ? await summariseWithModel(models, previous, fresh) : summariseExtractive(previous, fresh.map(asInput));
+  const earlier = base?.content ? await summarySources(scope, base.version) : [];
+  const last = fresh.at(-1);
+  return writeSummary(
+    scope,
+    {
+      content,
+      coveredMessageCount: (base?.content ? base.coveredMessageCount : 0) + fresh.length,
+      coveredUntil: last ? ((await positionOfMessage(scope, last.id)) ?? null) : null,
+      sourceMessageIds: models.memory
+        ? [...earlier, ...fresh.map((m) => m.id)]
+        : sourcesOf(content, [...(await readRedacted(await getMessages(scope.userId, earlier), 'memory')), ...fresh]),
+      actor: models.memory ? `model:${models.memory.modelId}` : 'offline-summariser',
+      action,
+    },
+    expectedVersion,
+  );
+}
 
 function asInput(message: Message) {
   return { role: message.role, content: message.content, id: message.id };
@@ -65,7 +105,7 @@ async function summariseWithModel(models: Models, previous: string | null, messa
   const { text } = await generateText({
     model: models.memory!,
     instructions:
-      'You maintain the running summary of a conversation. Update the previous summary with the new messages. Keep names, numbers, dates, decisions and everything the user said about themselves. Keep any wording a person wrote into the previous summary. Answer with the summary only, as short bullet lines, in the language of the conversation.',
+      'You maintain the running summary of a conversation. Update the previous summary with the new messages. Keep names, numbers, dates, decisions and everything the user said about themselves. Keep any wording a person wrote into the previous summary. Never repeat text marked as forgotten. Answer with the summary only, as short bullet lines, in the language of the conversation.',
     prompt: `Previous summary:\n${previous ?? '(none)'}\n\nNew messages:\n${messages.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content}`).join('\n')}`,
     maxRetries: 1,
   });

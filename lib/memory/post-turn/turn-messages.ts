@@ -1,10 +1,24 @@
 import { getMessage, userMessagesAnsweredBy } from '@/db/history';
 import type { Message } from '@/db/schema';
+import { memoryFloor } from '@/db/users';
+import { readRedacted } from '../redaction';
 
-/** The assistant message a job is about, and the user messages it answers (oldest first). */
-export async function loadTurn(userId: string, assistantMessageId: string): Promise<{ answer: Message; questions: Message[] } | undefined> {
-  const answer = await getMessage(userId, assistantMessageId);
-  if (!answer) return undefined;
-  const questions = await userMessagesAnsweredBy({ userId, conversationId: answer.conversationId }, answer.id);
-  return { answer, questions };
+export type Turn = {
+  /** The reply as memory reads it (forgotten parts gone, corrections applied). */
+  answer: Message;
+  /** The user messages it answers, oldest first, as memory reads them; none said before a "forget everything". */
+  questions: Message[];
+  /** The questions as stored, for locating a statement in what the user actually wrote. */
+  original: Message[];
+};
+
+/** The assistant message a job is about and the user messages it answers, as memory may read them. */
+export async function loadTurn(userId: string, assistantMessageId: string): Promise<Turn | undefined> {
+  const stored = await getMessage(userId, assistantMessageId);
+  if (!stored) return undefined;
+  const floor = await memoryFloor(userId);
+  if (stored.seq <= floor) return undefined;
+  const original = (await userMessagesAnsweredBy({ userId, conversationId: stored.conversationId }, stored.id)).filter((q) => q.seq > floor);
+  const [answer, ...questions] = await readRedacted([stored, ...original], 'memory');
+  return { answer, questions, original };
 }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { deleteFacts, editFact, getFact, getFactHistory } from '@/db/facts';
+import { getFact, getFactHistory, withSources } from '@/db/facts';
 import { notFound, readJson, route, uuidParam } from '@/lib/http';
-import { getModels } from '@/lib/llm';
-import { embedTexts } from '@/lib/memory/embed';
+import { correctFact, forgetFacts } from '@/lib/memory/corrections';
 import { requireUser } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
@@ -13,26 +12,26 @@ export const GET = route(async (request: Request, { params }: Params) => {
   const id = uuidParam((await params).id, 'Fact');
   const fact = await getFact(user.id, id);
   if (!fact) throw notFound('Fact', id);
-  const { embedding: _embedding, ...shown } = fact;
-  return Response.json({ fact: shown, history: await getFactHistory(user.id, id) });
+  return Response.json({ fact: (await withSources(user.id, [fact]))[0], history: await getFactHistory(user.id, id) });
 });
 
 export const PATCH = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Fact');
   const { content } = await readJson(request, z.object({ content: z.string().trim().min(1, 'must not be empty').max(2000) }));
-  const [embedding] = await embedTexts(getModels(), [content]);
-  const fact = await editFact(user.id, id, content, embedding, `user:${user.id}`);
+  const fact = await correctFact(user.id, id, content, `user:${user.id}`);
   if (!fact) throw notFound('Fact', id);
-  const { embedding: _embedding, ...shown } = fact;
-  return Response.json({ fact: shown });
+  return Response.json({ fact: (await withSources(user.id, [fact]))[0] });
 });
 
-/** Removes the fact, its embedding and its history at once. */
+/**
+ * Removes the fact, its embedding and its history at once; its statement leaves episodes and
+ * summaries, the messages that held it are marked, and turn records that quoted it are redacted.
+ */
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Fact');
-  const [deleted] = await deleteFacts(user.id, [id]);
-  if (!deleted) throw notFound('Fact', id);
-  return Response.json({ deleted });
+  const result = await forgetFacts(user.id, [id], `user:${user.id}`);
+  if (result.deleted.length === 0) throw notFound('Fact', id);
+  return Response.json({ deleted: id, messagesMarked: result.messagesMarked, recordsRedacted: result.recordsRedacted });
 });

@@ -1,4 +1,5 @@
-import { getMessage, removeMessage } from '@/db/history';
+import { getMessage } from '@/db/history';
+import { removeMessages } from '@/lib/memory/corrections';
 import { notFound, route, uuidParam } from '@/lib/http';
 import { requireUser } from '@/lib/session';
 
@@ -15,6 +16,8 @@ export const GET = route(async (request: Request, { params }: Params) => {
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Message');
-  if (!(await removeMessage(user.id, id))) throw notFound('Message', id);
+  const message = await getMessage(user.id, id);
+  if (!message) throw notFound('Message', id);
+  await removeMessages({ userId: user.id, conversationId: message.conversationId }, [id], `user:${user.id}`);
   return Response.json({ deleted: id });
 });

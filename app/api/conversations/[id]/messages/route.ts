@@ -1,4 +1,5 @@
-import { listMessages, removeAllMessages } from '@/db/history';
+import { listMessages } from '@/db/history';
+import { removeMessages } from '@/lib/memory/corrections';
 import { route } from '@/lib/http';
 import { requireConversationScope } from '@/lib/session';
 
@@ -9,8 +10,9 @@ export const GET = route(async (request: Request, { params }: Params) => {
   return Response.json({ messages: await listMessages(scope) });
 });
 
-/** Clears the conversation: every message goes, the conversation stays. */
+/** Clears the conversation: every message goes, with what was derived from them alone; the conversation stays. */
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
-  return Response.json({ removed: await removeAllMessages(scope) });
+  const ids = (await listMessages(scope)).map((m) => m.id);
+  return Response.json({ removed: await removeMessages(scope, ids, `user:${scope.userId}`) });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { getSummary, listSummaryVersions, writeSummary } from '@/db/summaries';
+import { coveredUntil, getSummary, listSummaryVersions, summarySources, writeSummary } from '@/db/summaries';
 import { HttpError, notFound, readJson, route } from '@/lib/http';
+import { clearSummary } from '@/lib/memory/corrections';
 import { requireConversationScope } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
@@ -8,7 +9,11 @@ type Params = { params: Promise<{ id: string }> };
 /** The current summary and every version of it (who, when, before/after). */
 export const GET = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
-  return Response.json({ summary: (await getSummary(scope)) ?? null, versions: await listSummaryVersions(scope) });
+  const summary = await getSummary(scope);
+  return Response.json({
+    summary: summary ? { ...summary, sourceMessageIds: await summarySources(scope, summary.version) } : null,
+    versions: await listSummaryVersions(scope),
+  });
 });
 
 const editSchema = z.object({
@@ -30,8 +35,8 @@ export const PUT = route(async (request: Request, { params }: Params) => {
     {
       content,
       coveredMessageCount: current?.coveredMessageCount ?? 0,
-      lastCoveredMessageId: current?.lastCoveredMessageId ?? null,
-      sourceMessageIds: current?.sourceMessageIds ?? [],
+      coveredUntil: coveredUntil(current),
+      sourceMessageIds: current ? await summarySources(scope, current.version) : [],
       actor: `user:${scope.userId}`,
       action: 'edit',
     },
@@ -41,16 +46,11 @@ export const PUT = route(async (request: Request, { params }: Params) => {
   return Response.json({ summary: written });
 });
 
-/** Clear: the summary becomes empty and covers nothing, so the next refresh starts over. */
+/** Clear: the summary becomes empty, and later refreshes start after this point, so they never restore it. */
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
-  const current = await getSummary(scope);
-  if (!current) throw notFound('Summary of conversation', scope.conversationId);
-  const written = await writeSummary(
-    scope,
-    { content: '', coveredMessageCount: 0, lastCoveredMessageId: null, sourceMessageIds: [], actor: `user:${scope.userId}`, action: 'clear' },
-    current.version,
-  );
-  if (!written) throw new HttpError(409, 'stale_version', 'The summary changed meanwhile; reload and try again.');
-  return Response.json({ summary: written });
+  const result = await clearSummary(scope, `user:${scope.userId}`);
+  if (result.status === 'missing') throw notFound('Summary of conversation', scope.conversationId);
+  if (result.status === 'stale') throw new HttpError(409, 'stale_version', 'The summary changed meanwhile; reload and try again.');
+  return Response.json({ summary: result.summary });
 });

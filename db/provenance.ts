@@ -1,0 +1,116 @@
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { getDb, type Db } from './client';
+import { memorySources, messageRedactions, type MessageRedaction } from './schema';
+
+// Provenance (which messages each memory came from) and redactions (parts of messages that memory
+// must no longer carry). Every function is scoped by the user's id.
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Executor = Db | Tx;
+
+export type SourceLink = {
+  userId: string;
+  messageId: string;
+  factId?: string;
+  episodeId?: string;
+  summaryVersionId?: string;
+  spanStart?: number | null;
+  spanEnd?: number | null;
+};
+
+export type Span = { messageId: string; spanStart: number | null; spanEnd: number | null };
+
+export async function linkSources(executor: Executor, links: SourceLink[]): Promise<void> {
+  if (links.length === 0) return;
+  await executor.insert(memorySources).values(links);
+}
+
+/** The messages each fact came from, with the span that stated it, oldest link first. */
+export async function factSources(userId: string, factIds: string[]): Promise<Map<string, Span[]>> {
+  const bySource = new Map<string, Span[]>(factIds.map((id) => [id, []]));
+  if (factIds.length === 0) return bySource;
+  const rows = await getDb()
+    .select({ factId: memorySources.factId, messageId: memorySources.messageId, spanStart: memorySources.spanStart, spanEnd: memorySources.spanEnd })
+    .from(memorySources)
+    .where(and(eq(memorySources.userId, userId), inArray(memorySources.factId, factIds)))
+    .orderBy(memorySources.createdAt);
+  for (const { factId, ...span } of rows) bySource.get(factId!)?.push(span);
+  return bySource;
+}
+
+export async function summaryVersionSources(userId: string, summaryVersionId: string): Promise<string[]> {
+  const rows = await getDb()
+    .select({ messageId: memorySources.messageId })
+    .from(memorySources)
+    .where(and(eq(memorySources.userId, userId), eq(memorySources.summaryVersionId, summaryVersionId)));
+  return rows.map((r) => r.messageId);
+}
+
+/** Everything derived from these messages: the reverse of provenance. */
+export async function derivedFrom(executor: Executor, userId: string, messageIds: string[]) {
+  if (messageIds.length === 0) return { factIds: [], episodeIds: [], summaryVersionIds: [] };
+  const rows = await executor
+    .select({ factId: memorySources.factId, episodeId: memorySources.episodeId, summaryVersionId: memorySources.summaryVersionId })
+    .from(memorySources)
+    .where(and(eq(memorySources.userId, userId), inArray(memorySources.messageId, messageIds)));
+  const unique = (values: Array<string | null>) => [...new Set(values.filter((v): v is string => v !== null))];
+  return {
+    factIds: unique(rows.map((r) => r.factId)),
+    episodeIds: unique(rows.map((r) => r.episodeId)),
+    summaryVersionIds: unique(rows.map((r) => r.summaryVersionId)),
+  };
+}
+
+/** Facts all of whose sources are among these messages: nothing else the user said supports them. */
+export async function factsOnlyFrom(executor: Executor, userId: string, messageIds: string[]): Promise<string[]> {
+  if (messageIds.length === 0) return [];
+  const rows = await executor.execute<{ fact_id: string }>(sql`
+    select fact_id from memory_sources
+    where user_id = ${userId} and fact_id is not null
+    group by fact_id
+    having bool_or(message_id = any(${sql.param(messageIds)}::uuid[]))
+       and bool_and(message_id = any(${sql.param(messageIds)}::uuid[]))`);
+  return rows.map((r) => r.fact_id);
+}
+
+/** Drops the links of facts to these messages (their text changed, so they no longer state the fact). */
+export async function unlinkFacts(executor: Executor, userId: string, messageIds: string[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  await executor
+    .delete(memorySources)
+    .where(and(eq(memorySources.userId, userId), inArray(memorySources.messageId, messageIds), isNotNull(memorySources.factId)));
+}
+
+export type NewRedaction = Pick<MessageRedaction, 'messageId' | 'userId' | 'kind' | 'spanStart' | 'spanEnd' | 'factId' | 'replacement' | 'actor'>;
+
+export async function addRedactions(executor: Executor, rows: NewRedaction[]): Promise<void> {
+  if (rows.length === 0) return;
+  await executor.insert(messageRedactions).values(rows);
+}
+
+export async function redactionsOf(userId: string, messageIds: string[]): Promise<MessageRedaction[]> {
+  if (messageIds.length === 0) return [];
+  return getDb()
+    .select()
+    .from(messageRedactions)
+    .where(and(eq(messageRedactions.userId, userId), inArray(messageRedactions.messageId, messageIds)))
+    .orderBy(messageRedactions.spanStart);
+}
+
+/** A fact edited again: its corrections in memory carry the newest text. */
+export async function updateCorrections(executor: Executor, userId: string, factId: string, replacement: string): Promise<string[]> {
+  const rows = await executor
+    .update(messageRedactions)
+    .set({ replacement })
+    .where(and(eq(messageRedactions.userId, userId), eq(messageRedactions.factId, factId), eq(messageRedactions.kind, 'corrected')))
+    .returning({ messageId: messageRedactions.messageId });
+  return [...new Set(rows.map((r) => r.messageId))];
+}
+
+/** A message whose text was replaced starts clean: its old redactions described the old text. */
+export async function dropRedactions(executor: Executor, userId: string, messageIds: string[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  await executor
+    .delete(messageRedactions)
+    .where(and(eq(messageRedactions.userId, userId), inArray(messageRedactions.messageId, messageIds)));
+}

@@ -1,0 +1,279 @@
+import { getDb } from '@/db/client';
+import { episodeReplies, deleteEpisodeOf } from '@/db/episodes';
+import { deleteFacts, editFact, endUnsupportedFacts, getFact, reactivateFact } from '@/db/facts';
+import { deleteMessages, getMessages, maxSeq, messagesContaining, repliesTo, type Scope } from '@/db/history';
+import { resetJobs } from '@/db/jobs';
+import {
+  addRedactions,
+  derivedFrom,
+  dropRedactions,
+  factSources,
+  factsOnlyFrom,
+  unlinkFacts,
+  updateCorrections,
+  type Executor,
+  type NewRedaction,
+} from '@/db/provenance';
+import type { Fact, Message } from '@/db/schema';
+import { getSummary, messagesCoveredBySummary, writeSummary } from '@/db/summaries';
+import { citationsQuoting, dropCachedRewrites } from '@/db/turns';
+import { deleteAllMemory } from '@/db/users';
+import { getConfig } from '@/lib/config';
+import { getModels } from '@/lib/llm';
+import { memoryItemsOf, redactAuditTrail, type RedactionNote } from './audit-redaction';
+import { embedTexts } from './embed';
+import { indexTurn } from './post-turn/index-episode';
+import { refreshSummaryOf } from './post-turn/refresh-summary';
+import { locateStatement, occurrences, sentenceAround } from './redaction';
+
+/**
+ * Corrections of memory: one mechanism behind every path (README, "Correcting memory").
+ *
+ * 1. Decide what is corrected away: spans of messages (a fact's statement and where replies quoted
+ *    or cited it), facts that lose their last source, a summary's clear point, a user's memory floor.
+ * 2. Record it as data: message redactions, fact status, floors.
+ * 3. Derive again what was derived from the touched messages: episodes re-indexed, summaries rebuilt
+ *    (both read messages with their redactions applied), the rewrite cache dropped.
+ * 4. Deletions redact the turn records that quoted the deleted text (the audit trail stays).
+ */
+
+const note = (actor: string, reason: string): RedactionNote => ({ at: new Date().toISOString(), by: actor, reason });
+
+// ── Facts ─────────────────────────────────────────────────────────────────────────────────────
+
+type Plan = { rows: NewRedaction[]; texts: string[] };
+
+/**
+ * Where facts were stated and repeated: each fact's source spans, every other place the user's
+ * messages hold the statement word for word, and the sentences of replies that quoted or cited it.
+ */
+async function planRedactions(userId: string, facts: Fact[], kind: NewRedaction['kind'], replacement: string | null, actor: string): Promise<Plan> {
+  const rows: NewRedaction[] = [];
+  const texts = new Set<string>();
+  const add = (message: Message, start: number, end: number, factId: string) => {
+    if (end <= start) return;
+    rows.push({ messageId: message.id, userId, kind, spanStart: start, spanEnd: end, factId, replacement, actor });
+    texts.add(message.content.slice(start, end));
+  };
+  const sources = await factSources(userId, facts.map((f) => f.id));
+  const sourceMessages = await getMessages(userId, [...new Set([...sources.values()].flat().map((s) => s.messageId))]);
+  const byId = new Map(sourceMessages.map((m) => [m.id, m]));
+  const cited = await citationsQuoting(userId, [], facts.map((f) => `fact:${f.id}`));
+  const citingReplies = new Map((await getMessages(userId, [...new Set(cited.map((c) => c.assistantMessageId))])).map((m) => [m.id, m]));
+
+  for (const fact of facts) {
+    const statements = new Set([fact.content]);
+    for (const span of sources.get(fact.id) ?? []) {
+      const message = byId.get(span.messageId);
+      if (!message) continue;
+      const { spanStart, spanEnd } =
+        span.spanStart !== null && span.spanEnd !== null ? { spanStart: span.spanStart, spanEnd: span.spanEnd } : locateStatement(message.content, fact.content);
+      add(message, spanStart, spanEnd, fact.id);
+      statements.add(message.content.slice(spanStart, spanEnd));
+    }
+    // Repeated or quoted word for word anywhere else: a user's message loses the words, a reply the sentence.
+    for (const message of await messagesContaining(userId, [...statements])) {
+      for (const statement of statements) {
+        for (const hit of occurrences(message.content, statement)) {
+          const span = message.role === 'user' ? hit : sentenceAround(message.content, hit.start, hit.end);
+          add(message, span.start, span.end, fact.id);
+        }
+      }
+    }
+    // Replies that cited it as [n], and replies to its statement that repeat its value: the sentence goes.
+    const answering = sourceMessages.filter((m) => (sources.get(fact.id) ?? []).some((s) => s.messageId === m.id)).map((m) => m.id);
+    const replies = [
+      ...cited.flatMap((row) => {
+        const item = (row.items as Array<{ key: string; n: number | null }>).find((i) => i.key === `fact:${fact.id}`);
+        const reply = citingReplies.get(row.assistantMessageId);
+        return reply && item?.n ? [{ reply, needles: [`[${item.n}]`, fact.value] }] : [];
+      }),
+      ...(await repliesTo(userId, answering)).map((reply) => ({ reply, needles: [fact.value] })),
+    ];
+    for (const { reply, needles } of replies) {
+      for (const needle of needles.filter((n) => n.trim().length >= 4 || /^\[\d+\]$/u.test(n))) {
+        for (const hit of occurrences(reply.content, needle)) {
+          const span = sentenceAround(reply.content, hit.start, hit.end);
+          add(reply, span.start, span.end, fact.id);
+        }
+      }
+    }
+    texts.add(fact.content);
+  }
+  return { rows: dedupe(rows), texts: [...texts] };
+}
+
+function dedupe(rows: NewRedaction[]): NewRedaction[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const key = `${row.messageId}:${row.spanStart}:${row.spanEnd}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The conversations whose current summary covers any of these messages. */
+async function summariesCovering(userId: string, messages: Array<Pick<Message, 'id' | 'conversationId'>>): Promise<string[]> {
+  const byConversation = new Map<string, string[]>();
+  for (const m of messages) byConversation.set(m.conversationId, [...(byConversation.get(m.conversationId) ?? []), m.id]);
+  const out: string[] = [];
+  for (const [conversationId, ids] of byConversation) {
+    if ((await messagesCoveredBySummary({ userId, conversationId }, ids)).length > 0) out.push(conversationId);
+  }
+  return out;
+}
+
+export type ForgetResult = { deleted: string[]; messagesMarked: number; recordsRedacted: number };
+
+/**
+ * Deletes facts everywhere: the rows and embeddings; their statements leave episodes and summaries
+ * (re-indexed and rebuilt without them); the chat keeps the messages, marked; the recent window
+ * sends them with the forgotten part replaced; turn records that quoted them are redacted.
+ */
+export async function forgetFacts(userId: string, factIds: string[], actor: string, reason = 'fact deleted'): Promise<ForgetResult> {
+  const facts = (await Promise.all(factIds.map((id) => getFact(userId, id)))).filter((f): f is Fact => f !== undefined);
+  if (facts.length === 0) return { deleted: [], messagesMarked: 0, recordsRedacted: 0 };
+  const plan = await planRedactions(userId, facts, 'forgotten', null, actor);
+  const marked = await getMessages(userId, [...new Set(plan.rows.map((r) => r.messageId))]);
+  const rebuild = await summariesCovering(userId, marked);
+  const deleted = await getDb().transaction(async (tx) => {
+    const rows = await deleteFacts(tx, userId, facts.map((f) => f.id));
+    await addRedactions(tx, plan.rows);
+    return rows.map((r) => r.id);
+  });
+  await rederive(userId, { reindex: marked.map((m) => m.id), rebuild });
+  const keys = deleted.map((id) => `fact:${id}`);
+  const recordsRedacted = await redactAuditTrail(userId, { needles: plan.texts, keys }, () => ({ texts: plan.texts, keys }), note(actor, reason));
+  return { deleted, messagesMarked: marked.length, recordsRedacted };
+}
+
+/**
+ * A person edits a fact: later memory holds the new text, never the old. The statement's spans
+ * become corrections (memory reads the new text there); the recent window keeps the original
+ * words, and the prompt marks the fact as the user's correction of them.
+ */
+export async function correctFact(userId: string, factId: string, content: string, actor: string): Promise<Fact | undefined> {
+  const fact = await getFact(userId, factId);
+  if (!fact) return undefined;
+  const [embedding] = await embedTexts(getModels(), [content]);
+  const plan = await planRedactions(userId, [fact], 'corrected', content, actor);
+  const touched = await getDb().transaction(async (tx) => {
+    const edited = await editFact(tx, userId, factId, content, embedding, actor);
+    if (!edited) return [];
+    const updated = await updateCorrections(tx, userId, factId, content);
+    if (updated.length > 0) return updated;
+    await addRedactions(tx, plan.rows);
+    return [...new Set(plan.rows.map((r) => r.messageId))];
+  });
+  const messages = await getMessages(userId, touched);
+  await rederive(userId, { reindex: touched, rebuild: await summariesCovering(userId, messages) });
+  return getFact(userId, factId);
+}
+
+// ── Messages ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * An edit or removal of messages, prepared before the messages change: `apply` runs inside the
+ * transaction that changes them, `after` once it has committed.
+ */
+export type MessageCorrection = { apply: (tx: Executor) => Promise<void>; after: () => Promise<void> };
+
+export async function prepareMessageCorrection(scope: Scope, messageIds: string[], actor: string, reason: string): Promise<MessageCorrection> {
+  const db = getDb();
+  const derived = await derivedFrom(db, scope.userId, messageIds);
+  const orphaned = await factsOnlyFrom(db, scope.userId, messageIds);
+  // A summary that covers a message was built from it (coverage only moves forward).
+  const rebuild = (await messagesCoveredBySummary(scope, messageIds)).length > 0;
+  const replies = await episodeReplies(scope.userId, derived.episodeIds);
+  let restore: Fact[] = [];
+  return {
+    async apply(tx) {
+      restore = await endUnsupportedFacts(tx, scope.userId, orphaned, reason, actor);
+      await unlinkFacts(tx, scope.userId, messageIds);
+      await dropRedactions(tx, scope.userId, messageIds);
+    },
+    async after() {
+      const models = getModels();
+      for (const fact of restore) {
+        const [embedding] = await embedTexts(models, [fact.content]);
+        await reactivateFact(scope.userId, fact.id, embedding, actor);
+      }
+      await rederive(scope.userId, { reindex: [], replies, rebuild: rebuild ? [scope.conversationId] : [] });
+    },
+  };
+}
+
+/** Removes messages (one, or a whole conversation's when clearing it) with everything derived from them alone. */
+export async function removeMessages(scope: Scope, messageIds: string[], actor: string): Promise<number> {
+  const correction = await prepareMessageCorrection(scope, messageIds, actor, 'its source message was removed');
+  const removed = await getDb().transaction(async (tx) => {
+    await correction.apply(tx);
+    return deleteMessages(tx, scope, messageIds);
+  });
+  await correction.after();
+  return removed;
+}
+
+// ── Derived memory ────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Derives again what came from changed messages: the episodes of their turns are re-indexed (or
+ * dropped when nothing is left of the turn), the summaries of the given conversations rebuilt, and
+ * the rewrite cache dropped. A failure never leaves the old text behind: an episode that cannot be
+ * re-embedded is removed and queued again, a summary that cannot be rebuilt is emptied.
+ */
+async function rederive(userId: string, work: { reindex: string[]; replies?: string[]; rebuild: string[] }): Promise<void> {
+  const config = getConfig();
+  const models = getModels();
+  const derived = await derivedFrom(getDb(), userId, work.reindex);
+  const replies = new Set([...(work.replies ?? []), ...(await episodeReplies(userId, derived.episodeIds))]);
+  for (const reply of replies) {
+    try {
+      await indexTurn(userId, reply, models);
+    } catch (error) {
+      console.error('[memlens] could not re-index an episode; removed until it is indexed again', error);
+      await deleteEpisodeOf(userId, reply);
+      await resetJobs(userId, reply, 'index_episode');
+    }
+  }
+  for (const conversationId of new Set(work.rebuild)) {
+    const scope = { userId, conversationId };
+    try {
+      await refreshSummaryOf(scope, null, config, models, true);
+    } catch (error) {
+      console.error('[memlens] could not rebuild a summary; emptied until the next refresh', error);
+      const current = await getSummary(scope);
+      if (current) {
+        await writeSummary(scope, { content: '', coveredMessageCount: 0, coveredUntil: null, sourceMessageIds: [], actor: 'system', action: 'rebuild' }, current.version);
+      }
+    }
+  }
+  await dropCachedRewrites(userId);
+}
+
+// ── Summary and everything ───────────────────────────────────────────────────────────────────
+
+/** Clears a summary for good: it becomes empty and later refreshes start after the clear point. */
+export async function clearSummary(scope: Scope, actor: string) {
+  const current = await getSummary(scope);
+  if (!current) return { status: 'missing' as const };
+  const floorSeq = await maxSeq(getDb(), scope);
+  const written = await writeSummary(
+    scope,
+    { content: '', coveredMessageCount: 0, coveredUntil: null, floorSeq, sourceMessageIds: [], actor, action: 'clear' },
+    current.version,
+  );
+  return written ? { status: 'cleared' as const, summary: written } : { status: 'stale' as const };
+}
+
+/**
+ * Forget everything: no fact, episode or summary of the user remains, nothing said before now is
+ * indexed, summarised or mined again, and every turn record has its recalled memory redacted.
+ * Conversations, messages and the records themselves stay.
+ */
+export async function forgetEverything(userId: string, actor: string) {
+  const deleted = await deleteAllMemory(userId);
+  const recordsRedacted = await redactAuditTrail(userId, { needles: [], keys: [], all: true }, memoryItemsOf, note(actor, 'forget everything'));
+  return { deleted, recordsRedacted };
+}

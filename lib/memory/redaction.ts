@@ -1,0 +1,96 @@
+import { redactionsOf } from '@/db/provenance';
+import type { Message, MessageRedaction } from '@/db/schema';
+import { contentFeatures } from '@/lib/llm/text-features';
+
+/** What a forgotten part of a message reads as, wherever memory or the model reads it. */
+export const FORGOTTEN = '[forgotten by the user]';
+/** What a deleted text reads as inside a turn record (the audit snapshot). */
+export const REDACTED = '[redacted]';
+
+/**
+ * How a reader sees a message's redacted parts:
+ * - `memory` (episodes, summaries, fact extraction): forgotten parts are gone, corrected parts
+ *   carry the user's correction;
+ * - `window` (the raw recent window sent to the model): forgotten parts are gone, corrected parts
+ *   stay as the user wrote them (the prompt marks the fact as their correction instead).
+ */
+export type RedactionReader = 'memory' | 'window';
+
+type Span = Pick<MessageRedaction, 'spanStart' | 'spanEnd' | 'kind' | 'replacement'>;
+
+export function applyRedactions(content: string, spans: Span[], reader: RedactionReader): string {
+  const relevant = spans
+    .filter((s) => s.kind === 'forgotten' || reader === 'memory')
+    .map((s) => ({ ...s, spanStart: Math.max(0, s.spanStart), spanEnd: Math.min(content.length, s.spanEnd) }))
+    .filter((s) => s.spanEnd > s.spanStart)
+    .sort((a, b) => a.spanStart - b.spanStart || b.spanEnd - a.spanEnd);
+  let out = '';
+  let at = 0;
+  for (const span of relevant) {
+    if (span.spanEnd <= at) continue; // inside a span already replaced
+    const start = Math.max(span.spanStart, at);
+    out += content.slice(at, start) + (span.kind === 'forgotten' ? FORGOTTEN : `[corrected by the user: ${span.replacement ?? ''}]`);
+    at = span.spanEnd;
+  }
+  return out + content.slice(at);
+}
+
+/** The messages as a reader must see them, their redactions applied (one query for all). */
+export async function readRedacted<T extends Pick<Message, 'id' | 'userId' | 'content'>>(messages: T[], reader: RedactionReader): Promise<T[]> {
+  if (messages.length === 0) return messages;
+  const spans = await redactionsOf(messages[0].userId, messages.map((m) => m.id));
+  if (spans.length === 0) return messages;
+  return messages.map((m) => {
+    const own = spans.filter((s) => s.messageId === m.id);
+    return own.length === 0 ? m : { ...m, content: applyRedactions(m.content, own, reader) };
+  });
+}
+
+const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+
+/** The sentence around [start, end) in a text, trimmed: what a reply that quoted something loses with it. */
+export function sentenceAround(text: string, start: number, end: number): { start: number; end: number } {
+  let from = start;
+  let to = end;
+  for (const piece of sentences.segment(text)) {
+    const pieceEnd = piece.index + piece.segment.length;
+    if (pieceEnd > start && piece.index < end) {
+      from = Math.min(from, piece.index);
+      to = Math.max(to, pieceEnd);
+    }
+  }
+  while (to > from && /\s/u.test(text[to - 1])) to--;
+  return { start: from, end: to };
+}
+
+/** Every occurrence of a needle in a text, case-insensitively. */
+export function occurrences(text: string, needle: string): Array<{ start: number; end: number }> {
+  const found: Array<{ start: number; end: number }> = [];
+  const trimmed = needle.trim();
+  if (trimmed.length < 2) return found;
+  const haystack = text.toLowerCase();
+  const target = trimmed.toLowerCase();
+  for (let at = haystack.indexOf(target); at !== -1; at = haystack.indexOf(target, at + target.length)) {
+    found.push({ start: at, end: at + target.length });
+  }
+  return found;
+}
+
+/**
+ * Where in a message a statement was made: the statement itself when the message holds it word for
+ * word, else the sentence that shares the most words with it, else the whole message.
+ */
+export function locateStatement(message: string, statement: string): { spanStart: number; spanEnd: number } {
+  const exact = occurrences(message, statement)[0];
+  if (exact) return { spanStart: exact.start, spanEnd: exact.end };
+  const wanted = new Set(contentFeatures(statement));
+  let best = { spanStart: 0, spanEnd: message.length, score: 0 };
+  for (const piece of sentences.segment(message)) {
+    const score = contentFeatures(piece.segment).filter((f) => wanted.has(f)).length;
+    if (score > best.score) {
+      const { start, end } = sentenceAround(message, piece.index, piece.index + piece.segment.length);
+      best = { spanStart: start, spanEnd: end, score };
+    }
+  }
+  return { spanStart: best.spanStart, spanEnd: best.spanEnd };
+}
