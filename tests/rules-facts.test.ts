@@ -82,6 +82,8 @@ describe('extractFactCandidates: one fact per message', () => {
     ["I can't stand jazz", 'dislike', 'jazz'],
     ["I don't like horror movies", 'dislike', 'horror movies'],
     ["I don't like sushi anymore", 'like', 'sushi', true],
+    ['I like owls more than bats', 'like', 'owls'],
+    ['Nowadays my favourite board game is Go', 'like', 'go'],
     // dates
     ['My birthday is May 3', 'date', 'birthday:05-03'],
     ["My birthday's on the 3rd of May", 'date', 'birthday:05-03'],
@@ -97,6 +99,7 @@ describe('extractFactCandidates: one fact per message', () => {
     // plain self-disclosure
     ['I play the violin in an orchestra', 'statement', 'i play the violin in an orchestra'],
     ['I have diabetes', 'statement', 'i have diabetes'],
+    ['These days I knit on the train', 'statement', 'i knit on the train'],
   ])('EN %s → %s %s', (text, slot, value, negated = false) => {
     expect(extract(text).map(brief)).toContainEqual([slot, value, negated]);
   });
@@ -142,6 +145,8 @@ describe('extractFactCandidates: one fact per message', () => {
     ['我讨厌香菜', 'dislike', '香菜'],
     ['我不喜欢下雨天', 'dislike', '下雨天'],
     ['我已经不喜欢寿司了', 'like', '寿司', true],
+    ['我更喜欢坐高铁', 'like', '坐高铁'],
+    ['我喜欢喝豆浆胜过喝牛奶', 'like', '豆浆'],
     ['我的生日是5月3日', 'date', 'birthday:05-03'],
     ['我生日是五月三号', 'date', 'birthday:05-03'],
     ['我女儿的生日是6月1日', 'date', '女儿的生日:06-01'],
@@ -351,6 +356,81 @@ describe('decideFactUpdate', () => {
     expect(decide("I started eating fish again, so I'm pescatarian now")).toEqual(['UPDATE:d1']);
     expect(decide('我不再吃素了')).toEqual(['DELETE:d1']);
     expect(decide('I live in Berlin')).toEqual(['NONE:f1']);
+  });
+});
+
+/** The mem0 loop over messages, as the post-turn job runs it: apply each decision, return the texts still active. */
+function learn(messages: string[]): string[] {
+  let active: ExistingFact[] = [];
+  let said = 0;
+  for (const message of messages) {
+    for (const candidate of extract(message)) {
+      const decisions = decideFactUpdate(candidate, active);
+      const ended = new Set(decisions.flatMap((d) => (d.event === 'UPDATE' || d.event === 'DELETE' ? [d.factId] : [])));
+      active = active.filter((f) => !ended.has(f.id));
+      if (decisions.some((d) => d.event === 'ADD' || d.event === 'UPDATE')) active.push(fact(`f${said++}`, candidate.slot, candidate.value, candidate.text));
+    }
+  }
+  return active.map((f) => f.text);
+}
+
+describe('decideFactUpdate: a newer statement about the same thing ends the older one, in every slot', () => {
+  it.each<[string, string[], string[]]>([
+    // the reported case
+    ['EN preference reversed (issue 7)', ['I prefer coffee over tea, always black', 'Actually I now prefer tea over coffee'], ['I now prefer tea over coffee']],
+    // the same two things compared, the other one chosen
+    ['EN two named things, other choice', ['I like cats more than dogs', 'I like dogs more than cats these days'], ['I like dogs more than cats these days']],
+    ['ZH two named things, other choice', ['我喜欢猫胜过狗', '现在我喜欢狗胜过猫'], ['现在我喜欢狗胜过猫']],
+    // a comparative choice without the alternative named
+    ['EN a new preference of the same kind', ['I prefer window seats', 'I prefer aisle seats now'], ['I prefer aisle seats now']],
+    ['ZH a new preference of the same kind', ['我更喜欢靠窗的座位', '现在我更喜欢靠走道的座位'], ['现在我更喜欢靠走道的座位']],
+    // a changed favourite, in either word order
+    ['EN a changed favourite', ['My favourite season is autumn', 'These days my favourite season is spring'], ['These days my favourite season is spring']],
+    ['EN a changed favourite, other word order', ['Jazz is my favourite genre', 'My favourite genre is blues now'], ['My favourite genre is blues now']],
+    ['EN a changed favourite, other spelling', ['My favourite flavour of ice cream is pistachio', 'My favorite flavor of ice cream is mango'], ['My favorite flavor of ice cream is mango']],
+    ['ZH a changed favourite', ['我最喜欢的季节是秋天', '现在我最喜欢的季节是春天'], ['现在我最喜欢的季节是春天']],
+    ['ZH a changed favourite, other word order', ['冬天是我最喜欢的季节', '我最喜欢的季节是夏天了'], ['我最喜欢的季节是夏天了']],
+    // the same habit, at another time or place
+    ['EN a habit on another day', ['I swim on Tuesdays', 'These days I swim on Thursdays'], ['These days I swim on Thursdays']],
+    ['EN a habit at another time', ['I do yoga in the evenings', 'Nowadays I do yoga before work'], ['Nowadays I do yoga before work']],
+    ['ZH a habit at another time', ['我晚上练瑜伽', '现在我早上练瑜伽'], ['现在我早上练瑜伽']],
+    ['ZH a habit at another place', ['我在家办公', '最近我在咖啡馆办公'], ['最近我在咖啡馆办公']],
+    ['ZH a habit on another day', ['我每周三打羽毛球', '现在我每周六打羽毛球'], ['现在我每周六打羽毛球']],
+    // the same thing, the opposite attitude
+    ['EN the same thing, now disliked', ['I love opera', "I can't stand opera anymore"], ["I can't stand opera anymore"]],
+    ['ZH the same thing, now liked', ['我讨厌香菜', '现在我爱上了香菜'], ['现在我爱上了香菜']],
+    // the same thing said again
+    ['EN the same habit again', ['I swim on Tuesdays', 'I swim on Tuesdays.'], ['I swim on Tuesdays']],
+    ['ZH the same favourite, other word order', ['秋天是我最喜欢的季节', '我最喜欢的季节是秋天'], ['秋天是我最喜欢的季节']],
+  ])('supersedes: %s', (_, messages, active) => {
+    expect(learn(messages)).toEqual(active);
+  });
+
+  it.each<[string, string[]]>([
+    ['EN two kinds of screen stories', ['I enjoy Korean dramas', 'I also enjoy Spanish films']],
+    ['EN two unrelated likes', ['I love sailing', 'I love chess']],
+    ['EN two likes in one message', ['I like tea and coffee']],
+    ['EN a preference and a plain like', ['I prefer window seats', 'I love chess']],
+    ['EN favourites of two kinds', ['My favourite season is autumn', 'My favourite fruit is mango']],
+    ['EN a second dog', ['I have a dog called Biscuit', 'I also have a dog called Pepper']],
+    ['EN a second trip elsewhere', ["I'm going to Rome in May", 'I plan to visit Oslo next year']],
+    ['EN another activity on the same day', ['I swim on Tuesdays', 'I play chess on Tuesdays']],
+    ['EN another instrument or sport', ['I play the cello', 'I play badminton']],
+    ['EN a second language', ["I'm fluent in Spanish", "I'm fluent in German"]],
+    ['ZH two cuisines', ['我喜欢川菜', '我也喜欢粤菜']],
+    ['ZH two unrelated likes', ['我喜欢滑雪', '我喜欢下围棋']],
+    ['ZH two likes in one message', ['我喜欢茶和咖啡']],
+    ['ZH a preference and a plain like', ['我更喜欢靠窗的座位', '我喜欢爬山']],
+    ['ZH favourites of two kinds', ['我最喜欢的季节是秋天', '我最喜欢的水果是芒果']],
+    ['ZH a second cat', ['我有一只猫叫年糕', '我们还养了一只猫叫团子']],
+    ['ZH a second trip elsewhere', ['我打算去成都', '我下个月要去西安']],
+    ['ZH another activity at the same time', ['我晚上练瑜伽', '我晚上学日语']],
+    ['ZH a second language', ['我会说西班牙语', '我会说葡萄牙语']],
+    ['ZH another activity on the same day', ['我每周三打羽毛球', '我每周三上钢琴课']],
+  ])('keeps both: %s', (_, messages) => {
+    const said = messages.flatMap((m) => extract(m));
+    expect(said.length).toBe(2);
+    expect(learn(messages)).toEqual(said.map((c) => c.text));
   });
 });
 

@@ -246,6 +246,7 @@ const EN_TIME_RULES: TimeRule[] = [
   { pattern: /\b(?:the day before yesterday)\b/gi, resolve: (_m, now) => ({ from: shiftBack(now, 2, 'day') }) },
   { pattern: /\b(?:yesterday|last night)\b/gi, resolve: (_m, now) => ({ from: shiftBack(now, 1, 'day') }) },
   { pattern: /\b(?:earlier today|today|this morning|this afternoon)\b/gi, resolve: (_m, now, tense) => (tense.past ? { from: today(now) } : {}) },
+  { pattern: /\b(?:these days|nowadays|currently|lately|at the moment|at present)\b/gi, resolve: () => ({}) },
   { pattern: new RegExp(`\\b${EN_NUM} ${EN_UNIT} ago\\b`, 'gi'), resolve: (m, now) => ({ from: shiftBack(now, enNumber(m[1]), m[2].toLowerCase() as Unit) }) },
   {
     pattern: new RegExp(`\\b(?:for|over) (?:the (?:past|last) )?(?:over |about |almost |nearly |around )?${EN_NUM} ${EN_UNIT}(?: now)?\\b`, 'gi'),
@@ -353,6 +354,13 @@ function parseTimeZh(clause: string, now: Date): TimeInfo {
 // =============================================================================================
 // Clause → candidates
 
+/** A clause as the slot patterns read it: contractions spelled out, time phrases, lead-in adverbs and a trailing "now" out. */
+export function readClause(clause: string): string {
+  const anyDay = new Date(0); // only the wording is wanted here, not the dates
+  if (isChinese(clause)) return stripZhAdverbs(parseTimeZh(clause, anyDay).rest);
+  return cleanEn(stripSubjectAdverbs(parseTimeEn(expandEnglish(clause), anyDay).rest));
+}
+
 function extractClause(clause: string, now: Date): FactCandidate[] {
   if (!clause || isQuestionClause(clause) || isRequest(clause)) return [];
   const zh = isChinese(clause);
@@ -405,7 +413,7 @@ function stripSubjectAdverbs(clause: string): string {
 
 /** Endings that never belong to a value: "Lisbon now", "sushi anymore", "peanuts too". */
 const EN_TRAILING =
-  /(?:\s+(?:now|again|anymore|any more|any longer|too|as well|also|though|lol|haha|a lot|so much|very much|really|at all|these days|nowadays|currently|at the moment|right now|for now|already|still|for sure|honestly|actually|btw|by the way|in general|generally|mostly|either|lately|recently|full[- ]time|part[- ]time|permanently|for good|myself|later|someday|one day|eventually))+$/i;
+  /(?:\s+(?:now|again|anymore|any more|any longer|too|as well|also|though|lol|haha|a lot|so much|very much|really|at all|right now|for now|already|still|for sure|honestly|actually|btw|by the way|in general|generally|mostly|either|recently|full[- ]time|part[- ]time|permanently|for good|myself|later|someday|one day|eventually))+$/i;
 
 function cleanEn(value: string): string {
   let v = value.replace(/["“”]/g, '').replace(/[\s.!?,;:]+$/g, '').trim();
@@ -1183,12 +1191,12 @@ function dateZh({ raw: s }: ZhContext): Found[] | null {
 
 // ---- likes and dislikes
 
-const ZH_INTENSIFIERS = '(?:很|非常|特别|最|真的|超|超级|挺|也|还|一直|都|蛮|比较|好|太|相当|尤其|有点|一点都|一点也|实在|真|本来就)*';
+const ZH_INTENSIFIERS = '(?:很|非常|特别|最|更|真的|超|超级|挺|也|还|一直|都|蛮|比较|好|太|相当|尤其|有点|一点都|一点也|实在|真|本来就)*';
 const ZH_OBJECT_VERB = /^(?:吃|喝|看|听|玩|上了|上)/u;
 
 function zhObjects(object: string): string[] {
   if (/^(?:你|您|这个|那个|这样|那样|它|这|那|他|她)/u.test(object)) return [];
-  return splitListZh(object.replace(ZH_OBJECT_VERB, ''));
+  return splitListZh(object.replace(ZH_OBJECT_VERB, '').split(/胜过|多过|而不是/u)[0]);
 }
 
 function likeZh({ s }: ZhContext): Found[] | null {

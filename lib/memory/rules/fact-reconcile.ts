@@ -1,113 +1,112 @@
 /**
- * Offline reconciliation (mem0's ADD / UPDATE / DELETE / NONE step without an LLM): compare one new
- * candidate with the user's active facts that look related, slot by slot.
+ * Offline reconciliation (mem0's ADD / UPDATE / DELETE / NONE step without an LLM), one rule for every slot:
+ * a statement is ABOUT something and SAYS something about it. About the same thing as an active fact, a candidate
+ * says the same (NONE) or something new, which ends the older fact (UPDATE); about something else, it is ADDed.
+ * What a statement is about: for name, home, job and diet, the slot (one at a time); for family, pets and dates,
+ * the key and the individual named; for likes, dislikes, allergies and plans, the thing named (like or dislike is
+ * what is said about it), or for a choice what it chooses among; for other statements, the activity (its time or
+ * place is what is said about it).
  */
-import {
-  SINGLE_VALUED_SLOTS,
-  featureOverlap,
-  normaliseValue,
-  splitKey,
-  valuesMatch,
-  type ExistingFact,
-  type FactCandidate,
-  type FactDecision,
-} from './fact-types';
+import { contentFeatures } from '@/lib/llm/text-features';
+import { readClause } from './fact-extract';
+import { KEYED_SLOTS, SINGLE_VALUED_SLOTS, featureOverlap, isChinese, normaliseValue, splitKey, valuesMatch } from './fact-types';
+import type { ExistingFact, FactCandidate, FactDecision } from './fact-types';
 
-/** Near-identical wording for free-form statements. */
+/** Near-identical wording for free-form statements and frames. */
 const SAME_STATEMENT = 0.8;
 
 /** `similar` = the user's ACTIVE facts that look related (same slot or similar wording), found by the caller. */
 export function decideFactUpdate(candidate: FactCandidate, similar: ExistingFact[]): FactDecision[] {
-  const sameSlot = similar.filter((fact) => fact.slot === candidate.slot);
   if (candidate.negated) {
     // Something stopped being true. With nothing on record to end, there is nothing to do: storing
     // "not vegetarian" as an active fact would make a later "I'm vegetarian" look already known.
-    return endedFacts(candidate, sameSlot).map((fact) => ({ event: 'DELETE', factId: fact.id, candidate }));
+    return endedFacts(candidate, similar.filter((fact) => fact.slot === candidate.slot)).map((fact) => ({ event: 'DELETE', factId: fact.id, candidate }));
   }
-  if (SINGLE_VALUED_SLOTS.has(candidate.slot)) return decideSingleValued(candidate, sameSlot);
-  return decideMultiValued(candidate, similar, sameSlot);
+  // Likes and dislikes are one slot of opinions: the attitude is what is said about the thing.
+  const opinion = (slot: string) => (slot === 'dislike' ? 'like' : slot);
+  const related = similar.filter((fact) => opinion(fact.slot) === opinion(candidate.slot)).map((fact) => ({ fact, relation: relate(candidate, fact) }));
+  const known = related.find((r) => r.relation === 'same');
+  if (known) return [{ event: 'NONE', factId: known.fact.id, candidate }];
+  const changed = related.filter((r) => r.relation === 'changed');
+  return changed.length ? changed.map(({ fact }) => ({ event: 'UPDATE', factId: fact.id, candidate })) : [{ event: 'ADD', candidate }];
+}
+
+/** About the same thing, saying the same ('same') or something new ('changed'); about another thing: null. */
+function relate(candidate: FactCandidate, fact: ExistingFact): 'same' | 'changed' | null {
+  if (KEYED_SLOTS.has(candidate.slot)) return relateKeyed(candidate.value, fact.value);
+  const [a, b] = [candidate.value, fact.value];
+  if (candidate.slot === 'statement') {
+    if (normaliseValue(a) === normaliseValue(b) || featureOverlap(a, b, 'max') >= SAME_STATEMENT) return 'same';
+    return sameActivity(a, b) ? 'changed' : null;
+  }
+  if (valuesMatch(a, b) || featureOverlap(a, b, 'max') >= SAME_STATEMENT) return candidate.slot === fact.slot ? 'same' : 'changed';
+  return SINGLE_VALUED_SLOTS.has(candidate.slot) || sameChoice(candidate, fact) ? 'changed' : null;
+}
+
+/**
+ * Keyed values ("sister:anna", "dog", "child:2", "birthday:05-03"): a name identifies an individual, a count or a date
+ * is said about the key. No detail in the candidate, or the same → known; a detail where the fact had none ("I have
+ * a dog" → "my dog Rex"), or a new count or date → replaces; two names → two individuals.
+ */
+function relateKeyed(candidate: string, fact: string): 'same' | 'changed' | null {
+  const [[key, detail], [factKey, factDetail]] = [splitKey(candidate), splitKey(fact)];
+  if (normaliseValue(key) !== normaliseValue(factKey)) return null;
+  if (!detail || normaliseValue(detail) === normaliseValue(factDetail)) return 'same';
+  return !factDetail || (/\d/.test(detail) && /\d/.test(factDetail)) ? 'changed' : null;
+}
+
+/** A comparative or a superlative: the statement picks one thing among others. */
+const CHOICE = /\b(?:prefer\w*|favou?rites?|faves?)\b|[更最]/iu;
+
+/** Two picks of one choice: alike once the picks are cut out ("my favourite season is _"), or each naming the other's pick. */
+function sameChoice(candidate: FactCandidate, fact: ExistingFact): boolean {
+  // The pick cut out, British spelling made American ("favourite colour" = "favorite color").
+  const frame = ({ text, value }: { text: string; value: string }) => readClause(text).toLowerCase().replace(value, ' | ').replace(/(?<=[a-z]{2})our(?=ite\b|\b)/g, 'or');
+  const [a, b] = [frame(candidate), frame(fact)];
+  if (CHOICE.test(a) && CHOICE.test(b) && featureOverlap(a, b, 'max') >= SAME_STATEMENT) return true;
+  // Two values of one statement ("I like tea and coffee") are not a choice between them.
+  return normaliseValue(candidate.text) !== normaliseValue(fact.text) && names(candidate.text, fact.value) && names(fact.text, candidate.value);
+}
+
+function names(text: string, value: string): boolean {
+  const said = new Set(contentFeatures(text));
+  const wanted = contentFeatures(value);
+  return wanted.length > 0 && wanted.every((feature) => said.has(feature));
+}
+
+/** When and where: English prepositions of time and place; Chinese coverbs right after the subject. */
+const EN_CIRCUMSTANCE = /^(?:in|on|at|during|before|after|around|near|by|every|each|from|until|through|throughout)$/;
+const EN_DETERMINER = /^(?:the|a|an|my|our|his|her|their|this|that)$/;
+const ZH_SUBJECT = /^我们?(?:[在于从]|每.?)?$/u;
+
+/**
+ * The same activity with another circumstance. Word order tells which part changed: English puts when and where
+ * after the verb and its object, behind a preposition ("I swim on | Tuesdays"); Chinese between the subject and
+ * the verb phrase ("我 | 晚上 | 练瑜伽"). Another object ("I play the cello" / "… badminton", 我会说西班牙语 / 葡萄牙语)
+ * or a state ("I'm fluent in Spanish" / "… German") is another thing.
+ */
+function sameActivity(a: string, b: string): boolean {
+  const zh = isChinese(a);
+  const words = (v: string) => (zh ? [...v.replace(/\s+/g, '')] : normaliseValue(v).split(' '));
+  const [x, y] = [words(a), words(b)];
+  let start = 0;
+  while (start < x.length && start < y.length && x[start] === y[start]) start++;
+  let end = 0;
+  while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end]) end++;
+  const [dx, dy] = [x.slice(start, x.length - end), y.slice(start, y.length - end)];
+  if (zh !== isChinese(b) || !dx.length || !dy.length) return false;
+  if (zh) return ZH_SUBJECT.test(x.slice(0, start).join('')) && end >= 2;
+  if (!/^(?:i|we)$/.test(x[0]) || /^(?:am|are|was|were|have|had)$/.test(x[1] ?? '')) return false;
+  const before = x.slice(0, start).filter((word) => !EN_DETERMINER.test(word)).at(-1) ?? '';
+  return EN_CIRCUMSTANCE.test(before) || (EN_CIRCUMSTANCE.test(dx[0]) && EN_CIRCUMSTANCE.test(dy[0]));
 }
 
 /** Which active facts a negated candidate ends: all of the slot when it names no value ("I quit my job", "I have no pets"). */
 function endedFacts(candidate: FactCandidate, sameSlot: ExistingFact[]): ExistingFact[] {
-  if (candidate.slot === 'statement') {
-    return sameSlot.filter(
-      (fact) => Math.max(featureOverlap(candidate.value, fact.text, 'min'), featureOverlap(candidate.value, fact.value, 'min')) >= SAME_STATEMENT,
-    );
-  }
-  if (!candidate.value || /^(?:pet|宠物)$/u.test(candidate.value)) return sameSlot;
-  if (candidate.slot === 'plan') {
-    // Plans are worded freely ("cancelled my trip to Japan" vs "going to Japan"): half the content words is enough.
-    return sameSlot.filter((fact) => valuesMatch(fact.value, candidate.value) || featureOverlap(fact.value, candidate.value, 'min') >= 0.5);
-  }
-  return sameSlot.filter((fact) => valuesMatch(fact.value, candidate.value));
-}
-
-/** One name, home, job, diet at a time: the same value is known, a different one replaces it. */
-function decideSingleValued(candidate: FactCandidate, sameSlot: ExistingFact[]): FactDecision[] {
-  const known = sameSlot.find((fact) => valuesMatch(fact.value, candidate.value));
-  if (known) return [{ event: 'NONE', factId: known.id, candidate }];
-  if (sameSlot.length) return sameSlot.map((fact) => ({ event: 'UPDATE', factId: fact.id, candidate }));
-  return [{ event: 'ADD', candidate }];
-}
-
-function decideMultiValued(candidate: FactCandidate, similar: ExistingFact[], sameSlot: ExistingFact[]): FactDecision[] {
-  if (candidate.slot === 'statement') {
-    const known = sameSlot.find(
-      (fact) => normaliseValue(fact.value) === normaliseValue(candidate.value) || featureOverlap(fact.text, candidate.text, 'max') >= SAME_STATEMENT,
-    );
-    return known ? [{ event: 'NONE', factId: known.id, candidate }] : [{ event: 'ADD', candidate }];
-  }
-  if (candidate.slot === 'family' || candidate.slot === 'pet' || candidate.slot === 'date') return decideKeyed(candidate, sameSlot);
-
-  const known = sameSlot.find((fact) => valuesMatch(fact.value, candidate.value));
-  if (known) return [{ event: 'NONE', factId: known.id, candidate }];
-  if (candidate.slot === 'like' || candidate.slot === 'dislike') {
-    // "I hate sushi now" after "I love sushi": the opposite opinion replaces the old one.
-    const opposite = candidate.slot === 'like' ? 'dislike' : 'like';
-    const flipped = similar.filter((fact) => fact.slot === opposite && valuesMatch(fact.value, candidate.value));
-    if (flipped.length) return flipped.map((fact) => ({ event: 'UPDATE', factId: fact.id, candidate }));
-    // "My favourite colour is green" after "… is blue": one favourite per category.
-    const category = favouriteCategory(candidate.text);
-    const replaced = category ? sameSlot.filter((fact) => favouriteCategory(fact.text) === category) : [];
-    if (replaced.length) return replaced.map((fact) => ({ event: 'UPDATE', factId: fact.id, candidate }));
-  }
-  if (candidate.slot === 'plan') {
-    const same = sameSlot.find((fact) => featureOverlap(fact.value, candidate.value, 'max') >= SAME_STATEMENT);
-    if (same) return [{ event: 'NONE', factId: same.id, candidate }];
-  }
-  return [{ event: 'ADD', candidate }];
-}
-
-/**
- * Keyed values ("sister:anna", "dog", "cat:2", "birthday:05-03"):
- * - same key and detail, or a candidate without detail for a fact that has one → already known;
- * - a detail where the fact had none ("I have a dog" → "my dog Rex"), a new count ("child:2" → "child:3"),
- *   or a new date for the same occasion → the more precise / corrected fact replaces the old one;
- * - two different names under one key are two different people or pets → ADD.
- */
-function decideKeyed(candidate: FactCandidate, sameSlot: ExistingFact[]): FactDecision[] {
-  const [key, detail] = splitKey(candidate.value);
-  const sameKey = sameSlot.filter((fact) => normaliseValue(splitKey(fact.value)[0]) === normaliseValue(key));
-  const known = sameKey.find((fact) => {
-    const other = splitKey(fact.value)[1];
-    return !detail || normaliseValue(other) === normaliseValue(detail);
-  });
-  if (known) return [{ event: 'NONE', factId: known.id, candidate }];
-  const replaced = sameKey.filter((fact) => {
-    const other = splitKey(fact.value)[1];
-    return !other || candidate.slot === 'date' || (/^\d+$/.test(other) && /^\d+$/.test(detail));
-  });
-  if (replaced.length) return replaced.map((fact) => ({ event: 'UPDATE', factId: fact.id, candidate }));
-  return [{ event: 'ADD', candidate }];
-}
-
-/** "My favourite colour is blue" / "Blue is my favourite colour" / 我最喜欢的颜色是蓝色 → "colour" / "颜色". */
-function favouriteCategory(text: string): string | null {
-  const m =
-    /\bfavou?rite ([\w\s-]+?) (?:is|are|has to be|would be)\b/i.exec(text) ??
-    /\bis my (?:absolute |all-time )?favou?rite ([\w\s-]+)$/i.exec(text) ??
-    /最喜欢的(.+?)(?:是|就是)/u.exec(text) ??
-    /是我最喜欢的(.+)$/u.exec(text);
-  return m ? normaliseValue(m[1].replace(/colou?r/i, 'color')) : null;
+  const { slot, value } = candidate;
+  if (slot === 'statement') return sameSlot.filter((fact) => Math.max(featureOverlap(value, fact.text, 'min'), featureOverlap(value, fact.value, 'min')) >= SAME_STATEMENT);
+  if (!value || /^(?:pet|宠物)$/u.test(value)) return sameSlot;
+  if (KEYED_SLOTS.has(slot)) return sameSlot.filter((fact) => relateKeyed(value, fact.value) !== null);
+  // Plans are worded freely ("cancelled my trip to Japan" vs "going to Japan"): half the content words is enough.
+  return sameSlot.filter((fact) => valuesMatch(fact.value, value) || (slot === 'plan' && featureOverlap(fact.value, value, 'min') >= 0.5));
 }

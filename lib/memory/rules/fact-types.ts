@@ -81,17 +81,8 @@ function contains(longer: string, shorter: string): boolean {
   return ` ${longer} `.includes(` ${shorter} `);
 }
 
-/**
- * Do two values of the same slot name the same thing? Equal after normalising, or one contains the other.
- * Keyed values ("sister:anna") must share the key and must not name two different things.
- */
+/** Do two values of the same slot name the same thing? Equal after normalising, or one contains the other. */
 export function valuesMatch(a: string, b: string): boolean {
-  if (a.includes(':') || b.includes(':')) {
-    const [keyA, restA] = splitKey(a);
-    const [keyB, restB] = splitKey(b);
-    if (normaliseValue(keyA) !== normaliseValue(keyB)) return false;
-    return !restA || !restB || valuesMatch(restA, restB);
-  }
   const x = normaliseValue(a);
   const y = normaliseValue(b);
   if (!x || !y) return false;
