@@ -2,6 +2,7 @@ import { cookies } from 'next/headers';
 import { cache } from 'react';
 import { listConversations } from '@/db/conversations';
 import type { Conversation, Message } from '@/db/schema';
+import type { MessageMark } from '@/lib/messages';
 import { getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
 import { SESSION_COOKIE } from '@/lib/session-cookie';
@@ -34,7 +35,7 @@ export function toSummary(conversation: Conversation): ConversationSummary {
   };
 }
 
-export function toStoredMessage(message: Message): StoredMessage {
+export function toStoredMessage(message: Message & { marks: MessageMark[] }): StoredMessage {
   return {
     id: message.id,
     role: message.role,
@@ -43,6 +44,7 @@ export function toStoredMessage(message: Message): StoredMessage {
     error: message.error,
     model: message.model,
     createdAt: message.createdAt.toISOString(),
+    marks: message.marks,
   };
 }
 

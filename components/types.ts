@@ -1,5 +1,8 @@
 import type { UIMessage } from 'ai';
+import type { MessageMark } from '@/lib/messages';
 import type { TurnRecord } from './inspector/types';
+
+export type { MessageMark };
 
 /** How a stored message ended; `streaming` while a reply is still being written. */
 export type MessageStatus = 'streaming' | 'complete' | 'incomplete' | 'failed';
@@ -16,7 +19,10 @@ export type ChatMetadata = {
   requestId?: string;
   model?: string;
   offline?: boolean;
+  /** Parts of the message memlens forgot (or the user corrected): shown marked, no longer sent to the model. */
+  marks?: MessageMark[];
 };
+
 
 /** Data parts streamed with a reply: `data-turn` carries the turn record the inspector shows. */
 export type ChatDataParts = { turn: TurnRecord };
@@ -47,6 +53,7 @@ export type StoredMessage = {
   error: string | null;
   model?: string | null;
   createdAt: string;
+  marks?: MessageMark[];
 };
 
 export function toChatMessage(message: StoredMessage): ChatMessage {
@@ -54,7 +61,7 @@ export function toChatMessage(message: StoredMessage): ChatMessage {
     id: message.id,
     role: message.role,
     parts: [{ type: 'text', text: message.content }],
-    metadata: { status: message.status, error: message.error, createdAt: message.createdAt, model: message.model ?? undefined },
+    metadata: { status: message.status, error: message.error, createdAt: message.createdAt, model: message.model ?? undefined, marks: message.marks },
   };
 }
 

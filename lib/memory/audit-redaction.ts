@@ -87,8 +87,9 @@ export async function redactAuditTrail(
 
 /** Everything a record recalled from memory (facts, summary, episodes): what "forget everything" redacts. */
 export function memoryItemsOf(record: Record<string, unknown>): Redaction {
-  const recalled = Array.isArray(record.recalled) ? (record.recalled as Array<{ key: string; kind: string; text: string }>) : [];
+  const recalled = Array.isArray(record.recalled) ? (record.recalled as Array<{ key: string; kind: string; text: string; meta?: { content?: unknown } }>) : [];
   const memory = recalled.filter((item) => item.kind !== 'history');
   const summary = record.summary as { text?: string } | null | undefined;
-  return { texts: [...memory.map((item) => item.text), ...(summary?.text ? [summary.text] : [])], keys: memory.map((item) => item.key) };
+  const texts = memory.flatMap((item) => [item.text, ...(typeof item.meta?.content === 'string' ? [item.meta.content] : [])]);
+  return { texts: [...texts, ...(summary?.text ? [summary.text] : [])], keys: memory.map((item) => item.key) };
 }

@@ -7,7 +7,7 @@ import { Inspector } from '@/components/inspector/inspector';
 import { conversationSummaries, currentUser, modelInfo, toStoredMessage, toSummary, UUID_SHAPE } from '@/components/server-data';
 import { toChatMessage } from '@/components/types';
 import { getConversation } from '@/db/conversations';
-import { listMessages } from '@/db/history';
+import { conversationMessages } from '@/lib/messages';
 
 type Props = { params: Promise<{ id: string }> };
 
@@ -31,7 +31,7 @@ export default async function ConversationPage({ params }: Props) {
   const { user, conversation } = found;
 
   const [messages, conversations] = await Promise.all([
-    listMessages({ userId: user.id, conversationId: conversation.id }),
+    conversationMessages({ userId: user.id, conversationId: conversation.id }),
     conversationSummaries(user.id),
   ]);
   const model = modelInfo();

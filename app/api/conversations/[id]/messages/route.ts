@@ -1,13 +1,15 @@
 import { listMessages } from '@/db/history';
 import { removeMessages } from '@/lib/memory/corrections';
+import { conversationMessages } from '@/lib/messages';
 import { route } from '@/lib/http';
 import { requireConversationScope } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
 
+/** The messages as written, each with `marks`: the parts memlens forgot (or the user corrected) and no longer sends. */
 export const GET = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
-  return Response.json({ messages: await listMessages(scope) });
+  return Response.json({ messages: await conversationMessages(scope) });
 });
 
 /** Clears the conversation: every message goes, with what was derived from them alone; the conversation stays. */
