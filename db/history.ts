@@ -72,10 +72,22 @@ export async function putUserMessage(executor: Executor, scope: Scope, message: 
         throw new HistoryError('not_a_user_message', `Message ${message.id} is an assistant message; only user messages can be edited.`);
       }
       await removeAfter(executor, scope, existing);
+      // The edited text is a new statement: the row is written afresh (same id and place, a new
+      // seq), so nothing derived from the old text stays attached and no earlier "forget" or clear
+      // point, which are seqs, hides it from memory.
+      const [{ at }] = await executor.select({ at: sql<string>`${messages.createdAt}::text` }).from(messages).where(eq(messages.id, existing.id));
+      await executor.delete(messages).where(eq(messages.id, existing.id));
       const [replaced] = await executor
-        .update(messages)
-        .set({ content: message.content, parts: [{ type: 'text', text: message.content }], updatedAt: sql`now()` })
-        .where(eq(messages.id, existing.id))
+        .insert(messages)
+        .values({
+          id: existing.id,
+          ...scope,
+          role: 'user',
+          content: message.content,
+          parts: [{ type: 'text', text: message.content }],
+          metadata: existing.metadata,
+          createdAt: sql`${at}::timestamptz`,
+        })
         .returning();
       return replaced;
     }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { getDb, type Db } from './client';
-import { memorySources, messageRedactions, type MessageRedaction } from './schema';
+import { memorySources, messageRedactions, messages, type MessageRedaction } from './schema';
 
 // Provenance (which messages each memory came from) and redactions (parts of messages that memory
 // must no longer carry). Every function is scoped by the user's id.
@@ -107,10 +107,31 @@ export async function updateCorrections(executor: Executor, userId: string, fact
   return [...new Set(rows.map((r) => r.messageId))];
 }
 
+/** A corrected fact that is then deleted: its corrections in memory become forgotten parts too. */
+export async function forgetCorrections(executor: Executor, userId: string, factIds: string[]): Promise<void> {
+  if (factIds.length === 0) return;
+  await executor
+    .update(messageRedactions)
+    .set({ kind: 'forgotten', replacement: null })
+    .where(and(eq(messageRedactions.userId, userId), inArray(messageRedactions.factId, factIds), eq(messageRedactions.kind, 'corrected')));
+}
+
 /** A message whose text was replaced starts clean: its old redactions described the old text. */
 export async function dropRedactions(executor: Executor, userId: string, messageIds: string[]): Promise<void> {
   if (messageIds.length === 0) return;
   await executor
     .delete(messageRedactions)
     .where(and(eq(messageRedactions.userId, userId), inArray(messageRedactions.messageId, messageIds)));
+}
+
+/** The user's texts that were corrected (an edited fact's statements as written), with their corrections. */
+export async function correctedTexts(userId: string): Promise<Array<{ original: string; replacement: string }>> {
+  const rows = await getDb()
+    .select({ content: messages.content, start: messageRedactions.spanStart, end: messageRedactions.spanEnd, replacement: messageRedactions.replacement })
+    .from(messageRedactions)
+    .innerJoin(messages, eq(messages.id, messageRedactions.messageId))
+    .where(and(eq(messageRedactions.userId, userId), eq(messageRedactions.kind, 'corrected'), isNotNull(messageRedactions.replacement)));
+  // Offsets are JavaScript string offsets (UTF-16), so the text is cut here, not in SQL.
+  const unique = new Map(rows.map((r) => [`${r.content.slice(r.start, r.end)}\u0000${r.replacement}`, { original: r.content.slice(r.start, r.end), replacement: r.replacement! }]));
+  return [...unique.values()].filter((r) => r.original.trim().length >= 2);
 }

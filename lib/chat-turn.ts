@@ -27,6 +27,7 @@ import { HttpError, notFound, parseInput } from './http';
 import { getModels } from './llm';
 import { assembleContext, round } from './memory/chain';
 import { prepareMessageCorrection } from './memory/corrections';
+import { readRedacted } from './memory/redaction';
 import { assertQuestionFits } from './memory/fit-to-budget';
 import { schedulePostTurn } from './memory/post-turn';
 import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/turn-record';
@@ -75,8 +76,10 @@ export async function runChatTurn(user: User, body: unknown, request: Request): 
   if (input.trigger === 'submit-message') {
     assertQuestionFits(config, models.chatModelId, { id: input.message.id ?? 'new', content: input.message.text });
   }
-  const { question, placeholder } = await beginTurn(scope, input, models.chatModelId);
-  if (input.trigger === 'submit-message') await titleIfUntitled(conversation.id, question.content);
+  const { question: stored, placeholder } = await beginTurn(scope, input, models.chatModelId);
+  if (input.trigger === 'submit-message') await titleIfUntitled(conversation.id, stored.content);
+  // A retried question may hold a part the user had memlens forget: the model never sees it.
+  const [question] = await readRedacted([stored], 'window');
 
   const attempt = await nextAttempt(placeholder.id);
   const turn = { scope, requestId: crypto.randomUUID(), config, models, question, assistantMessageId: placeholder.id, attempt };

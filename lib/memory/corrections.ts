@@ -9,6 +9,7 @@ import {
   dropRedactions,
   factSources,
   factsOnlyFrom,
+  forgetCorrections,
   unlinkFacts,
   updateCorrections,
   type Executor,
@@ -139,6 +140,7 @@ export async function forgetFacts(userId: string, factIds: string[], actor: stri
   const rebuild = await summariesCovering(userId, marked);
   const deleted = await getDb().transaction(async (tx) => {
     const rows = await deleteFacts(tx, userId, facts.map((f) => f.id));
+    await forgetCorrections(tx, userId, rows.map((r) => r.id));
     await addRedactions(tx, plan.rows);
     return rows.map((r) => r.id);
   });
@@ -186,12 +188,18 @@ export async function prepareMessageCorrection(scope: Scope, messageIds: string[
   // A summary that covers a message was built from it (coverage only moves forward).
   const rebuild = (await messagesCoveredBySummary(scope, messageIds)).length > 0;
   const replies = await episodeReplies(scope.userId, derived.episodeIds);
+  // Replies elsewhere that quoted or cited a fact this takes away lose that sentence, as on a deletion.
+  const ending = (await Promise.all(orphaned.map((id) => getFact(scope.userId, id)))).filter((f): f is Fact => f?.status === 'active');
+  const affected = new Set(messageIds);
+  const quotes = (await planRedactions(scope.userId, ending, 'forgotten', null, actor)).rows.filter((r) => !affected.has(r.messageId));
+  const quoting = await getMessages(scope.userId, [...new Set(quotes.map((r) => r.messageId))]);
   let restore: Fact[] = [];
   return {
     async apply(tx) {
       restore = await endUnsupportedFacts(tx, scope.userId, orphaned, reason, actor);
       await unlinkFacts(tx, scope.userId, messageIds);
       await dropRedactions(tx, scope.userId, messageIds);
+      await addRedactions(tx, quotes);
     },
     async after() {
       const models = getModels();
@@ -199,7 +207,11 @@ export async function prepareMessageCorrection(scope: Scope, messageIds: string[
         const [embedding] = await embedTexts(models, [fact.content]);
         await reactivateFact(scope.userId, fact.id, embedding, actor);
       }
-      await rederive(scope.userId, { reindex: [], replies, rebuild: rebuild ? [scope.conversationId] : [] });
+      await rederive(scope.userId, {
+        reindex: quoting.map((m) => m.id),
+        replies,
+        rebuild: [...(rebuild ? [scope.conversationId] : []), ...(await summariesCovering(scope.userId, quoting))],
+      });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { redactionsOf } from '@/db/provenance';
+import { correctedTexts, redactionsOf } from '@/db/provenance';
 import type { Message, MessageRedaction } from '@/db/schema';
 import { contentFeatures } from '@/lib/llm/text-features';
 
@@ -9,18 +9,18 @@ export const REDACTED = '[redacted]';
 
 /**
  * How a reader sees a message's redacted parts:
- * - `memory` (episodes, summaries, fact extraction): forgotten parts are gone, corrected parts
- *   carry the user's correction;
+ * - `memory` (episodes, summaries): forgotten parts are gone, corrected parts carry the user's correction;
+ * - `extraction` (mining facts): both are gone, since the corrected fact is already kept by hand;
  * - `window` (the raw recent window sent to the model): forgotten parts are gone, corrected parts
  *   stay as the user wrote them (the prompt marks the fact as their correction instead).
  */
-export type RedactionReader = 'memory' | 'window';
+export type RedactionReader = 'memory' | 'extraction' | 'window';
 
 type Span = Pick<MessageRedaction, 'spanStart' | 'spanEnd' | 'kind' | 'replacement'>;
 
 export function applyRedactions(content: string, spans: Span[], reader: RedactionReader): string {
   const relevant = spans
-    .filter((s) => s.kind === 'forgotten' || reader === 'memory')
+    .filter((s) => s.kind === 'forgotten' || reader !== 'window')
     .map((s) => ({ ...s, spanStart: Math.max(0, s.spanStart), spanEnd: Math.min(content.length, s.spanEnd) }))
     .filter((s) => s.spanEnd > s.spanStart)
     .sort((a, b) => a.spanStart - b.spanStart || b.spanEnd - a.spanEnd);
@@ -29,20 +29,33 @@ export function applyRedactions(content: string, spans: Span[], reader: Redactio
   for (const span of relevant) {
     if (span.spanEnd <= at) continue; // inside a span already replaced
     const start = Math.max(span.spanStart, at);
-    out += content.slice(at, start) + (span.kind === 'forgotten' ? FORGOTTEN : `[corrected by the user: ${span.replacement ?? ''}]`);
+    out += content.slice(at, start) + (span.kind === 'corrected' && reader === 'memory' ? `[corrected by the user: ${span.replacement ?? ''}]` : FORGOTTEN);
     at = span.spanEnd;
   }
   return out + content.slice(at);
 }
 
-/** The messages as a reader must see them, their redactions applied (one query for all). */
-export async function readRedacted<T extends Pick<Message, 'id' | 'userId' | 'content'>>(messages: T[], reader: RedactionReader): Promise<T[]> {
+/**
+ * The messages as a reader must see them, their redactions applied. Memory also reads replies with
+ * every text the user corrected replaced wherever it appears: the window keeps the user's original
+ * words, so a later reply may quote them, and memory must still never hold the old text.
+ */
+export async function readRedacted<T extends Pick<Message, 'id' | 'userId' | 'content' | 'role'>>(messages: T[], reader: RedactionReader): Promise<T[]> {
   if (messages.length === 0) return messages;
-  const spans = await redactionsOf(messages[0].userId, messages.map((m) => m.id));
-  if (spans.length === 0) return messages;
+  const userId = messages[0].userId;
+  const spans = await redactionsOf(userId, messages.map((m) => m.id));
+  const corrected = reader !== 'window' && messages.some((m) => m.role === 'assistant') ? await correctedTexts(userId) : [];
+  if (spans.length === 0 && corrected.length === 0) return messages;
   return messages.map((m) => {
     const own = spans.filter((s) => s.messageId === m.id);
-    return own.length === 0 ? m : { ...m, content: applyRedactions(m.content, own, reader) };
+    let content = own.length === 0 ? m.content : applyRedactions(m.content, own, reader);
+    if (m.role === 'assistant') {
+      for (const { original, replacement } of corrected) {
+        const hits = occurrences(content, original);
+        if (hits.length > 0) content = applyRedactions(content, hits.map((h) => ({ spanStart: h.start, spanEnd: h.end, kind: 'corrected' as const, replacement })), reader);
+      }
+    }
+    return content === m.content ? m : { ...m, content };
   });
 }
 

@@ -21,14 +21,14 @@ const SLOTS = ['name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', '
 export const extractFacts: PostTurnWork = {
   kind: 'extract_facts',
   async run({ job, models }) {
-    const turn = await loadTurn(job.userId, job.messageId);
+    const turn = await loadTurn(job.userId, job.messageId, 'extraction');
     for (const [i, question] of (turn?.questions ?? []).entries()) {
       await learnFrom(question, turn!.original[i].content, job.userId, job.conversationId, models);
     }
   },
 };
 
-/** `question` as memory reads it (forgotten parts gone); `written` as the user wrote it, where spans point. */
+/** `question` as fact extraction reads it (forgotten and corrected parts gone); `written` as the user wrote it, where spans point. */
 async function learnFrom(question: Message, written: string, userId: string, conversationId: string, models: Models): Promise<void> {
   const actor = models.memory ? `model:${models.memory.modelId}` : 'offline-rules';
   const forget = detectForgetRequest(question.content);
