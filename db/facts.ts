@@ -122,7 +122,7 @@ export async function endFact(write: FactWrite, factId: string, reason: string):
   return getDb().transaction(async (tx) => {
     const rows = await tx
       .update(facts)
-      .set({ status: 'deleted', validTo: sql`now()`, embedding: null, updatedAt: sql`now()` })
+      .set({ status: 'deleted', validTo: sql`greatest(now(), ${facts.validFrom})`, embedding: null, updatedAt: sql`now()` })
       .where(and(eq(facts.id, factId), eq(facts.userId, write.userId), eq(facts.status, 'active')))
       .returning({ id: facts.id, content: facts.content });
     if (rows.length === 0) return false;

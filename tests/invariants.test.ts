@@ -124,14 +124,14 @@ async function act(world: World, user: User): Promise<string> {
   const conversationId = rng.pick(user.conversations);
   const messages = await getSql()`select id, role, content, seq from messages where conversation_id = ${conversationId} order by created_at, seq`;
   const roll = rng.next();
+  const userMessages = messages.filter((m) => m.role === 'user');
 
-  if (roll < 0.3 || messages.length === 0) {
+  if (roll < 0.3 || userMessages.length === 0) {
     const text = rng.next() < 0.75 ? world.statement(user) : rng.pick(FILLERS);
     await say(user, conversationId, text);
     return `say ${JSON.stringify(text)}`;
   }
   if (roll < 0.38) {
-    const userMessages = messages.filter((m) => m.role === 'user');
     const target = rng.pick(userMessages);
     // What the edit takes away: the old text and everything after it.
     const removed = messages.filter((m) => Number(m.seq) >= Number(target.seq));
