@@ -156,7 +156,7 @@ export async function endUnsupportedFacts(executor: Executor, userId: string, fa
   if (factIds.length === 0) return [];
   const ended = await executor
     .update(facts)
-    .set({ status: 'deleted', validTo: sql`now()`, embedding: null, updatedAt: sql`now()` })
+    .set({ status: 'deleted', validTo: sql`greatest(now(), ${facts.validFrom})`, embedding: null, updatedAt: sql`now()` })
     .where(and(eq(facts.userId, userId), inArray(facts.id, factIds), eq(facts.status, 'active')))
     .returning({ id: facts.id, content: facts.content });
   if (ended.length === 0) return [];
