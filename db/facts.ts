@@ -150,21 +150,27 @@ export async function confirmFact(write: FactWrite, factId: string): Promise<voi
 
 /**
  * Facts whose every source was edited or removed: no longer stated anywhere, so they end (kept,
- * never recalled). A fact such an ended fact had replaced is returned, to be made current again.
+ * never recalled), current or already replaced. Returns the ids of those that were current.
  */
-export async function endUnsupportedFacts(executor: Executor, userId: string, factIds: string[], reason: string, actor: string): Promise<Fact[]> {
+export async function endUnsupportedFacts(executor: Executor, userId: string, factIds: string[], reason: string, actor: string): Promise<string[]> {
   if (factIds.length === 0) return [];
   const ended = await executor
     .update(facts)
-    .set({ status: 'deleted', validTo: sql`greatest(now(), ${facts.validFrom})`, embedding: null, updatedAt: sql`now()` })
-    .where(and(eq(facts.userId, userId), inArray(facts.id, factIds), eq(facts.status, 'active')))
-    .returning({ id: facts.id, content: facts.content });
+    .set({ status: 'deleted', validTo: sql`coalesce(${facts.validTo}, greatest(now(), ${facts.validFrom}))`, embedding: null, updatedAt: sql`now()` })
+    .where(and(eq(facts.userId, userId), inArray(facts.id, factIds), inArray(facts.status, ['active', 'superseded'])))
+    .returning({ id: facts.id, content: facts.content, wasActive: sql<boolean>`${facts.supersededBy} is null` });
   if (ended.length === 0) return [];
   await executor.insert(factEvents).values(ended.map((f) => ({ factId: f.id, userId, event: 'DELETE' as const, oldContent: f.content, newContent: reason, actor })));
+  return ended.filter((f) => f.wasActive).map((f) => f.id);
+}
+
+/** The facts these facts replaced (whatever their status now). */
+export async function factsReplacedBy(executor: Executor, userId: string, factIds: string[]): Promise<Fact[]> {
+  if (factIds.length === 0) return [];
   return executor
     .select()
     .from(facts)
-    .where(and(eq(facts.userId, userId), eq(facts.status, 'superseded'), inArray(facts.supersededBy, ended.map((f) => f.id))));
+    .where(and(eq(facts.userId, userId), inArray(facts.supersededBy, factIds)));
 }
 
 /** A superseded fact whose replacement was taken back is current again. */

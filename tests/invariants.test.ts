@@ -122,7 +122,7 @@ async function activeFacts(user: User): Promise<Array<{ id: string; content: str
 async function act(world: World, user: User): Promise<string> {
   const { rng } = world;
   const conversationId = rng.pick(user.conversations);
-  const messages = await getSql()`select id, role, content, seq from messages where conversation_id = ${conversationId} order by created_at, seq`;
+  const messages = await getSql()`select id, role, content from messages where conversation_id = ${conversationId} order by created_at, seq`;
   const roll = rng.next();
   const userMessages = messages.filter((m) => m.role === 'user');
 
@@ -133,8 +133,9 @@ async function act(world: World, user: User): Promise<string> {
   }
   if (roll < 0.38) {
     const target = rng.pick(userMessages);
-    // What the edit takes away: the old text and everything after it.
-    const removed = messages.filter((m) => Number(m.seq) >= Number(target.seq));
+    // What the edit takes away: the old text and everything after it (in conversation order; the
+    // user's words only, since replies may quote what is still true elsewhere).
+    const removed = messages.slice(messages.indexOf(target)).filter((m) => m.role === 'user');
     for (const m of removed) for (const t of tokensIn(m.content as string, user)) user.outOfMemory.add(t);
     const text = world.statement(user);
     await say(user, conversationId, text, target.id as string);

@@ -1,6 +1,6 @@
 import { getDb } from '@/db/client';
 import { episodeReplies, deleteEpisodeOf } from '@/db/episodes';
-import { deleteFacts, editFact, endUnsupportedFacts, getFact, reactivateFact } from '@/db/facts';
+import { deleteFacts, editFact, endUnsupportedFacts, factsReplacedBy, getFact, reactivateFact } from '@/db/facts';
 import { deleteMessages, getMessages, maxSeq, messagesContaining, repliesTo, type Scope } from '@/db/history';
 import { resetJobs } from '@/db/jobs';
 import {
@@ -25,7 +25,7 @@ import { memoryItemsOf, redactAuditTrail, type RedactionNote } from './audit-red
 import { embedTexts } from './embed';
 import { indexTurn } from './post-turn/index-episode';
 import { refreshSummaryOf } from './post-turn/refresh-summary';
-import { locateStatement, occurrences, sentenceAround } from './redaction';
+import { locateStatement, occurrences, sentenceAround, sentencesOf } from './redaction';
 
 /**
  * Corrections of memory: one mechanism behind every path (README, "Correcting memory").
@@ -114,6 +114,27 @@ function dedupe(rows: NewRedaction[]): NewRedaction[] {
   });
 }
 
+/**
+ * Replies that quoted what the user said in messages being edited away or removed: each sentence
+ * that holds such words goes from memory, unless the user still says the same elsewhere.
+ */
+async function quotesOfMessages(userId: string, changing: Message[], actor: string): Promise<NewRedaction[]> {
+  const affected = new Set(changing.map((m) => m.id));
+  const said = [...new Set(changing.filter((m) => m.role === 'user').flatMap((m) => sentencesOf(m.content)))];
+  const found = await messagesContaining(userId, said);
+  const stillSaid = new Set(said.filter((text) => found.some((m) => m.role === 'user' && !affected.has(m.id) && occurrences(m.content, text).length > 0)));
+  const rows: NewRedaction[] = [];
+  for (const message of found.filter((m) => m.role === 'assistant' && !affected.has(m.id))) {
+    for (const text of said.filter((t) => !stillSaid.has(t))) {
+      for (const hit of occurrences(message.content, text)) {
+        const span = sentenceAround(message.content, hit.start, hit.end);
+        rows.push({ messageId: message.id, userId, kind: 'forgotten', spanStart: span.start, spanEnd: span.end, factId: null, replacement: null, actor });
+      }
+    }
+  }
+  return rows;
+}
+
 /** The conversations whose current summary covers any of these messages. */
 async function summariesCovering(userId: string, messages: Array<Pick<Message, 'id' | 'conversationId'>>): Promise<string[]> {
   const byConversation = new Map<string, string[]>();
@@ -182,21 +203,36 @@ export async function correctFact(userId: string, factId: string, content: strin
 export type MessageCorrection = { apply: (tx: Executor) => Promise<void>; after: () => Promise<void> };
 
 export async function prepareMessageCorrection(scope: Scope, messageIds: string[], actor: string, reason: string): Promise<MessageCorrection> {
+  if (messageIds.length === 0) return { apply: async () => {}, after: async () => {} };
   const db = getDb();
   const derived = await derivedFrom(db, scope.userId, messageIds);
   const orphaned = await factsOnlyFrom(db, scope.userId, messageIds);
   // A summary that covers a message was built from it (coverage only moves forward).
   const rebuild = (await messagesCoveredBySummary(scope, messageIds)).length > 0;
   const replies = await episodeReplies(scope.userId, derived.episodeIds);
-  // Replies elsewhere that quoted or cited a fact this takes away lose that sentence, as on a deletion.
+  // Replies elsewhere that quoted these messages, or quoted or cited a fact this takes away, lose
+  // that sentence, as on a deletion.
   const ending = (await Promise.all(orphaned.map((id) => getFact(scope.userId, id)))).filter((f): f is Fact => f?.status === 'active');
   const affected = new Set(messageIds);
-  const quotes = (await planRedactions(scope.userId, ending, 'forgotten', null, actor)).rows.filter((r) => !affected.has(r.messageId));
+  const quotes = dedupe([
+    ...(await planRedactions(scope.userId, ending, 'forgotten', null, actor)).rows,
+    ...(await quotesOfMessages(scope.userId, await getMessages(scope.userId, messageIds), actor)),
+  ]).filter((r) => !affected.has(r.messageId));
   const quoting = await getMessages(scope.userId, [...new Set(quotes.map((r) => r.messageId))]);
-  let restore: Fact[] = [];
+  const restore: Fact[] = [];
   return {
     async apply(tx) {
-      restore = await endUnsupportedFacts(tx, scope.userId, orphaned, reason, actor);
+      // A fact one of the ended facts had replaced is current again, unless these messages alone
+      // stated it too: then the walk goes on to the one before it.
+      const unsupported = new Set(orphaned);
+      const seen = new Set<string>();
+      const endedCurrent = await endUnsupportedFacts(tx, scope.userId, orphaned, reason, actor);
+      for (let frontier = await factsReplacedBy(tx, scope.userId, endedCurrent); frontier.length > 0; ) {
+        const fresh = frontier.filter((f) => !seen.has(f.id));
+        fresh.forEach((f) => seen.add(f.id));
+        restore.push(...fresh.filter((f) => !unsupported.has(f.id) && f.status === 'superseded'));
+        frontier = await factsReplacedBy(tx, scope.userId, fresh.filter((f) => unsupported.has(f.id)).map((f) => f.id));
+      }
       await unlinkFacts(tx, scope.userId, messageIds);
       await dropRedactions(tx, scope.userId, messageIds);
       await addRedactions(tx, quotes);

@@ -76,6 +76,11 @@ export function sentenceAround(text: string, start: number, end: number): { star
   return { start: from, end: to };
 }
 
+/** The sentences of a text worth finding again (long enough to be a statement, not "Hi."). */
+export function sentencesOf(text: string): string[] {
+  return [...sentences.segment(text)].map((piece) => piece.segment.trim().replace(/[.!?。！？]+$/u, '')).filter((t) => t.length >= 6);
+}
+
 /** Every occurrence of a needle in a text, case-insensitively. */
 export function occurrences(text: string, needle: string): Array<{ start: number; end: number }> {
   const found: Array<{ start: number; end: number }> = [];
