@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { getSql } from '../db/client';
-import { createConversation } from '../db/conversations';
 import { createGuestUser } from '../db/users';
 import { toVectorLiteral } from '../db/vector';
 import { getModels } from '../lib/llm';
