@@ -107,13 +107,15 @@ export async function updateCorrections(executor: Executor, userId: string, fact
   return [...new Set(rows.map((r) => r.messageId))];
 }
 
-/** A corrected fact that is then deleted: its corrections in memory become forgotten parts too. */
-export async function forgetCorrections(executor: Executor, userId: string, factIds: string[]): Promise<void> {
-  if (factIds.length === 0) return;
-  await executor
+/** A corrected fact that is then deleted: its corrections become forgotten parts too. Returns the messages touched. */
+export async function forgetCorrections(executor: Executor, userId: string, factIds: string[]): Promise<string[]> {
+  if (factIds.length === 0) return [];
+  const rows = await executor
     .update(messageRedactions)
     .set({ kind: 'forgotten', replacement: null })
-    .where(and(eq(messageRedactions.userId, userId), inArray(messageRedactions.factId, factIds), eq(messageRedactions.kind, 'corrected')));
+    .where(and(eq(messageRedactions.userId, userId), inArray(messageRedactions.factId, factIds), eq(messageRedactions.kind, 'corrected')))
+    .returning({ messageId: messageRedactions.messageId });
+  return [...new Set(rows.map((r) => r.messageId))];
 }
 
 /** A message whose text was replaced starts clean: its old redactions described the old text. */
@@ -124,14 +126,21 @@ export async function dropRedactions(executor: Executor, userId: string, message
     .where(and(eq(messageRedactions.userId, userId), inArray(messageRedactions.messageId, messageIds)));
 }
 
-/** The user's texts that were corrected (an edited fact's statements as written), with their corrections. */
-export async function correctedTexts(userId: string): Promise<Array<{ original: string; replacement: string }>> {
+/**
+ * The texts the user withdrew (a forgotten or corrected part, as the message held it), with how
+ * memory reads them, so a reply that quoted one is read the same way.
+ */
+export async function withdrawnTexts(userId: string): Promise<Array<{ original: string; kind: MessageRedaction['kind']; replacement: string | null }>> {
   const rows = await getDb()
-    .select({ content: messages.content, start: messageRedactions.spanStart, end: messageRedactions.spanEnd, replacement: messageRedactions.replacement })
+    .select({ content: messages.content, start: messageRedactions.spanStart, end: messageRedactions.spanEnd, kind: messageRedactions.kind, replacement: messageRedactions.replacement })
     .from(messageRedactions)
     .innerJoin(messages, eq(messages.id, messageRedactions.messageId))
-    .where(and(eq(messageRedactions.userId, userId), eq(messageRedactions.kind, 'corrected'), isNotNull(messageRedactions.replacement)));
+    .where(eq(messageRedactions.userId, userId));
   // Offsets are JavaScript string offsets (UTF-16), so the text is cut here, not in SQL.
-  const unique = new Map(rows.map((r) => [`${r.content.slice(r.start, r.end)}\u0000${r.replacement}`, { original: r.content.slice(r.start, r.end), replacement: r.replacement! }]));
-  return [...unique.values()].filter((r) => r.original.trim().length >= 2);
+  const unique = new Map<string, { original: string; kind: MessageRedaction['kind']; replacement: string | null }>();
+  for (const r of rows) {
+    const original = r.content.slice(r.start, r.end);
+    if (original.trim().length >= 2) unique.set(`${r.kind}\u0000${original}\u0000${r.replacement}`, { original, kind: r.kind, replacement: r.replacement });
+  }
+  return [...unique.values()];
 }

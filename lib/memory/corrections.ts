@@ -9,6 +9,7 @@ import {
   dropRedactions,
   factsOnlyFrom,
   forgetCorrections,
+  redactionsOf,
   unlinkFacts,
   updateCorrections,
   type Executor,
@@ -62,14 +63,14 @@ export async function forgetFacts(userId: string, factIds: string[], actor: stri
   const facts = (await Promise.all(factIds.map((id) => getFact(userId, id)))).filter((f): f is Fact => f !== undefined);
   if (facts.length === 0) return { deleted: [], messagesMarked: 0, recordsRedacted: 0 };
   const plan = await planRedactions(userId, facts, 'forgotten', null, actor);
-  const marked = await getMessages(userId, [...new Set(plan.rows.map((r) => r.messageId))]);
-  const rebuild = await summariesCovering(userId, marked);
-  const deleted = await getDb().transaction(async (tx) => {
+  const { deleted, corrected } = await getDb().transaction(async (tx) => {
     const rows = await deleteFacts(tx, userId, facts.map((f) => f.id));
-    await forgetCorrections(tx, userId, rows.map((r) => r.id));
+    const corrected = await forgetCorrections(tx, userId, rows.map((r) => r.id));
     await addRedactions(tx, plan.rows);
-    return rows.map((r) => r.id);
+    return { deleted: rows.map((r) => r.id), corrected };
   });
+  const marked = await getMessages(userId, [...new Set([...plan.rows.map((r) => r.messageId), ...corrected])]);
+  const rebuild = await summariesCovering(userId, marked);
   await rederive(userId, { reindex: marked.map((m) => m.id), rebuild });
   const keys = deleted.map((id) => `fact:${id}`);
   const recordsRedacted = await redactAuditTrail(userId, { needles: plan.texts, keys }, () => ({ texts: plan.texts, keys }), note(actor, reason));
@@ -85,14 +86,17 @@ export async function correctFact(userId: string, factId: string, content: strin
   const fact = await getFact(userId, factId);
   if (!fact) return undefined;
   const [embedding] = await embedTexts(getModels(), [content]);
+  // Where the fact's current text was stated or quoted (its earlier corrections included, as a
+  // reply may quote an earlier correction): corrected to the new text, old parts not repeated.
   const plan = await planRedactions(userId, [fact], 'corrected', content, actor);
+  const known = new Set((await redactionsOf(userId, plan.rows.map((r) => r.messageId))).map((r) => `${r.messageId}:${r.spanStart}:${r.spanEnd}`));
+  const fresh = plan.rows.filter((r) => !known.has(`${r.messageId}:${r.spanStart}:${r.spanEnd}`));
   const touched = await getDb().transaction(async (tx) => {
     const edited = await editFact(tx, userId, factId, content, embedding, actor);
     if (!edited) return [];
     const updated = await updateCorrections(tx, userId, factId, content);
-    if (updated.length > 0) return updated;
-    await addRedactions(tx, plan.rows);
-    return [...new Set(plan.rows.map((r) => r.messageId))];
+    await addRedactions(tx, fresh);
+    return [...new Set([...updated, ...fresh.map((r) => r.messageId)])];
   });
   const messages = await getMessages(userId, touched);
   await rederive(userId, { reindex: touched, rebuild: await summariesCovering(userId, messages) });

@@ -1,4 +1,4 @@
-import { correctedTexts, redactionsOf } from '@/db/provenance';
+import { redactionsOf, withdrawnTexts } from '@/db/provenance';
 import type { Message, MessageRedaction } from '@/db/schema';
 import { contentFeatures } from '@/lib/llm/text-features';
 
@@ -36,26 +36,24 @@ export function applyRedactions(content: string, spans: Span[], reader: Redactio
 }
 
 /**
- * The messages as a reader must see them, their redactions applied. Memory also reads replies with
- * every text the user corrected replaced wherever it appears: the window keeps the user's original
- * words, so a later reply may quote them, and memory must still never hold the old text.
+ * The messages as a reader must see them, their redactions applied. Replies are also read with
+ * every text the user withdrew replaced wherever it appears: a reply may have quoted it (from the
+ * window, which keeps a corrected original, or before it was withdrawn).
  */
 export async function readRedacted<T extends Pick<Message, 'id' | 'userId' | 'content' | 'role'>>(messages: T[], reader: RedactionReader): Promise<T[]> {
   if (messages.length === 0) return messages;
   const userId = messages[0].userId;
   const spans = await redactionsOf(userId, messages.map((m) => m.id));
-  const corrected = reader !== 'window' && messages.some((m) => m.role === 'assistant') ? await correctedTexts(userId) : [];
-  if (spans.length === 0 && corrected.length === 0) return messages;
+  const withdrawn = messages.some((m) => m.role === 'assistant') ? await withdrawnTexts(userId) : [];
+  if (spans.length === 0 && withdrawn.length === 0) return messages;
   return messages.map((m) => {
-    const own = spans.filter((s) => s.messageId === m.id);
-    let content = own.length === 0 ? m.content : applyRedactions(m.content, own, reader);
+    const own: Span[] = spans.filter((s) => s.messageId === m.id);
     if (m.role === 'assistant') {
-      for (const { original, replacement } of corrected) {
-        const hits = occurrences(content, original);
-        if (hits.length > 0) content = applyRedactions(content, hits.map((h) => ({ spanStart: h.start, spanEnd: h.end, kind: 'corrected' as const, replacement })), reader);
+      for (const { original, kind, replacement } of withdrawn) {
+        for (const hit of occurrences(m.content, original)) own.push({ spanStart: hit.start, spanEnd: hit.end, kind, replacement });
       }
     }
-    return content === m.content ? m : { ...m, content };
+    return own.length === 0 ? m : { ...m, content: applyRedactions(m.content, own, reader) };
   });
 }
 
