@@ -6,7 +6,7 @@ import { DELETE as deleteFact, PATCH as editFact } from '@/app/api/facts/[id]/ro
 import { GET as listFacts } from '@/app/api/facts/route';
 import { DELETE as forgetAll, GET as forgetPreview } from '@/app/api/memory/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
-import { DELETE as removeMessage } from '@/app/api/messages/[id]/route';
+import { GET as getMessage, DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { getSql } from '@/db/client';
 import { supersedeFact, addFact } from '@/db/facts';
 import { createGuestUser } from '@/db/users';
@@ -331,5 +331,20 @@ describe('retry', () => {
     expect(replies.map((r) => r.id)).toContain(first.id);
     expect(replies.at(-1)!.status).toBe('complete');
     expect(await getSql()`select 1 from episodes where assistant_message_id = ${first.id}`).toHaveLength(1);
+  });
+});
+
+describe('provenance', () => {
+  it('a message lists what was derived from it, and a fact the span of the message that stated it', async () => {
+    const client = await newClient();
+    const said = 'Hello! I have a parrot named Kiwi.';
+    const conversationId = await importTurns(client.user.id, [[said, 'Lovely.'], ['I live in Oslo.', 'Nice.']]);
+    const [message] = await getSql()`select id from messages where conversation_id = ${conversationId} and content = ${said}`;
+    const { derived } = await (await getMessage(client.request(`/api/messages/${message.id}`), params({ id: message.id }))).json();
+    const parrot = (await factsOf(client, 'active')).find((f) => f.content.includes('Kiwi'))! as unknown as { id: string; sources: Array<{ messageId: string; spanStart: number; spanEnd: number }> };
+    expect(derived.factIds).toEqual([parrot.id]);
+    expect(derived.episodeIds).toHaveLength(1);
+    expect(parrot.sources).toHaveLength(1);
+    expect(said.slice(parrot.sources[0].spanStart, parrot.sources[0].spanEnd)).toBe('I have a parrot named Kiwi');
   });
 });

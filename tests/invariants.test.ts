@@ -85,7 +85,8 @@ class World {
     for (;;) {
       const word = Array.from({ length: 3 }, () => this.rng.pick(SYLLABLES)).join('');
       const token = word[0].toUpperCase() + word.slice(1);
-      if (!this.used.has(token)) {
+      // Distinct words, none inside another ("Munboqui" / "Munboquil"), so a check for one never sees the other.
+      if (![...this.used].some((u) => u.includes(token) || token.includes(u))) {
         this.used.add(token);
         return token;
       }

@@ -1,4 +1,6 @@
+import { getDb } from '@/db/client';
 import { getMessage } from '@/db/history';
+import { derivedFrom } from '@/db/provenance';
 import { removeMessages } from '@/lib/memory/corrections';
 import { notFound, route, uuidParam } from '@/lib/http';
 import { requireUser } from '@/lib/session';
@@ -10,7 +12,8 @@ export const GET = route(async (request: Request, { params }: Params) => {
   const id = uuidParam((await params).id, 'Message');
   const message = await getMessage(user.id, id);
   if (!message) throw notFound('Message', id);
-  return Response.json({ message });
+  // Provenance in reverse: every memory derived from this message.
+  return Response.json({ message, derived: await derivedFrom(getDb(), user.id, [id]) });
 });
 
 export const DELETE = route(async (request: Request, { params }: Params) => {
