@@ -1,4 +1,4 @@
-import type { Fact, FactEvent, FactStatus, SummaryResponse, TurnContext } from './inspector/types';
+import type { Fact, FactDeleteResult, FactEvent, FactStatus, ForgetResult, MemoryCounts, SummaryResponse, TurnContext } from './inspector/types';
 import type { ConversationSummary, StoredMessage } from './types';
 
 /** An error the API answered with (`{ error: { code, message } }`), or a network failure. */
@@ -79,9 +79,27 @@ export const api = {
   getFact: (id: string) => request<{ fact: Fact; history: FactEvent[] }>(`/api/facts/${id}`, { cache: 'no-store' }),
   editFact: (id: string, content: string) =>
     request<{ fact: Fact }>(`/api/facts/${id}`, { method: 'PATCH', json: { content } }).then((r) => r.fact),
-  deleteFact: (id: string) => request<{ deleted: string }>(`/api/facts/${id}`, { method: 'DELETE' }),
-  forgetEverything: () => request<{ deleted: Record<string, number> }>('/api/memory', { method: 'DELETE' }),
+  deleteFact: (id: string) => request<FactDeleteResult>(`/api/facts/${id}`, { method: 'DELETE' }),
+  memoryCounts: () => request<MemoryCounts>('/api/memory', { cache: 'no-store' }),
+  forgetEverything: () => request<ForgetResult>('/api/memory', { method: 'DELETE' }),
 };
+
+// ---- memory changes: the inspector corrects memory, the chat re-reads its messages (their marks)
+
+const memoryListeners = new Set<() => void>();
+
+/** Says that memory was corrected (a fact edited or deleted, everything forgotten). */
+export function announceMemoryChanged(): void {
+  for (const listener of [...memoryListeners]) listener();
+}
+
+/** Calls `listener` after each correction of memory; returns the unsubscribe function. */
+export function onMemoryChanged(listener: () => void): () => void {
+  memoryListeners.add(listener);
+  return () => {
+    memoryListeners.delete(listener);
+  };
+}
 
 export const conversationsKey = ['conversations'] as const;
 
@@ -93,4 +111,6 @@ export const memoryKeys = {
   facts: (scope: 'active' | 'all') => ['memory', 'facts', scope] as const,
   factsAll: ['memory', 'facts'] as const,
   fact: (id: string) => ['memory', 'fact', id] as const,
+  turns: ['memory', 'turn'] as const,
+  counts: ['memory', 'counts'] as const,
 };

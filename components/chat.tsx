@@ -4,7 +4,7 @@ import { useChat } from '@ai-sdk/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DefaultChatTransport } from 'ai';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { api, ApiError, conversationsKey, parseApiError } from './api';
+import { api, ApiError, conversationsKey, onMemoryChanged, parseApiError } from './api';
 import { useShell } from './app-shell';
 import { ChatHeader } from './chat-header';
 import { ConfirmDialog } from './confirm-dialog';
@@ -142,6 +142,23 @@ export function Chat({ conversation, initialMessages, model }: Props) {
       return undefined;
     }
   }, [conversationId, setMessages]);
+
+  // A correction of memory in the inspector (a fact edited or deleted, everything forgotten) marks
+  // parts of stored messages: re-read them, now or as soon as the reply in flight has ended.
+  const memoryChangedRef = useRef(false);
+  useEffect(
+    () =>
+      onMemoryChanged(() => {
+        if (statusRef.current === 'submitted' || statusRef.current === 'streaming') memoryChangedRef.current = true;
+        else void resync();
+      }),
+    [resync],
+  );
+  useEffect(() => {
+    if (busy || !memoryChangedRef.current) return;
+    memoryChangedRef.current = false;
+    void resync();
+  }, [busy, resync]);
 
   // A reply stored as `streaming` that this tab is not receiving (another tab, or a reply cut off
   // a moment ago) is re-read with backoff until the server finalises it.

@@ -1,13 +1,15 @@
 'use client';
 
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 type Props = {
   open: boolean;
   title: string;
-  description: string;
+  description: ReactNode;
   confirmLabel: string;
   busy?: boolean;
+  /** The confirm button is off (e.g. until what it would do is known); Cancel still works. */
+  confirmDisabled?: boolean;
   error?: string | null;
   onConfirm: () => void;
   onCancel: () => void;
@@ -15,7 +17,7 @@ type Props = {
 };
 
 /** A modal confirmation built on <dialog>: focus is trapped, Escape and the backdrop cancel. */
-export function ConfirmDialog({ open, title, description, confirmLabel, busy, error, onConfirm, onCancel, testId }: Props) {
+export function ConfirmDialog({ open, title, description, confirmLabel, busy, confirmDisabled, error, onConfirm, onCancel, testId }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descriptionId = useId();
@@ -47,9 +49,9 @@ export function ConfirmDialog({ open, title, description, confirmLabel, busy, er
         <h2 id={titleId} className="text-base font-semibold">
           {title}
         </h2>
-        <p id={descriptionId} className="mt-1.5 text-sm leading-6 text-muted">
+        <div id={descriptionId} className="mt-1.5 text-sm leading-6 text-muted">
           {description}
-        </p>
+        </div>
         {error ? (
           <p role="alert" className="mt-3 rounded-md bg-danger-soft px-3 py-2 text-sm text-danger">
             {error}
@@ -67,7 +69,7 @@ export function ConfirmDialog({ open, title, description, confirmLabel, busy, er
           <button
             type="button"
             onClick={onConfirm}
-            disabled={busy}
+            disabled={busy || confirmDisabled}
             autoFocus
             data-testid={testId ? `${testId}-confirm` : undefined}
             className="rounded-lg bg-danger px-3.5 py-2 text-sm font-medium text-white hover:opacity-90 disabled:opacity-60 dark:text-canvas"

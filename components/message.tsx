@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { submitOnEnter, useAutosize } from './composer';
 import { CheckIcon, CopyIcon, InspectorIcon, LensIcon, PencilIcon, RetryIcon } from './icons';
 import { Markdown } from './markdown';
+import { CorrectionsCaption, MarkedText, ReplyMarksNote } from './message-marks';
 import { textOf, validateMessage, type ChatMessage, type MessageStatus } from './types';
 
 type Props = {
@@ -44,12 +45,16 @@ export function MessageView(props: Props) {
 
 function UserMessage({ message, editing, canEdit, canRetry, maxChars, onEdit, onCancelEdit, onSaveEdit, onRetry }: Props) {
   const text = textOf(message);
+  const marks = message.metadata?.marks;
   if (editing) return <EditForm initial={text} maxChars={maxChars} onCancel={onCancelEdit} onSave={onSaveEdit} />;
   return (
     <div className="flex flex-col items-end gap-1">
       <div className="max-w-[85%] rounded-2xl rounded-br-md bg-bubble px-4 py-2.5 text-[15px] leading-7 break-words whitespace-pre-wrap">
-        <span data-testid="message-text">{text}</span>
+        <span data-testid="message-text" data-marks={marks?.length || undefined}>
+          {marks?.length ? <MarkedText text={text} marks={marks} /> : text}
+        </span>
       </div>
+      <CorrectionsCaption marks={marks} />
       <div className="flex items-center gap-1">
         {canRetry ? (
           <>
@@ -173,6 +178,8 @@ function AssistantMessage({ message, status, live, canRetry, onRetry, onInspect,
             <p className="text-[15px] leading-7 text-faint italic">No text was generated.</p>
           )}
         </div>
+
+        {text && message.metadata?.marks?.length ? <ReplyMarksNote text={text} marks={message.metadata.marks} /> : null}
 
         {status === 'streaming' && !live ? (
           <p className="mt-2 flex items-center gap-2 text-xs text-muted" data-testid="message-status">

@@ -109,15 +109,31 @@ test('Stop keeps the partial reply as incomplete, and Retry answers again', asyn
   expect(rows[1]).toMatchObject({ id: replyId, role: 'assistant', status: 'incomplete' });
   expect(rows[1].content.length).toBeGreaterThan(0);
 
-  // Retry replaces the stopped reply with a complete one to the same question.
+  // Retry rewrites the stopped reply in place (same id) with a complete one to the same question.
   await page.getByTestId('retry').click();
   await expect(messages(page)).toHaveCount(2);
   const retried = assistantMessages(page).first();
   await expect(retried).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
-  await expect(retried).not.toHaveAttribute('data-message-id', replyId!);
+  await expect(retried).toHaveAttribute('data-message-id', replyId!);
   const full = (await textIn(retried).innerText()).trim();
   expect(partial.length).toBeLessThan(full.length);
   expect(full.startsWith(partial)).toBe(true);
+
+  // The inspector shows it as the second attempt; the stopped first attempt's record is kept.
+  const attempts = page.getByTestId('inspector').getByTestId('prior-attempts');
+  await expect(attempts).toHaveAttribute('data-attempt', '2');
+  await expect(attempts).toContainText('Attempt 2 · 1 earlier attempt');
+  await attempts.getByTestId('prior-attempts-list-toggle').click();
+  const earlier = attempts.getByTestId('prior-attempt');
+  await expect(earlier).toHaveCount(1);
+  await expect(earlier).toHaveAttribute('data-attempt', '1');
+  await expect(earlier).toHaveAttribute('data-status', 'incomplete');
+  await expect(earlier).toContainText('Stopped');
+  await expect(earlier).toContainText('Tell me everything about lighthouses');
+  const dir = path.join(import.meta.dirname, 'artifacts');
+  fs.mkdirSync(dir, { recursive: true });
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: path.join(dir, 'retry-attempts.png') });
 });
 
 test('closing the tab mid-stream leaves the partial reply stored as incomplete', async ({ page, context }) => {
@@ -276,7 +292,8 @@ test('a reply that fails mid-stream shows the error, and Retry answers again', a
   await page.getByTestId('retry').click();
   await expect(messages(page)).toHaveCount(2);
   await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
-  await expect(reply).not.toHaveAttribute('data-message-id', failedId!);
+  // Retry rewrites the failed reply in place: the same id.
+  await expect(reply).toHaveAttribute('data-message-id', failedId!);
   await expect(textIn(reply)).toContainText(OFFLINE_INTRO);
   await expect(page.getByTestId('retry')).toHaveCount(0);
 

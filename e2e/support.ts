@@ -51,3 +51,19 @@ export async function exchange(page: Page, text: string) {
   await expect(assistantMessages(page)).toHaveCount(before + 1);
   await expect(assistantMessages(page).last()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
 }
+
+export type FactRow = { id: string; content: string; status: string };
+
+export async function facts(page: Page, status?: string): Promise<FactRow[]> {
+  const response = await page.request.get(`/api/facts${status ? `?status=${status}` : ''}`);
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { facts: FactRow[] }).facts;
+}
+
+/** Fact extraction runs as post-turn work right after a reply: wait for the fact to exist. */
+export async function waitForFact(page: Page, needle: string): Promise<FactRow> {
+  await expect
+    .poll(async () => (await facts(page, 'active')).some((f) => f.content.includes(needle)), { timeout: 15_000, intervals: [250, 500, 1_000] })
+    .toBe(true);
+  return (await facts(page, 'active')).find((f) => f.content.includes(needle))!;
+}

@@ -2,7 +2,7 @@
 
 import { useDescribeKey } from './describe-key';
 import type { BlockName, TurnRecord } from './types';
-import { Badge, Disclosure, Field, formatTokens, Section } from './ui';
+import { Badge, Disclosure, Field, formatTokens, Section, sentInWindow } from './ui';
 
 export const BLOCKS: Array<{ name: BlockName; label: string; swatch: string }> = [
   { name: 'required', label: 'Required', swatch: 'bg-zinc-400 dark:bg-zinc-500' },
@@ -138,7 +138,7 @@ export function BudgetSection({ record }: { record: TurnRecord }) {
                     data-testid="budget-decision"
                     data-key={decision.key}
                     data-kept={decision.kept}
-                    className={`border-t border-line align-top ${decision.kept ? '' : 'bg-warn-soft/60'}`}
+                    className={`border-t border-line align-top ${decision.kept || sentInWindow(decision) ? '' : 'bg-warn-soft/60'}`}
                   >
                     <td className="max-w-[11rem] py-1 pr-2">
                       <span className="line-clamp-2 break-words" title={decision.key}>
@@ -148,7 +148,9 @@ export function BudgetSection({ record }: { record: TurnRecord }) {
                     <td className="py-1 pr-2 text-muted">{blockOf(decision)}</td>
                     <td className="py-1 pr-2 text-right tabular-nums">{formatTokens(decision.tokens)}</td>
                     <td className="py-1">
-                      <Badge tone={decision.kept ? 'good' : 'warn'}>{decision.kept ? 'kept' : 'dropped'}</Badge>
+                      <Badge tone={decision.kept ? 'good' : sentInWindow(decision) ? 'neutral' : 'warn'}>
+                        {decision.kept ? 'kept' : sentInWindow(decision) ? 'in window' : 'dropped'}
+                      </Badge>
                       <span className="mt-0.5 block text-muted">{decision.reason}</span>
                     </td>
                   </tr>

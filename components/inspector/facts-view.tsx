@@ -6,12 +6,21 @@ import { useId, useState } from 'react';
 import { api, memoryKeys } from '../api';
 import { ConfirmDialog } from '../confirm-dialog';
 import { HistoryIcon, PencilIcon, RefreshIcon, TrashIcon } from '../icons';
-import type { Fact, FactEvent } from './types';
+import { useAfterMemoryChange } from './memory-changed';
+import type { Fact, FactDeleteResult, FactEvent } from './types';
 import { Badge, describeActor, formatDate, formatDateTime, Notice, Section, Skeleton, SourceLinks } from './ui';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** What a fact deletion did, as the server counted it. */
+export function describeFactDeletion(result: Pick<FactDeleteResult, 'messagesMarked' | 'recordsRedacted'>): string {
+  return `Forgotten. ${plural(result.messagesMarked, 'message')} marked, ${plural(result.recordsRedacted, 'inspector record')} redacted.`;
+}
 
 /** What memlens knows about the user across conversations, by slot: edit, delete, and each fact's history. */
 export function FactsSection({ conversationId, onReveal }: { conversationId: string; onReveal: () => void }) {
   const [showAll, setShowAll] = useState(false);
+  const [deleted, setDeleted] = useState<string | null>(null);
   const scope = showAll ? 'all' : 'active';
   const query = useQuery({
     queryKey: memoryKeys.facts(scope),
@@ -47,6 +56,19 @@ export function FactsSection({ conversationId, onReveal }: { conversationId: str
         </button>
       </div>
 
+      {deleted ? (
+        <div className="mb-3">
+          <Notice testId="fact-delete-result">
+            <span role="status" className="flex items-start gap-2">
+              <span className="min-w-0 flex-1">{deleted}</span>
+              <button type="button" onClick={() => setDeleted(null)} className="text-xs underline hover:text-fg">
+                Dismiss
+              </button>
+            </span>
+          </Notice>
+        </div>
+      ) : null}
+
       {query.isPending ? (
         <Skeleton lines={3} />
       ) : query.isError ? (
@@ -66,7 +88,14 @@ export function FactsSection({ conversationId, onReveal }: { conversationId: str
               </h4>
               <ul className="space-y-2">
                 {items.map((fact) => (
-                  <FactRow key={fact.id} fact={fact} conversationId={conversationId} onReveal={onReveal} />
+                  <FactRow
+                    key={fact.id}
+                    fact={fact}
+                    conversationId={conversationId}
+                    onReveal={onReveal}
+                    onDeleting={() => setDeleted(null)}
+                    onDeleted={(result) => setDeleted(describeFactDeletion(result))}
+                  />
                 ))}
               </ul>
             </div>
@@ -86,8 +115,21 @@ function groupBySlot(facts: Fact[]): Array<[string, Fact[]]> {
     .map(([slot, items]) => [slot, items.sort((a, b) => order(a) - order(b) || b.validFrom.localeCompare(a.validFrom))]);
 }
 
-function FactRow({ fact, conversationId, onReveal }: { fact: Fact; conversationId: string; onReveal: () => void }) {
+function FactRow({
+  fact,
+  conversationId,
+  onReveal,
+  onDeleting,
+  onDeleted,
+}: {
+  fact: Fact;
+  conversationId: string;
+  onReveal: () => void;
+  onDeleting: () => void;
+  onDeleted: (result: FactDeleteResult) => void;
+}) {
   const queryClient = useQueryClient();
+  const afterMemoryChange = useAfterMemoryChange();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(fact.content);
   const [showHistory, setShowHistory] = useState(false);
@@ -106,16 +148,20 @@ function FactRow({ fact, conversationId, onReveal }: { fact: Fact; conversationI
     onSuccess: async () => {
       setEditing(false);
       await invalidate();
+      // Earlier mentions of the old text are marked corrected in the chat.
+      afterMemoryChange();
     },
   });
 
   const remove = useMutation({
     mutationFn: () => api.deleteFact(fact.id),
-    onSuccess: async () => {
+    onSuccess: (result) => {
       setConfirmDelete(false);
+      onDeleted(result);
       queryClient.setQueriesData<Fact[]>({ queryKey: memoryKeys.factsAll }, (list) => list?.filter((f) => f.id !== fact.id));
       queryClient.removeQueries({ queryKey: memoryKeys.fact(fact.id) });
-      await queryClient.invalidateQueries({ queryKey: memoryKeys.factsAll });
+      // The facts, the summaries and the turn records changed on the server; the chat's messages are marked.
+      afterMemoryChange();
     },
   });
 
@@ -230,6 +276,7 @@ function FactRow({ fact, conversationId, onReveal }: { fact: Fact; conversationI
             data-testid="fact-delete"
             onClick={() => {
               remove.reset();
+              onDeleting();
               setConfirmDelete(true);
             }}
             className="inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-muted hover:bg-danger-soft hover:text-danger"
@@ -255,7 +302,7 @@ function FactRow({ fact, conversationId, onReveal }: { fact: Fact; conversationI
         <ConfirmDialog
           open
           title="Delete this fact?"
-          description={`“${fact.content}” and its history will be removed, and memlens will no longer recall it.`}
+          description={`“${fact.content}” is deleted with its history, and memlens stops recalling it: the statement is removed from the exchanges and summaries it remembers. Your messages stay in the chat, with the part that said it marked as forgotten and no longer sent to the model. Inspector records of earlier replies stay, with this text shown as redacted.`}
           confirmLabel="Delete"
           busy={remove.isPending}
           error={remove.error ? remove.error.message : null}

@@ -199,7 +199,7 @@ function useTurnRecord(message: ChatMessage | null, thisTabStreaming: boolean) {
   return { record, source, query };
 }
 
-/** Facts and summaries are written by post-turn work right after each reply: re-read them then. */
+/** Facts and summaries are written by post-turn work right after each reply: re-read them then (and the stored records). */
 function useMemoryRefreshAfterTurns(conversationId: string, status: string) {
   const queryClient = useQueryClient();
   const previous = useRef(status);
@@ -207,6 +207,8 @@ function useMemoryRefreshAfterTurns(conversationId: string, status: string) {
     const was = previous.current;
     previous.current = status;
     if (!(was === 'streaming' || was === 'submitted') || status === 'streaming' || status === 'submitted') return;
+    // A Retry rewrites a reply in place (same id): a record read before it is not the reply's any more.
+    void queryClient.invalidateQueries({ queryKey: memoryKeys.turns });
     const refresh = () => {
       void queryClient.invalidateQueries({ queryKey: memoryKeys.factsAll });
       void queryClient.invalidateQueries({ queryKey: memoryKeys.summary(conversationId) });
@@ -254,7 +256,7 @@ function BoundHeader({
   const badge = record ? (STATUS_BADGES[record.status] ?? { label: record.status, tone: 'warn' as const }) : null;
   return (
     <div className="shrink-0 border-b border-line bg-canvas/60 px-4 py-2.5" data-testid="inspector-bound">
-      <div className="flex items-center gap-1.5">
+      <div className="flex flex-wrap items-center gap-1.5">
         <button
           type="button"
           onClick={onPrevious}
@@ -264,7 +266,7 @@ function BoundHeader({
         >
           <ChevronIcon width={14} height={14} className="rotate-180" />
         </button>
-        <span className="text-xs font-medium tabular-nums" aria-live="polite">
+        <span className="text-xs font-medium whitespace-nowrap tabular-nums" aria-live="polite">
           Reply {position} of {count}
         </span>
         <button
@@ -286,13 +288,13 @@ function BoundHeader({
           {source === 'stream' ? 'live' : source === 'server' ? 'stored' : ''}
         </span>
         {following ? (
-          <span className="ml-auto text-[11px] text-faint">following the latest</span>
+          <span className="ml-auto text-[11px] whitespace-nowrap text-faint">following the latest</span>
         ) : (
           <button
             type="button"
             data-testid="inspector-latest"
             onClick={onLatest}
-            className="ml-auto rounded-md border border-line px-2 py-0.5 text-[11px] font-medium text-muted hover:bg-subtle hover:text-fg"
+            className="ml-auto rounded-md border border-line px-2 py-0.5 text-[11px] font-medium whitespace-nowrap text-muted hover:bg-subtle hover:text-fg"
           >
             Latest reply
           </button>

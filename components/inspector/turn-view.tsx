@@ -2,13 +2,16 @@
 
 import { useState } from 'react';
 import { BudgetSection } from './budget-section';
+import { AttemptsBar, RecordRedactedNotice } from './record-notices';
 import type { RecalledItem, TurnRecord } from './types';
-import { Badge, Field, formatMs, formatScore, formatTokens, Notice, Section, shortId, SourceLinks } from './ui';
+import { Badge, describeActor, Field, formatDateTime, formatMs, formatScore, formatTokens, Notice, RedactedText, Section, sentInWindow, shortId, SourceLinks } from './ui';
 
 /** Everything about one reply's context, section by section. */
 export function TurnView({ record, onReveal }: { record: TurnRecord; onReveal: () => void }) {
   return (
     <div>
+      <AttemptsBar record={record} />
+      <RecordRedactedNotice record={record} />
       <RetrievalSection record={record} />
       <RecalledSection record={record} onReveal={onReveal} />
       <BudgetSection record={record} />
@@ -31,12 +34,12 @@ function RetrievalSection({ record }: { record: TurnRecord }) {
       <dl>
         <Field label="Question">
           <span data-testid="retrieval-question" className="leading-6">
-            {question.text}
+            <RedactedText text={question.text} />
           </span>
         </Field>
         <Field label="Search query">
           <code data-testid="retrieval-query" className="rounded bg-subtle px-1.5 py-0.5 font-mono text-[12.5px] leading-6 break-words">
-            {retrieval.query}
+            <RedactedText text={retrieval.query} />
           </code>
         </Field>
         <Field label="How">
@@ -143,6 +146,7 @@ function RecalledSection({ record, onReveal }: { record: TurnRecord; onReveal: (
 function RecalledCard({ item, cited, record, onReveal }: { item: RecalledItem; cited: boolean; record: TurnRecord; onReveal: () => void }) {
   const slot = typeof item.meta.slot === 'string' ? item.meta.slot : null;
   const version = item.kind === 'summary' ? (typeof item.meta.version === 'number' ? item.meta.version : record.summary?.version) : null;
+  const redacted = item.redacted;
   return (
     <li
       data-testid="recalled-item"
@@ -150,10 +154,21 @@ function RecalledCard({ item, cited, record, onReveal }: { item: RecalledItem; c
       data-kind={item.kind}
       data-kept={item.kept}
       data-cited={cited}
+      data-redacted={redacted ? 'true' : undefined}
       className={`rounded-lg border p-2.5 text-sm ${
         cited ? 'border-accent/50 bg-accent-soft/50 shadow-[inset_3px_0_0_var(--color-accent)]' : item.kept ? 'border-line bg-surface' : 'border-dashed border-line bg-subtle/50 text-muted'
       }`}
     >
+      {redacted ? (
+        <div data-testid="redacted-item" className="mb-2 flex flex-wrap items-center gap-x-1.5 gap-y-1 text-xs text-muted">
+          <Badge tone="danger" title="Deleted memory was removed from this item after the reply">
+            Redacted
+          </Badge>{' '}
+          <span>
+            by {describeActor(redacted.by)} on <time dateTime={redacted.at}>{formatDateTime(redacted.at)}</time>: {redacted.reason}
+          </span>
+        </div>
+      ) : null}
       <div className="flex items-start gap-2">
         <span
           className={`mt-0.5 shrink-0 rounded px-1 font-mono text-[11px] leading-4 ${item.n !== null ? 'bg-fg text-surface' : 'bg-subtle text-faint'}`}
@@ -162,7 +177,7 @@ function RecalledCard({ item, cited, record, onReveal }: { item: RecalledItem; c
           {item.n !== null ? `[${item.n}]` : '—'}
         </span>
         <p className="min-w-0 flex-1 leading-5 break-words whitespace-pre-wrap" data-testid="recalled-text">
-          {item.text}
+          <RedactedText text={item.text} />
         </p>
       </div>
       <div className="mt-2 flex flex-wrap items-center gap-1.5">
@@ -171,8 +186,12 @@ function RecalledCard({ item, cited, record, onReveal }: { item: RecalledItem; c
             Cited
           </Badge>
         ) : null}
-        <Badge tone={item.kept ? 'good' : 'warn'} testId="kept-badge">
-          {item.kept ? 'Kept' : 'Dropped'}
+        <Badge
+          tone={item.kept ? 'good' : sentInWindow(item) ? 'neutral' : 'warn'}
+          testId="kept-badge"
+          title={sentInWindow(item) ? 'Not sent as memory: the recent window sends every message of it' : undefined}
+        >
+          {item.kept ? 'Kept' : sentInWindow(item) ? 'In window' : 'Dropped'}
         </Badge>
         <span className="text-xs text-muted" data-testid="recalled-reason">
           {item.reason ?? 'no budget decision'} · {formatTokens(item.tokens)} tok
@@ -222,7 +241,7 @@ function MessagesSection({ record }: { record: TurnRecord }) {
               <span className="text-faint">#{index}</span>
             </div>
             <pre className="max-h-72 overflow-auto px-2 py-1.5 font-mono text-[12px] leading-5 break-words whitespace-pre-wrap">
-              {contentText(message.content)}
+              <RedactedText text={contentText(message.content)} />
             </pre>
           </li>
         ))}

@@ -1,8 +1,9 @@
 'use client';
 
-import { useId, useState, type ReactNode } from 'react';
+import { Fragment, useId, useState, type ReactNode } from 'react';
 import { ChevronIcon } from '../icons';
 import { revealMessage, useInspector } from './store';
+import { REDACTED } from './types';
 
 // Small building blocks shared by the inspector's sections.
 
@@ -147,6 +148,10 @@ export function describeActor(actor: string): string {
 
 export const shortId = (id: string) => id.slice(0, 8);
 
+/** The budget's reason for an episode left out because the recent window sends all of it anyway (0 tokens). */
+export const IN_WINDOW_REASON = 'every message of it is sent in the recent window';
+export const sentInWindow = (decision: { kept: boolean; reason?: string | null }) => !decision.kept && decision.reason === IN_WINDOW_REASON;
+
 /**
  * Links to the messages an item came from: a click scrolls the chat to the message when it is on
  * the page, otherwise the id is only shown.
@@ -210,5 +215,42 @@ export function LoadError({ what, error, retry }: { what: string; error: Error; 
         Try again
       </button>
     </Notice>
+  );
+}
+
+// Markers the server writes into records and into the messages it sends: deleted memory removed
+// from a record afterwards, and a message's forgotten or corrected part as the model was sent it.
+const MARKERS = /(\[redacted\]|\[forgotten by the user\]|\[corrected by the user: [^\]\n]*\])/;
+
+const MARKER_TITLES: Array<[string, string]> = [
+  [REDACTED, 'Deleted memory was removed here after the reply'],
+  ['[forgotten by the user]', 'You deleted what was here: the model was sent this marker instead'],
+  ['[corrected by the user', 'You corrected what was here: the model was sent your correction'],
+];
+
+/** Text of a record with its markers (`[redacted]`, a forgotten or corrected part) set off from the rest. */
+export function RedactedText({ text }: { text: string }) {
+  if (!text.includes('[')) return <>{text}</>;
+  const parts = text.split(MARKERS);
+  if (parts.length === 1) return <>{text}</>;
+  return (
+    <>
+      {parts.map((part, index) => {
+        if (index % 2 === 0) return <Fragment key={index}>{part}</Fragment>;
+        const redacted = part === REDACTED;
+        return (
+          <span
+            key={index}
+            data-testid={redacted ? 'redacted-text' : 'marker-text'}
+            title={MARKER_TITLES.find(([start]) => part.startsWith(start))?.[1]}
+            className={`rounded-sm px-0.5 font-mono text-[0.9em] ring-1 ${
+              redacted ? 'bg-danger-soft text-danger ring-danger/25' : 'bg-warn-soft text-warn ring-warn/25'
+            }`}
+          >
+            {part}
+          </span>
+        );
+      })}
+    </>
   );
 }

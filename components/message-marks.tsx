@@ -1,0 +1,164 @@
+import { Fragment } from 'react';
+import { EraseIcon, PencilIcon } from './icons';
+import type { MessageMark } from './types';
+
+// The parts of a stored message that memlens forgot (a deleted fact's statement, or a reply's
+// sentence that quoted it) or that the user corrected in memory. The message stays as written;
+// the marks say what the model is no longer sent.
+
+export const FORGOTTEN_TITLE = 'memlens forgot this; it is no longer sent to the model';
+export const correctedTitle = (replacement: string | null) =>
+  replacement ? `corrected in memory: ${replacement}` : 'corrected in memory';
+
+type Segment = { text: string; mark: MessageMark | null };
+
+/** Splits the text at the marks (UTF-16 offsets); overlapping or out-of-range marks are clipped. */
+export function segmentsOf(text: string, marks: MessageMark[] | undefined): Segment[] {
+  const usable = (marks ?? [])
+    .map((m) => ({ ...m, start: Math.max(0, Math.min(text.length, m.start)), end: Math.max(0, Math.min(text.length, m.end)) }))
+    .filter((m) => m.end > m.start)
+    // Forgotten wins over corrected where both cover the same text: it is no longer sent at all.
+    .sort((a, b) => a.start - b.start || (a.kind === b.kind ? b.end - a.end : a.kind === 'forgotten' ? -1 : 1));
+  const segments: Segment[] = [];
+  let at = 0;
+  for (const mark of usable) {
+    const start = Math.max(at, mark.start);
+    if (mark.end <= start) continue;
+    if (start > at) segments.push({ text: text.slice(at, start), mark: null });
+    segments.push({ text: text.slice(start, mark.end), mark });
+    at = mark.end;
+  }
+  if (at < text.length) segments.push({ text: text.slice(at), mark: null });
+  return segments;
+}
+
+/**
+ * The punctuation right after a marked part goes before its label ("… black. [forgotten] My cat"),
+ * so the label never stands between a sentence and its full stop.
+ */
+function withTrailingPunctuation(segments: Segment[]): Array<Segment & { after: string }> {
+  const out: Array<Segment & { after: string }> = [];
+  for (let i = 0; i < segments.length; i += 1) {
+    const segment = segments[i];
+    const next = segments[i + 1];
+    const punctuation = segment.mark && next && !next.mark ? (/^[.,;:!?…)\]"”’»。，；：！？、）」』]+/u.exec(next.text)?.[0] ?? '') : '';
+    out.push({ ...segment, after: punctuation });
+    if (punctuation) {
+      segments[i + 1] = { ...next, text: next.text.slice(punctuation.length) };
+    }
+  }
+  return out.filter((segment) => segment.mark || segment.text);
+}
+
+const pill =
+  'ml-1 inline-block rounded-full border px-1.5 align-[0.1em] text-[10.5px] leading-4 font-medium tracking-normal whitespace-nowrap no-underline select-none';
+
+/** A user message's text with its forgotten parts struck through and its corrected parts underlined. */
+export function MarkedText({ text, marks }: { text: string; marks: MessageMark[] | undefined }) {
+  const segments = withTrailingPunctuation(segmentsOf(text, marks));
+  return (
+    <>
+      {segments.map((segment, index) => {
+        const { mark, after } = segment;
+        if (!mark) return <Fragment key={index}>{segment.text}</Fragment>;
+        if (mark.kind === 'forgotten') {
+          return (
+            <Fragment key={index}>
+              <del
+                data-testid="forgotten-part"
+                data-at={mark.at}
+                title={FORGOTTEN_TITLE}
+                className="text-muted decoration-muted/80 decoration-[1.5px]"
+              >
+                <span className="sr-only">[forgotten by memlens, no longer sent to the model: </span>
+                {segment.text}
+                <span className="sr-only">]</span>
+              </del>
+              {after}
+              <span aria-hidden="true" title={FORGOTTEN_TITLE} className={`${pill} border-line bg-surface/70 text-muted`}>
+                forgotten
+              </span>
+            </Fragment>
+          );
+        }
+        return (
+          <Fragment key={index}>
+            <span
+              data-testid="corrected-part"
+              data-at={mark.at}
+              title={correctedTitle(mark.replacement)}
+              className="underline decoration-accent/70 decoration-dotted decoration-2 underline-offset-4"
+            >
+              <span className="sr-only">[{correctedTitle(mark.replacement)}; you first said: </span>
+              {segment.text}
+              <span className="sr-only">]</span>
+            </span>
+            {after}
+            <span aria-hidden="true" title={correctedTitle(mark.replacement)} className={`${pill} border-accent/30 bg-accent-soft text-accent`}>
+              corrected
+            </span>
+          </Fragment>
+        );
+      })}
+    </>
+  );
+}
+
+/** The corrections of a user message, spelled out under it (a tooltip cannot be read on a phone). */
+export function CorrectionsCaption({ marks }: { marks: MessageMark[] | undefined }) {
+  const replacements = [...new Set((marks ?? []).filter((m) => m.kind === 'corrected' && m.replacement).map((m) => m.replacement!))];
+  if (replacements.length === 0) return null;
+  return (
+    <p data-testid="message-corrections" className="max-w-[85%] text-right text-xs leading-5 text-muted">
+      Corrected in memory:{' '}
+      {replacements.map((text, index) => (
+        <Fragment key={text}>
+          {index > 0 ? '; ' : null}
+          <span className="text-fg">“{text}”</span>
+        </Fragment>
+      ))}
+    </p>
+  );
+}
+
+const quoted = (texts: string[]) =>
+  texts.map((text, index) => (
+    <Fragment key={text}>
+      {index > 0 ? '; ' : null}
+      <span className="text-fg">“{text}”</span>
+    </Fragment>
+  ));
+
+/** Under a reply with marks: the reply stays as written, but part of it is no longer sent as it was. */
+export function ReplyMarksNote({ text, marks }: { text: string; marks: MessageMark[] | undefined }) {
+  const segments = segmentsOf(text, marks).filter((s) => s.mark);
+  if (segments.length === 0) return null;
+  const forgotten = segments.some((s) => s.mark!.kind === 'forgotten');
+  const corrections = [...new Set(segments.flatMap((s) => (s.mark!.kind === 'corrected' && s.mark!.replacement ? [s.mark!.replacement] : [])))];
+  const corrected = segments.some((s) => s.mark!.kind === 'corrected');
+  const subject = forgotten ? 'It also mentions' : 'Part of this reply mentions';
+  const excerpt = segments.map((s) => s.text.trim()).join(' … ');
+  const Icon = forgotten ? EraseIcon : PencilIcon;
+  return (
+    <p
+      data-testid="message-marks-note"
+      data-kinds={[...new Set(segments.map((s) => s.mark!.kind))].join(' ')}
+      title={`${forgotten ? 'Forgotten' : 'Corrected'}: ${excerpt.length > 240 ? `${excerpt.slice(0, 239)}…` : excerpt}`}
+      className="mt-2 flex items-start gap-1.5 rounded-lg border border-line bg-subtle/60 px-2.5 py-1.5 text-xs leading-5 text-muted"
+    >
+      <Icon width={13} height={13} className="mt-[3px] shrink-0" />
+      <span className="min-w-0">
+        {forgotten ? 'Part of this reply was forgotten and is no longer sent to the model.' : null}
+        {forgotten && corrected ? ' ' : null}
+        {corrected && corrections.length > 0 ? (
+          <>
+            {subject} something you corrected; memlens now remembers {quoted(corrections)}
+            {/[.!?。！？]$/u.test(corrections.at(-1)!) ? null : '.'}
+          </>
+        ) : corrected ? (
+          `${subject} something you corrected in memory.`
+        ) : null}
+      </span>
+    </p>
+  );
+}
