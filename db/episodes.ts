@@ -34,14 +34,6 @@ export async function putEpisode(episode: NewEpisode, sourceMessageIds: string[]
   });
 }
 
-export async function episodeExists(userId: string, assistantMessageId: string): Promise<boolean> {
-  const rows = await getDb()
-    .select({ id: episodes.id })
-    .from(episodes)
-    .where(and(eq(episodes.userId, userId), eq(episodes.assistantMessageId, assistantMessageId)));
-  return rows.length > 0;
-}
-
 /** The replies whose episodes must be indexed again. */
 export async function episodeReplies(userId: string, episodeIds: string[]): Promise<string[]> {
   if (episodeIds.length === 0) return [];

@@ -62,11 +62,6 @@ export async function replaceTurnRecord(userId: string, assistantMessageId: stri
     .where(and(eq(turnRecords.userId, userId), eq(turnRecords.assistantMessageId, assistantMessageId), eq(turnRecords.attempt, attempt)));
 }
 
-export async function countTurnRecords(userId: string): Promise<number> {
-  const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(turnRecords).where(eq(turnRecords.userId, userId));
-  return row.n;
-}
-
 export type CitationRow = typeof citations.$inferSelect;
 
 export async function saveCitations(row: {
