@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { hybridSearch } from './hybrid-search';
-import { linkSources } from './provenance';
+import { linkSources, type Executor } from './provenance';
 import { episodes, memorySources } from './schema';
 import type { RankedCandidate } from './vector';
 
@@ -34,6 +34,22 @@ export async function putEpisode(episode: NewEpisode, sourceMessageIds: string[]
   });
 }
 
+export async function getEpisode(userId: string, id: string) {
+  const [row] = await getDb()
+    .select({ id: episodes.id, conversationId: episodes.conversationId, assistantMessageId: episodes.assistantMessageId, content: episodes.content, createdAt: episodes.createdAt })
+    .from(episodes)
+    .where(and(eq(episodes.userId, userId), eq(episodes.id, id)));
+  return row;
+}
+
+export async function episodeSources(userId: string, id: string): Promise<string[]> {
+  const rows = await getDb()
+    .select({ messageId: memorySources.messageId })
+    .from(memorySources)
+    .where(and(eq(memorySources.userId, userId), eq(memorySources.episodeId, id)));
+  return rows.map((r) => r.messageId);
+}
+
 /** The replies whose episodes must be indexed again. */
 export async function episodeReplies(userId: string, episodeIds: string[]): Promise<string[]> {
   if (episodeIds.length === 0) return [];
@@ -42,6 +58,11 @@ export async function episodeReplies(userId: string, episodeIds: string[]): Prom
     .from(episodes)
     .where(and(eq(episodes.userId, userId), inArray(episodes.id, episodeIds)));
   return rows.map((r) => r.id);
+}
+
+export async function deleteEpisodes(executor: Executor, userId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await executor.delete(episodes).where(and(eq(episodes.userId, userId), inArray(episodes.id, ids)));
 }
 
 export async function deleteEpisodeOf(userId: string, assistantMessageId: string): Promise<void> {

@@ -11,6 +11,7 @@ import { getSql } from '@/db/client';
 import { supersedeFact, addFact } from '@/db/facts';
 import { createGuestUser } from '@/db/users';
 import { previewContext } from '@/lib/memory/preview';
+import { forgetEpisode } from '@/lib/memory/corrections';
 import { FORGOTTEN } from '@/lib/memory/redaction';
 import { newClient, params, readChunks, setEnv, type Client } from './support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from './support/memory';
@@ -346,5 +347,27 @@ describe('provenance', () => {
     expect(derived.episodeIds).toHaveLength(1);
     expect(parrot.sources).toHaveLength(1);
     expect(said.slice(parrot.sources[0].spanStart, parrot.sources[0].spanEnd)).toBe('I have a parrot named Kiwi');
+  });
+});
+
+describe('deleting a remembered exchange', () => {
+  it('forgets the exchange in every memory and keeps the facts learned from it', async () => {
+    const client = await newClient();
+    setEnv({ SUMMARY_KEEP_RAW: '4', HISTORY_WINDOW: '4' });
+    const conversationId = await importTurns(client.user.id, [['I repaired the gearbox of my old Saab.', 'Well done.'], ['I have a parrot named Kiwi.', 'Lovely.'], ...fillerTurns(4)]);
+    const scope = { userId: client.user.id, conversationId };
+    const [episode] = await getSql()`select id from episodes where user_id = ${client.user.id} and content like '%gearbox%'`;
+    const before = await previewContext(scope, 'What did I repair on the Saab?');
+    expect(before.numbered.some((i) => i.key === `episode:${episode.id}`)).toBe(true);
+
+    const result = await forgetEpisode(client.user.id, episode.id, `user:${client.user.id}`);
+    expect(result?.messagesMarked).toBe(2);
+    const after = await previewContext(scope, 'What did I repair on the Saab?');
+    // The exchange is in no episode, summary or window message; the fact learned from it stays, on its own.
+    expect(JSON.stringify(after.numbered.filter((i) => i.kind !== 'fact'))).not.toContain('gearbox');
+    expect(JSON.stringify(after.messages)).not.toContain('gearbox');
+    expect(await getSql()`select 1 from episodes where user_id = ${client.user.id} and content like '%gearbox%'`).toHaveLength(0);
+    expect(await getSql()`select 1 from summaries where user_id = ${client.user.id} and content like '%gearbox%'`).toHaveLength(0);
+    expect((await activeFacts(client.user.id)).join()).toMatch(/gearbox[^]*Kiwi|Kiwi[^]*gearbox/u);
   });
 });

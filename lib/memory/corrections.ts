@@ -1,5 +1,5 @@
 import { getDb } from '@/db/client';
-import { episodeReplies, deleteEpisodeOf } from '@/db/episodes';
+import { deleteEpisodeOf, deleteEpisodes, episodeReplies, episodeSources, getEpisode } from '@/db/episodes';
 import { deleteFacts, editFact, endUnsupportedFacts, factsReplacedBy, getFact, reactivateFact } from '@/db/facts';
 import { deleteMessages, getMessages, maxSeq, type Scope } from '@/db/history';
 import { resetJobs } from '@/db/jobs';
@@ -101,6 +101,32 @@ export async function correctFact(userId: string, factId: string, content: strin
   const messages = await getMessages(userId, touched);
   await rederive(userId, { reindex: touched, rebuild: await summariesCovering(userId, messages) });
   return getFact(userId, factId);
+}
+
+/**
+ * Forgets one remembered exchange: its messages are marked forgotten as a whole (the chat keeps
+ * them, marked), so no memory reads them again (the episode goes and is not indexed again, a
+ * summary covering them is rebuilt, the window sends them as forgotten), and turn records that
+ * quoted the exchange are redacted. Facts learned from it stay: they are listed, and deleted, on
+ * their own.
+ */
+export async function forgetEpisode(userId: string, episodeId: string, actor: string): Promise<ForgetResult | undefined> {
+  const episode = await getEpisode(userId, episodeId);
+  if (!episode) return undefined;
+  const messages = await getMessages(userId, await episodeSources(userId, episodeId));
+  const rows = messages
+    .filter((m) => m.content.length > 0)
+    .map((m) => ({ messageId: m.id, userId, kind: 'forgotten' as const, spanStart: 0, spanEnd: m.content.length, factId: null, replacement: null, actor }));
+  const rebuild = await summariesCovering(userId, messages);
+  await getDb().transaction(async (tx) => {
+    await deleteEpisodes(tx, userId, [episodeId]);
+    await addRedactions(tx, rows);
+  });
+  await rederive(userId, { reindex: [], rebuild });
+  const texts = [episode.content, ...episode.content.split('\n'), ...messages.map((m) => m.content)];
+  const keys = [`episode:${episodeId}`];
+  const recordsRedacted = await redactAuditTrail(userId, { needles: texts, keys }, () => ({ texts, keys }), note(actor, 'remembered exchange deleted'));
+  return { deleted: [episodeId], messagesMarked: messages.length, recordsRedacted };
 }
 
 // ── Messages ──────────────────────────────────────────────────────────────────────────────────

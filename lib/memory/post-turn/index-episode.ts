@@ -1,6 +1,7 @@
 import { deleteEpisodeOf, putEpisode } from '@/db/episodes';
 import type { Models } from '@/lib/llm';
 import { embedTexts } from '../embed';
+import { FORGOTTEN } from '../redaction';
 import type { PostTurnWork } from '../post-turn';
 import { loadTurn } from './turn-messages';
 
@@ -14,7 +15,8 @@ export const indexEpisode: PostTurnWork = {
 export async function indexTurn(userId: string, assistantMessageId: string, models: Models): Promise<void> {
   const turn = await loadTurn(userId, assistantMessageId);
   if (!turn || turn.answer.status === 'streaming') return;
-  if (turn.questions.length === 0 || turn.answer.status === 'failed') {
+  const forgotten = (m: { content: string }) => m.content.split(FORGOTTEN).join('').trim() === '';
+  if (turn.questions.length === 0 || turn.answer.status === 'failed' || [turn.answer, ...turn.questions].every(forgotten)) {
     await deleteEpisodeOf(userId, assistantMessageId);
     return;
   }
