@@ -1,4 +1,4 @@
-import { cookies } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import { cache } from 'react';
 import { listConversations } from '@/db/conversations';
 import type { Conversation, Message } from '@/db/schema';
@@ -6,15 +6,15 @@ import type { MessageMark } from '@/lib/messages';
 import { getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
 import { SESSION_COOKIE } from '@/lib/session-cookie';
-import { userFromToken } from '@/lib/session';
+import { userFromHeaders } from '@/lib/session';
 import type { ConversationSummary, ModelInfo, StoredMessage } from './types';
 
 // Server-only helpers for the pages: they read the session cookie, so every page using them is dynamic.
 
-/** The signed-in guest; proxy.ts has already put the cookie on the very first request. */
+/** The signed-in member, else the guest (proxy.ts has already put the cookie on the very first request). */
 export const currentUser = cache(async () => {
   const store = await cookies();
-  return userFromToken(store.get(SESSION_COOKIE)?.value);
+  return userFromHeaders(await headers(), store.get(SESSION_COOKIE)?.value);
 });
 
 export function modelInfo(): ModelInfo {

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
+  boolean,
   check,
   index,
   integer,
@@ -19,15 +21,91 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
 export const userKind = pgEnum('user_kind', ['guest', 'member']);
+export const userRole = pgEnum('user_role', ['user', 'staff']);
 
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  kind: userKind('kind').notNull().default('guest'),
-  displayName: text('display_name'),
-  // "Forget everything": messages up to this seq are never indexed, summarised or mined for facts again.
-  memoryFloorSeq: bigint('memory_floor_seq', { mode: 'number' }).notNull().default(0),
-  createdAt: createdAt(),
+// ── Accounts (better-auth's four tables, under our names; lib/auth.ts maps them) ─────────────────
+const authTimestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const authUsers = pgTable('auth_users', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  image: text('image'),
+  ...authTimestamps,
 });
+
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: text('id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    token: text('token').notNull().unique(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    userId: text('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    ...authTimestamps,
+  },
+  (t) => [index('auth_sessions_user_idx').on(t.userId)],
+);
+
+export const authAccounts = pgTable(
+  'auth_accounts',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    password: text('password'),
+    ...authTimestamps,
+  },
+  (t) => [index('auth_accounts_user_idx').on(t.userId)],
+);
+
+export const authVerifications = pgTable('auth_verifications', {
+  id: text('id').primaryKey(),
+  identifier: text('identifier').notNull(),
+  value: text('value').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  ...authTimestamps,
+});
+
+/**
+ * The app's user: a guest (a cookie) or a member (a better-auth account). A guest who signs up
+ * becomes the member, so conversations and memory stay with them.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: userKind('kind').notNull().default('guest'),
+    role: userRole('role').notNull().default('user'),
+    displayName: text('display_name'),
+    email: text('email'),
+    authUserId: text('auth_user_id')
+      .unique()
+      .references(() => authUsers.id, { onDelete: 'set null' }),
+    // Where a guest was minted from, to bound guest creation per client address.
+    createdFrom: text('created_from'),
+    // "Forget everything": messages up to this seq are never indexed, summarised or mined for facts again.
+    memoryFloorSeq: bigint('memory_floor_seq', { mode: 'number' }).notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('users_kind_created_idx').on(t.kind, t.createdAt), index('users_email_idx').on(t.email)],
+);
 
 /**
  * A browser session. The cookie holds a random token; only its SHA-256 is stored.
@@ -380,6 +458,32 @@ export const messageRedactions = pgTable(
   (t) => [index('message_redactions_message_idx').on(t.messageId), index('message_redactions_user_fact_idx').on(t.userId, t.factId)],
 );
 
+/**
+ * Append-only (a trigger refuses UPDATE, DELETE and TRUNCATE): staff reads of another user's data
+ * and every edit, deletion, clear or forget of memory, by anyone. No foreign keys: an entry outlives
+ * what it is about. Deleted content is never written here in clear.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actor: text('actor').notNull(),
+    actorUserId: uuid('actor_user_id'),
+    actorRole: text('actor_role').notNull(),
+    targetUserId: uuid('target_user_id'),
+    objectType: text('object_type').notNull(),
+    objectId: text('object_id'),
+    action: text('action').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    reason: text('reason'),
+    requestId: text('request_id'),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_target_idx').on(t.targetUserId, t.at), index('audit_log_actor_idx').on(t.actorUserId, t.at)],
+);
+
+export type AuditEntry = typeof auditLog.$inferSelect;
 export type Fact = typeof facts.$inferSelect;
 export type MessageRedaction = typeof messageRedactions.$inferSelect;
 export type Episode = typeof episodes.$inferSelect;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { eq, getTableName, sql } from 'drizzle-orm';
+import { and, eq, getTableName, isNull, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { maxSeq } from './history';
 import { conversations, episodes, facts, messages, retrievalCache, sessions, summaries, summaryVersions, users, type User } from './schema';
@@ -8,15 +8,25 @@ export function hashSessionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** The user behind a guest session token, if the token is known. */
+export async function findSessionUser(token: string): Promise<User | undefined> {
+  const [row] = await getDb()
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.tokenHash, hashSessionToken(token)));
+  return row?.user;
+}
+
 /** The user behind a session token; a token seen for the first time becomes a new guest user. */
-export async function resolveSessionUser(token: string): Promise<User> {
+export async function resolveSessionUser(token: string, createdFrom: string | null = null): Promise<User> {
   const db = getDb();
   const tokenHash = hashSessionToken(token);
-  const existing = await findSessionUser(tokenHash);
+  const existing = await findSessionUser(token);
   if (existing) return existing;
 
   return db.transaction(async (tx) => {
-    const [guest] = await tx.insert(users).values({ kind: 'guest' }).returning();
+    const [guest] = await tx.insert(users).values({ kind: 'guest', createdFrom }).returning();
     const inserted = await tx
       .insert(sessions)
       .values({ tokenHash, userId: guest.id })
@@ -34,13 +44,57 @@ export async function resolveSessionUser(token: string): Promise<User> {
   });
 }
 
-async function findSessionUser(tokenHash: string): Promise<User | undefined> {
+/** Guests created in the last hour, from one client address and in all. */
+export async function recentGuests(createdFrom: string | null): Promise<{ fromAddress: number; total: number }> {
   const [row] = await getDb()
-    .select({ user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.tokenHash, tokenHash));
-  return row?.user;
+    .select({
+      fromAddress: sql<number>`count(*) filter (where ${users.createdFrom} is not distinct from ${createdFrom})::int`,
+      total: sql<number>`count(*)::int`,
+    })
+    .from(users)
+    .where(and(eq(users.kind, 'guest'), sql`${users.createdAt} > now() - interval '1 hour'`));
+  return row;
+}
+
+/**
+ * A new account takes over the guest behind the browser's cookie (conversations and memory stay
+ * theirs); without a guest (or one already someone's account) the member starts afresh.
+ */
+export async function adoptAccount(account: { authUserId: string; email: string; name: string; guestToken?: string; staff: boolean }): Promise<User> {
+  const guest = account.guestToken ? await findSessionUser(account.guestToken) : undefined;
+  const values = {
+    kind: 'member' as const,
+    authUserId: account.authUserId,
+    email: account.email.toLowerCase(),
+    displayName: account.name || null,
+    ...(account.staff ? { role: 'staff' as const } : {}),
+  };
+  if (guest && guest.kind === 'guest' && !guest.authUserId) {
+    const member = await getDb().transaction(async (tx) => {
+      const [row] = await tx.update(users).set(values).where(and(eq(users.id, guest.id), isNull(users.authUserId))).returning();
+      // The guest cookie no longer opens this user: only the account does (signed out, the browser is a new guest).
+      if (row) await tx.delete(sessions).where(eq(sessions.userId, row.id));
+      return row;
+    });
+    if (member) return member;
+  }
+  const [member] = await getDb().insert(users).values(values).onConflictDoNothing({ target: users.authUserId }).returning();
+  return member ?? (await memberOf(account.authUserId))!;
+}
+
+export async function memberOf(authUserId: string): Promise<User | undefined> {
+  const [row] = await getDb().select().from(users).where(eq(users.authUserId, authUserId));
+  return row;
+}
+
+/** Makes the member with this email staff; false when there is no such member. */
+export async function grantStaff(email: string): Promise<boolean> {
+  const rows = await getDb()
+    .update(users)
+    .set({ role: 'staff' })
+    .where(and(eq(users.email, email.trim().toLowerCase()), eq(users.kind, 'member')))
+    .returning({ id: users.id });
+  return rows.length > 0;
 }
 
 /** Creates a guest user with no session: for imports, benchmarks and tests. */

@@ -82,6 +82,18 @@ const envSchema = z.object({
   CONTEXT_BUDGET: z.coerce.number().int().positive().optional(),
   BUDGET_BLOCKS: json(blockLimitsSchema, {}),
   MAX_MESSAGE_CHARS: int(32_000),
+  // Accounts (better-auth): the secret signs session cookies; the launcher generates one under the data dir when unset.
+  BETTER_AUTH_SECRET: optionalText,
+  // The app's public URL (for auth cookies and origin checks); default http://APP_HOST:PORT.
+  APP_URL: optionalText,
+  // Comma-separated emails that are staff as soon as they sign up or in.
+  STAFF_EMAILS: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+  // Guests (a first request without a cookie creates one): at most this many per client address, and in all, per hour.
+  GUESTS_PER_ADDRESS_PER_HOUR: int(60),
+  GUESTS_PER_HOUR: int(2000),
   SYSTEM_PROMPT: z
     .string()
     .default('You are memlens, a helpful assistant. Answer clearly and concisely.'),

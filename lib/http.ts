@@ -7,6 +7,7 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -17,7 +18,7 @@ export const notFound = (what: string, id: string) => new HttpError(404, 'not_fo
 export function errorResponse(error: HttpError): Response {
   return Response.json(
     { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } },
-    { status: error.status },
+    { status: error.status, headers: error.headers },
   );
 }
 

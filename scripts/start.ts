@@ -7,6 +7,9 @@
  * it over the wire and hands Next its DATABASE_URL; on SIGINT/SIGTERM it stops Next, then the database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { closeDb } from '../db/client';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
@@ -50,6 +53,7 @@ async function main() {
     console.log('[memlens] serving the database only; Ctrl+C to stop');
     return;
   }
+  ensureAuthSecret();
   const nextArgs = [mode, '--port', process.env.PORT || '3000', '--hostname', process.env.APP_HOST || '127.0.0.1'];
   // Next's own CLI on this Node, so it works whether or not node_modules/.bin is on the PATH.
   const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
@@ -64,6 +68,20 @@ async function main() {
   app.on('exit', (code, signal) => {
     if (!shuttingDown) void shutdown(code ?? (signal ? 1 : 0));
   });
+}
+
+/**
+ * Accounts need a secret to sign session cookies. Unset, one is generated on the first start and
+ * kept beside the data (`.data/auth-secret`, mode 0600), so sessions survive restarts.
+ */
+function ensureAuthSecret() {
+  if (process.env.BETTER_AUTH_SECRET?.trim()) return;
+  const file = path.join(path.dirname(path.resolve(appDataDir())), 'auth-secret');
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  }
+  process.env.BETTER_AUTH_SECRET = readFileSync(file, 'utf8').trim();
 }
 
 async function shutdown(exitCode: number) {

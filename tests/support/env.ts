@@ -5,3 +5,4 @@ process.env.DATABASE_URL = inject('databaseUrl');
 delete process.env.OPENAI_API_KEY;
 delete process.env.OPENAI_BASE_URL;
 process.env.OFFLINE_STREAM_DELAY_MS = '0';
+process.env.BETTER_AUTH_SECRET = 'test-secret-for-the-suite-only-0123456789abcdef';

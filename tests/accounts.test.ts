@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { POST as authPost, GET as authGet } from '@/app/api/auth/[...all]/route';
+import { GET as listConversations, POST as createConversation } from '@/app/api/conversations/route';
+import { getSql } from '@/db/client';
+import { requireStaff, requireUser } from '@/lib/session';
+import { newSessionToken, SESSION_COOKIE } from '@/lib/session-cookie';
+import { setEnv } from './support/app';
+
+const ORIGIN = 'http://127.0.0.1:3000';
+
+/** A browser: a cookie jar sent with every request, filled from Set-Cookie. */
+function browser(guestToken: string | null = newSessionToken()) {
+  const jar = new Map<string, string>(guestToken ? [[SESSION_COOKIE, guestToken]] : []);
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const request = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+    new Request(`${ORIGIN}${path}`, {
+      method: init.method ?? (init.body ? 'POST' : 'GET'),
+      headers: { cookie: cookie(), origin: ORIGIN, 'content-type': 'application/json', ...init.headers },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = pair.split('=');
+      if (/max-age=0|expires=thu, 01 jan 1970/iu.test(line)) jar.delete(name.trim());
+      else jar.set(name.trim(), value.join('='));
+    }
+    return response;
+  };
+  return { jar, request, auth: async (path: string, body?: unknown) => keep(await (body === undefined ? authGet : authPost)(request(`/api/auth/${path}`, { body }))) };
+}
+
+const email = () => `user-${crypto.randomUUID().slice(0, 8)}@example.test`;
+
+describe('accounts', () => {
+  it('a guest who signs up keeps their conversations; signing in elsewhere reaches them; signed out is a new guest', async () => {
+    const b = browser();
+    const guest = await requireUser(b.request('/'));
+    await createConversation(b.request('/api/conversations', { body: { title: 'Plans for the garden' } }));
+    const address = email();
+    const signup = await b.auth('sign-up/email', { email: address, password: 'correct horse 42', name: 'Ada' });
+    expect(signup.status).toBe(200);
+
+    const member = await requireUser(b.request('/'));
+    expect(member.id).toBe(guest.id);
+    expect(member.kind).toBe('member');
+    expect(member.email).toBe(address);
+
+    const laptop = browser(null);
+    expect((await laptop.auth('sign-in/email', { email: address, password: 'wrong password!' })).status).toBe(401);
+    expect((await laptop.auth('sign-in/email', { email: address, password: 'correct horse 42' })).status).toBe(200);
+    const titles = (await (await listConversations(laptop.request('/api/conversations'))).json()).conversations.map((c: { title: string }) => c.title);
+    expect(titles).toEqual(['Plans for the garden']);
+
+    expect((await b.auth('sign-out', {})).status).toBe(200);
+    const after = await requireUser(b.request('/'));
+    expect(after.id).not.toBe(member.id); // the old guest cookie no longer opens the member
+    expect(after.kind).toBe('guest');
+  });
+
+  it('passwords are hashed by the library, never stored in clear', async () => {
+    const b = browser();
+    const address = email();
+    await b.auth('sign-up/email', { email: address, password: 'a long secret phrase', name: 'Bo' });
+    const [row] = await getSql()`select a.password from auth_accounts a join auth_users u on u.id = a.user_id where u.email = ${address}`;
+    expect(row.password).not.toContain('a long secret phrase');
+    expect(row.password.length).toBeGreaterThan(20);
+  });
+
+  it('staff come from STAFF_EMAILS; users get 403 on staff routes, signed-out callers 401', async () => {
+    const staffEmail = email();
+    setEnv({ STAFF_EMAILS: `someone@else.test, ${staffEmail.toUpperCase()}` });
+    try {
+      const staff = browser();
+      await staff.auth('sign-up/email', { email: staffEmail, password: 'staff password 1', name: 'Staff' });
+      expect((await requireStaff(staff.request('/'))).role).toBe('staff');
+
+      const user = browser();
+      await user.auth('sign-up/email', { email: email(), password: 'user password 1', name: 'User' });
+      await expect(requireStaff(user.request('/'))).rejects.toMatchObject({ status: 403 });
+      await expect(requireStaff(browser().request('/'))).rejects.toMatchObject({ status: 401 });
+    } finally {
+      setEnv({ STAFF_EMAILS: undefined });
+    }
+  });
+
+  it('guest creation is bounded per client address and hour', async () => {
+    setEnv({ GUESTS_PER_ADDRESS_PER_HOUR: '2' });
+    try {
+      const from = { 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 200) + 1}` };
+      const mint = () => requireUser(browser().request('/', { headers: from }));
+      await mint();
+      await mint();
+      await expect(mint()).rejects.toMatchObject({ status: 429, headers: { 'retry-after': '3600' } });
+      // A known cookie is not a new guest: still served.
+      const known = browser();
+      await requireUser(known.request('/'));
+      await expect(requireUser(known.request('/', { headers: from }))).resolves.toBeDefined();
+    } finally {
+      setEnv({ GUESTS_PER_ADDRESS_PER_HOUR: undefined });
+    }
+  });
+});
