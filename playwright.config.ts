@@ -60,6 +60,8 @@ export default defineConfig({
       OPENAI_API_KEY: '',
       DATABASE_URL: '',
       NEXT_TELEMETRY_DISABLED: '1',
+      // Every test is a fresh browser, hence a new guest, all from one address.
+      GUESTS_PER_ADDRESS_PER_HOUR: '10000',
     },
   },
 });

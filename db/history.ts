@@ -12,6 +12,9 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Executor = Db | Tx;
 
 export type Scope = { userId: string; conversationId: string };
+
+/** Exactly the scope's two columns, for an insert (a caller's scope object may carry more). */
+export const ownerOf = (scope: Scope) => ({ userId: scope.userId, conversationId: scope.conversationId });
 export type NewUserMessage = { id?: string; content: string; metadata?: Record<string, unknown> };
 
 export class HistoryError extends Error {
@@ -81,7 +84,7 @@ export async function putUserMessage(executor: Executor, scope: Scope, message: 
         .insert(messages)
         .values({
           id: existing.id,
-          ...scope,
+          ...ownerOf(scope),
           role: 'user',
           content: message.content,
           parts: [{ type: 'text', text: message.content }],
@@ -96,7 +99,7 @@ export async function putUserMessage(executor: Executor, scope: Scope, message: 
     .insert(messages)
     .values({
       ...(message.id ? { id: message.id } : {}),
-      ...scope,
+      ...ownerOf(scope),
       role: 'user',
       content: message.content,
       parts: [{ type: 'text', text: message.content }],
@@ -182,7 +185,7 @@ export async function deleteMessages(executor: Executor, scope: Scope, ids: stri
 export async function insertAssistantPlaceholder(executor: Executor, scope: Scope, replyTo: string, model: string): Promise<Message> {
   const [row] = await executor
     .insert(messages)
-    .values({ ...scope, role: 'assistant', status: 'streaming', replyTo, model })
+    .values({ ...ownerOf(scope), role: 'assistant', status: 'streaming', replyTo, model })
     .returning();
   await executor.update(conversations).set({ updatedAt: sql`now()` }).where(eq(conversations.id, scope.conversationId));
   return row;

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import type { Scope } from './history';
+import { ownerOf, type Scope } from './history';
 import { linkSources, summaryVersionSources } from './provenance';
 import { messages, summaries, summaryVersions, type Summary, type SummaryAction } from './schema';
 
@@ -90,12 +90,12 @@ export async function writeSummary(scope: Scope, write: SummaryWrite, expectedVe
     };
     const [row] = await tx
       .insert(summaries)
-      .values({ ...scope, ...values })
+      .values({ ...ownerOf(scope), ...values })
       .onConflictDoUpdate({ target: summaries.conversationId, set: values })
       .returning();
     const [versionRow] = await tx
       .insert(summaryVersions)
-      .values({ ...scope, version, action: write.action, actor: write.actor, before: current?.content ?? null, after: write.content, ...coverage })
+      .values({ ...ownerOf(scope), version, action: write.action, actor: write.actor, before: current?.content ?? null, after: write.content, ...coverage })
       .returning({ id: summaryVersions.id });
     await linkSources(
       tx,

@@ -26,6 +26,7 @@ import { getConfig, type AppConfig } from './config';
 import { HttpError, notFound, parseInput } from './http';
 import { getModels } from './llm';
 import { assembleContext, round } from './memory/chain';
+import { userActor, type Actor } from './audit';
 import { prepareMessageCorrection } from './memory/corrections';
 import { readRedacted } from './memory/redaction';
 import { assertQuestionFits } from './memory/fit-to-budget';
@@ -76,7 +77,7 @@ export async function runChatTurn(user: User, body: unknown, request: Request): 
   if (input.trigger === 'submit-message') {
     assertQuestionFits(config, models.chatModelId, { id: input.message.id ?? 'new', content: input.message.text });
   }
-  const { question: stored, placeholder } = await beginTurn(scope, input, models.chatModelId);
+  const { question: stored, placeholder } = await beginTurn(scope, input, models.chatModelId, userActor(user, request));
   if (input.trigger === 'submit-message') await titleIfUntitled(conversation.id, stored.content);
   // A retried question may hold a part the user had memlens forget: the model never sees it.
   const [question] = await readRedacted([stored], 'window');
@@ -116,11 +117,11 @@ function normaliseTrigger(body: unknown) {
  * and discards what followed, with everything derived from those messages (facts, episodes, the
  * summary) corrected first. A Retry reopens the reply in place: same id, earlier attempt's record kept.
  */
-async function beginTurn(scope: Scope, input: ChatRequest, model: string): Promise<{ question: Message; placeholder: Message }> {
+async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor: Actor): Promise<{ question: Message; placeholder: Message }> {
   try {
     if (input.trigger === 'regenerate-message') return await reopenReply(scope, model);
     const replaced = input.message.id ? await idsFrom(getDb(), scope, input.message.id) : [];
-    const correction = await prepareMessageCorrection(scope, replaced, `user:${scope.userId}`, 'its source message was edited');
+    const correction = await prepareMessageCorrection(scope, replaced, actor, 'edit');
     const turn = await getDb().transaction(async (tx) => {
       await correction.apply(tx);
       const question = await putUserMessage(tx, scope, { id: input.message.id, content: input.message.text });
@@ -172,6 +173,8 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
       const started = performance.now();
       let usage: Promise<LanguageModelUsage | undefined> = Promise.resolve(undefined);
       let text = '';
+      // Time to first token: from the start of generation (as the 'generate' step) to the first text.
+      let firstTokenMs: number | null = null;
       let status: 'complete' | 'incomplete' | 'failed' = 'incomplete';
       let error: string | undefined;
       const flusher = setInterval(() => void saveStreamingText(state.assistantMessageId, text).catch(() => {}), FLUSH_INTERVAL_MS);
@@ -183,8 +186,10 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
         const reader = toUIMessageStream({ stream: result.stream, sendStart: false, onError: describeError }).getReader();
         for (let next = await reader.read(); !next.done; next = await reader.read()) {
           const chunk: UIMessageChunk = next.value;
-          if (chunk.type === 'text-delta') text += chunk.delta;
-          else if (chunk.type === 'error') {
+          if (chunk.type === 'text-delta') {
+            if (firstTokenMs === null && chunk.delta !== '') firstTokenMs = round(performance.now() - started);
+            text += chunk.delta;
+          } else if (chunk.type === 'error') {
             status = 'failed';
             error = chunk.errorText;
           } else if (chunk.type === 'finish') {
@@ -207,7 +212,7 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
         const generateMs = round(performance.now() - started);
         // An aborted call may never report usage; do not wait for it.
         const settledUsage = await Promise.race([usage, new Promise<undefined>((r) => setTimeout(r, 100, undefined))]);
-        const final = await recordTurnEnd(state, record, { text, status, usage: settledUsage, generateMs }).catch(
+        const final = await recordTurnEnd(state, record, { text, status, usage: settledUsage, generateMs, firstTokenMs }).catch(
           (failure) => (console.error('[memlens] could not record the turn', failure), record),
         );
         if (!abort.signal.aborted) {

@@ -62,9 +62,9 @@ export async function userFromHeaders(headers: Headers, token: string | undefine
 }
 
 /** The signed-in user's scope in one of their conversations; any other id is a 404. */
-export async function requireConversationScope(request: Request, params: Promise<{ id: string }>): Promise<Scope> {
+export async function requireConversationScope(request: Request, params: Promise<{ id: string }>): Promise<Scope & { user: User }> {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Conversation');
   if (!(await getConversation(user.id, id))) throw notFound('Conversation', id);
-  return { userId: user.id, conversationId: id };
+  return { userId: user.id, conversationId: id, user };
 }

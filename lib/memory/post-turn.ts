@@ -1,5 +1,5 @@
 import { after } from 'next/server';
-import type { Scope } from '@/db/history';
+import { ownerOf, type Scope } from '@/db/history';
 import { claimDueJobs, completeJob, enqueueJobs, failJob } from '@/db/jobs';
 import type { Job } from '@/db/schema';
 import { getConfig, type AppConfig } from '@/lib/config';
@@ -15,7 +15,7 @@ export type PostTurnWork = { kind: string; run: (context: PostTurnContext) => Pr
 export const postTurnWork: PostTurnWork[] = [indexEpisode, extractFacts, refreshSummary];
 
 export async function enqueuePostTurn(scope: Scope, assistantMessageId: string): Promise<void> {
-  await enqueueJobs(postTurnWork.map((work) => ({ kind: work.kind, messageId: assistantMessageId, ...scope })));
+  await enqueueJobs(postTurnWork.map((work) => ({ kind: work.kind, messageId: assistantMessageId, ...ownerOf(scope) })));
 }
 
 /** Runs the due jobs matching the filter, in post-turn order; a failure is recorded on its job and retried later. */

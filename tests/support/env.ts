@@ -6,3 +6,6 @@ delete process.env.OPENAI_API_KEY;
 delete process.env.OPENAI_BASE_URL;
 process.env.OFFLINE_STREAM_DELAY_MS = '0';
 process.env.BETTER_AUTH_SECRET = 'test-secret-for-the-suite-only-0123456789abcdef';
+// The suite mints thousands of guests in one shared database; the bounds have their own test (accounts.test.ts).
+process.env.GUESTS_PER_ADDRESS_PER_HOUR = '1000000';
+process.env.GUESTS_PER_HOUR = '1000000';

@@ -1,6 +1,7 @@
 import { memoryCounts } from '@/db/users';
 import { route } from '@/lib/http';
 import { forgetEverything } from '@/lib/memory/corrections';
+import { userActor } from '@/lib/audit';
 import { requireUser } from '@/lib/session';
 
 /** GET /api/memory: what "forget everything" would remove now, and what stays (for its dialog). */
@@ -16,5 +17,5 @@ export const GET = route(async (request: Request) => {
  */
 export const DELETE = route(async (request: Request) => {
   const user = await requireUser(request);
-  return Response.json(await forgetEverything(user.id, `user:${user.id}`));
+  return Response.json(await forgetEverything(user.id, userActor(user, request)));
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { getFact, getFactHistory, withSources } from '@/db/facts';
 import { notFound, readJson, route, uuidParam } from '@/lib/http';
 import { correctFact, forgetFacts } from '@/lib/memory/corrections';
+import { userActor } from '@/lib/audit';
 import { requireUser } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
@@ -19,7 +20,7 @@ export const PATCH = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Fact');
   const { content } = await readJson(request, z.object({ content: z.string().trim().min(1, 'must not be empty').max(2000) }));
-  const fact = await correctFact(user.id, id, content, `user:${user.id}`);
+  const fact = await correctFact(user.id, id, content, userActor(user, request));
   if (!fact) throw notFound('Fact', id);
   return Response.json({ fact: (await withSources(user.id, [fact]))[0] });
 });
@@ -31,7 +32,7 @@ export const PATCH = route(async (request: Request, { params }: Params) => {
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Fact');
-  const result = await forgetFacts(user.id, [id], `user:${user.id}`);
+  const result = await forgetFacts(user.id, [id], userActor(user, request));
   if (result.deleted.length === 0) throw notFound('Fact', id);
   return Response.json({ deleted: id, messagesMarked: result.messagesMarked, recordsRedacted: result.recordsRedacted });
 });

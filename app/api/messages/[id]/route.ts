@@ -3,6 +3,7 @@ import { getMessage } from '@/db/history';
 import { derivedFrom } from '@/db/provenance';
 import { removeMessages } from '@/lib/memory/corrections';
 import { notFound, route, uuidParam } from '@/lib/http';
+import { userActor } from '@/lib/audit';
 import { requireUser } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
@@ -21,6 +22,6 @@ export const DELETE = route(async (request: Request, { params }: Params) => {
   const id = uuidParam((await params).id, 'Message');
   const message = await getMessage(user.id, id);
   if (!message) throw notFound('Message', id);
-  await removeMessages({ userId: user.id, conversationId: message.conversationId }, [id], `user:${user.id}`);
+  await removeMessages({ userId: user.id, conversationId: message.conversationId }, [id], userActor(user, request));
   return Response.json({ deleted: id });
 });

@@ -1,4 +1,5 @@
 import { listMessages } from '@/db/history';
+import { userActor } from '@/lib/audit';
 import { removeMessages } from '@/lib/memory/corrections';
 import { conversationMessages } from '@/lib/messages';
 import { route } from '@/lib/http';
@@ -16,5 +17,5 @@ export const GET = route(async (request: Request, { params }: Params) => {
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
   const ids = (await listMessages(scope)).map((m) => m.id);
-  return Response.json({ removed: await removeMessages(scope, ids, `user:${scope.userId}`) });
+  return Response.json({ removed: await removeMessages(scope, ids, userActor(scope.user, request)) });
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { coveredUntil, getSummary, listSummaryVersions, summarySources, writeSummary } from '@/db/summaries';
+import { getSummary, listSummaryVersions, summarySources } from '@/db/summaries';
 import { HttpError, notFound, readJson, route } from '@/lib/http';
-import { clearSummary } from '@/lib/memory/corrections';
+import { userActor } from '@/lib/audit';
+import { clearSummary, editSummary } from '@/lib/memory/corrections';
 import { requireConversationScope } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
@@ -26,30 +27,17 @@ const editSchema = z.object({
 export const PUT = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
   const { content, version } = await readJson(request, editSchema);
-  const current = await getSummary(scope);
-  if (version !== undefined && current?.version !== version) {
-    throw new HttpError(409, 'stale_version', `The summary is at version ${current?.version ?? 'none'}, not ${version}; reload and edit again.`);
+  const result = await editSummary(scope, content, version, userActor(scope.user, request));
+  if (result.status === 'stale') {
+    throw new HttpError(409, 'stale_version', `The summary is at version ${result.current ?? 'none'}, not ${version ?? 'the one you edited'}; reload and edit again.`);
   }
-  const written = await writeSummary(
-    scope,
-    {
-      content,
-      coveredMessageCount: current?.coveredMessageCount ?? 0,
-      coveredUntil: coveredUntil(current),
-      sourceMessageIds: current ? await summarySources(scope, current.version) : [],
-      actor: `user:${scope.userId}`,
-      action: 'edit',
-    },
-    current?.version ?? null,
-  );
-  if (!written) throw new HttpError(409, 'stale_version', 'The summary changed meanwhile; reload and edit again.');
-  return Response.json({ summary: written });
+  return Response.json({ summary: result.summary });
 });
 
 /** Clear: the summary becomes empty, and later refreshes start after this point, so they never restore it. */
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
-  const result = await clearSummary(scope, `user:${scope.userId}`);
+  const result = await clearSummary(scope, userActor(scope.user, request));
   if (result.status === 'missing') throw notFound('Summary of conversation', scope.conversationId);
   if (result.status === 'stale') throw new HttpError(409, 'stale_version', 'The summary changed meanwhile; reload and try again.');
   return Response.json({ summary: result.summary });

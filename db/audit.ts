@@ -1,0 +1,44 @@
+import { and, desc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { getDb } from './client';
+import { auditLog, type AuditEntry } from './schema';
+
+export type NewAuditEntry = typeof auditLog.$inferInsert;
+
+export async function appendAudit(entries: NewAuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await getDb().insert(auditLog).values(entries);
+}
+
+export type AuditFilter = {
+  actorUserId?: string;
+  targetUserId?: string;
+  objectType?: string;
+  action?: string;
+  from?: Date;
+  to?: Date;
+  /** Entries older than this id (paging, newest first). */
+  before?: number;
+};
+
+export async function listAudit(filter: AuditFilter, limit: number): Promise<AuditEntry[]> {
+  const conditions: Array<SQL | undefined> = [
+    filter.actorUserId ? eq(auditLog.actorUserId, filter.actorUserId) : undefined,
+    filter.targetUserId ? eq(auditLog.targetUserId, filter.targetUserId) : undefined,
+    filter.objectType ? eq(auditLog.objectType, filter.objectType) : undefined,
+    filter.action ? eq(auditLog.action, filter.action) : undefined,
+    filter.from ? gte(auditLog.at, filter.from) : undefined,
+    filter.to ? lte(auditLog.at, filter.to) : undefined,
+    filter.before ? lt(auditLog.id, filter.before) : undefined,
+  ];
+  return getDb()
+    .select()
+    .from(auditLog)
+    .where(and(...conditions))
+    .orderBy(desc(auditLog.id))
+    .limit(limit);
+}
+
+export async function countAudit(): Promise<number> {
+  const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(auditLog);
+  return row.n;
+}

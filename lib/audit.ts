@@ -1,0 +1,51 @@
+import { appendAudit, type NewAuditEntry } from '@/db/audit';
+import type { User } from '@/db/schema';
+import { REDACTED } from './memory/redaction';
+
+/**
+ * Who did something, for the audit log: a user (themselves or, as staff, someone else), or the
+ * system (a post-turn rule or model). `label` is what memory records carry (`user:<id>`, `offline-rules`).
+ */
+export type Actor = { label: string; userId: string | null; role: 'user' | 'staff' | 'system'; requestId: string | null; reason: string | null };
+
+export function userActor(user: Pick<User, 'id' | 'role'>, request?: Request, reason?: string | null): Actor {
+  return {
+    label: `user:${user.id}`,
+    userId: user.id,
+    role: user.role,
+    requestId: request?.headers.get('x-request-id') ?? crypto.randomUUID(),
+    reason: reason ?? null,
+  };
+}
+
+export function systemActor(label: string): Actor {
+  return { label, userId: null, role: 'system', requestId: null, reason: null };
+}
+
+/** Older call sites pass the label alone. */
+export function asActor(actor: string | Actor): Actor {
+  if (typeof actor !== 'string') return actor;
+  const userId = actor.startsWith('user:') ? actor.slice('user:'.length) : null;
+  return { label: actor, userId, role: userId ? 'user' : 'system', requestId: null, reason: null };
+}
+
+/** What a deleted or forgotten thing looked like, for the log: its shape, never its text. */
+export const redactedText = REDACTED;
+
+export async function audit(
+  actor: Actor,
+  targetUserId: string,
+  entries: Array<Pick<NewAuditEntry, 'objectType' | 'objectId' | 'action' | 'before' | 'after'>>,
+): Promise<void> {
+  await appendAudit(
+    entries.map((entry) => ({
+      ...entry,
+      actor: actor.label,
+      actorUserId: actor.userId,
+      actorRole: actor.role,
+      targetUserId,
+      reason: actor.reason,
+      requestId: actor.requestId,
+    })),
+  );
+}
