@@ -8,6 +8,7 @@ import { api, conversationsKey } from './api';
 import { ConfirmDialog } from './confirm-dialog';
 import { CloseIcon, LensIcon, PencilIcon, PlusIcon, TrashIcon } from './icons';
 import type { ConversationSummary, ModelInfo } from './types';
+import { AccountMenu } from './account-menu';
 
 /** The conversation list: newest first, with new, rename (inline) and delete (confirmed). */
 export function Sidebar({
@@ -100,12 +101,12 @@ export function Sidebar({
         )}
       </div>
 
-      <div className="border-t border-line px-4 py-3 text-xs text-muted">
+      <div className="space-y-2 border-t border-line px-4 py-3 text-xs text-muted">
         <div className="flex items-center justify-between gap-2">
-          <span className="truncate" title={model.chat}>
-            Model: <span className="font-mono text-fg">{model.chat}</span>
-          </span>
-          <span className="shrink-0 rounded-full bg-subtle px-2 py-0.5 text-[11px]">Guest</span>
+          <AccountMenu />
+        </div>
+        <div className="truncate" title={model.chat}>
+          Model: <span className="font-mono text-fg">{model.chat}</span>
         </div>
       </div>
     </nav>

@@ -1,36 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { POST as authPost, GET as authGet } from '@/app/api/auth/[...all]/route';
 import { GET as listConversations, POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
 import { requireStaff, requireUser } from '@/lib/session';
-import { newSessionToken, SESSION_COOKIE } from '@/lib/session-cookie';
 import { setEnv } from './support/app';
-
-const ORIGIN = 'http://127.0.0.1:3000';
-
-/** A browser: a cookie jar sent with every request, filled from Set-Cookie. */
-function browser(guestToken: string | null = newSessionToken()) {
-  const jar = new Map<string, string>(guestToken ? [[SESSION_COOKIE, guestToken]] : []);
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const request = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    new Request(`${ORIGIN}${path}`, {
-      method: init.method ?? (init.body ? 'POST' : 'GET'),
-      headers: { cookie: cookie(), origin: ORIGIN, 'content-type': 'application/json', ...init.headers },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-  const keep = (response: Response) => {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair.split('=');
-      if (/max-age=0|expires=thu, 01 jan 1970/iu.test(line)) jar.delete(name.trim());
-      else jar.set(name.trim(), value.join('='));
-    }
-    return response;
-  };
-  return { jar, request, auth: async (path: string, body?: unknown) => keep(await (body === undefined ? authGet : authPost)(request(`/api/auth/${path}`, { body }))) };
-}
-
-const email = () => `user-${crypto.randomUUID().slice(0, 8)}@example.test`;
+import { browser, email } from './support/auth';
 
 describe('accounts', () => {
   it('a guest who signs up keeps their conversations; signing in elsewhere reaches them; signed out is a new guest', async () => {

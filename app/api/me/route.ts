@@ -8,7 +8,7 @@ export const GET = route(async (request: Request) => {
   const user = await requireUser(request);
   const models = getModels();
   return Response.json({
-    user: { id: user.id, kind: user.kind },
+    user: { id: user.id, kind: user.kind, role: user.role, email: user.email, name: user.displayName },
     model: { chat: models.chatModelId, offline: models.offline, maxMessageChars: getConfig().MAX_MESSAGE_CHARS },
   });
 });

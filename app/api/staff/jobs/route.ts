@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { parseInput, route } from '@/lib/http';
+import { requireStaff } from '@/lib/session';
+import { jobsForStaff } from '@/lib/staff';
+
+/** GET /api/staff/jobs?status=failed&userId=: post-turn jobs with their failures (staff only). */
+export const GET = route(async (request: Request) => {
+  const user = await requireStaff(request);
+  const url = new URL(request.url);
+  const filter = parseInput(
+    { status: url.searchParams.get('status') ?? undefined, userId: url.searchParams.get('userId') ?? undefined },
+    z.object({ status: z.enum(['pending', 'running', 'done', 'failed']).optional(), userId: z.uuid().optional() }),
+  );
+  return Response.json({ jobs: await jobsForStaff({ user, request }, filter) });
+});

@@ -1,0 +1,108 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { authClient } from './auth-client';
+
+/** Sign in or sign up with email and password (better-auth does the work; we only show it). */
+export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const signUp = mode === 'sign-up';
+
+  async function submit(form: FormData) {
+    setBusy(true);
+    setError(null);
+    const email = String(form.get('email') ?? '').trim();
+    const password = String(form.get('password') ?? '');
+    const result = signUp
+      ? await authClient.signUp.email({ email, password, name: String(form.get('name') ?? '').trim() || email.split('@')[0] })
+      : await authClient.signIn.email({ email, password });
+    setBusy(false);
+    if (result.error) {
+      setError(result.error.message ?? (signUp ? 'Could not create the account.' : 'Wrong email or password.'));
+      return;
+    }
+    await queryClient.invalidateQueries();
+    router.push('/');
+    router.refresh();
+  }
+
+  return (
+    <main className="flex min-h-dvh items-center justify-center bg-canvas px-4">
+      <form
+        action={submit}
+        data-testid={signUp ? 'sign-up-form' : 'sign-in-form'}
+        className="w-full max-w-sm space-y-4 rounded-2xl border border-line bg-surface p-6 shadow-sm"
+      >
+        <div>
+          <h1 className="text-lg font-semibold">{signUp ? 'Create your account' : 'Sign in to memlens'}</h1>
+          <p className="mt-1 text-sm text-muted">
+            {signUp
+              ? 'Your conversations and memory from this browser come with you.'
+              : 'Your conversations and memory, on any device.'}
+          </p>
+        </div>
+        {signUp ? (
+          <label className="block text-sm">
+            <span className="mb-1 block text-muted">Name</span>
+            <input name="name" autoComplete="name" className="w-full rounded-lg border border-line bg-canvas px-3 py-2" />
+          </label>
+        ) : null}
+        <label className="block text-sm">
+          <span className="mb-1 block text-muted">Email</span>
+          <input name="email" type="email" required autoComplete="email" className="w-full rounded-lg border border-line bg-canvas px-3 py-2" />
+        </label>
+        <label className="block text-sm">
+          <span className="mb-1 block text-muted">Password</span>
+          <input
+            name="password"
+            type="password"
+            required
+            minLength={8}
+            autoComplete={signUp ? 'new-password' : 'current-password'}
+            className="w-full rounded-lg border border-line bg-canvas px-3 py-2"
+          />
+          {signUp ? <span className="mt-1 block text-xs text-muted">At least 8 characters.</span> : null}
+        </label>
+        {error ? (
+          <p role="alert" data-testid="auth-error" className="rounded-lg bg-danger-soft px-3 py-2 text-sm text-danger">
+            {error}
+          </p>
+        ) : null}
+        <button
+          type="submit"
+          disabled={busy}
+          className="w-full rounded-lg bg-accent px-3 py-2 text-sm font-medium text-white hover:bg-accent-hover disabled:opacity-60"
+        >
+          {busy ? 'One moment…' : signUp ? 'Create account' : 'Sign in'}
+        </button>
+        <p className="text-center text-sm text-muted">
+          {signUp ? (
+            <>
+              Have an account?{' '}
+              <Link href="/login" className="font-medium text-accent hover:underline">
+                Sign in
+              </Link>
+            </>
+          ) : (
+            <>
+              New here?{' '}
+              <Link href="/signup" className="font-medium text-accent hover:underline">
+                Create an account
+              </Link>
+            </>
+          )}
+          {' · '}
+          <Link href="/" className="hover:underline">
+            Back to the chat
+          </Link>
+        </p>
+      </form>
+    </main>
+  );
+}

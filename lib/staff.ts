@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { listConversations } from '@/db/conversations';
+import { listFacts, withSources } from '@/db/facts';
+import { resetJobs } from '@/db/jobs';
+import type { Job, User } from '@/db/schema';
+import { conversationById, getJob, getUser, listJobs, ownerOfFact, ownerOfMessage, searchUsers } from '@/db/staff';
+import { getSummary } from '@/db/summaries';
+import { audit, userActor } from './audit';
+import { notFound } from './http';
+import { clearSummary, correctFact, forgetFacts } from './memory/corrections';
+import { runDueJobs } from './memory/post-turn';
+import { conversationMessages } from './messages';
+import { turnContext } from './turn-context';
+
+/**
+ * The staff console's reads and edits. Staff see any user's data: every read of another user's
+ * data and every edit is written to the audit log; edits ask for a reason and go through the same
+ * correction mechanism as the user's own.
+ */
+export type Staff = { user: User; request: Request };
+
+/** Every staff edit says why. */
+export const reasonSchema = z.object({ reason: z.string().trim().min(3, 'must say why (at least 3 characters)').max(500) });
+
+const read = (staff: Staff, targetUserId: string, objectType: string, objectId: string) =>
+  targetUserId === staff.user.id ? Promise.resolve() : audit(userActor(staff.user, staff.request), targetUserId, [{ objectType, objectId, action: 'read', before: null, after: null }]);
+
+export async function findUsers(staff: Staff, q: string) {
+  const found = await searchUsers(q);
+  await audit(userActor(staff.user, staff.request), staff.user.id, [{ objectType: 'user_search', objectId: null, action: 'read', before: null, after: { q, results: found.length } }]);
+  return found;
+}
+
+export async function userOverview(staff: Staff, userId: string) {
+  const user = await getUser(userId);
+  if (!user) throw notFound('User', userId);
+  await read(staff, userId, 'user', userId);
+  return {
+    user,
+    conversations: await listConversations(userId),
+    facts: await withSources(userId, await listFacts(userId)),
+  };
+}
+
+export async function conversationForStaff(staff: Staff, conversationId: string) {
+  const conversation = await conversationById(conversationId);
+  if (!conversation) throw notFound('Conversation', conversationId);
+  await read(staff, conversation.userId, 'conversation', conversationId);
+  const scope = { userId: conversation.userId, conversationId };
+  return { conversation, messages: await conversationMessages(scope), summary: (await getSummary(scope)) ?? null };
+}
+
+export async function turnForStaff(staff: Staff, messageId: string) {
+  const owner = await ownerOfMessage(messageId);
+  if (!owner) throw notFound('Message', messageId);
+  await read(staff, owner, 'turn_record', messageId);
+  return turnContext(owner, messageId);
+}
+
+export async function editFactAsStaff(staff: Staff, factId: string, content: string, reason: string) {
+  const owner = await ownerOfFact(factId);
+  if (!owner) throw notFound('Fact', factId);
+  const fact = await correctFact(owner, factId, content, userActor(staff.user, staff.request, reason));
+  if (!fact) throw notFound('Fact', factId);
+  return (await withSources(owner, [fact]))[0];
+}
+
+export async function deleteFactAsStaff(staff: Staff, factId: string, reason: string) {
+  const owner = await ownerOfFact(factId);
+  if (!owner) throw notFound('Fact', factId);
+  return forgetFacts(owner, [factId], userActor(staff.user, staff.request, reason), `deleted by staff: ${reason}`);
+}
+
+export async function clearSummaryAsStaff(staff: Staff, conversationId: string, reason: string) {
+  const conversation = await conversationById(conversationId);
+  if (!conversation) throw notFound('Conversation', conversationId);
+  return clearSummary({ userId: conversation.userId, conversationId }, userActor(staff.user, staff.request, reason));
+}
+
+export async function jobsForStaff(staff: Staff, filter: { status?: Job['status']; userId?: string }) {
+  if (filter.userId) await read(staff, filter.userId, 'jobs', filter.userId);
+  return listJobs(filter);
+}
+
+/** Runs a failed job again now (attempts reset), and returns it as it ended. */
+export async function retryJob(staff: Staff, jobId: string) {
+  const job = await getJob(jobId);
+  if (!job) throw notFound('Job', jobId);
+  await resetJobs(job.userId, job.messageId, job.kind);
+  await audit(userActor(staff.user, staff.request), job.userId, [{ objectType: 'job', objectId: jobId, action: 'retry', before: { status: job.status, lastError: job.lastError }, after: null }]);
+  await runDueJobs({ messageId: job.messageId });
+  return getJob(jobId);
+}
