@@ -38,7 +38,7 @@ export async function listAudit(filter: AuditFilter, limit: number): Promise<Aud
     .limit(limit);
 }
 
-export async function countAudit(): Promise<number> {
-  const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(auditLog);
-  return row.n;
+export async function getAuditEntry(id: number): Promise<AuditEntry | undefined> {
+  const [row] = await getDb().select().from(auditLog).where(eq(auditLog.id, id));
+  return row;
 }
