@@ -67,7 +67,7 @@ describe('accounts', () => {
       await expect(mint()).rejects.toMatchObject({ status: 429, headers: { 'retry-after': '3600' } });
       // A known cookie is not a new guest: still served.
       const known = browser();
-      await requireUser(known.request('/'));
+      await requireUser(known.request('/', { headers: { 'x-forwarded-for': '198.51.100.7' } }));
       await expect(requireUser(known.request('/', { headers: from }))).resolves.toBeDefined();
     } finally {
       setEnv({ GUESTS_PER_ADDRESS_PER_HOUR: '1000000' });

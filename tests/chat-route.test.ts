@@ -59,7 +59,8 @@ describe('POST /api/chat against an OpenAI-compatible server', () => {
     try {
       await readChunks(await send('First question'));
       await readChunks(await send('Second question'));
-      const last = stub.requests.at(-1)!;
+      // The chat call, not a post-turn memory call that may have come after it (those hold no history).
+      const last = stub.requests.filter((r) => r.messages.some((m) => m.role === 'assistant')).at(-1)!;
       expect(last.model).toBe('stub-chat');
       const [system, ...rest] = last.messages.map((m) => [m.role, typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join('')]);
       expect(system[0]).toBe('system');
