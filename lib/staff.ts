@@ -9,6 +9,7 @@ import { audit, userActor } from './audit';
 import { notFound } from './http';
 import { clearSummary, correctFact, forgetFacts } from './memory/corrections';
 import { runDueJobs } from './memory/post-turn';
+import { replayTurn, type ReplayOptions } from './memory/replay';
 import { conversationMessages } from './messages';
 import { turnContext } from './turn-context';
 
@@ -55,6 +56,13 @@ export async function turnForStaff(staff: Staff, messageId: string) {
   if (!owner) throw notFound('Message', messageId);
   await read(staff, owner, 'turn_record', messageId);
   return turnContext(owner, messageId);
+}
+
+export async function replayForStaff(staff: Staff, messageId: string, options: ReplayOptions) {
+  const owner = await ownerOfMessage(messageId);
+  if (!owner) throw notFound('Message', messageId);
+  await read(staff, owner, 'turn_replay', messageId);
+  return replayTurn({ userId: owner }, messageId, options);
 }
 
 export async function editFactAsStaff(staff: Staff, factId: string, content: string, reason: string) {

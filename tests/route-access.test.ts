@@ -5,17 +5,20 @@ import { GET as getSummary, PUT as editSummary, DELETE as clearSummary } from '@
 import { GET as getFact, PATCH as editFact, DELETE as deleteFact } from '@/app/api/facts/[id]/route';
 import { GET as getMessage, DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
+import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
+import { POST as chat } from '@/app/api/chat/route';
 import { GET as staffAuditEntry } from '@/app/api/staff/audit/[id]/route';
 import { GET as staffConversation } from '@/app/api/staff/conversations/[id]/route';
 import { DELETE as staffClearSummary } from '@/app/api/staff/conversations/[id]/summary/route';
 import { PATCH as staffEditFact, DELETE as staffDeleteFact } from '@/app/api/staff/facts/[id]/route';
 import { POST as staffRetryJob } from '@/app/api/staff/jobs/[id]/retry/route';
 import { GET as staffTurn } from '@/app/api/staff/messages/[id]/context/route';
+import { GET as staffReplayGet, POST as staffReplayPost } from '@/app/api/staff/messages/[id]/replay/route';
 import { GET as staffUser } from '@/app/api/staff/users/[id]/route';
 import { getSql } from '@/db/client';
-import { params } from './support/app';
+import { params, readChunks } from './support/app';
 import { browser, member } from './support/auth';
-import { fillerTurns, importTurns } from './support/memory';
+import { fillerTurns, importTurns, postTurnSettled } from './support/memory';
 
 /**
  * Every route that takes an id, tried by the wrong people: another user gets 404 (never 403, so
@@ -35,6 +38,8 @@ const userRoutes: Case[] = [
   { route: 'PUT /api/conversations/:id/summary', call: (b, i) => editSummary(json(b, `/api/conversations/${i.conversation}/summary`, 'PUT', { content: '- note' }), params({ id: i.conversation })) },
   { route: 'GET /api/messages/:id', call: (b, i) => getMessage(b.request(`/api/messages/${i.message}`), params({ id: i.message })) },
   { route: 'GET /api/messages/:id/context', call: (b, i) => getContext(b.request(`/api/messages/${i.reply}/context`), params({ id: i.reply })) },
+  { route: 'GET /api/messages/:id/replay', call: (b, i) => replayGet(b.request(`/api/messages/${i.reply}/replay`), params({ id: i.reply })) },
+  { route: 'POST /api/messages/:id/replay', call: (b, i) => replayPost(json(b, `/api/messages/${i.reply}/replay`, 'POST', { window: 4 }), params({ id: i.reply })) },
   { route: 'GET /api/facts/:id', call: (b, i) => getFact(b.request(`/api/facts/${i.fact}`), params({ id: i.fact })) },
   { route: 'PATCH /api/facts/:id', call: (b, i) => editFact(json(b, `/api/facts/${i.fact}`, 'PATCH', { content: 'I live in Bergen' }), params({ id: i.fact })) },
   // Destructive ones last: the owner's success removes what they act on.
@@ -49,6 +54,8 @@ const staffRoutes: Case[] = [
   { route: 'GET /api/staff/users/:id', call: (b, i) => staffUser(b.request(`/api/staff/users/${i.user}`), params({ id: i.user })) },
   { route: 'GET /api/staff/conversations/:id', call: (b, i) => staffConversation(b.request(`/api/staff/conversations/${i.conversation}`), params({ id: i.conversation })) },
   { route: 'GET /api/staff/messages/:id/context', call: (b, i) => staffTurn(b.request(`/api/staff/messages/${i.reply}/context`), params({ id: i.reply })) },
+  { route: 'GET /api/staff/messages/:id/replay', call: (b, i) => staffReplayGet(b.request(`/api/staff/messages/${i.reply}/replay`), params({ id: i.reply })) },
+  { route: 'POST /api/staff/messages/:id/replay', call: (b, i) => staffReplayPost(json(b, `/api/staff/messages/${i.reply}/replay`, 'POST', { window: 4 }), params({ id: i.reply })) },
   { route: 'GET /api/staff/audit/:id', call: (b, i) => staffAuditEntry(b.request(`/api/staff/audit/${i.audit}`), params({ id: i.audit })) },
   { route: 'POST /api/staff/jobs/:id/retry', call: (b, i) => staffRetryJob(json(b, `/api/staff/jobs/${i.job}/retry`, 'POST'), params({ id: i.job })) },
   { route: 'PATCH /api/staff/facts/:id', call: (b, i) => staffEditFact(json(b, `/api/staff/facts/${i.fact}`, 'PATCH', { content: 'I live in Bergen', reason: 'test of access' }), params({ id: i.fact })) },
@@ -60,8 +67,9 @@ async function ownerWithData(owner: ReturnType<typeof browser> & { email: string
   const [{ id: user }] = await getSql()`select id from users where email = ${owner.email}`;
   const conversation = await importTurns(user, [['I live in Oslo.', 'Nice.'], ...fillerTurns(12)]);
   const [message] = await getSql()`select id from messages where conversation_id = ${conversation} and role = 'user' order by created_at limit 1`;
-  const [reply] = await getSql()`select id from messages where conversation_id = ${conversation} and role = 'assistant' order by created_at limit 1`;
-  await getSql()`insert into turn_records (assistant_message_id, user_id, conversation_id, request_id, record) values (${reply.id}, ${user}, ${conversation}, ${crypto.randomUUID()}, ${JSON.stringify({ recalled: [] })}::jsonb)`;
+  const chunks = await readChunks(await chat(owner.request('/api/chat', { body: { conversationId: conversation, message: { text: 'Where do I live?' } } })));
+  const reply = { id: chunks.find((c) => c.type === 'start')!.messageId as string };
+  await postTurnSettled(user);
   const [fact] = await getSql()`select id from facts where user_id = ${user}`;
   const [job] = await getSql()`select id from jobs where user_id = ${user} limit 1`;
   const [audit] = await getSql()`insert into audit_log (actor, actor_role, target_user_id, object_type, action) values ('test', 'system', ${user}, 'probe', 'insert') returning id`;
