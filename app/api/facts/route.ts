@@ -1,12 +1,43 @@
 import { z } from 'zod';
-import { listFacts, withSources } from '@/db/facts';
-import { parseInput, route } from '@/lib/http';
+import { searchFactsByText } from '@/db/memory-page';
+import { userActor } from '@/lib/audit';
+import { HttpError, parseInput, readJson, route } from '@/lib/http';
+import { addFactByHand, describeFacts, FACT_SLOTS } from '@/lib/memory/memory-page';
 import { requireUser } from '@/lib/session';
 
-/** GET /api/facts?status=active|superseded|deleted (default: all): the user's facts. */
+const listQuery = z.object({
+  status: z.enum(['active', 'superseded', 'deleted']).optional(),
+  /** Words the fact contains, case aside (any script: Chinese matches by substring). */
+  q: z.string().trim().max(200, 'is longer than 200 characters').optional(),
+});
+
+/**
+ * GET /api/facts?status=active|superseded|deleted (default: all)&q=words: the user's facts, each with
+ * its sources (message, span, conversation) and the replies that cited it (`usedIn`).
+ */
 export const GET = route(async (request: Request) => {
   const user = await requireUser(request);
-  const status = new URL(request.url).searchParams.get('status') ?? undefined;
-  const parsed = parseInput({ status }, z.object({ status: z.enum(['active', 'superseded', 'deleted']).optional() }));
-  return Response.json({ facts: await withSources(user.id, await listFacts(user.id, parsed.status)) });
+  const search = new URL(request.url).searchParams;
+  const { status, q } = parseInput({ status: search.get('status') ?? undefined, q: search.get('q') ?? undefined }, listQuery);
+  return Response.json({ facts: await describeFacts(user.id, await searchFactsByText(user.id, { status, q: q || undefined })) });
+});
+
+const newFact = z.strictObject({
+  content: z.string().trim().min(1, 'must not be empty').max(2000, 'is longer than 2000 characters'),
+  slot: z.enum(FACT_SLOTS).optional(),
+});
+
+/**
+ * POST /api/facts {content, slot?}: a fact added by hand (no source message; slot `statement`
+ * unless given). 201 with the fact; 409 when an active fact already says exactly that.
+ */
+export const POST = route(async (request: Request) => {
+  const user = await requireUser(request);
+  const { content, slot } = await readJson(request, newFact);
+  const added = await addFactByHand(user.id, { content, slot: slot ?? 'statement' }, userActor(user, request));
+  if (added.status === 'duplicate') {
+    throw new HttpError(409, 'duplicate', 'memlens already keeps this fact.', { factId: added.fact.id });
+  }
+  const [fact] = await describeFacts(user.id, [added.fact]);
+  return Response.json({ fact, replaced: added.replaced }, { status: 201 });
 });

@@ -1,0 +1,30 @@
+import { episodeSources } from '@/db/episodes';
+import { getEpisodeListing } from '@/db/memory-page';
+import { userActor } from '@/lib/audit';
+import { notFound, route, uuidParam } from '@/lib/http';
+import { forgetEpisode } from '@/lib/memory/corrections';
+import { requireUser } from '@/lib/session';
+
+type Params = { params: Promise<{ id: string }> };
+
+/** One remembered exchange, with the messages it was made from. */
+export const GET = route(async (request: Request, { params }: Params) => {
+  const user = await requireUser(request);
+  const id = uuidParam((await params).id, 'Episode');
+  const episode = await getEpisodeListing(user.id, id);
+  if (!episode) throw notFound('Episode', id);
+  return Response.json({ episode: { ...episode, sourceMessageIds: await episodeSources(user.id, id) } });
+});
+
+/**
+ * Forgets the exchange: its messages are marked forgotten (the chat keeps them), the episode goes,
+ * summaries that covered it are rebuilt and turn records that quoted it are redacted. Facts learned
+ * from it stay (they are deleted on their own).
+ */
+export const DELETE = route(async (request: Request, { params }: Params) => {
+  const user = await requireUser(request);
+  const id = uuidParam((await params).id, 'Episode');
+  const result = await forgetEpisode(user.id, id, userActor(user, request));
+  if (!result) throw notFound('Episode', id);
+  return Response.json({ deleted: id, messagesMarked: result.messagesMarked, recordsRedacted: result.recordsRedacted });
+});

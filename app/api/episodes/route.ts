@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { listEpisodesPage } from '@/db/memory-page';
+import { HttpError, parseInput, route } from '@/lib/http';
+import { decodeCursor, encodeCursor } from '@/lib/memory/memory-page';
+import { requireUser } from '@/lib/session';
+
+const listQuery = z.object({
+  /** Words the exchange contains, case aside (any script: Chinese matches by substring). */
+  q: z.string().trim().max(200, 'is longer than 200 characters').optional(),
+  cursor: z.string().max(400).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/**
+ * GET /api/episodes?q=&cursor=&limit=: the user's remembered exchanges (what recall can bring back),
+ * newest first, a page at a time; `nextCursor` asks for the next page (null on the last).
+ */
+export const GET = route(async (request: Request) => {
+  const user = await requireUser(request);
+  const search = new URL(request.url).searchParams;
+  const input = parseInput(
+    { q: search.get('q') ?? undefined, cursor: search.get('cursor') || undefined, limit: search.get('limit') ?? undefined },
+    listQuery,
+  );
+  const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  if (input.cursor !== undefined && !cursor) throw new HttpError(400, 'invalid', 'cursor: is not a cursor this API gave out.');
+  const page = await listEpisodesPage(user.id, { q: input.q || undefined, cursor, limit: input.limit });
+  return Response.json({ episodes: page.episodes, nextCursor: page.next ? encodeCursor(page.next) : null, total: page.total });
+});

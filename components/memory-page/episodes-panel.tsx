@@ -1,0 +1,201 @@
+'use client';
+
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRef, useState } from 'react';
+import { api, memoryKeys } from '../api';
+import { ConfirmDialog } from '../confirm-dialog';
+import { TrashIcon } from '../icons';
+import { useAfterMemoryChange } from '../inspector/memory-changed';
+import { formatDateTime, LoadError, Notice, RedactedText, Skeleton } from '../inspector/ui';
+import type { Episode, EpisodeDeleteResult } from './types';
+import { buttonStyles, messageHref, Panel, plural, SearchField, useDebounced } from './ui';
+
+/** What deleting an exchange did, as the server counted it. */
+export function describeEpisodeDeletion(result: Pick<EpisodeDeleteResult, 'messagesMarked' | 'recordsRedacted'>): string {
+  return `Forgotten. ${plural(result.messagesMarked, 'message')} marked, ${plural(result.recordsRedacted, 'inspector record')} redacted.`;
+}
+
+/** The earlier exchanges memlens can recall: newest first, searchable, deletable, a page at a time. */
+export function EpisodesPanel() {
+  const [search, setSearch] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  const q = useDebounced(search.trim());
+  const query = useInfiniteQuery({
+    queryKey: memoryKeys.episodes(q),
+    queryFn: ({ pageParam }) => api.listEpisodes({ q, cursor: pageParam }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    placeholderData: keepPreviousData,
+    staleTime: 2_000,
+  });
+  const episodes = query.data?.pages.flatMap((page) => page.episodes) ?? [];
+  const total = query.data?.pages[0]?.total ?? 0;
+  const searching = q !== '';
+
+  return (
+    <Panel
+      id="episodes"
+      title="Remembered exchanges"
+      meta={query.data && !searching ? <span data-testid="episodes-count">{plural(total, 'exchange')}</span> : null}
+      description="After each reply memlens keeps the exchange (your message and its answer) so it can bring it back when it becomes relevant again. Delete one and it is never recalled again; your messages stay in the chat, marked as forgotten."
+    >
+      <SearchField label="Search remembered exchanges" value={search} onChange={setSearch} placeholder="Search exchanges (any language)" testId="episode-search" />
+
+      {notice ? (
+        <div ref={noticeRef} tabIndex={-1} className="mt-3 outline-none">
+          <Notice testId="episode-notice">
+            <span role="status" className="flex items-start gap-2">
+              <span className="min-w-0 flex-1">{notice}</span>
+              <button type="button" onClick={() => setNotice(null)} className="text-xs underline hover:text-fg">
+                Dismiss
+              </button>
+            </span>
+          </Notice>
+        </div>
+      ) : null}
+
+      <div className="mt-3" aria-busy={query.isFetching}>
+        {query.isPending ? (
+          <Skeleton lines={4} />
+        ) : query.isError && episodes.length === 0 ? (
+          <LoadError what="the remembered exchanges" error={query.error} retry={() => void query.refetch()} />
+        ) : episodes.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-line px-4 py-6 text-center text-sm text-muted" data-testid="episodes-empty">
+            {searching ? `No remembered exchange contains “${q}”.` : 'Nothing remembered yet. Once you chat, each exchange is kept here so memlens can recall it later.'}
+          </p>
+        ) : (
+          <>
+            {searching ? (
+              <p className="mb-2 text-xs text-muted" role="status" data-testid="episodes-found">
+                {plural(total, 'exchange')} containing “{q}”
+              </p>
+            ) : null}
+            <ul className="space-y-2.5" data-testid="episode-list">
+              {episodes.map((episode) => (
+                <EpisodeCard
+                  key={episode.id}
+                  episode={episode}
+                  onDeleted={(result) => {
+                    setNotice(describeEpisodeDeletion(result));
+                    requestAnimationFrame(() => noticeRef.current?.focus());
+                  }}
+                />
+              ))}
+            </ul>
+            {query.isFetchNextPageError ? (
+              <div className="mt-3">
+                <LoadError what="more exchanges" error={query.error!} retry={() => void query.fetchNextPage()} />
+              </div>
+            ) : null}
+            {query.hasNextPage ? (
+              <div className="mt-3 flex justify-center">
+                <button
+                  type="button"
+                  data-testid="episodes-more"
+                  onClick={() => void query.fetchNextPage()}
+                  disabled={query.isFetchingNextPage}
+                  className={buttonStyles.secondary}
+                >
+                  {query.isFetchingNextPage ? 'Loading…' : `Show more (${plural(total - episodes.length, 'more exchange')})`}
+                </button>
+              </div>
+            ) : null}
+          </>
+        )}
+      </div>
+    </Panel>
+  );
+}
+
+/** "User: …\nAssistant: …" as (speaker, text) turns; a line without a speaker continues the turn before it. */
+export function turnsOf(content: string): Array<{ speaker: 'you' | 'memlens'; text: string }> {
+  const turns: Array<{ speaker: 'you' | 'memlens'; text: string }> = [];
+  for (const line of content.split('\n')) {
+    const match = /^(User|Assistant): ?(.*)$/u.exec(line);
+    if (match) turns.push({ speaker: match[1] === 'User' ? 'you' : 'memlens', text: match[2] });
+    else if (turns.length > 0) turns[turns.length - 1].text += `\n${line}`;
+    else turns.push({ speaker: 'you', text: line });
+  }
+  return turns;
+}
+
+function EpisodeCard({ episode, onDeleted }: { episode: Episode; onDeleted: (result: EpisodeDeleteResult) => void }) {
+  const queryClient = useQueryClient();
+  const afterMemoryChange = useAfterMemoryChange();
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => api.deleteEpisode(episode.id),
+    onSuccess: (result) => {
+      setConfirming(false);
+      queryClient.setQueriesData<{ pages: Array<{ episodes: Episode[]; total: number }> }>({ queryKey: memoryKeys.episodesAll }, (data) =>
+        data
+          ? {
+              ...data,
+              pages: data.pages.map((page) => {
+                const kept = page.episodes.filter((e) => e.id !== episode.id);
+                return { ...page, episodes: kept, total: page.total - (kept.length < page.episodes.length ? 1 : 0) };
+              }),
+            }
+          : data,
+      );
+      // Summaries are rebuilt, the chat's messages are marked, turn records redacted: every memory view re-reads.
+      afterMemoryChange();
+      onDeleted(result);
+    },
+  });
+
+  return (
+    <li data-testid="memory-episode" data-episode-id={episode.id} className="rounded-lg border border-line bg-surface p-3 text-sm">
+      <div className="flex items-start gap-2 text-xs text-muted">
+        <div className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-2 gap-y-0.5">
+          <Link
+            href={messageHref(episode.conversationId, episode.userMessageId)}
+            className="min-w-0 max-w-full truncate font-medium text-accent hover:underline"
+            data-testid="memory-episode-link"
+            title="Open this exchange in its conversation"
+          >
+            {episode.conversationTitle}
+          </Link>
+          <span className="text-faint">{formatDateTime(episode.createdAt)}</span>
+        </div>
+        <button
+          type="button"
+          data-testid="memory-episode-delete"
+          onClick={() => {
+            remove.reset();
+            setConfirming(true);
+          }}
+          className={`shrink-0 ${buttonStyles.quietDanger}`}
+          aria-label={`Delete this remembered exchange from “${episode.conversationTitle}”`}
+        >
+          <TrashIcon width={12} height={12} /> Delete
+        </button>
+      </div>
+      <dl className="mt-2 space-y-1.5">
+        {turnsOf(episode.content).map((turn, index) => (
+          <div key={index} className="grid grid-cols-[4.5rem_minmax(0,1fr)] gap-x-2">
+            <dt className={`text-xs leading-5 font-medium ${turn.speaker === 'you' ? 'text-fg' : 'text-muted'}`}>{turn.speaker === 'you' ? 'You' : 'memlens'}</dt>
+            <dd className={`line-clamp-4 leading-5 break-words whitespace-pre-wrap ${turn.speaker === 'you' ? 'text-fg' : 'text-muted'}`}>
+              <RedactedText text={turn.text} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {confirming ? (
+        <ConfirmDialog
+          open
+          title="Delete this remembered exchange?"
+          description="memlens stops recalling this exchange: it leaves what memlens remembers, and the summary of its conversation is rebuilt without it. Your messages stay in the chat, marked as forgotten and no longer sent to the model. Facts learned from it stay: delete them on their own. Inspector records of earlier replies stay, with this exchange shown as redacted."
+          confirmLabel="Delete"
+          busy={remove.isPending}
+          error={remove.error ? remove.error.message : null}
+          onConfirm={() => remove.mutate()}
+          onCancel={() => setConfirming(false)}
+          testId="memory-episode-delete-dialog"
+        />
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,490 @@
+'use client';
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useId, useRef, useState } from 'react';
+import { api, ApiError, memoryKeys } from '../api';
+import { ConfirmDialog } from '../confirm-dialog';
+import { HistoryIcon, PencilIcon, PlusIcon, TrashIcon } from '../icons';
+import { describeFactDeletion } from '../inspector/facts-view';
+import { useAfterMemoryChange } from '../inspector/memory-changed';
+import type { FactEvent } from '../inspector/types';
+import { Badge, describeActor, formatDate, formatDateTime, LoadError, Notice, Skeleton } from '../inspector/ui';
+import { QuoteIcon } from './icons';
+import { FACT_KINDS, type FactKind, type PageFact } from './types';
+import { buttonStyles, messageHref, Panel, plural, SearchField, useDebounced } from './ui';
+
+const KIND_LABELS = new Map<string, string>(FACT_KINDS);
+
+/** Facts about the user: search, add by hand, edit, delete, each one's history, sources and use. */
+export function FactsPanel() {
+  const [search, setSearch] = useState('');
+  const [showEnded, setShowEnded] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  const q = useDebounced(search.trim());
+  const scope = showEnded ? 'all' : 'active';
+  const query = useQuery({
+    queryKey: memoryKeys.pageFacts(scope, q),
+    queryFn: () => api.searchFacts({ q, status: showEnded ? undefined : 'active' }),
+    placeholderData: keepPreviousData,
+    staleTime: 2_000,
+  });
+  const facts = query.data ?? [];
+  const searching = q !== '';
+
+  const say = (text: string) => {
+    setNotice(text);
+    // The row that had the focus is gone: the focus goes to what happened.
+    requestAnimationFrame(() => noticeRef.current?.focus());
+  };
+
+  return (
+    <Panel
+      id="facts"
+      title="Facts about you"
+      meta={query.data && !searching ? <span data-testid="facts-count">{plural(facts.length, showEnded ? 'fact' : 'current fact')}</span> : null}
+      description="What memlens has learned about you across all your conversations, and adds to every reply where it helps. Correct it here: an edit or a deletion also reaches the exchanges and summaries it remembers."
+      actions={
+        <button
+          type="button"
+          data-testid="fact-add-toggle"
+          aria-expanded={adding}
+          onClick={() => setAdding((value) => !value)}
+          className={adding ? buttonStyles.secondary : buttonStyles.primary}
+        >
+          <PlusIcon width={14} height={14} />
+          Add a fact
+        </button>
+      }
+    >
+      {adding ? (
+        <AddFactForm
+          onDone={(text) => {
+            setAdding(false);
+            say(text);
+          }}
+          onCancel={() => setAdding(false)}
+        />
+      ) : null}
+
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <SearchField label="Search facts" value={search} onChange={setSearch} placeholder="Search facts (any language)" testId="fact-search" />
+        <label className="inline-flex items-center gap-2 text-sm text-muted">
+          <input
+            type="checkbox"
+            data-testid="facts-show-ended"
+            checked={showEnded}
+            onChange={(event) => setShowEnded(event.target.checked)}
+            className="size-4 accent-[var(--color-accent)]"
+          />
+          Include replaced and ended
+        </label>
+      </div>
+
+      {notice ? (
+        <div ref={noticeRef} tabIndex={-1} className="mt-3 outline-none">
+          <Notice testId="fact-notice">
+            <span role="status" className="flex items-start gap-2">
+              <span className="min-w-0 flex-1">{notice}</span>
+              <button type="button" onClick={() => setNotice(null)} className="text-xs underline hover:text-fg">
+                Dismiss
+              </button>
+            </span>
+          </Notice>
+        </div>
+      ) : null}
+
+      <div className="mt-3" aria-busy={query.isFetching}>
+        {query.isPending ? (
+          <Skeleton lines={4} />
+        ) : query.isError ? (
+          <LoadError what="your facts" error={query.error} retry={() => void query.refetch()} />
+        ) : facts.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-line px-4 py-6 text-center text-sm text-muted" data-testid="facts-empty">
+            {searching
+              ? `No fact contains “${q}”.`
+              : 'No facts yet. Tell memlens about yourself in a conversation (your name, where you live, what you like), or add a fact here.'}
+          </p>
+        ) : (
+          <>
+            {searching ? (
+              <p className="mb-2 text-xs text-muted" role="status" data-testid="facts-found">
+                {plural(facts.length, 'fact')} containing “{q}”
+              </p>
+            ) : null}
+            <ul className="space-y-2.5" data-testid="fact-list">
+              {facts.map((fact) => (
+                <FactCard key={fact.id} fact={fact} onDeleted={say} />
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+    </Panel>
+  );
+}
+
+function AddFactForm({ onDone, onCancel }: { onDone: (message: string) => void; onCancel: () => void }) {
+  const queryClient = useQueryClient();
+  const afterMemoryChange = useAfterMemoryChange();
+  const [content, setContent] = useState('');
+  const [kind, setKind] = useState<FactKind>('statement');
+  const contentId = useId();
+  const kindId = useId();
+  const add = useMutation({
+    mutationFn: () => api.addFact(content.trim(), kind),
+    onSuccess: async (result) => {
+      await queryClient.invalidateQueries({ queryKey: memoryKeys.factsAll });
+      afterMemoryChange();
+      onDone(result.replaced ? `Added. It replaces your earlier ${KIND_LABELS.get(kind)?.toLowerCase() ?? kind}, which stays in its history.` : 'Added. memlens recalls it from your next message on.');
+    },
+  });
+
+  return (
+    <form
+      data-testid="fact-add-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (content.trim()) add.mutate();
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !add.isPending) {
+          event.preventDefault();
+          onCancel();
+        }
+      }}
+      className="mb-4 rounded-lg border border-accent/30 bg-accent-soft/40 p-3"
+    >
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+        <div className="min-w-0 flex-1">
+          <label htmlFor={contentId} className="mb-1 block text-xs font-medium text-muted">
+            The fact, in your words
+          </label>
+          <input
+            id={contentId}
+            data-testid="fact-add-input"
+            value={content}
+            onChange={(event) => setContent(event.target.value)}
+            maxLength={2000}
+            autoFocus
+            placeholder="e.g. I am allergic to peanuts"
+            className="w-full rounded-lg border border-line bg-surface px-2.5 py-2 text-sm placeholder:text-faint focus:border-accent focus:outline-none"
+          />
+        </div>
+        <div className="sm:w-44">
+          <label htmlFor={kindId} className="mb-1 block text-xs font-medium text-muted">
+            Kind
+          </label>
+          <select
+            id={kindId}
+            data-testid="fact-add-kind"
+            value={kind}
+            onChange={(event) => setKind(event.target.value as FactKind)}
+            className="w-full rounded-lg border border-line bg-surface px-2 py-2 text-sm focus:border-accent focus:outline-none"
+          >
+            {FACT_KINDS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {add.isError ? (
+        <p role="alert" className="mt-2 text-sm text-danger" data-testid="fact-add-error">
+          {add.error instanceof ApiError && add.error.status === 409 ? 'memlens already keeps this fact.' : `Could not add it: ${add.error.message}`}
+        </p>
+      ) : null}
+      <div className="mt-3 flex items-center justify-end gap-2">
+        <span className="mr-auto hidden text-xs text-faint sm:inline">Name, home, work and diet hold one at a time: a new one replaces the old.</span>
+        <button type="button" onClick={onCancel} disabled={add.isPending} className="rounded-lg px-3 py-1.5 text-sm font-medium hover:bg-subtle">
+          Cancel
+        </button>
+        <button type="submit" data-testid="fact-add-save" disabled={add.isPending || content.trim() === ''} className={buttonStyles.primary}>
+          {add.isPending ? 'Adding…' : 'Add fact'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: string) => void }) {
+  const queryClient = useQueryClient();
+  const afterMemoryChange = useAfterMemoryChange();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(fact.content);
+  const [showHistory, setShowHistory] = useState(false);
+  const [showUses, setShowUses] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const inputId = useId();
+  const usesId = useId();
+  const active = fact.status === 'active';
+
+  const edit = useMutation({
+    mutationFn: (content: string) => api.editFact(fact.id, content),
+    onSuccess: async () => {
+      setEditing(false);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: memoryKeys.factsAll }),
+        queryClient.invalidateQueries({ queryKey: memoryKeys.fact(fact.id) }),
+      ]);
+      afterMemoryChange();
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: () => api.deleteFact(fact.id),
+    onSuccess: (result) => {
+      setConfirmDelete(false);
+      queryClient.setQueriesData<PageFact[]>({ queryKey: memoryKeys.factsAll }, (list) => list?.filter((f) => f.id !== fact.id));
+      queryClient.removeQueries({ queryKey: memoryKeys.fact(fact.id) });
+      afterMemoryChange();
+      onDeleted(describeFactDeletion(result));
+    },
+  });
+
+  const submit = () => {
+    const content = draft.trim();
+    if (!content || content === fact.content) {
+      setEditing(false);
+      return;
+    }
+    edit.mutate(content);
+  };
+
+  return (
+    <li
+      data-testid="memory-fact"
+      data-fact-id={fact.id}
+      data-status={fact.status}
+      className={`rounded-lg border p-3 text-sm ${active ? 'border-line bg-surface' : 'border-dashed border-line bg-subtle/50 text-muted'}`}
+    >
+      {editing ? (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+          className="space-y-2"
+        >
+          <label htmlFor={inputId} className="text-xs font-medium text-muted">
+            Correct this fact
+          </label>
+          <input
+            id={inputId}
+            data-testid="memory-fact-input"
+            value={draft}
+            maxLength={2000}
+            autoFocus
+            onChange={(event) => setDraft(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                event.preventDefault();
+                setEditing(false);
+              }
+            }}
+            className="w-full rounded-lg border border-accent bg-canvas px-2.5 py-1.5 text-sm outline-none"
+          />
+          {edit.isError ? (
+            <p className="text-xs text-danger" role="alert">
+              Could not save: {edit.error.message}
+            </p>
+          ) : null}
+          <div className="flex items-center justify-end gap-2">
+            <span className="mr-auto text-xs text-faint">Memory reads your correction wherever the old words were said.</span>
+            <button type="button" onClick={() => setEditing(false)} className="rounded-md px-2.5 py-1 text-xs font-medium hover:bg-subtle">
+              Cancel
+            </button>
+            <button
+              type="submit"
+              data-testid="memory-fact-save"
+              disabled={edit.isPending || draft.trim() === ''}
+              className="rounded-md bg-accent px-2.5 py-1 text-xs font-medium text-on-accent hover:bg-accent-hover disabled:opacity-60"
+            >
+              {edit.isPending ? 'Saving…' : 'Save'}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="flex items-start gap-2">
+          <p className="min-w-0 flex-1 text-[15px] leading-6 break-words text-fg" data-testid="memory-fact-content">
+            {fact.content}
+          </p>
+          <div className="flex shrink-0 flex-wrap justify-end gap-1">
+            {!active ? (
+              <Badge tone={fact.status === 'deleted' ? 'danger' : 'warn'} testId="memory-fact-status">
+                {fact.status === 'superseded' ? 'replaced' : 'ended'}
+              </Badge>
+            ) : null}
+            <Badge title="Kind of fact">{KIND_LABELS.get(fact.slot) ?? fact.slot}</Badge>
+          </div>
+        </div>
+      )}
+
+      <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted">
+        <span title={formatDateTime(fact.validFrom)}>
+          {active ? 'since' : 'from'} {formatDate(fact.validFrom)}
+          {fact.validTo ? <> until {formatDate(fact.validTo)}</> : null}
+        </span>
+        <Sources fact={fact} />
+      </div>
+
+      {!editing ? (
+        <div className="mt-2 flex flex-wrap items-center gap-1 border-t border-line pt-2">
+          <button
+            type="button"
+            data-testid="memory-fact-uses"
+            aria-expanded={showUses}
+            aria-controls={usesId}
+            disabled={fact.usedIn.count === 0}
+            onClick={() => setShowUses((value) => !value)}
+            className={`${buttonStyles.quiet} disabled:pointer-events-none disabled:text-faint`}
+            title={fact.usedIn.count === 0 ? 'No reply has cited this fact yet' : 'Show the replies that cited this fact'}
+          >
+            <QuoteIcon width={12} height={12} />
+            {fact.usedIn.count === 0 ? 'Not used in a reply yet' : `Used in ${plural(fact.usedIn.count, 'reply', 'replies')}`}
+          </button>
+          <span className="ml-auto flex items-center gap-1">
+            {active ? (
+              <button
+                type="button"
+                data-testid="memory-fact-edit"
+                onClick={() => {
+                  setDraft(fact.content);
+                  edit.reset();
+                  setEditing(true);
+                }}
+                className={buttonStyles.quiet}
+              >
+                <PencilIcon width={12} height={12} /> Edit
+              </button>
+            ) : null}
+            <button
+              type="button"
+              data-testid="memory-fact-history-toggle"
+              aria-expanded={showHistory}
+              onClick={() => setShowHistory((value) => !value)}
+              className={buttonStyles.quiet}
+            >
+              <HistoryIcon width={12} height={12} /> History
+            </button>
+            <button
+              type="button"
+              data-testid="memory-fact-delete"
+              onClick={() => {
+                remove.reset();
+                setConfirmDelete(true);
+              }}
+              className={buttonStyles.quietDanger}
+            >
+              <TrashIcon width={12} height={12} /> Delete
+            </button>
+          </span>
+        </div>
+      ) : null}
+
+      {showUses && fact.usedIn.count > 0 ? (
+        <ul id={usesId} className="mt-2 space-y-1 border-t border-line pt-2" data-testid="memory-fact-replies">
+          {fact.usedIn.replies.map((reply) => (
+            <li key={reply.messageId} className="flex flex-wrap items-baseline gap-x-2 text-xs">
+              <Link href={messageHref(reply.conversationId, reply.messageId)} className="font-medium text-accent hover:underline" data-testid="memory-fact-reply">
+                Reply in “{reply.conversationTitle}”
+              </Link>
+              <span className="text-faint">{formatDateTime(reply.createdAt)}</span>
+            </li>
+          ))}
+          {fact.usedIn.count > fact.usedIn.replies.length ? (
+            <li className="text-xs text-faint">and {plural(fact.usedIn.count - fact.usedIn.replies.length, 'earlier reply', 'earlier replies')}</li>
+          ) : null}
+        </ul>
+      ) : null}
+
+      {showHistory ? <FactHistory factId={fact.id} /> : null}
+
+      {confirmDelete ? (
+        <ConfirmDialog
+          open
+          title="Delete this fact?"
+          description={`“${fact.content}” is deleted with its history, and memlens stops recalling it: the statement is removed from the exchanges and summaries it remembers. Your messages stay in the chat, with the part that said it marked as forgotten and no longer sent to the model. Inspector records of earlier replies stay, with this text shown as redacted.`}
+          confirmLabel="Delete"
+          busy={remove.isPending}
+          error={remove.error ? remove.error.message : null}
+          onConfirm={() => remove.mutate()}
+          onCancel={() => setConfirmDelete(false)}
+          testId="memory-fact-delete-dialog"
+        />
+      ) : null}
+    </li>
+  );
+}
+
+/** Where the fact came from: links that open each message in its conversation. */
+function Sources({ fact }: { fact: PageFact }) {
+  if (fact.sources.length === 0) {
+    return <span data-testid="memory-fact-sources">{fact.status === 'active' ? 'added by you' : 'no source message'}</span>;
+  }
+  return (
+    <span className="inline-flex min-w-0 flex-wrap items-baseline gap-x-2 gap-y-1" data-testid="memory-fact-sources">
+      <span>from</span>
+      {fact.sources.map((source) =>
+        source.conversationId ? (
+          <Link
+            key={source.messageId}
+            href={messageHref(source.conversationId, source.messageId)}
+            data-testid="memory-fact-source"
+            data-message-id={source.messageId}
+            className="min-w-0 max-w-full truncate rounded text-accent hover:underline"
+            title={`Open this ${source.role === 'assistant' ? 'reply' : 'message'} in “${source.conversationTitle ?? 'its conversation'}”`}
+          >
+            {source.excerpt ? `“${source.excerpt}”` : source.role === 'assistant' ? 'a reply' : 'your message'}
+            <span className="text-muted"> in “{source.conversationTitle}”</span>
+          </Link>
+        ) : null,
+      )}
+    </span>
+  );
+}
+
+const EVENT_LABELS: Record<FactEvent['event'], [string, 'neutral' | 'accent' | 'good' | 'warn' | 'danger']> = {
+  ADD: ['Added', 'good'],
+  UPDATE: ['Replaced', 'warn'],
+  DELETE: ['Ended', 'danger'],
+  NONE: ['Confirmed', 'neutral'],
+  EDIT: ['Edited', 'accent'],
+};
+
+function FactHistory({ factId }: { factId: string }) {
+  const query = useQuery({ queryKey: memoryKeys.fact(factId), queryFn: () => api.getFact(factId), staleTime: 0 });
+  if (query.isPending) return <Skeleton lines={2} />;
+  if (query.isError) return <p className="mt-2 text-xs text-danger">Could not load the history: {query.error.message}</p>;
+  const history = query.data.history;
+  return (
+    <ol className="mt-2 space-y-1.5 border-t border-line pt-2" data-testid="memory-fact-history">
+      {history.length === 0 ? <li className="text-xs text-muted">No events recorded.</li> : null}
+      {history.map((event, index) => {
+        const [label, tone] = EVENT_LABELS[event.event] ?? [event.event, 'neutral'];
+        return (
+          <li key={event.id ?? index} data-testid="memory-fact-event" data-event={event.event} className="text-xs">
+            <div className="flex flex-wrap items-center gap-1.5">
+              <Badge tone={tone}>{label}</Badge>
+              <span className="text-muted">by {describeActor(event.actor)}</span>
+              <span className="ml-auto text-faint">{formatDateTime(event.createdAt)}</span>
+            </div>
+            {event.oldContent || event.newContent ? (
+              <p className="mt-0.5 break-words text-muted">
+                {event.oldContent && event.oldContent !== event.newContent ? (
+                  <>
+                    <del className="decoration-danger/60">{event.oldContent}</del> →{' '}
+                  </>
+                ) : null}
+                <span className="text-fg">{event.newContent}</span>
+              </p>
+            ) : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,171 @@
+import { and, desc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { getDb } from './client';
+import { conversations, episodes, facts, messages, type Fact } from './schema';
+
+// Queries of the user's Memory page (/memory). Every function takes the signed-in user's id and
+// filters by it; none returns an embedding.
+
+/** `%`, `_` and `\` match themselves in a LIKE pattern built from what the user typed. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Case-insensitive substring match (so Chinese, which has no spaces between words, matches too). */
+const contains = (column: AnyColumn | SQL, q: string) => sql`${column} ilike ${likePattern(q)}`;
+
+/** The user's facts, newest change first, optionally of one status and containing `q`. */
+export async function searchFactsByText(userId: string, filter: { status?: Fact['status']; q?: string }): Promise<Fact[]> {
+  return getDb()
+    .select()
+    .from(facts)
+    .where(
+      and(
+        eq(facts.userId, userId),
+        filter.status ? eq(facts.status, filter.status) : undefined,
+        filter.q ? contains(facts.content, filter.q) : undefined,
+      ),
+    )
+    .orderBy(desc(facts.updatedAt), desc(facts.id));
+}
+
+/** An active fact of the user with exactly this text (case aside), if any. */
+export async function findActiveFactByContent(userId: string, content: string): Promise<Fact | undefined> {
+  const [row] = await getDb()
+    .select()
+    .from(facts)
+    .where(and(eq(facts.userId, userId), eq(facts.status, 'active'), sql`lower(${facts.content}) = lower(${content})`))
+    .limit(1);
+  return row;
+}
+
+export type MessagePlace = {
+  messageId: string;
+  conversationId: string;
+  conversationTitle: string;
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: Date;
+};
+
+/** Where each of these messages is: its conversation (for a link to it) and its text. */
+export async function messagePlaces(userId: string, messageIds: string[]): Promise<Map<string, MessagePlace>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await getDb()
+    .select({
+      messageId: messages.id,
+      conversationId: messages.conversationId,
+      conversationTitle: conversations.title,
+      role: messages.role,
+      content: messages.content,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .innerJoin(conversations, and(eq(conversations.id, messages.conversationId), eq(conversations.userId, userId)))
+    .where(and(eq(messages.userId, userId), inArray(messages.id, [...new Set(messageIds)])));
+  return new Map(rows.map((r) => [r.messageId, r]));
+}
+
+export type CitingReply = { messageId: string; conversationId: string; conversationTitle: string; createdAt: string };
+export type FactUsage = { count: number; replies: CitingReply[] };
+
+/**
+ * For each fact, the replies that cited it (`fact:<id>` among the cited keys of the reply's
+ * citations): only replies that still exist, each counted once, by its latest attempt (a retried
+ * reply that no longer cites the fact does not count). Newest first; at most `limit` replies listed.
+ */
+export async function factUsage(userId: string, factIds: string[], limit = 20): Promise<Map<string, FactUsage>> {
+  const usage = new Map<string, FactUsage>(factIds.map((id) => [id, { count: 0, replies: [] }]));
+  if (factIds.length === 0) return usage;
+  const keys = factIds.map((id) => `fact:${id}`);
+  const rows = await getDb().execute<{ key: string; message_id: string; conversation_id: string; title: string; created_at: string }>(sql`
+    with latest as (
+      select distinct on (c.assistant_message_id) c.assistant_message_id, c.cited_keys
+      from citations c
+      where c.user_id = ${userId}
+        and c.assistant_message_id in (
+          select assistant_message_id from citations where user_id = ${userId} and cited_keys && ${sql.param(keys)}::text[]
+        )
+      order by c.assistant_message_id, c.created_at desc
+    )
+    select k.key, m.id as message_id, m.conversation_id, v.title, m.created_at::text as created_at
+    from latest l
+    cross join lateral unnest(l.cited_keys) as k(key)
+    join messages m on m.id = l.assistant_message_id and m.user_id = ${userId}
+    join conversations v on v.id = m.conversation_id and v.user_id = ${userId}
+    where k.key = any(${sql.param(keys)}::text[])
+    order by m.created_at desc, m.id desc`);
+  for (const row of rows) {
+    const entry = usage.get(row.key.slice('fact:'.length));
+    if (!entry) continue;
+    if (entry.replies.some((r) => r.messageId === row.message_id)) continue;
+    entry.count += 1;
+    if (entry.replies.length < limit) {
+      entry.replies.push({ messageId: row.message_id, conversationId: row.conversation_id, conversationTitle: row.title, createdAt: new Date(row.created_at).toISOString() });
+    }
+  }
+  return usage;
+}
+
+// ── Episodes (remembered exchanges) ───────────────────────────────────────────────────────────
+
+/** A page position: the last row's creation time at full precision (as Postgres prints it) and id. */
+export type EpisodeCursor = { at: string; id: string };
+
+export type EpisodeListing = {
+  id: string;
+  conversationId: string;
+  conversationTitle: string;
+  userMessageId: string;
+  assistantMessageId: string;
+  content: string;
+  createdAt: Date;
+};
+
+const episodeColumns = {
+  id: episodes.id,
+  conversationId: episodes.conversationId,
+  conversationTitle: conversations.title,
+  userMessageId: episodes.userMessageId,
+  assistantMessageId: episodes.assistantMessageId,
+  content: episodes.content,
+  createdAt: episodes.createdAt,
+};
+
+/** The user's remembered exchanges, newest first, optionally containing `q`, one page after `cursor`. */
+export async function listEpisodesPage(
+  userId: string,
+  options: { q?: string; cursor?: EpisodeCursor; limit: number },
+): Promise<{ episodes: EpisodeListing[]; next: EpisodeCursor | null; total: number }> {
+  const matches = and(eq(episodes.userId, userId), options.q ? contains(episodes.content, options.q) : undefined);
+  const after = options.cursor
+    ? sql`(${episodes.createdAt}, ${episodes.id}) < (${options.cursor.at}::timestamptz, ${options.cursor.id}::uuid)`
+    : undefined;
+  const rows = await getDb()
+    .select({ ...episodeColumns, at: sql<string>`${episodes.createdAt}::text` })
+    .from(episodes)
+    .innerJoin(conversations, and(eq(conversations.id, episodes.conversationId), eq(conversations.userId, userId)))
+    .where(and(matches, after))
+    .orderBy(desc(episodes.createdAt), desc(episodes.id))
+    .limit(options.limit + 1);
+  const [{ total }] = await getDb()
+    .select({ total: sql<number>`count(*)::int` })
+    .from(episodes)
+    .where(matches);
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    episodes: page.map(({ at: _at, ...row }) => row),
+    next: rows.length > options.limit && last ? { at: last.at, id: last.id } : null,
+    total,
+  };
+}
+
+/** One remembered exchange of the user, with its conversation's title. */
+export async function getEpisodeListing(userId: string, id: string): Promise<EpisodeListing | undefined> {
+  const [row] = await getDb()
+    .select(episodeColumns)
+    .from(episodes)
+    .innerJoin(conversations, and(eq(conversations.id, episodes.conversationId), eq(conversations.userId, userId)))
+    .where(and(eq(episodes.userId, userId), eq(episodes.id, id)));
+  return row;
+}

@@ -1,0 +1,115 @@
+import { addFact, supersedeFact, withSources } from '@/db/facts';
+import { factUsage, findActiveFactByContent, messagePlaces, searchFactsByText, type EpisodeCursor, type FactUsage } from '@/db/memory-page';
+import { redactionsOf } from '@/db/provenance';
+import type { Fact } from '@/db/schema';
+import { audit, type Actor } from '@/lib/audit';
+import { getModels } from '@/lib/llm';
+import { embedTexts } from './embed';
+import { SINGLE_VALUED_SLOTS, type FactSlot } from './rules/fact-types';
+
+// The user's Memory page (/memory): what its routes need beyond the plain queries.
+
+/** The kinds of fact memlens keeps; a fact added by hand is a plain `statement` unless the user picks one. */
+export const FACT_SLOTS = ['statement', 'name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', 'like', 'dislike', 'date', 'plan'] as const satisfies readonly FactSlot[];
+
+export type AddedFact = { status: 'added' | 'replaced'; fact: Fact; replaced: string | null } | { status: 'duplicate'; fact: Fact };
+
+/**
+ * A fact the user adds by hand, with no source message (actor `user:<id>`). A slot that holds one
+ * value at a time (name, home, work, diet) replaces its current fact, which ends and stays in the
+ * history, as when the user says it in a chat. The same text as an active fact is not added twice.
+ */
+export async function addFactByHand(userId: string, input: { content: string; slot: FactSlot }, actor: Actor): Promise<AddedFact> {
+  const existing = await findActiveFactByContent(userId, input.content);
+  if (existing) return { status: 'duplicate', fact: existing };
+  const [embedding] = await embedTexts(getModels(), [input.content]);
+  const write = { userId, conversationId: null, source: null, actor: actor.label };
+  const fact = { slot: input.slot, content: input.content, value: input.content.toLowerCase(), embedding };
+  let added: Extract<AddedFact, { status: 'added' | 'replaced' }> | undefined;
+  if (SINGLE_VALUED_SLOTS.has(input.slot)) {
+    const current = (await searchFactsByText(userId, { status: 'active' })).find((f) => f.slot === input.slot);
+    const replacement = current ? await supersedeFact(write, current.id, fact) : undefined;
+    if (current && replacement) added = { status: 'replaced', fact: replacement, replaced: current.id };
+  }
+  added ??= { status: 'added', fact: await addFact(write, fact), replaced: null };
+  await audit(actor, userId, [
+    { objectType: 'fact', objectId: added.fact.id, action: 'add', before: null, after: { content: input.content, slot: input.slot, replaced: added.replaced } },
+  ]);
+  return added;
+}
+
+export type FactSource = {
+  messageId: string;
+  spanStart: number | null;
+  spanEnd: number | null;
+  /** Null when the message is gone (it never is while the link exists: the link goes with it). */
+  conversationId: string | null;
+  conversationTitle: string | null;
+  role: 'user' | 'assistant' | null;
+  /** The words of the message that stated the fact (null when a part of them was forgotten). */
+  excerpt: string | null;
+};
+
+export type PageFact = Omit<Fact, 'embedding'> & { sources: FactSource[]; sourceMessageIds: string[]; usedIn: FactUsage };
+
+const EXCERPT_CHARS = 160;
+
+/** Facts as the API shows them, with where each source message is and the replies that cited the fact. */
+export async function describeFacts(userId: string, rows: Fact[]): Promise<PageFact[]> {
+  const listed = await withSources(userId, rows);
+  const messageIds = [...new Set(listed.flatMap((f) => f.sourceMessageIds))];
+  const [places, usage, redactions] = await Promise.all([
+    messagePlaces(userId, messageIds),
+    factUsage(userId, rows.map((f) => f.id)),
+    redactionsOf(userId, messageIds),
+  ]);
+  return listed.map((fact) => ({
+    ...fact,
+    sources: fact.sources.map((span) => {
+      const place = places.get(span.messageId);
+      const forgotten = redactions.some(
+        (r) =>
+          r.messageId === span.messageId &&
+          r.kind === 'forgotten' &&
+          r.spanStart < (span.spanEnd ?? Number.POSITIVE_INFINITY) &&
+          r.spanEnd > (span.spanStart ?? 0),
+      );
+      return {
+        ...span,
+        conversationId: place?.conversationId ?? null,
+        conversationTitle: place?.conversationTitle ?? null,
+        role: place?.role ?? null,
+        excerpt: place && !forgotten ? excerptOf(place.content, span.spanStart, span.spanEnd) : null,
+      };
+    }),
+    usedIn: usage.get(fact.id) ?? { count: 0, replies: [] },
+  }));
+}
+
+function excerptOf(content: string, start: number | null, end: number | null): string {
+  const text = (start !== null && end !== null && end > start ? content.slice(start, end) : content).replace(/\s+/gu, ' ').trim();
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS - 1)}…` : text;
+}
+
+// ── Episode pages ─────────────────────────────────────────────────────────────────────────────
+
+/** An opaque page cursor for the client. */
+export function encodeCursor(cursor: EpisodeCursor): string {
+  return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString('base64url');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
+
+/** The cursor back, or undefined when it is not one this API made. */
+export function decodeCursor(text: string): EpisodeCursor | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 2) return undefined;
+    const [at, id] = value;
+    if (typeof at !== 'string' || typeof id !== 'string' || !TIMESTAMP.test(at) || !UUID.test(id)) return undefined;
+    return { at, id };
+  } catch {
+    return undefined;
+  }
+}
