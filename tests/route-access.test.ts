@@ -4,6 +4,7 @@ import { GET as listMessages, DELETE as clearConversation } from '@/app/api/conv
 import { GET as getSummary, PUT as editSummary, DELETE as clearSummary } from '@/app/api/conversations/[id]/summary/route';
 import { GET as getFact, PATCH as editFact, DELETE as deleteFact } from '@/app/api/facts/[id]/route';
 import { GET as getMessage, DELETE as removeMessage } from '@/app/api/messages/[id]/route';
+import { GET as getEpisode, DELETE as deleteEpisode } from '@/app/api/episodes/[id]/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
 import { POST as chat } from '@/app/api/chat/route';
@@ -25,7 +26,7 @@ import { fillerTurns, importTurns, postTurnSettled } from './support/memory';
  * existence is not leaked), a user on a staff route 403, a signed-out caller 401. The owner's own
  * call succeeds, so a 404 is about access, not a bad id.
  */
-type Ids = { conversation: string; message: string; reply: string; fact: string; job: string; audit: string; user: string };
+type Ids = { conversation: string; message: string; reply: string; fact: string; episode: string; job: string; audit: string; user: string };
 type Case = { route: string; call: (b: ReturnType<typeof browser>, ids: Ids) => Promise<Response> };
 
 const json = (b: ReturnType<typeof browser>, path: string, method: string, body?: unknown) => b.request(path, { method, body });
@@ -42,7 +43,9 @@ const userRoutes: Case[] = [
   { route: 'POST /api/messages/:id/replay', call: (b, i) => replayPost(json(b, `/api/messages/${i.reply}/replay`, 'POST', { window: 4 }), params({ id: i.reply })) },
   { route: 'GET /api/facts/:id', call: (b, i) => getFact(b.request(`/api/facts/${i.fact}`), params({ id: i.fact })) },
   { route: 'PATCH /api/facts/:id', call: (b, i) => editFact(json(b, `/api/facts/${i.fact}`, 'PATCH', { content: 'I live in Bergen' }), params({ id: i.fact })) },
+  { route: 'GET /api/episodes/:id', call: (b, i) => getEpisode(b.request(`/api/episodes/${i.episode}`), params({ id: i.episode })) },
   // Destructive ones last: the owner's success removes what they act on.
+  { route: 'DELETE /api/episodes/:id', call: (b, i) => deleteEpisode(json(b, `/api/episodes/${i.episode}`, 'DELETE'), params({ id: i.episode })) },
   { route: 'DELETE /api/conversations/:id/summary', call: (b, i) => clearSummary(json(b, `/api/conversations/${i.conversation}/summary`, 'DELETE'), params({ id: i.conversation })) },
   { route: 'DELETE /api/facts/:id', call: (b, i) => deleteFact(json(b, `/api/facts/${i.fact}`, 'DELETE'), params({ id: i.fact })) },
   { route: 'DELETE /api/messages/:id', call: (b, i) => removeMessage(json(b, `/api/messages/${i.message}`, 'DELETE'), params({ id: i.message })) },
@@ -72,8 +75,9 @@ async function ownerWithData(owner: ReturnType<typeof browser> & { email: string
   await postTurnSettled(user);
   const [fact] = await getSql()`select id from facts where user_id = ${user}`;
   const [job] = await getSql()`select id from jobs where user_id = ${user} limit 1`;
+  const [episode] = await getSql()`select id from episodes where user_id = ${user} limit 1`;
   const [audit] = await getSql()`insert into audit_log (actor, actor_role, target_user_id, object_type, action) values ('test', 'system', ${user}, 'probe', 'insert') returning id`;
-  return { conversation, message: message.id, reply: reply.id, fact: fact.id, job: job.id, audit: String(audit.id), user };
+  return { conversation, message: message.id, reply: reply.id, fact: fact.id, episode: episode.id, job: job.id, audit: String(audit.id), user };
 }
 
 describe('access to every route that takes an id', () => {
