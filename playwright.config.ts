@@ -62,6 +62,8 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: '1',
       // Every test is a fresh browser, hence a new guest, all from one address.
       GUESTS_PER_ADDRESS_PER_HOUR: '10000',
+      // e2e/staff.spec.ts signs up this address: it becomes staff.
+      STAFF_EMAILS: 'staff@memlens.test',
     },
   },
 });

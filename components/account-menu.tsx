@@ -21,8 +21,13 @@ export function AccountMenu() {
   if (user.kind === 'guest') {
     return (
       <span className="flex shrink-0 items-center gap-2" data-testid="account-menu" data-kind="guest">
-        <span className="rounded-full bg-subtle px-2 py-0.5 text-[11px]">Guest</span>
-        <Link href="/login" className="font-medium text-accent hover:underline">
+        <span className="rounded-full bg-subtle px-2 py-0.5 text-[11px]" title="Your chats are kept in this browser only until you create an account">
+          Guest
+        </span>
+        <Link href="/signup" data-testid="sign-up-link" className="font-medium text-accent hover:underline" title="Create an account: your chats and memory come with you">
+          Sign up
+        </Link>
+        <Link href="/login" data-testid="sign-in-link" className="font-medium text-accent hover:underline">
           Sign in
         </Link>
       </span>

@@ -1,5 +1,7 @@
 import type { Fact, FactDeleteResult, FactEvent, FactStatus, ForgetResult, MemoryCounts, SummaryResponse, TurnContext } from './inspector/types';
+import type { AddFactResult, EpisodeDeleteResult, EpisodePage, FactKind, PageFact } from './memory-page/types';
 import type { ConversationSummary, StoredMessage } from './types';
+import type { ReplayOptions, ReplayResponse } from './inspector/types';
 
 /** An error the API answered with (`{ error: { code, message } }`), or a network failure. */
 export class ApiError extends Error {
@@ -82,7 +84,26 @@ export const api = {
   deleteFact: (id: string) => request<FactDeleteResult>(`/api/facts/${id}`, { method: 'DELETE' }),
   memoryCounts: () => request<MemoryCounts>('/api/memory', { cache: 'no-store' }),
   forgetEverything: () => request<ForgetResult>('/api/memory', { method: 'DELETE' }),
+  replayTurn: (messageId: string, options: ReplayOptions = {}) =>
+    request<ReplayResponse>(`/api/messages/${messageId}/replay`, { method: 'POST', json: options, cache: 'no-store' }),
+
+  // ---- the Memory page (/memory)
+  searchFacts: (filter: { q?: string; status?: FactStatus }) =>
+    request<{ facts: PageFact[] }>(`/api/facts${query({ q: filter.q, status: filter.status })}`, { cache: 'no-store' }).then((r) => r.facts),
+  addFact: (content: string, slot?: FactKind) =>
+    request<AddFactResult>('/api/facts', { method: 'POST', json: slot ? { content, slot } : { content } }),
+  listEpisodes: (filter: { q?: string; cursor?: string | null }) =>
+    request<EpisodePage>(`/api/episodes${query({ q: filter.q, cursor: filter.cursor ?? undefined })}`, { cache: 'no-store' }),
+  deleteEpisode: (id: string) => request<EpisodeDeleteResult>(`/api/episodes/${id}`, { method: 'DELETE' }),
 };
+
+/** `?a=1&b=2` of the given values (empty ones left out), or ''. */
+function query(values: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
 
 // ---- memory changes: the inspector corrects memory, the chat re-reads its messages (their marks)
 
@@ -113,4 +134,8 @@ export const memoryKeys = {
   fact: (id: string) => ['memory', 'fact', id] as const,
   turns: ['memory', 'turn'] as const,
   counts: ['memory', 'counts'] as const,
+  /** The Memory page's fact search (under `factsAll`, so fact changes anywhere refresh it). */
+  pageFacts: (scope: 'active' | 'all', q: string) => ['memory', 'facts', 'page', scope, q] as const,
+  episodes: (q: string) => ['memory', 'episodes', q] as const,
+  episodesAll: ['memory', 'episodes'] as const,
 };

@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { authClient } from './auth-client';
 
 /** Sign in or sign up with email and password (better-auth does the work; we only show it). */
@@ -13,6 +13,14 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const signUp = mode === 'sign-up';
+  // Where to go once signed in: `?next=/staff/…` (a path of this site only), else the chat.
+  const [next, setNext] = useState<string | null>(null);
+  useEffect(() => {
+    setNext(safeNext(new URLSearchParams(window.location.search).get('next')));
+    // Marks the page interactive (end-to-end tests wait for it before typing).
+    document.body.dataset.hydrated = 'true';
+  }, []);
+  const carry = next ? `?next=${encodeURIComponent(next)}` : '';
 
   async function submit(form: FormData) {
     setBusy(true);
@@ -28,7 +36,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       return;
     }
     await queryClient.invalidateQueries();
-    router.push('/');
+    router.push(next ?? '/');
     router.refresh();
   }
 
@@ -77,7 +85,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         <button
           type="submit"
           disabled={busy}
-          className="w-full rounded-lg bg-accent px-3 py-2 text-sm font-medium text-white hover:bg-accent-hover disabled:opacity-60"
+          className="w-full rounded-lg bg-accent px-3 py-2 text-sm font-medium text-on-accent hover:bg-accent-hover disabled:opacity-60"
         >
           {busy ? 'One moment…' : signUp ? 'Create account' : 'Sign in'}
         </button>
@@ -85,14 +93,14 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
           {signUp ? (
             <>
               Have an account?{' '}
-              <Link href="/login" className="font-medium text-accent hover:underline">
+              <Link href={`/login${carry}`} className="font-medium text-accent hover:underline">
                 Sign in
               </Link>
             </>
           ) : (
             <>
               New here?{' '}
-              <Link href="/signup" className="font-medium text-accent hover:underline">
+              <Link href={`/signup${carry}`} className="font-medium text-accent hover:underline">
                 Create an account
               </Link>
             </>
@@ -105,4 +113,10 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       </form>
     </main>
   );
+}
+
+/** A path on this site (`/staff`), never another origin (`//evil.example`, `/\\evil`). */
+function safeNext(value: string | null): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  return value;
 }

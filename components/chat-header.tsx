@@ -1,8 +1,11 @@
 'use client';
 
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { INSPECTOR_PANEL_ID, useShell } from './app-shell';
 import { InspectorIcon, MenuIcon } from './icons';
+import { MemoryIcon } from './memory-page/icons';
 
 /** The bar above a conversation: title, model, offline badge and conversation actions. */
 export function ChatHeader({
@@ -17,6 +20,7 @@ export function ChatHeader({
   actions?: ReactNode;
 }) {
   const { openSidebar, inspector } = useShell();
+  const onMemoryPage = usePathname() === '/memory';
   return (
     <header className="@container flex h-14 shrink-0 items-center gap-3 border-b border-line bg-surface/85 px-3 backdrop-blur sm:px-5">
       <button
@@ -45,6 +49,19 @@ export function ChatHeader({
           {model}
         </span>
         {actions}
+        <Link
+          href="/memory"
+          data-testid="memory-link"
+          aria-current={onMemoryPage ? 'page' : undefined}
+          className={`inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm hover:bg-subtle hover:text-fg ${
+            onMemoryPage ? 'bg-accent-soft text-accent' : 'text-muted'
+          }`}
+          title="Memory: everything memlens remembers about you, to search and correct"
+        >
+          <MemoryIcon />
+          <span className="hidden @lg:inline">Memory</span>
+          <span className="sr-only @lg:hidden">Memory</span>
+        </Link>
         {inspector.available ? (
           <button
             type="button"

@@ -8,7 +8,7 @@ import { api, ApiError, conversationsKey, onMemoryChanged, parseApiError } from 
 import { useShell } from './app-shell';
 import { ChatHeader } from './chat-header';
 import { ConfirmDialog } from './confirm-dialog';
-import { Composer } from './composer';
+import { Composer, takeFirstMessage } from './composer';
 import { AlertIcon, CloseIcon, EraseIcon } from './icons';
 import { boundMessage, useInspector, useInspectorStore, usePublishChat } from './inspector/store';
 import { MessageView, ThinkingIndicator } from './message';
@@ -124,6 +124,36 @@ export function Chat({ conversation, initialMessages, model }: Props) {
     },
     [inspectorStore, inspector],
   );
+  // `[n]` in a reply: the inspector shows that reply, at the item it cited.
+  const cite = useCallback(
+    (id: string, n: number) => {
+      inspectorStore?.focusItem(id, { n });
+      inspector.show();
+    },
+    [inspectorStore, inspector],
+  );
+
+  // Esc stops a streaming reply (unless a dialog or the inspector's drawer has it to close first).
+  useEffect(() => {
+    if (!busy) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
+      if (document.querySelector('dialog[open]') || (inspector.drawer && inspector.open)) return;
+      event.preventDefault();
+      void stop();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [busy, stop, inspector.drawer, inspector.open]);
+
+  // A conversation started from the home page's message box: send the message typed there, once.
+  useEffect(() => {
+    const text = takeFirstMessage(conversationId);
+    if (text === null) return;
+    if (messages.length > 0 || validateMessage(text, model.maxMessageChars)) setInput(text);
+    else send(text);
+    // Only on arrival: the message is taken from storage as it is read.
+  }, [conversationId]);
 
   // The server titles an untitled conversation as the turn starts: refresh the list then.
   useEffect(() => {
@@ -199,8 +229,11 @@ export function Chat({ conversation, initialMessages, model }: Props) {
       setInputError(problem);
       return;
     }
+    send(input);
+  };
+
+  const send = (text: string) => {
     const id = crypto.randomUUID();
-    const text = input;
     pendingRef.current = { kind: 'send', id, text };
     setInput('');
     setInputError(null);
@@ -316,6 +349,7 @@ export function Chat({ conversation, initialMessages, model }: Props) {
                 onSaveEdit={(text) => saveEdit(message.id, text)}
                 onRetry={retry}
                 onInspect={inspector.available && message.role === 'assistant' ? () => inspect(message.id) : undefined}
+                onCite={inspector.available && message.role === 'assistant' ? cite : undefined}
                 inspected={inspector.open && inspectedId === message.id}
               />
             );

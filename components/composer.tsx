@@ -3,6 +3,32 @@
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { SendIcon, StopIcon } from './icons';
 
+// A message typed on the home page travels to its new conversation's page through sessionStorage
+// (a URL would be too short for a long message); the chat sends it once and forgets it.
+const FIRST_MESSAGE_KEY = (conversationId: string) => `memlens:first-message:${conversationId}`;
+
+/** Keeps a new conversation's first message for its page to send; false when storage is unavailable. */
+export function stashFirstMessage(conversationId: string, text: string): boolean {
+  try {
+    window.sessionStorage.setItem(FIRST_MESSAGE_KEY(conversationId), text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first message stashed for this conversation, removed as it is taken (so it is sent once). */
+export function takeFirstMessage(conversationId: string): string | null {
+  try {
+    const key = FIRST_MESSAGE_KEY(conversationId);
+    const text = window.sessionStorage.getItem(key);
+    if (text !== null) window.sessionStorage.removeItem(key);
+    return text;
+  } catch {
+    return null;
+  }
+}
+
 /** Grows a textarea with its content, up to its CSS max-height. */
 export function useAutosize(ref: React.RefObject<HTMLTextAreaElement | null>, value: string) {
   useEffect(() => {
@@ -29,6 +55,8 @@ export function Composer({
   busy,
   onSubmit,
   onStop,
+  placeholder = 'Message memlens…',
+  sendLabel = 'Send',
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -36,7 +64,10 @@ export function Composer({
   maxChars: number;
   busy: boolean;
   onSubmit: () => void;
-  onStop: () => void;
+  /** Stops the reply in flight; without it, `busy` only disables sending (e.g. while a conversation is created). */
+  onStop?: () => void;
+  placeholder?: string;
+  sendLabel?: string;
 }) {
   const ref = useRef<HTMLTextAreaElement>(null);
   const errorId = useId();
@@ -73,7 +104,7 @@ export function Composer({
           data-testid="composer"
           rows={1}
           value={value}
-          placeholder="Message memlens…"
+          placeholder={placeholder}
           onChange={(event) => onChange(event.target.value)}
           onKeyDown={(event) => submitOnEnter(event, onSubmit)}
           aria-invalid={error ? true : undefined}
@@ -81,8 +112,8 @@ export function Composer({
           className="block max-h-60 w-full resize-none bg-transparent px-4 pt-3.5 pb-1 text-[15px] leading-6 placeholder:text-faint focus:outline-none"
         />
         <div className="flex items-center justify-between gap-3 px-3 pb-2.5 pl-4">
-          <span id={hintId} className="hidden text-xs text-faint sm:inline">
-            Enter to send · Shift+Enter for a new line
+          <span id={hintId} className="hidden text-xs text-faint sm:inline" data-testid="composer-hint">
+            {busy && onStop ? 'Esc to stop the reply' : 'Enter to send · Shift+Enter for a new line'}
           </span>
           <div className="ml-auto flex items-center gap-3">
             {showCount ? (
@@ -90,11 +121,14 @@ export function Composer({
                 {value.length.toLocaleString('en-US')} / {maxChars.toLocaleString('en-US')}
               </span>
             ) : null}
-            {busy ? (
+            {busy && onStop ? (
               <button
+                key="stop"
                 type="button"
                 data-testid="stop"
                 onClick={onStop}
+                title="Stop the reply (Esc)"
+                aria-keyshortcuts="Escape"
                 className="inline-flex items-center gap-1.5 rounded-xl border border-line bg-surface px-3 py-1.5 text-sm font-medium hover:bg-subtle"
               >
                 <StopIcon />
@@ -102,13 +136,14 @@ export function Composer({
               </button>
             ) : (
               <button
+                key="send"
                 type="submit"
                 data-testid="send"
-                disabled={value.trim() === '' || over}
+                disabled={value.trim() === '' || over || busy}
                 className="inline-flex items-center gap-1.5 rounded-xl bg-accent px-3 py-1.5 text-sm font-medium text-on-accent hover:bg-accent-hover disabled:cursor-not-allowed disabled:opacity-40"
               >
                 <SendIcon />
-                Send
+                {sendLabel}
               </button>
             )}
           </div>

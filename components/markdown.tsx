@@ -1,6 +1,6 @@
 'use client';
 
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 
@@ -10,14 +10,93 @@ const components: Components = {
 };
 
 const plugins = [remarkGfm];
+const citingPlugins = [remarkGfm, remarkCitations];
 
-/** Renders message text as GitHub-flavoured markdown. Raw HTML is not rendered. */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+/** Opens the cited item of a reply's context: the reply's id and the number it cited. */
+export type OnCite = (messageId: string, n: number) => void;
+
+/**
+ * Renders message text as GitHub-flavoured markdown. Raw HTML is not rendered. With `onCite`,
+ * each `[n]` of the text (outside code and links) is a button that shows the cited item.
+ */
+export const Markdown = memo(function Markdown({ text, messageId, onCite }: { text: string; messageId?: string; onCite?: OnCite }) {
+  const citing = Boolean(onCite && messageId);
+  const withCitations = useMemo<Components>(
+    () => ({
+      a: ({ node, href, children, ...props }) => {
+        const n = Number(node?.properties?.dataCite);
+        if (Number.isInteger(n) && n > 0 && onCite && messageId) {
+          return (
+            <button
+              type="button"
+              data-testid="cite-link"
+              data-n={n}
+              onClick={() => onCite(messageId, n)}
+              className="inline rounded px-0.5 align-baseline font-mono text-[0.8em] font-medium text-accent ring-accent/60 transition-colors hover:bg-accent-soft data-[flash=true]:bg-accent-soft data-[flash=true]:ring-2"
+              title={`Show memory item [${n}] in the inspector`}
+              aria-label={`Source ${n}: show it in the inspector`}
+            >
+              {children}
+            </button>
+          );
+        }
+        return <a {...props} href={href} target="_blank" rel="noopener noreferrer">{children}</a>;
+      },
+    }),
+    [onCite, messageId],
+  );
   return (
     <div className="markdown">
-      <ReactMarkdown remarkPlugins={plugins} components={components}>
+      <ReactMarkdown remarkPlugins={citing ? citingPlugins : plugins} components={citing ? withCitations : components}>
         {text}
       </ReactMarkdown>
     </div>
   );
 });
+
+// ---- [n] citations as links
+
+type MdNode = { type: string; value?: string; url?: string; children?: MdNode[]; data?: Record<string, unknown> };
+
+const CITATION = /\[(\d{1,3})\]/gu;
+
+/**
+ * A remark plugin: splits text nodes at `[n]` into text and link nodes marked `data-cite`. Code
+ * is never a text node, and text inside a link stays as it is.
+ */
+function remarkCitations() {
+  return (tree: MdNode) => {
+    visit(tree);
+  };
+}
+
+function visit(node: MdNode) {
+  if (!node.children || node.type === 'link' || node.type === 'linkReference') return;
+  const children: MdNode[] = [];
+  for (const child of node.children) {
+    if (child.type === 'text' && child.value && /\[\d{1,3}\]/u.test(child.value)) children.push(...splitCitations(child.value));
+    else {
+      visit(child);
+      children.push(child);
+    }
+  }
+  node.children = children;
+}
+
+function splitCitations(value: string): MdNode[] {
+  const out: MdNode[] = [];
+  let at = 0;
+  for (const match of value.matchAll(CITATION)) {
+    const start = match.index ?? 0;
+    if (start > at) out.push({ type: 'text', value: value.slice(at, start) });
+    out.push({
+      type: 'link',
+      url: `#cite-${match[1]}`,
+      children: [{ type: 'text', value: match[0] }],
+      data: { hProperties: { dataCite: match[1] } },
+    });
+    at = start + match[0].length;
+  }
+  if (at < value.length) out.push({ type: 'text', value: value.slice(at) });
+  return out;
+}

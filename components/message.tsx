@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { submitOnEnter, useAutosize } from './composer';
 import { CheckIcon, CopyIcon, InspectorIcon, LensIcon, PencilIcon, RetryIcon } from './icons';
-import { Markdown } from './markdown';
+import { Markdown, type OnCite } from './markdown';
 import { CorrectionsCaption, MarkedText, ReplyMarksNote } from './message-marks';
 import { textOf, validateMessage, type ChatMessage, type MessageStatus } from './types';
 
@@ -24,12 +24,15 @@ type Props = {
   onInspect?: () => void;
   /** The inspector is showing this reply. */
   inspected?: boolean;
+  /** A click on `[n]` in a reply: show that item of its context in the inspector. */
+  onCite?: OnCite;
 };
 
 export function MessageView(props: Props) {
   const { message, status } = props;
   return (
     <article
+      id={`message-${message.id}`}
       data-testid="message"
       data-role={message.role}
       data-status={status}
@@ -162,7 +165,7 @@ function EditForm({
   );
 }
 
-function AssistantMessage({ message, status, live, canRetry, onRetry, onInspect, inspected }: Props) {
+function AssistantMessage({ message, status, live, canRetry, onRetry, onInspect, inspected, onCite }: Props) {
   const text = textOf(message);
   const error = message.metadata?.error;
   return (
@@ -173,7 +176,7 @@ function AssistantMessage({ message, status, live, canRetry, onRetry, onInspect,
       <div className="min-w-0 flex-1">
         <div data-testid="message-text" className={live ? 'streaming-caret' : undefined}>
           {text ? (
-            <Markdown text={text} />
+            <Markdown text={text} messageId={message.id} onCite={onCite} />
           ) : status === 'streaming' ? null : (
             <p className="text-[15px] leading-7 text-faint italic">No text was generated.</p>
           )}

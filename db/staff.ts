@@ -10,8 +10,9 @@ export async function searchUsers(q: string, limit = 50): Promise<Array<User & {
   const rows = await getDb()
     .select({
       user: users,
-      conversations: sql<number>`(select count(*)::int from conversations c where c.user_id = ${users.id})`,
-      facts: sql<number>`(select count(*)::int from facts f where f.user_id = ${users.id} and f.status = 'active')`,
+      // Named with its table: inside the subquery a bare "id" would be the conversation's or fact's own.
+      conversations: sql<number>`(select count(*)::int from conversations c where c.user_id = "users"."id")`,
+      facts: sql<number>`(select count(*)::int from facts f where f.user_id = "users"."id" and f.status = 'active')`,
     })
     .from(users)
     .where(term === '' ? undefined : isId ? eq(users.id, term) : or(ilike(users.email, `%${term.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`), ilike(users.displayName, `%${term}%`)))

@@ -26,6 +26,7 @@ describe('the staff console API', () => {
 
     const found = await (await staffUsers(staff.request(`/api/staff/users?q=${encodeURIComponent(user.email)}`))).json();
     expect(found.users.map((u: { id: string }) => u.id)).toEqual([userId]);
+    expect(found.users[0]).toMatchObject({ conversations: 1, facts: 1 });
     const overview = await (await staffUser(staff.request(`/api/staff/users/${userId}`), params({ id: userId }))).json();
     expect(overview.conversations.map((c: { id: string }) => c.id)).toContain(conversationId);
     const conversation = await (await staffConversation(staff.request(`/api/staff/conversations/${conversationId}`), params({ id: conversationId }))).json();

@@ -1,7 +1,9 @@
 'use client';
 
+import { memo, useMemo } from 'react';
+import { BudgetChart, type BlockBar } from './charts';
 import { useDescribeKey } from './describe-key';
-import type { BlockName, TurnRecord } from './types';
+import type { BlockName, BudgetReport, TurnRecord } from './types';
 import { Badge, Disclosure, Field, formatTokens, Section, sentInWindow } from './ui';
 
 export const BLOCKS: Array<{ name: BlockName; label: string; swatch: string }> = [
@@ -19,16 +21,51 @@ export const BLOCKS: Array<{ name: BlockName; label: string; swatch: string }> =
 const blockOf = (decision: { key: string; block: string }) =>
   decision.key.startsWith('header:') ? `${decision.key.slice('header:'.length)} (header)` : decision.block;
 
+/** Per block: the tokens kept and left out, and how many items (section headers are not items). */
+function blockBars(report: BudgetReport): BlockBar[] {
+  return BLOCKS.map((block) => {
+    const mine = report.decisions.filter((d) => d.block === block.name);
+    const left = mine.filter((d) => !d.kept);
+    return {
+      block: block.name,
+      label: block.label,
+      kept: report.byBlock[block.name] ?? 0,
+      dropped: left.reduce((sum, d) => sum + d.tokens, 0),
+      items: mine.filter((d) => !d.key.startsWith('header:')).length,
+      droppedItems: left.length,
+    };
+  });
+}
+
 const percent = (part: number, whole: number) => (whole > 0 ? (part / whole) * 100 : 0);
 const formatPercent = (value: number) => `${value < 1 && value > 0 ? value.toFixed(1) : Math.round(value)}%`;
 
+const BUDGET_HELP = (
+  <>
+    <p>
+      Every figure here is in <b>tokens</b>, counted with the model&apos;s encoding (gpt-tokenizer), including the chat framing: 4
+      tokens per message and 3 that prime the reply. The items&apos; tokens add up exactly to the total.
+    </p>
+    <p>
+      <b>Budget</b> = (context window − output kept free for the reply) × a safety margin, unless a fixed budget is configured.
+    </p>
+    <p>
+      <b>Required</b> is always sent: the system prompt, the citation instructions, your question and the framing. Then each block
+      in turn (facts, summary, earlier exchanges, recent messages) keeps whole items, best first, between its <b>floor</b> (room
+      kept for it) and its <b>cap</b> (the most it may take). The recent messages are kept newest first and stop at the first one
+      that does not fit.
+    </p>
+  </>
+);
+
 /** The token budget: how full it is, what each block took, and every keep/drop decision. */
-export function BudgetSection({ record }: { record: TurnRecord }) {
+export const BudgetSection = memo(function BudgetSection({ record }: { record: TurnRecord }) {
   const describe = useDescribeKey(record);
   const report = record.budget;
+  const chartData = useMemo(() => (report ? blockBars(report) : []), [report]);
   if (!report) {
     return (
-      <Section testId="budget" title="Budget">
+      <Section testId="budget" title="Budget" help={BUDGET_HELP}>
         <p className="text-sm text-muted">No budget was computed for this reply.</p>
       </Section>
     );
@@ -37,9 +74,8 @@ export function BudgetSection({ record }: { record: TurnRecord }) {
   const used = percent(total, budget);
   const dropped = decisions.filter((d) => !d.kept);
   const blockTotal = (name: BlockName) => byBlock[name] ?? 0;
-
   return (
-    <Section testId="budget" title="Budget" meta={`${formatTokens(total)} / ${formatTokens(budget)} tokens`}>
+    <Section testId="budget" title="Budget" meta={`${formatTokens(total)} / ${formatTokens(budget)} tokens`} help={BUDGET_HELP}>
       <div className="flex items-baseline justify-between gap-3">
         <p className="text-sm" data-testid="budget-total" data-total={total} data-budget={budget}>
           <span className="text-lg font-semibold tabular-nums">{formatTokens(total)}</span>{' '}
@@ -67,20 +103,9 @@ export function BudgetSection({ record }: { record: TurnRecord }) {
         )}
       </div>
 
-      {/* What the used part is made of. */}
-      <p className="mt-3 mb-1 text-xs text-muted">Of what was sent</p>
-      <div className="flex h-5 w-full overflow-hidden rounded-md bg-subtle" aria-hidden="true">
-        {BLOCKS.map((block) =>
-          blockTotal(block.name) > 0 ? (
-            <div
-              key={block.name}
-              className={`${block.swatch} h-full border-r border-surface last:border-r-0`}
-              style={{ width: `${percent(blockTotal(block.name), total)}%` }}
-              title={`${block.label}: ${formatTokens(blockTotal(block.name))} tokens`}
-            />
-          ) : null,
-        )}
-      </div>
+      {/* What each block took, and what it recalled but left out. */}
+      <p className="mt-3 mb-1 text-xs text-muted">Tokens per block: sent, and (pale) recalled but left out</p>
+      <BudgetChart data={chartData} />
       <ul className="mt-2 grid grid-cols-1 gap-x-4 gap-y-0.5 text-xs sm:grid-cols-2">
         {BLOCKS.map((block) => (
           <li key={block.name} className="flex items-center gap-2" data-testid="budget-block" data-block={block.name} data-tokens={blockTotal(block.name)}>
@@ -162,4 +187,4 @@ export function BudgetSection({ record }: { record: TurnRecord }) {
       </div>
     </Section>
   );
-}
+});

@@ -1,16 +1,16 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { api, ApiError, memoryKeys } from '../api';
 import { useShell } from '../app-shell';
 import { ChevronIcon, CloseIcon, LensIcon } from '../icons';
 import { textOf, turnRecordOf, type ChatMessage } from '../types';
 import { MemoryView } from './memory-view';
-import { boundMessage, useInspector, useInspectorStore, type InspectorTab } from './store';
+import { boundMessage, useInspector, useInspectorStore, useRevealFromHash, type InspectorTab } from './store';
 import { TurnView } from './turn-view';
 import type { TurnRecord } from './types';
-import { Badge, LoadError, Notice, Skeleton } from './ui';
+import { Badge, HelpButton, HelpNote, LoadError, Notice, Skeleton } from './ui';
 
 const TABS: Array<{ id: InspectorTab; label: string }> = [
   { id: 'turn', label: 'This reply' },
@@ -37,6 +37,8 @@ export function Inspector({ conversationId }: { conversationId: string }) {
   const { record, source, query } = useTurnRecord(message, thisTabStreaming);
 
   useMemoryRefreshAfterTurns(conversationId, chatStatus);
+  // A link to a message of this conversation (from a source in another one) scrolls to it.
+  useRevealFromHash(ready && messages.length > 0);
 
   // Jumping to a message from the drawer closes the drawer so the message can be seen.
   const onReveal = useCallback(() => {
@@ -135,7 +137,8 @@ export function Inspector({ conversationId }: { conversationId: string }) {
                 }
                 onLatest={() => store?.pin(null)}
               />
-              <div className="min-h-0 flex-1 overflow-y-auto" data-testid="turn-view">
+              {/* `relative`: screen-reader-only text inside is positioned in here, not against the page (which would scroll). */}
+              <div className="relative min-h-0 flex-1 overflow-y-auto" data-testid="turn-view">
                 {record ? (
                   <TurnView record={record} onReveal={onReveal} />
                 ) : thisTabStreaming ? (
@@ -163,7 +166,7 @@ export function Inspector({ conversationId }: { conversationId: string }) {
           role="tabpanel"
           id={`${baseId}-panel-memory`}
           aria-labelledby={`${baseId}-tab-memory`}
-          className="min-h-0 flex-1 overflow-y-auto"
+          className="relative min-h-0 flex-1 overflow-y-auto"
         >
           <MemoryView conversationId={conversationId} onReveal={onReveal} />
         </div>
@@ -254,6 +257,8 @@ function BoundHeader({
   const question = record?.question.text ?? [...messages.slice(0, Math.max(0, at))].reverse().find((m) => m.role === 'user');
   const questionText = typeof question === 'string' ? question : question ? textOf(question) : '';
   const badge = record ? (STATUS_BADGES[record.status] ?? { label: record.status, tone: 'warn' as const }) : null;
+  const [sourceHelp, setSourceHelp] = useState(false);
+  const sourceHelpId = useId();
   return (
     <div className="shrink-0 border-b border-line bg-canvas/60 px-4 py-2.5" data-testid="inspector-bound">
       <div className="flex flex-wrap items-center gap-1.5">
@@ -284,9 +289,24 @@ function BoundHeader({
             {badge.label}
           </Badge>
         ) : null}
-        <span className="text-[11px] text-faint" title={source === 'stream' ? 'Received with the reply' : 'Loaded from the server'}>
-          {source === 'stream' ? 'live' : source === 'server' ? 'stored' : ''}
-        </span>
+        {source === 'stream' || source === 'server' ? (
+          <span className="inline-flex items-center gap-1">
+            <span
+              data-testid="record-source"
+              className="text-[11px] text-muted"
+              title={source === 'stream' ? 'Received with the reply, in this tab' : 'The stored record, read from the server'}
+            >
+              {source === 'stream' ? 'live' : 'stored'}
+            </span>
+            <HelpButton
+              testId="record-source-help-toggle"
+              label="What live and stored mean"
+              open={sourceHelp}
+              controls={sourceHelpId}
+              onToggle={() => setSourceHelp((open) => !open)}
+            />
+          </span>
+        ) : null}
         {following ? (
           <span className="ml-auto text-[11px] whitespace-nowrap text-faint">following the latest</span>
         ) : (
@@ -299,6 +319,18 @@ function BoundHeader({
             Latest reply
           </button>
         )}
+      </div>
+      <div className="mt-2" hidden={!sourceHelp}>
+        <HelpNote id={sourceHelpId} open testId="record-source-help">
+          <p>
+            <b>live</b>: the record streamed with the reply to this tab. It arrives before the first word (the context as assembled) and
+            again, final, when the reply ends (usage, citations, timing).
+          </p>
+          <p>
+            <b>stored</b>: the same record read from the server (GET /api/messages/:id/context): the snapshot saved with the reply. It
+            never changes afterwards, except that memory deleted since is shown as <b>[redacted]</b>.
+          </p>
+        </HelpNote>
       </div>
       {questionText ? (
         <p className="mt-1 line-clamp-2 text-xs text-muted" title={questionText}>

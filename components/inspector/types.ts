@@ -12,8 +12,10 @@ export type RecordRedaction = RedactionNote & { items: number };
 /** A recalled item; `redacted` is set when deleted memory was removed from it (its text then reads `[redacted]`). */
 export type RecalledItem = BuiltTurnRecord['recalled'][number] & { redacted?: RedactionNote };
 
-export type TurnRecord = Omit<BuiltTurnRecord, 'recalled' | 'attempt'> & {
+export type TurnRecord = Omit<BuiltTurnRecord, 'recalled' | 'attempt' | 'firstTokenMs'> & {
   recalled: RecalledItem[];
+  /** Time to first token, ms from the start of generation (absent in records older than it; null when no text came). */
+  firstTokenMs?: number | null;
   /** 1 for the first answer, 2 after one Retry, … (absent in records older than Retry-in-place). */
   attempt?: number;
   /** Every redaction applied to this record since it was stored, oldest first. */
@@ -102,3 +104,6 @@ export type ForgetResult = { deleted: Record<string, number>; recordsRedacted: n
 
 /** DELETE /api/facts/:id */
 export type FactDeleteResult = { deleted: string; messagesMarked: number; recordsRedacted: number };
+
+/** POST /api/messages/:id/replay: a past turn's context assembled again and compared (type-only, from the server code). */
+export type { ReplayOptions, ReplayResult as ReplayResponse } from '@/lib/memory/replay';

@@ -1,7 +1,9 @@
 'use client';
 
+import Link from 'next/link';
 import { Fragment, useId, useState, type ReactNode } from 'react';
 import { ChevronIcon } from '../icons';
+import { useMessageLocation } from './message-location';
 import { revealMessage, useInspector } from './store';
 import { REDACTED } from './types';
 
@@ -12,38 +14,133 @@ export function Section({
   testId,
   title,
   meta,
+  help,
   defaultOpen = true,
+  openSignal,
   children,
 }: {
   testId: string;
   title: string;
   /** A one-line digest shown next to the title (visible even when collapsed). */
   meta?: ReactNode;
+  /** What the section's figures mean: behind a "?" next to the title, shown at the top of the body. */
+  help?: ReactNode;
   defaultOpen?: boolean;
+  /** Opens the section whenever this value changes (e.g. to show an item asked for elsewhere). */
+  openSignal?: unknown;
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(defaultOpen);
+  const [helpOpen, setHelpOpen] = useState(false);
   const bodyId = useId();
+  const helpId = useId();
+  const [signal, setSignal] = useState(openSignal);
+  if (signal !== openSignal) {
+    setSignal(openSignal);
+    if (openSignal !== undefined && openSignal !== null) setOpen(true);
+  }
   return (
     <section data-testid={testId} data-open={open} aria-label={title} className="border-b border-line last:border-b-0">
-      <h3>
+      <h3 className="flex items-center pr-2">
         <button
           type="button"
           data-testid={`${testId}-toggle`}
           aria-expanded={open}
           aria-controls={bodyId}
           onClick={() => setOpen((value) => !value)}
-          className="flex w-full items-center gap-2 px-4 py-2.5 text-left hover:bg-subtle/60"
+          className="flex min-w-0 flex-1 items-center gap-2 py-2.5 pl-4 text-left hover:bg-subtle/60"
         >
           <ChevronIcon width={14} height={14} className={`shrink-0 text-faint transition-transform ${open ? 'rotate-90' : ''}`} />
           <span className="text-xs font-semibold tracking-wide text-fg uppercase">{title}</span>
-          {meta ? <span className="ml-auto min-w-0 truncate text-xs text-muted">{meta}</span> : null}
+          {meta ? <span className="ml-auto min-w-0 truncate pr-1 text-xs text-muted">{meta}</span> : null}
         </button>
+        {help ? (
+          <HelpButton
+            testId={`${testId}-help-toggle`}
+            label={`What the ${title.toLowerCase()} figures mean`}
+            open={helpOpen && open}
+            controls={helpId}
+            onToggle={() => {
+              setHelpOpen(!(helpOpen && open));
+              setOpen(true);
+            }}
+          />
+        ) : null}
       </h3>
       <div id={bodyId} hidden={!open} className="px-4 pt-0.5 pb-4">
+        {help ? (
+          <HelpNote id={helpId} open={helpOpen && open} testId={`${testId}-help`}>
+            {help}
+          </HelpNote>
+        ) : null}
         {open ? children : null}
       </div>
     </section>
+  );
+}
+
+// ---- inline help: a small "?" that opens a short note where the figure stands
+
+/** The "?" button of an explanation; the note itself is a `HelpNote` placed where a block fits. */
+export function HelpButton({
+  label,
+  open,
+  controls,
+  onToggle,
+  testId,
+}: {
+  label: string;
+  open: boolean;
+  controls: string;
+  onToggle: () => void;
+  testId?: string;
+}) {
+  return (
+    <button
+      type="button"
+      data-testid={testId}
+      aria-expanded={open}
+      aria-controls={controls}
+      aria-label={label}
+      title={label}
+      onClick={onToggle}
+      className={`grid size-[18px] shrink-0 place-items-center rounded-full border text-[10.5px] leading-none font-semibold transition-colors ${
+        open ? 'border-accent bg-accent text-on-accent' : 'border-line text-faint hover:border-accent/50 hover:text-accent'
+      }`}
+    >
+      ?
+    </button>
+  );
+}
+
+export function HelpNote({ id, open, testId, children }: { id: string; open: boolean; testId?: string; children: ReactNode }) {
+  return (
+    <div
+      id={id}
+      role="note"
+      data-testid={testId}
+      hidden={!open}
+      className="mb-3 rounded-lg border border-accent/20 bg-accent-soft/60 px-3 py-2 text-xs leading-5 font-normal text-fg normal-case tracking-normal [&_b]:font-semibold [&_p+p]:mt-1.5"
+    >
+      {children}
+    </div>
+  );
+}
+
+/** A "?" with its note right under the row it stands in: `children` is the row, `help` the note. */
+export function Explained({ help, label, testId, children }: { help: ReactNode; label: string; testId?: string; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  return (
+    <>
+      <span className="inline-flex items-center gap-1.5">
+        {children}
+        <HelpButton label={label} open={open} controls={id} onToggle={() => setOpen((value) => !value)} testId={testId ? `${testId}-toggle` : undefined} />
+      </span>
+      <HelpNote id={id} open={open} testId={testId}>
+        {help}
+      </HelpNote>
+    </>
   );
 }
 
@@ -103,12 +200,24 @@ export function Badge({ tone = 'neutral', children, testId, title }: { tone?: To
   );
 }
 
-/** A label/value row of a definition list. */
-export function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+/** A label/value row of a definition list; `help` puts a "?" after the label and its note under the row. */
+export function Field({ label, children, testId, help }: { label: string; children: ReactNode; testId?: string; help?: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
   return (
     <div className="grid grid-cols-[6.5rem_minmax(0,1fr)] gap-x-3 py-1 text-sm" data-testid={testId}>
-      <dt className="text-xs leading-5 text-muted">{label}</dt>
+      <dt className="flex items-start gap-1 text-xs leading-5 text-muted">
+        {label}
+        {help ? <HelpButton label={`About “${label}”`} open={open} controls={id} onToggle={() => setOpen((value) => !value)} /> : null}
+      </dt>
       <dd className="min-w-0 break-words">{children}</dd>
+      {help ? (
+        <dd className="col-span-2 mt-1" hidden={!open}>
+          <HelpNote id={id} open>
+            {help}
+          </HelpNote>
+        </dd>
+      ) : null}
     </div>
   );
 }
@@ -153,29 +262,17 @@ export const IN_WINDOW_REASON = 'every message of it is sent in the recent windo
 export const sentInWindow = (decision: { kept: boolean; reason?: string | null }) => !decision.kept && decision.reason === IN_WINDOW_REASON;
 
 /**
- * Links to the messages an item came from: a click scrolls the chat to the message when it is on
- * the page, otherwise the id is only shown.
+ * Links to the messages an item came from: a click scrolls the chat to a message of this
+ * conversation; a message of another conversation is a link that opens it there.
  */
-export function SourceLinks({ ids, onReveal }: { ids: string[]; onReveal?: () => void }) {
+export function SourceLinks({ ids, onReveal, conversationHint }: { ids: string[]; onReveal?: () => void; conversationHint?: string | null }) {
   const present = useInspector((state) => state.messages);
   if (ids.length === 0) return <span className="text-xs text-faint">no source messages</span>;
   return (
     <span className="inline-flex flex-wrap gap-1" data-testid="sources">
       {ids.map((id) => {
         const message = present.find((m) => m.id === id);
-        if (!message) {
-          return (
-            <span
-              key={id}
-              data-testid="source"
-              data-message-id={id}
-              className="rounded bg-subtle px-1 font-mono text-[11px] text-faint"
-              title={`Message ${id} (not in this conversation)`}
-            >
-              {shortId(id)}
-            </span>
-          );
-        }
+        if (!message) return <ForeignSource key={id} id={id} conversationHint={conversationHint ?? null} />;
         return (
           <button
             key={id}
@@ -192,6 +289,43 @@ export function SourceLinks({ ids, onReveal }: { ids: string[]; onReveal?: () =>
           </button>
         );
       })}
+    </span>
+  );
+}
+
+/** A source message in another conversation: where it is comes from GET /api/messages/:id. */
+function ForeignSource({ id, conversationHint }: { id: string; conversationHint: string | null }) {
+  const location = useMessageLocation(id);
+  const conversationId = location.data?.conversationId ?? (location.isError && !location.gone ? conversationHint : null);
+  if (conversationId) {
+    return (
+      <Link
+        href={`/c/${conversationId}#message-${id}`}
+        data-testid="source"
+        data-message-id={id}
+        data-conversation-id={conversationId}
+        className="inline-flex items-center gap-0.5 rounded bg-subtle px-1 font-mono text-[11px] text-accent hover:underline"
+        title={`Open this ${location.data?.role === 'assistant' ? 'reply' : 'message'} in its conversation`}
+      >
+        other chat · {shortId(id)}
+        <span aria-hidden="true">↗</span>
+      </Link>
+    );
+  }
+  return (
+    <span
+      data-testid="source"
+      data-message-id={id}
+      className="rounded bg-subtle px-1 font-mono text-[11px] text-faint"
+      title={
+        location.gone
+          ? `Message ${id} was not found: deleted since, or not readable here`
+          : location.isPending
+            ? `Looking up message ${id}…`
+            : `Message ${id}`
+      }
+    >
+      {shortId(id)}
     </span>
   );
 }

@@ -4,13 +4,42 @@ import type { Step } from './state';
 
 /**
  * The recent window: the last HISTORY_WINDOW messages before the question, by a LIMIT in SQL, with
- * the parts the user had memlens forget replaced (the chat still shows them, marked).
+ * the parts the user had memlens forget replaced (the chat still shows them, marked), and the
+ * citation markers of earlier replies taken out (see `stripCitationMarkers`).
  */
 export const loadHistory: Step = {
   name: 'load_history',
   async run({ scope, question, assistantMessageId, config }) {
     const rows = await readRedacted(await loadRecentMessages(scope, config.HISTORY_WINDOW, [question.id, assistantMessageId]), 'window');
-    // A failed or empty reply carries nothing the model should see.
-    return { history: rows.filter((m) => m.content.trim() !== '' && m.status !== 'failed') };
+    // A failed or empty reply carries nothing the model should see. Markers are stripped after the
+    // redactions, whose spans are offsets into the stored text, and before fit_to_budget counts
+    // the tokens, so the recorded tokens are those of the text actually sent.
+    return {
+      history: rows
+        .filter((m) => m.content.trim() !== '' && m.status !== 'failed')
+        .map((m) => (m.role === 'assistant' ? { ...m, content: stripCitationMarkers(m.content) } : m)),
+    };
   },
 };
+
+/** `[n]` markers at the start of a line or after an opening quote or bracket, with the blanks after them. */
+const LEADING_MARKERS = /(?<=^|["“‘'(])(?:[^\S\r\n]*\[\d{1,3}\])+(?![(:])[^\S\r\n]*/gmu;
+/** Any other run of `[n]` markers, with the blanks before them, unless it opens a link `[1](…)` or a reference `[1]: …`. */
+const MARKERS = /(?:[^\S\r\n]*\[\d{1,3}\])+(?![(:])/gu;
+/** Fenced code blocks and inline code: `arr[3]` there is code, not a citation. */
+const CODE = /(```[\s\S]*?(?:```|$)|`[^`\n]*`)/u;
+
+/**
+ * An earlier reply as the model is sent it again, without its `[n]` citations. Those numbers
+ * referred to the memory listed in *that* turn's system prompt; this turn numbers its memory
+ * afresh, so an old `[3]` would now point at another item (or none): the model could copy a
+ * citation that is wrong for this turn, and `citedKeys` would credit this reply with it. The
+ * stored message keeps its markers: the chat shows them and the old turn's record resolves them.
+ */
+export function stripCitationMarkers(text: string): string {
+  if (!/\[\d{1,3}\]/u.test(text)) return text;
+  return text
+    .split(CODE)
+    .map((part, index) => (index % 2 === 1 ? part : part.replace(LEADING_MARKERS, '').replace(MARKERS, '')))
+    .join('');
+}

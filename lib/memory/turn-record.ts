@@ -41,6 +41,8 @@ export function buildTurnRecord(state: TurnState) {
     usage: null as null | { inputTokens: number | undefined; outputTokens: number | undefined },
     cited: [] as string[],
     status: 'streaming' as string,
+    /** Time to first token: ms from the start of the 'generate' step to the first text of the reply (null until then, or if none came). */
+    firstTokenMs: null as number | null,
     warnings: state.warnings,
     trace: state.trace,
   };
@@ -58,11 +60,11 @@ export async function recordTurnStart(state: TurnState, record: TurnRecord): Pro
   });
 }
 
-/** After the reply: usage, what it cited, how long generation took, and the citations record. */
+/** After the reply: usage, what it cited, how long generation took (and its first token), and the citations record. */
 export async function recordTurnEnd(
   state: TurnState,
   record: TurnRecord,
-  outcome: { text: string; status: string; usage?: LanguageModelUsage; generateMs: number },
+  outcome: { text: string; status: string; usage?: LanguageModelUsage; generateMs: number; firstTokenMs?: number | null },
 ): Promise<TurnRecord> {
   const cited = citedKeys(outcome.text, state.numbered);
   const final: TurnRecord = {
@@ -71,6 +73,7 @@ export async function recordTurnEnd(
     status: outcome.status,
     usage: outcome.usage ? { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens } : null,
     trace: [...record.trace, { step: 'generate', ms: outcome.generateMs }],
+    firstTokenMs: outcome.firstTokenMs ?? null,
   };
   await recordTurnStart(state, final);
   await saveCitations({

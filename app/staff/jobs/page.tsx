@@ -1,0 +1,21 @@
+import type { Metadata } from 'next';
+import { UUID_SHAPE } from '@/components/server-data';
+import { requireStaffPage } from '@/components/staff/guard';
+import { JobsPage } from '@/components/staff/jobs-page';
+import type { JobStatus } from '@/components/staff/types';
+
+export const metadata: Metadata = { title: 'Jobs' };
+
+const STATUSES = new Set<string>(['pending', 'running', 'done', 'failed']);
+
+/** /staff/jobs?status=&userId=: the post-turn jobs, their failures, and Retry. */
+export default async function StaffJobs({ searchParams }: { searchParams: Promise<{ status?: string | string[]; userId?: string | string[] }> }) {
+  await requireStaffPage();
+  const { status, userId } = await searchParams;
+  return (
+    <JobsPage
+      status={typeof status === 'string' && STATUSES.has(status) ? (status as JobStatus) : null}
+      userId={typeof userId === 'string' && UUID_SHAPE.test(userId) ? userId.toLowerCase() : null}
+    />
+  );
+}

@@ -1,0 +1,15 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { UUID_SHAPE } from '@/components/server-data';
+import { requireStaffPage } from '@/components/staff/guard';
+import { UserPage } from '@/components/staff/user-page';
+
+export const metadata: Metadata = { title: 'User' };
+
+/** /staff/users/:id: one user's account, conversations and facts. */
+export default async function StaffUser({ params }: { params: Promise<{ id: string }> }) {
+  await requireStaffPage();
+  const { id } = await params;
+  if (!UUID_SHAPE.test(id)) notFound();
+  return <UserPage userId={id.toLowerCase()} />;
+}

@@ -1,0 +1,77 @@
+import { ApiError, parseApiError } from '../api';
+import type { TurnContext } from '../inspector/types';
+import type { AuditEntry, AuditFilter, ConversationDetail, JobStatus, StaffFact, StaffJob, StaffSummary, StaffUserRow, UserOverview } from './types';
+
+// The staff console's calls to /api/staff/** (every one needs a signed-in staff member).
+
+async function request<T>(path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method ?? 'GET',
+      cache: 'no-store',
+      headers: init.json !== undefined ? { 'content-type': 'application/json' } : undefined,
+      body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
+    });
+  } catch {
+    throw new ApiError('Could not reach the server. Check your connection and try again.', 0, 'network');
+  }
+  if (!response.ok) {
+    const parsed = parseApiError(await response.text());
+    throw new ApiError(parsed?.message ?? `The server answered ${response.status}.`, response.status, parsed?.code ?? 'http_error');
+  }
+  return (await response.json()) as T;
+}
+
+const query = (params: Record<string, string | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
+};
+
+/** A yyyy-mm-dd day as the instant it starts (or ends) in the browser's time zone. */
+const dayStart = (day: string | undefined) => (day ? new Date(`${day}T00:00:00`).toISOString() : undefined);
+const dayEnd = (day: string | undefined) => (day ? new Date(`${day}T23:59:59.999`).toISOString() : undefined);
+
+export function auditQuery(filter: AuditFilter, extra: { before?: number; limit?: number; format?: 'jsonl' } = {}) {
+  return query({
+    actorUserId: filter.actorUserId,
+    targetUserId: filter.targetUserId,
+    objectType: filter.objectType,
+    action: filter.action,
+    from: dayStart(filter.from),
+    to: dayEnd(filter.to),
+    before: extra.before ? String(extra.before) : undefined,
+    limit: extra.limit ? String(extra.limit) : undefined,
+    format: extra.format,
+  });
+}
+
+export const staffApi = {
+  searchUsers: (q: string) => request<{ users: StaffUserRow[] }>(`/api/staff/users${query({ q })}`).then((r) => r.users),
+  user: (id: string) => request<UserOverview>(`/api/staff/users/${id}`),
+  conversation: (id: string) => request<ConversationDetail>(`/api/staff/conversations/${id}`),
+  turn: (messageId: string) => request<TurnContext>(`/api/staff/messages/${messageId}/context`),
+  editFact: (id: string, content: string, reason: string) =>
+    request<{ fact: StaffFact }>(`/api/staff/facts/${id}`, { method: 'PATCH', json: { content, reason } }).then((r) => r.fact),
+  deleteFact: (id: string, reason: string) =>
+    request<{ deleted: string[]; messagesMarked: number; recordsRedacted: number }>(`/api/staff/facts/${id}`, { method: 'DELETE', json: { reason } }),
+  clearSummary: (conversationId: string, reason: string) =>
+    request<{ summary: StaffSummary }>(`/api/staff/conversations/${conversationId}/summary`, { method: 'DELETE', json: { reason } }),
+  jobs: (filter: { status?: JobStatus; userId?: string }) =>
+    request<{ jobs: StaffJob[] }>(`/api/staff/jobs${query({ status: filter.status, userId: filter.userId })}`).then((r) => r.jobs),
+  retryJob: (id: string) => request<{ job: StaffJob | null }>(`/api/staff/jobs/${id}/retry`, { method: 'POST' }).then((r) => r.job),
+  audit: (filter: AuditFilter, before: number | undefined, limit: number) =>
+    request<{ entries: AuditEntry[] }>(`/api/staff/audit${auditQuery(filter, { before, limit })}`).then((r) => r.entries),
+};
+
+export const staffKeys = {
+  all: ['staff'] as const,
+  users: (q: string) => ['staff', 'users', q] as const,
+  user: (id: string) => ['staff', 'user', id] as const,
+  conversation: (id: string) => ['staff', 'conversation', id] as const,
+  turn: (id: string) => ['staff', 'turn', id] as const,
+  jobs: (status: string, userId: string) => ['staff', 'jobs', status, userId] as const,
+  audit: (filter: AuditFilter) => ['staff', 'audit', filter] as const,
+};

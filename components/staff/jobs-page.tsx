@@ -1,0 +1,232 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import { CloseIcon, RetryIcon } from '../icons';
+import { Badge, formatDateTime } from '../inspector/ui';
+import { staffApi, staffKeys } from './api';
+import type { JobStatus, StaffJob } from './types';
+import { buttons, Card, Empty, IdText, Loaded, plural, StatusLine } from './ui';
+
+const FILTERS: Array<{ value: JobStatus | null; label: string }> = [
+  { value: null, label: 'All' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'running', label: 'Running' },
+  { value: 'done', label: 'Done' },
+];
+
+const KINDS: Record<string, { label: string; what: string }> = {
+  index_episode: { label: 'Index episode', what: 'stores the exchange (question and reply) with its embedding, so later turns can recall it' },
+  extract_facts: { label: 'Extract facts', what: 'reads the user’s message for facts about them and adds, updates or deletes facts' },
+  refresh_summary: { label: 'Refresh summary', what: 'brings the conversation’s rolling summary up to date once enough new messages can be covered' },
+};
+
+const STATUS_TONE: Record<JobStatus, 'neutral' | 'accent' | 'good' | 'danger'> = { pending: 'neutral', running: 'accent', done: 'good', failed: 'danger' };
+
+const JOBS_HELP = (
+  <>
+    <p>
+      After every reply memlens runs three jobs in the background: <b>index episode</b>, <b>extract facts</b> and <b>refresh summary</b>.
+      A failure never breaks the chat or loses a message; the job is tried again with a growing pause between attempts, and after the
+      last attempt it stays <b>failed</b> with its last error.
+    </p>
+    <p>
+      <b>Attempts</b>: how many times it has run. <b>Next try</b>: when a pending job runs again. <b>Retry</b> resets the attempts and runs
+      the reply&apos;s due jobs now; it is written to the audit log. Jobs are idempotent: running one again never duplicates memory.
+    </p>
+  </>
+);
+
+/** /staff/jobs: the post-turn jobs, newest first; failures with their last error and Retry. */
+export function JobsPage({ status, userId }: { status: JobStatus | null; userId: string | null }) {
+  // What the last Retry did: said above the list, since a retried job may leave the filtered list.
+  const [notice, setNotice] = useState<{ tone: 'good' | 'danger'; text: string } | null>(null);
+  const jobs = useQuery({
+    queryKey: staffKeys.jobs(status ?? '', userId ?? ''),
+    queryFn: () => staffApi.jobs({ status: status ?? undefined, userId: userId ?? undefined }),
+    refetchInterval: (query) => (query.state.data?.some((job) => job.status === 'running' || job.status === 'pending') ? 5_000 : false),
+  });
+  const href = (next: { status?: JobStatus | null; userId?: string | null }) => {
+    const params = new URLSearchParams();
+    const s = next.status === undefined ? status : next.status;
+    const u = next.userId === undefined ? userId : next.userId;
+    if (s) params.set('status', s);
+    if (u) params.set('userId', u);
+    const text = params.toString();
+    return `/staff/jobs${text ? `?${text}` : ''}`;
+  };
+
+  return (
+    <div className="space-y-6" data-testid="staff-jobs">
+      <div>
+        <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">Jobs</h1>
+        <p className="mt-1.5 max-w-3xl text-[15px] leading-7 text-muted">
+          The memory work that runs after each reply. A failed job means some memory is missing (an exchange that cannot be recalled, a
+          fact not learned, a stale summary) until it is retried.
+        </p>
+      </div>
+
+      <div className="flex flex-wrap items-center gap-2">
+        <nav aria-label="Filter by status" className="flex flex-wrap gap-1" data-testid="job-filters">
+          {FILTERS.map((filter) => {
+            const active = filter.value === status;
+            return (
+              <Link
+                key={filter.label}
+                href={href({ status: filter.value })}
+                replace
+                aria-current={active ? 'true' : undefined}
+                data-testid={`job-filter-${filter.value ?? 'all'}`}
+                className={`rounded-full border px-3 py-1 text-sm font-medium ${
+                  active ? 'border-accent/40 bg-accent-soft text-accent' : 'border-line bg-surface text-muted hover:bg-subtle hover:text-fg'
+                }`}
+              >
+                {filter.label}
+              </Link>
+            );
+          })}
+        </nav>
+        {userId ? (
+          <span className="inline-flex items-center gap-1 rounded-full border border-line bg-surface py-0.5 pr-1 pl-3 text-sm text-muted" data-testid="job-user-filter">
+            user <span className="font-mono text-xs">{userId.slice(0, 8)}</span>
+            <Link href={href({ userId: null })} replace className="rounded-full p-1 hover:bg-subtle hover:text-fg" aria-label="Show every user's jobs">
+              <CloseIcon width={12} height={12} />
+            </Link>
+          </span>
+        ) : null}
+      </div>
+
+      {notice ? (
+        <StatusLine tone={notice.tone} testId="retry-result">
+          {notice.text}
+        </StatusLine>
+      ) : null}
+
+      <Card
+        title={status ? `${status[0].toUpperCase()}${status.slice(1)} jobs` : 'All jobs'}
+        meta={jobs.data ? `${plural(jobs.data.length, 'job')}${jobs.data.length === 100 ? ' (the newest 100)' : ''}` : undefined}
+        help={JOBS_HELP}
+        testId="job-results"
+      >
+        <Loaded query={jobs} what="the jobs">
+          {(rows) =>
+            rows.length === 0 ? (
+              <Empty title={status === 'failed' ? 'No failed jobs' : status ? `No ${status} jobs` : 'No jobs yet'} testId="jobs-empty">
+                {status === 'failed'
+                  ? 'Every post-turn job has succeeded (or is still being tried). Nothing needs a retry.'
+                  : 'Jobs appear here after replies are written.'}
+              </Empty>
+            ) : (
+              <ul className="space-y-2" data-testid="job-list">
+                {rows.map((job) => (
+                  <JobRow key={job.id} job={job} onRetried={setNotice} />
+                ))}
+              </ul>
+            )
+          }
+        </Loaded>
+      </Card>
+    </div>
+  );
+}
+
+function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone: 'good' | 'danger'; text: string }) => void }) {
+  const queryClient = useQueryClient();
+  const retry = useMutation({
+    mutationFn: () => staffApi.retryJob(job.id),
+    onSuccess: (after) => {
+      const label = (KINDS[job.kind]?.label ?? job.kind).toLowerCase();
+      onRetried(
+        !after
+          ? { tone: 'good', text: `Retried ${label}; the job no longer exists (its reply was deleted).` }
+          : after.status === 'failed'
+            ? { tone: 'danger', text: `Retried ${label} for reply ${job.messageId.slice(0, 8)}, and it failed again: ${after.lastError ?? 'no error recorded'}` }
+            : { tone: 'good', text: `Retried ${label} for reply ${job.messageId.slice(0, 8)}: the job is ${after.status === 'done' ? 'done' : after.status}.` },
+      );
+      void queryClient.invalidateQueries({ queryKey: ['staff', 'jobs'] });
+      void queryClient.invalidateQueries({ queryKey: ['staff', 'audit'] });
+    },
+  });
+  const kind = KINDS[job.kind] ?? { label: job.kind, what: 'a post-turn job' };
+  const canRetry = job.status === 'failed' || job.status === 'pending';
+  return (
+    <li
+      data-testid="job"
+      data-job-id={job.id}
+      data-status={job.status}
+      className={`rounded-lg border p-3 ${job.status === 'failed' ? 'border-danger/30 bg-danger-soft/30' : 'border-line bg-surface'}`}
+    >
+      <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
+        <div className="min-w-0 flex-1 basis-60">
+          <p className="flex flex-wrap items-center gap-2">
+            <span className="text-sm font-medium" title={kind.what}>
+              {kind.label}
+            </span>
+            <Badge tone={STATUS_TONE[job.status]} testId="job-status">
+              {job.status}
+            </Badge>
+            <span className="text-xs text-muted tabular-nums" title="How many times this job has run">
+              {plural(job.attempts, 'attempt')}
+            </span>
+          </p>
+          {job.status !== 'done' ? <p className="mt-0.5 text-xs text-muted">It {kind.what}.</p> : null}
+        </div>
+        {canRetry ? (
+          <button type="button" data-testid="retry-job" onClick={() => retry.mutate()} disabled={retry.isPending} className={buttons.secondary}>
+            <RetryIcon width={14} height={14} />
+            {retry.isPending ? 'Running…' : job.status === 'failed' ? 'Retry' : 'Run now'}
+          </button>
+        ) : null}
+      </div>
+      {job.lastError ? (
+        <pre
+          data-testid="job-error"
+          className="mt-2 max-h-40 overflow-auto rounded-md border border-danger/25 bg-surface px-2.5 py-1.5 font-mono text-xs leading-5 whitespace-pre-wrap text-danger"
+        >
+          {job.lastError}
+        </pre>
+      ) : null}
+      <dl className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
+        <div className="flex gap-1">
+          <dt>Updated</dt>
+          <dd className="text-fg">{formatDateTime(job.updatedAt)}</dd>
+        </div>
+        {job.status === 'pending' ? (
+          <div className="flex gap-1">
+            <dt>Next try</dt>
+            <dd className="text-fg">{formatDateTime(job.runAfter)}</dd>
+          </div>
+        ) : null}
+        <div className="flex gap-1">
+          <dt>User</dt>
+          <dd>
+            <Link href={`/staff/users/${job.userId}`} className="font-mono text-accent hover:underline">
+              {job.userId.slice(0, 8)}
+            </Link>
+          </dd>
+        </div>
+        <div className="flex gap-1">
+          <dt>Reply</dt>
+          <dd>
+            <Link href={`/staff/conversations/${job.conversationId}?turn=${job.messageId}`} className="font-mono text-accent hover:underline" title="Open the reply this job ran for">
+              {job.messageId.slice(0, 8)}
+            </Link>
+          </dd>
+        </div>
+        <div className="flex items-center gap-1">
+          <dt>Job</dt>
+          <dd>
+            <IdText id={job.id} short />
+          </dd>
+        </div>
+      </dl>
+      {retry.isError ? (
+        <div className="mt-2">
+          <StatusLine tone="danger">Could not retry: {retry.error.message}</StatusLine>
+        </div>
+      ) : null}
+    </li>
+  );
+}

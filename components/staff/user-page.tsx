@@ -1,0 +1,361 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import { ApiError } from '../api';
+import { ChatIcon, ChevronIcon, PencilIcon, TrashIcon } from '../icons';
+import { Badge, Field, formatDate, formatDateTime } from '../inspector/ui';
+import { staffApi, staffKeys } from './api';
+import type { StaffConversation, StaffFact, UserOverview } from './types';
+import { AccountBadges, buttons, Card, Empty, IdText, Loaded, plural, ReasonDialog, ROLE_HELP, StatusLine } from './ui';
+
+const FACTS_HELP = (
+  <>
+    <p>
+      Facts are what memlens learned about the user from their own messages (or what they added by hand). <b>Active</b> facts are
+      recalled into replies; a <b>replaced</b> fact was superseded by a newer one of the same kind and is kept with its end date;{' '}
+      <b>deleted</b> ones are no longer recalled.
+    </p>
+    <p>
+      <b>Edit</b>: the new text is what later replies see; the user&apos;s messages that stated the old text are marked “corrected”.{' '}
+      <b>Delete</b>: the fact goes, the statements are marked “forgotten”, and turn records that quoted it are redacted. Both work
+      exactly like the user&apos;s own corrections and are written to the audit log with your reason.
+    </p>
+  </>
+);
+
+const ACCOUNT_HELP = (
+  <>
+    {ROLE_HELP}
+    <p>
+      <b>First seen from</b>: the client address a guest was created from (new guests are limited per address and hour).{' '}
+      <b>Memory floor</b>: set when the user chose “forget everything”; nothing they said before it is remembered again.
+    </p>
+  </>
+);
+
+const STATUS_LABEL: Record<StaffFact['status'], { label: string; tone: 'good' | 'neutral' | 'danger' }> = {
+  active: { label: 'active', tone: 'good' },
+  superseded: { label: 'replaced', tone: 'neutral' },
+  deleted: { label: 'deleted', tone: 'danger' },
+};
+
+/** /staff/users/:id: the account, its conversations, and its facts with edit and delete (each asks for a reason). */
+export function UserPage({ userId }: { userId: string }) {
+  const overview = useQuery({ queryKey: staffKeys.user(userId), queryFn: () => staffApi.user(userId), retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 1 });
+
+  if (overview.error instanceof ApiError && overview.error.status === 404) {
+    return (
+      <div className="space-y-4">
+        <BackToUsers />
+        <Empty title="No such user" testId="user-missing">
+          There is no user with the id <span className="font-mono">{userId}</span>: the account may have been deleted.
+        </Empty>
+      </div>
+    );
+  }
+
+  return (
+    <div className="space-y-6" data-testid="staff-user">
+      <BackToUsers />
+      <Loaded query={overview} what="the user" lines={6}>
+        {(data) => <Overview data={data} />}
+      </Loaded>
+    </div>
+  );
+}
+
+function BackToUsers() {
+  return (
+    <Link href="/staff" className="inline-flex items-center gap-1 text-sm text-muted hover:text-fg">
+      <ChevronIcon width={14} height={14} className="rotate-180" />
+      Users
+    </Link>
+  );
+}
+
+function Overview({ data }: { data: UserOverview }) {
+  const { user, conversations, facts } = data;
+  const titles = new Map(conversations.map((c) => [c.id, c.title]));
+  return (
+    <>
+      <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
+        <div className="min-w-0 flex-1 basis-72">
+          <h1 className="text-xl font-semibold tracking-tight break-words sm:text-2xl" data-testid="staff-user-title">
+            {user.email ?? user.displayName ?? 'Guest'}
+          </h1>
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted">
+            <AccountBadges user={user} />
+            <span>
+              {plural(conversations.length, 'conversation')} · {plural(facts.filter((f) => f.status === 'active').length, 'active fact')}
+            </span>
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Link href={`/staff/jobs?userId=${user.id}`} className={buttons.secondary} data-testid="user-jobs-link">
+            Their jobs
+          </Link>
+          <Link href={`/staff/audit?targetUserId=${user.id}`} className={buttons.secondary} data-testid="user-audit-link">
+            Audit log about them
+          </Link>
+        </div>
+      </div>
+
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+        <div className="space-y-6">
+          <Card title="Account" help={ACCOUNT_HELP} testId="user-account">
+            <dl>
+              <Field label="Email">{user.email ?? <span className="text-muted">none (guest)</span>}</Field>
+              <Field label="Name">{user.displayName ?? <span className="text-muted">—</span>}</Field>
+              <Field label="User id">
+                <IdText id={user.id} testId="user-id" />
+              </Field>
+              <Field label="Account">
+                <AccountBadges user={user} />
+              </Field>
+              <Field label="Created">{formatDateTime(user.createdAt)}</Field>
+              {user.createdFrom ? (
+                <Field label="First seen from">
+                  <span className="font-mono text-xs">{user.createdFrom}</span>
+                </Field>
+              ) : null}
+              <Field label="Memory floor">
+                {user.memoryFloorSeq > 0 ? <span>set: they chose “forget everything”</span> : <span className="text-muted">not set</span>}
+              </Field>
+            </dl>
+          </Card>
+          <ConversationsCard conversations={conversations} />
+        </div>
+        <FactsCard userId={user.id} facts={facts} titles={titles} />
+      </div>
+    </>
+  );
+}
+
+function ConversationsCard({ conversations }: { conversations: StaffConversation[] }) {
+  return (
+    <Card
+      title="Conversations"
+      meta={conversations.length ? String(conversations.length) : undefined}
+      description="Newest first. Opening one is recorded in the audit log."
+      testId="user-conversations"
+      flush
+    >
+      {conversations.length === 0 ? (
+        <div className="px-4 pb-4 sm:px-5">
+          <Empty title="No conversations" testId="conversations-empty">
+            This user has not started a conversation yet (or deleted them all).
+          </Empty>
+        </div>
+      ) : (
+        <ul className="divide-y divide-line border-t border-line">
+          {conversations.map((conversation) => (
+            <li key={conversation.id}>
+              <Link
+                href={`/staff/conversations/${conversation.id}`}
+                data-testid="user-conversation"
+                data-conversation-id={conversation.id}
+                className="flex items-center gap-3 px-4 py-2.5 hover:bg-subtle/60 sm:px-5"
+              >
+                <ChatIcon width={15} height={15} className="shrink-0 text-faint" />
+                <span className="min-w-0 flex-1">
+                  <span className="block truncate text-sm font-medium">{conversation.title}</span>
+                  <span className="block text-xs text-muted">updated {formatDateTime(conversation.updatedAt)}</span>
+                </span>
+                <ChevronIcon width={14} height={14} className="shrink-0 text-faint" />
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+type Pending = { kind: 'edit' | 'delete'; fact: StaffFact } | null;
+
+function FactsCard({ userId, facts, titles }: { userId: string; facts: StaffFact[]; titles: Map<string, string> }) {
+  const queryClient = useQueryClient();
+  const [showAll, setShowAll] = useState(false);
+  const [pending, setPending] = useState<Pending>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const active = facts.filter((f) => f.status === 'active');
+  const shown = showAll ? facts : active;
+
+  const change = useMutation({
+    mutationFn: async ({ kind, fact, reason, content }: { kind: 'edit' | 'delete'; fact: StaffFact; reason: string; content: string }) => {
+      if (kind === 'edit') {
+        await staffApi.editFact(fact.id, content, reason);
+        return 'Fact updated.';
+      }
+      const result = await staffApi.deleteFact(fact.id, reason);
+      if (result.deleted.length === 0) return 'Nothing to delete: the fact had already ended.';
+      return `Fact deleted${result.messagesMarked ? `; ${plural(result.messagesMarked, 'message')} marked forgotten` : ''}${
+        result.recordsRedacted ? `, ${plural(result.recordsRedacted, 'turn record')} redacted` : ''
+      }.`;
+    },
+    onSuccess: (message) => {
+      setPending(null);
+      setDone(message);
+      void queryClient.invalidateQueries({ queryKey: staffKeys.user(userId) });
+      void queryClient.invalidateQueries({ queryKey: ['staff', 'audit'] });
+      void queryClient.invalidateQueries({ queryKey: ['staff', 'conversation'] });
+    },
+  });
+
+  return (
+    <Card
+      title="Facts"
+      meta={`${active.length} active${facts.length > active.length ? ` · ${facts.length - active.length} ended` : ''}`}
+      help={FACTS_HELP}
+      testId="user-facts"
+      actions={
+        facts.length > active.length ? (
+          <div role="group" aria-label="Which facts" className="inline-flex rounded-lg border border-line p-0.5 text-xs">
+            {[
+              [false, 'Active'],
+              [true, 'All'],
+            ].map(([value, label]) => (
+              <button
+                key={String(value)}
+                type="button"
+                aria-pressed={showAll === value}
+                onClick={() => setShowAll(value as boolean)}
+                className={`rounded-md px-2.5 py-1 font-medium ${showAll === value ? 'bg-accent-soft text-accent' : 'text-muted hover:text-fg'}`}
+              >
+                {label as string}
+              </button>
+            ))}
+          </div>
+        ) : null
+      }
+    >
+      {done ? (
+        <div className="mb-3">
+          <StatusLine testId="fact-change-done">
+            {done}{' '}
+            <Link href={`/staff/audit?targetUserId=${userId}&objectType=fact`} className="font-medium underline underline-offset-2">
+              See it in the audit log
+            </Link>
+          </StatusLine>
+        </div>
+      ) : null}
+      {shown.length === 0 ? (
+        <Empty title={facts.length === 0 ? 'No facts yet' : 'No active facts'} testId="facts-empty">
+          {facts.length === 0
+            ? 'memlens learns facts from what the user tells it about themselves (name, home, work, likes…) right after each reply.'
+            : 'Every fact this user had was replaced or deleted. Choose “All” to see them.'}
+        </Empty>
+      ) : (
+        <ul className="space-y-2" data-testid="fact-list">
+          {shown.map((fact) => (
+            <FactRow
+              key={fact.id}
+              fact={fact}
+              conversationTitle={fact.conversationId ? (titles.get(fact.conversationId) ?? null) : null}
+              onEdit={() => {
+                change.reset();
+                setPending({ kind: 'edit', fact });
+              }}
+              onDelete={() => {
+                change.reset();
+                setPending({ kind: 'delete', fact });
+              }}
+            />
+          ))}
+        </ul>
+      )}
+      <ReasonDialog
+        open={pending?.kind === 'edit'}
+        testId="edit-fact-dialog"
+        title="Edit this fact"
+        description={
+          <>
+            Later replies will see the new text. The user&apos;s messages that stated it stay as written, marked as corrected.
+          </>
+        }
+        content={{ label: 'Fact', initial: pending?.kind === 'edit' ? pending.fact.content : '' }}
+        confirmLabel="Save fact"
+        busy={change.isPending}
+        error={change.error?.message ?? null}
+        onCancel={() => setPending(null)}
+        onConfirm={({ reason, content }) => pending && change.mutate({ kind: 'edit', fact: pending.fact, reason, content })}
+      />
+      <ReasonDialog
+        open={pending?.kind === 'delete'}
+        testId="delete-fact-dialog"
+        title="Delete this fact?"
+        tone="danger"
+        description={
+          <>
+            <span className="mb-1 block text-fg">“{pending?.fact.content}”</span>
+            memlens forgets it everywhere: it is no longer recalled, the messages that stated it are marked forgotten, and turn records that
+            quoted it are redacted. This cannot be undone.
+          </>
+        }
+        confirmLabel="Delete fact"
+        busy={change.isPending}
+        error={change.error?.message ?? null}
+        onCancel={() => setPending(null)}
+        onConfirm={({ reason }) => pending && change.mutate({ kind: 'delete', fact: pending.fact, reason, content: '' })}
+      />
+    </Card>
+  );
+}
+
+function FactRow({ fact, conversationTitle, onEdit, onDelete }: { fact: StaffFact; conversationTitle: string | null; onEdit: () => void; onDelete: () => void }) {
+  const status = STATUS_LABEL[fact.status];
+  const source = fact.sourceMessageIds[0];
+  return (
+    <li
+      data-testid="staff-fact"
+      data-fact-id={fact.id}
+      data-status={fact.status}
+      className={`rounded-lg border p-3 ${fact.status === 'active' ? 'border-line bg-surface' : 'border-dashed border-line bg-subtle/50'}`}
+    >
+      <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
+        <p className={`min-w-0 flex-1 basis-48 text-sm leading-6 break-words ${fact.status === 'active' ? '' : 'text-muted'}`} data-testid="staff-fact-content">
+          {fact.content}
+        </p>
+        {fact.status === 'active' ? (
+          <div className="flex shrink-0 items-center gap-1">
+            <button type="button" data-testid="edit-fact" onClick={onEdit} className={buttons.quiet} aria-label={`Edit the fact “${fact.content}”`}>
+              <PencilIcon width={13} height={13} />
+              Edit
+            </button>
+            <button type="button" data-testid="delete-fact" onClick={onDelete} className={buttons.quietDanger} aria-label={`Delete the fact “${fact.content}”`}>
+              <TrashIcon width={13} height={13} />
+              Delete
+            </button>
+          </div>
+        ) : null}
+      </div>
+      <div className="mt-1.5 flex flex-wrap items-center gap-1.5 text-xs text-muted">
+        <Badge tone={status.tone}>{status.label}</Badge>
+        <Badge title="The kind of fact: a newer fact of the same kind replaces the old one">{fact.slot}</Badge>
+        <span title={`Valid from ${formatDateTime(fact.validFrom)}${fact.validTo ? ` to ${formatDateTime(fact.validTo)}` : ''}`}>
+          since {formatDate(fact.validFrom)}
+          {fact.validTo ? ` until ${formatDate(fact.validTo)}` : ''}
+        </span>
+        {fact.conversationId ? (
+          <>
+            <span aria-hidden="true">·</span>
+            <Link
+              href={`/staff/conversations/${fact.conversationId}${source ? `#message-${source}` : ''}`}
+              className="min-w-0 truncate text-accent hover:underline"
+              title="Open the conversation it was learned in, at the message that stated it"
+            >
+              learned in “{conversationTitle ?? 'a conversation'}”
+            </Link>
+          </>
+        ) : (
+          <>
+            <span aria-hidden="true">·</span>
+            <span>added by hand</span>
+          </>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,277 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { assistantMessages, exchange, failOnPageErrors, newConversation, waitForFact, waitForHydration } from './support';
+
+// The staff console (/staff): signed-out visitors get 401 and users 403, on the pages and the API;
+// staff (an email listed in STAFF_EMAILS, see playwright.config.ts) find a user, open a conversation
+// and a reply's turn record, edit a fact with a reason, find that edit in the audit log and export
+// it as JSON Lines. The server runs the built-in offline model with 60 ms between words.
+
+failOnPageErrors();
+
+const artifacts = path.join(import.meta.dirname, 'artifacts');
+const STAFF_EMAIL = 'staff@memlens.test';
+const PASSWORD = 'staff password 1';
+const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@memlens.test`;
+
+async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(artifacts, { recursive: true });
+  const file = path.join(artifacts, `${name}.png`);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: file, fullPage: false });
+  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+}
+
+async function submitAuth(page: Page, mode: 'sign-up' | 'sign-in', email: string, password: string, next?: string) {
+  await page.goto(`${mode === 'sign-up' ? '/signup' : '/login'}${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+  await waitForHydration(page);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: mode === 'sign-up' ? 'Create account' : 'Sign in' }).click();
+}
+
+/** Signs up the staff address (or signs in, when an earlier test of this run already made it). */
+async function becomeStaff(page: Page) {
+  await submitAuth(page, 'sign-up', STAFF_EMAIL, PASSWORD, '/staff');
+  const outcome = await Promise.race([
+    page.waitForURL(/\/staff$/).then(() => 'in' as const),
+    page.getByTestId('auth-error').waitFor().then(() => 'exists' as const),
+  ]);
+  if (outcome === 'exists') {
+    await submitAuth(page, 'sign-in', STAFF_EMAIL, PASSWORD, '/staff');
+    await page.waitForURL(/\/staff$/);
+  }
+  await expect(page.getByTestId('staff-console')).toBeVisible();
+  await waitForHydration(page);
+}
+
+test('a signed-out visitor gets 401 from the console and its API, with a way to sign in', async ({ page }) => {
+  for (const url of ['/staff', '/staff/audit', '/staff/jobs']) {
+    const response = await page.goto(url);
+    expect(response?.status(), url).toBe(401);
+    await expect(page.getByTestId('unauthorized-page')).toBeVisible();
+  }
+  await expect(page.getByRole('heading', { name: 'Sign in to continue' })).toBeVisible();
+  await expect(page.getByTestId('sign-in-link')).toHaveAttribute('href', '/login?next=%2Fstaff%2Fjobs');
+  await screenshot(page, 'staff-unauthorized');
+  for (const url of ['/api/staff/users?q=a', '/api/staff/audit', '/api/staff/jobs']) {
+    const response = await page.request.get(url);
+    expect(response.status(), url).toBe(401);
+    expect((await response.json()).error.code).toBe('not_signed_in');
+  }
+});
+
+test('a user who is not staff gets the 403 page at /staff, and 403 from the staff API', async ({ page }) => {
+  await submitAuth(page, 'sign-up', uniqueEmail('user'), 'user password 1');
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'member');
+  // No way into the console is offered to a user.
+  await expect(page.getByTestId('account-menu').getByRole('link', { name: 'Staff' })).toHaveCount(0);
+
+  for (const url of ['/staff', '/staff/audit']) {
+    const response = await page.goto(url);
+    expect(response?.status(), url).toBe(403);
+  }
+  await expect(page.getByTestId('forbidden-page')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'This page is for memlens staff' })).toBeVisible();
+  await screenshot(page, 'staff-forbidden');
+  for (const url of ['/api/staff/users?q=a', '/api/staff/audit', '/api/staff/jobs']) {
+    const response = await page.request.get(url);
+    expect(response.status(), url).toBe(403);
+  }
+});
+
+test('staff find a user, open a conversation and a turn record, edit a fact with a reason, and find it in the audit log and its export', async ({ page }) => {
+  test.setTimeout(180_000);
+
+  // A user who chatted and told memlens something about themselves.
+  const conversationId = await newConversation(page);
+  await exchange(page, 'My cat is called Miso.');
+  await waitForFact(page, 'Miso');
+  await exchange(page, 'What is my cat called?');
+  const replyId = (await assistantMessages(page).last().getAttribute('data-message-id'))!;
+  const userEmail = uniqueEmail('miso');
+  await submitAuth(page, 'sign-up', userEmail, 'user password 1');
+  await page.waitForURL(`**/c/${conversationId}`);
+  await page.getByTestId('sign-out').click();
+  await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'guest');
+
+  // Staff sign up (their email is in STAFF_EMAILS) and land in the console.
+  await becomeStaff(page);
+  await expect(page.getByTestId('staff-nav-users')).toHaveAttribute('aria-current', 'page');
+
+  // Users: find them by email.
+  await page.getByTestId('user-search').fill(userEmail);
+  await page.getByTestId('user-search').press('Enter');
+  await page.waitForURL(/\/staff\?q=/);
+  const rows = page.getByTestId('user-row');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(userEmail);
+  await expect(rows.first()).toContainText('member');
+  await screenshot(page, 'staff-users');
+
+  // A search that finds nobody says so.
+  await page.getByTestId('user-search').fill('nobody-at-all@nowhere.test');
+  await page.getByTestId('user-search-submit').click();
+  await expect(page.getByTestId('users-empty')).toContainText('No user matches');
+  await page.goBack();
+  await expect(rows).toHaveCount(1);
+
+  // The user's page: account, conversations, facts.
+  await rows.first().click();
+  await page.waitForURL(/\/staff\/users\/[0-9a-f-]{36}$/);
+  const userId = page.url().split('/').at(-1)!;
+  await expect(page.getByTestId('staff-user-title')).toHaveText(userEmail);
+  await expect(page.getByTestId('user-id')).toHaveText(userId);
+  const factWith = (text: string) => page.getByTestId('staff-fact').filter({ has: page.getByTestId('staff-fact-content').filter({ hasText: text }) });
+  const fact = factWith('Miso');
+  await expect(fact).toHaveCount(1);
+  await expect(page.getByTestId('user-conversation')).toHaveCount(1);
+  await screenshot(page, 'staff-user');
+
+  // A conversation, read-only, and a reply's turn record (the inspector's view of it).
+  await page.getByTestId('user-conversation').first().click();
+  await page.waitForURL(`**/staff/conversations/${conversationId}`);
+  await expect(page.getByTestId('message')).toHaveCount(4);
+  await expect(page.getByTestId('conversation-owner')).toContainText(userEmail);
+  await expect(page.getByTestId('staff-conversation').getByRole('textbox')).toHaveCount(0);
+  const reply = page.locator(`[data-testid="message"][data-message-id="${replyId}"]`);
+  await reply.getByTestId('open-turn').click();
+  await expect(page).toHaveURL(new RegExp(`turn=${replyId}`));
+  const turn = page.getByTestId('inspector');
+  await expect(turn).toHaveAttribute('data-message-id', replyId);
+  await expect(turn.getByTestId('retrieval-question')).toHaveText('What is my cat called?');
+  await expect(turn.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Miso' })).toHaveCount(1);
+  await expect(turn.getByTestId('budget-total')).toBeVisible();
+  // Read-only: the user's replay (their own route) is not offered here.
+  await expect(turn.getByTestId('replay-run')).toBeHidden();
+  await screenshot(page, 'staff-turn');
+
+  // The turn record opens straight from its address, and Escape closes it.
+  await page.reload();
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-message-id', replyId);
+  await waitForHydration(page);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('inspector')).toHaveCount(0);
+
+  // On a phone the turn record covers the screen, with a way back.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'staff-conversation-phone');
+  await reply.getByTestId('open-turn').click();
+  await expect(page.getByTestId('close-turn')).toBeInViewport();
+  await expect(page.getByTestId('inspector').getByTestId('retrieval-question')).toBeVisible();
+  await screenshot(page, 'staff-turn-phone');
+  await page.getByTestId('close-turn').click();
+  await expect(page.getByTestId('inspector')).toHaveCount(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Edit the fact: the dialog asks for a reason first.
+  await page.getByTestId('conversation-owner').click();
+  await page.waitForURL(`**/staff/users/${userId}`);
+  await fact.getByTestId('edit-fact').click();
+  const dialog = page.getByTestId('edit-fact-dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('edit-fact-dialog-content')).toBeFocused();
+  await dialog.getByTestId('edit-fact-dialog-content').fill('My cat is called Mochi.');
+  await dialog.getByTestId('edit-fact-dialog-confirm').click();
+  await expect(dialog.getByTestId('edit-fact-dialog-error')).toContainText('Say why');
+  const reason = 'user asked by email (ticket 42)';
+  await dialog.getByTestId('edit-fact-dialog-reason').fill(reason);
+  await dialog.getByTestId('edit-fact-dialog-reason').press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('fact-change-done')).toContainText('Fact updated');
+  await expect(factWith('Mochi')).toHaveCount(1);
+  await expect(factWith('Miso')).toHaveCount(0);
+
+  // Jobs: the post-turn work of the user's replies; none failed.
+  await page.getByTestId('user-jobs-link').click();
+  await page.waitForURL(/\/staff\/jobs\?userId=/);
+  await expect(page.getByTestId('job').first()).toBeVisible();
+  await expect(page.getByTestId('job-user-filter')).toBeVisible();
+  await screenshot(page, 'staff-jobs');
+  await page.getByTestId('job-filter-failed').click();
+  await expect(page.getByTestId('jobs-empty')).toContainText('No failed jobs');
+
+  // A failure as the console shows it: one of the user's jobs answered as failed (the list only is
+  // faked); Retry runs the real job again and it succeeds.
+  const jobs = (await (await page.request.get(`/api/staff/jobs?userId=${userId}`)).json()).jobs as Array<Record<string, unknown>>;
+  const failing = { ...jobs.find((job) => job.kind === 'index_episode'), status: 'failed', attempts: 5, lastError: 'embedder timed out after 30000 ms' };
+  await page.route('**/api/staff/jobs?status=failed*', (route) => route.fulfill({ json: { jobs: [failing] } }), { times: 1 });
+  await page.reload();
+  const failedJob = page.getByTestId('job');
+  await expect(failedJob).toHaveCount(1);
+  await expect(failedJob.getByTestId('job-error')).toHaveText('embedder timed out after 30000 ms');
+  await screenshot(page, 'staff-jobs-failed');
+  await failedJob.getByTestId('retry-job').click();
+  await expect(page.getByTestId('retry-result')).toContainText('the job is done');
+  await expect(page.getByTestId('jobs-empty')).toBeVisible();
+
+  // The audit log: filter by the user's email and by facts; the edit is there with its reason.
+  await page.getByTestId('staff-nav-audit-log').click();
+  await page.waitForURL(/\/staff\/audit$/);
+  await expect(page.getByTestId('audit-entry').first()).toBeVisible();
+  await page.getByTestId('audit-filter-target').fill(userEmail);
+  await page.getByTestId('audit-filter-object').selectOption('fact');
+  await page.getByTestId('audit-apply').click();
+  await page.waitForURL(new RegExp(`targetUserId=${userId}.*objectType=fact`));
+  const edit = page.locator('[data-testid="audit-entry"][data-action="edit"][data-object-type="fact"]');
+  await expect(edit).toHaveCount(1);
+  await expect(edit.getByTestId('audit-reason')).toContainText(reason);
+  await expect(edit.getByTestId('audit-actor')).toHaveText('you');
+  await edit.getByTestId('audit-details-toggle').click();
+  await expect(edit.getByTestId('audit-before')).toContainText('Miso');
+  await expect(edit.getByTestId('audit-after')).toContainText('Mochi');
+  await screenshot(page, 'staff-audit');
+
+  // Every read of the user's data was recorded too.
+  await page.getByTestId('audit-filter-object').selectOption('turn_record');
+  await page.getByTestId('audit-filter-action').selectOption('read');
+  await page.getByTestId('audit-apply').click();
+  await page.waitForURL(/objectType=turn_record/);
+  await expect(page.locator('[data-testid="audit-entry"][data-action="read"]').first()).toBeVisible();
+  await page.getByTestId('audit-filter-object').selectOption('fact');
+  await page.getByTestId('audit-filter-action').selectOption('');
+  await page.getByTestId('audit-apply').click();
+  await expect(edit).toHaveCount(1);
+
+  // Export as JSON Lines: what the filters match, one entry per line.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-export').click()]);
+  expect(download.suggestedFilename()).toBe('memlens-audit.jsonl');
+  const lines = fs.readFileSync((await download.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  expect(lines.length).toBeGreaterThan(0);
+  expect(lines.every((entry) => entry.targetUserId === userId && entry.objectType === 'fact')).toBe(true);
+  expect(lines.find((entry) => entry.action === 'edit')).toMatchObject({ actorRole: 'staff', reason, before: { content: expect.stringContaining('Miso') } });
+
+  // Light and dark, wide and phone.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'staff-audit-dark');
+  await page.goto(`/staff/users/${userId}`);
+  await expect(page.getByTestId('staff-fact').first()).toBeVisible();
+  await screenshot(page, 'staff-user-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // Delete the fact: Escape backs out of the dialog; confirming needs a reason too.
+  await factWith('Mochi').getByTestId('delete-fact').click();
+  const deleteDialog = page.getByTestId('delete-fact-dialog');
+  await expect(deleteDialog.getByTestId('delete-fact-dialog-reason')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(deleteDialog).toBeHidden();
+  await expect(factWith('Mochi')).toHaveCount(1);
+  await factWith('Mochi').getByTestId('delete-fact').click();
+  await deleteDialog.getByTestId('delete-fact-dialog-reason').fill('user asked to forget their cat');
+  await deleteDialog.getByTestId('delete-fact-dialog-confirm').click();
+  await expect(deleteDialog).toBeHidden();
+  await expect(page.getByTestId('fact-change-done')).toContainText('Fact deleted');
+  await expect(page.getByTestId('facts-empty')).toBeVisible();
+  const deletions = await (await page.request.get(`/api/staff/audit?targetUserId=${userId}&objectType=fact&action=delete`)).json();
+  expect(deletions.entries[0]).toMatchObject({ actorRole: 'staff', reason: 'user asked to forget their cat' });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/staff?q=${encodeURIComponent(userEmail)}`);
+  await expect(page.getByTestId('user-row')).toHaveCount(1);
+  await screenshot(page, 'staff-users-phone');
+  await page.goto(`/staff/audit?targetUserId=${userId}`);
+  await expect(page.getByTestId('audit-entry').first()).toBeVisible();
+  await screenshot(page, 'staff-audit-phone');
+});
