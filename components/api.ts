@@ -2,6 +2,7 @@ import type { Fact, FactDeleteResult, FactEvent, FactStatus, ForgetResult, Memor
 import type { AddFactResult, EpisodeDeleteResult, EpisodePage, FactKind, PageFact } from './memory-page/types';
 import type { ConversationSummary, StoredMessage } from './types';
 import type { ReplayOptions, ReplayResponse } from './inspector/types';
+import type { MessageLocation } from './inspector/endpoints';
 
 /** An error the API answered with (`{ error: { code, message } }`), or a network failure. */
 export class ApiError extends Error {
@@ -84,6 +85,11 @@ export const api = {
   deleteFact: (id: string) => request<FactDeleteResult>(`/api/facts/${id}`, { method: 'DELETE' }),
   memoryCounts: () => request<MemoryCounts>('/api/memory', { cache: 'no-store' }),
   forgetEverything: () => request<ForgetResult>('/api/memory', { method: 'DELETE' }),
+  messageLocation: (messageId: string) =>
+    request<{ message: MessageLocation }>(`/api/messages/${messageId}`, { cache: 'no-store' }).then(({ message }) => ({
+      conversationId: message.conversationId,
+      role: message.role,
+    })),
   replayTurn: (messageId: string, options: ReplayOptions = {}) =>
     request<ReplayResponse>(`/api/messages/${messageId}/replay`, { method: 'POST', json: options, cache: 'no-store' }),
 

@@ -5,7 +5,7 @@ import { usePathname } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { INSPECTOR_PANEL_ID, useShell } from './app-shell';
 import { InspectorIcon, MenuIcon } from './icons';
-import { MemoryIcon } from './memory-page/icons';
+import { MemoryIcon } from './icons';
 
 /** The bar above a conversation: title, model, offline badge and conversation actions. */
 export function ChatHeader({

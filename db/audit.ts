@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { getDb } from './client';
 import { auditLog, type AuditEntry } from './schema';
 
@@ -13,6 +13,7 @@ export type AuditFilter = {
   actorUserId?: string;
   targetUserId?: string;
   objectType?: string;
+  /** One action, or `changes`: every action but staff reads. */
   action?: string;
   from?: Date;
   to?: Date;
@@ -25,7 +26,7 @@ export async function listAudit(filter: AuditFilter, limit: number): Promise<Aud
     filter.actorUserId ? eq(auditLog.actorUserId, filter.actorUserId) : undefined,
     filter.targetUserId ? eq(auditLog.targetUserId, filter.targetUserId) : undefined,
     filter.objectType ? eq(auditLog.objectType, filter.objectType) : undefined,
-    filter.action ? eq(auditLog.action, filter.action) : undefined,
+    filter.action === 'changes' ? ne(auditLog.action, 'read') : filter.action ? eq(auditLog.action, filter.action) : undefined,
     filter.from ? gte(auditLog.at, filter.from) : undefined,
     filter.to ? lte(auditLog.at, filter.to) : undefined,
     filter.before ? lt(auditLog.id, filter.before) : undefined,
@@ -36,6 +37,17 @@ export async function listAudit(filter: AuditFilter, limit: number): Promise<Aud
     .where(and(...conditions))
     .orderBy(desc(auditLog.id))
     .limit(limit);
+}
+
+/** Every entry the filter matches, newest first, read a page at a time (for the export). */
+export async function* eachAuditEntry(filter: AuditFilter, pageSize = 1000): AsyncGenerator<AuditEntry> {
+  let before = filter.before;
+  for (;;) {
+    const page = await listAudit({ ...filter, before }, pageSize);
+    yield* page;
+    if (page.length < pageSize) return;
+    before = page[page.length - 1].id;
+  }
 }
 
 export async function getAuditEntry(id: number): Promise<AuditEntry | undefined> {

@@ -83,9 +83,31 @@ export async function unlinkFacts(executor: Executor, userId: string, messageIds
 
 export type NewRedaction = Pick<MessageRedaction, 'messageId' | 'userId' | 'kind' | 'spanStart' | 'spanEnd' | 'factId' | 'replacement' | 'actor'>;
 
+/**
+ * How replies are searched for a withdrawn text, as `occurrences` in lib/memory/redaction.ts
+ * searches: trimmed, lower-cased by JavaScript; '' (never searched for) when under 2 characters.
+ */
+export function redactionNeedle(original: string): string {
+  const trimmed = original.trim();
+  return trimmed.length < 2 ? '' : trimmed.toLowerCase();
+}
+
+/** Stores redactions, each with its needle: the text its span cuts from the message as it is now. */
 export async function addRedactions(executor: Executor, rows: NewRedaction[]): Promise<void> {
   if (rows.length === 0) return;
-  await executor.insert(messageRedactions).values(rows);
+  const ids = [...new Set(rows.map((r) => r.messageId))];
+  const owners = [...new Set(rows.map((r) => r.userId))];
+  const stored = await executor
+    .select({ id: messages.id, content: messages.content })
+    .from(messages)
+    .where(and(inArray(messages.userId, owners), inArray(messages.id, ids)));
+  const contents = new Map(stored.map((m) => [m.id, m.content]));
+  await executor.insert(messageRedactions).values(
+    rows.map((r) => {
+      const content = contents.get(r.messageId);
+      return { ...r, needle: content === undefined ? null : redactionNeedle(content.slice(r.spanStart, r.spanEnd)) };
+    }),
+  );
 }
 
 export async function redactionsOf(userId: string, messageIds: string[]): Promise<MessageRedaction[]> {
@@ -126,21 +148,41 @@ export async function dropRedactions(executor: Executor, userId: string, message
     .where(and(eq(messageRedactions.userId, userId), inArray(messageRedactions.messageId, messageIds)));
 }
 
+export type WithdrawnText = { original: string; kind: MessageRedaction['kind']; replacement: string | null };
+
 /**
  * The texts the user withdrew (a forgotten or corrected part, as the message held it), with how
- * memory reads them, so a reply that quoted one is read the same way.
+ * memory reads them, so a reply that quoted one is read the same way. Only those that occur in one
+ * of these texts (the replies being read) are read, matched in SQL on the stored needle: what is
+ * read grows with what the replies quote, not with everything the user ever withdrew. Rows from
+ * before the needle column are read whatever the replies hold, and cut here as they always were.
  */
-export async function withdrawnTexts(userId: string): Promise<Array<{ original: string; kind: MessageRedaction['kind']; replacement: string | null }>> {
+export async function withdrawnTexts(userId: string, replies: string[]): Promise<WithdrawnText[]> {
+  const haystacks = [...new Set(replies.map((r) => r.toLowerCase()).filter((r) => r.length >= 2))];
+  if (haystacks.length === 0) return [];
   const rows = await getDb()
-    .select({ content: messages.content, start: messageRedactions.spanStart, end: messageRedactions.spanEnd, kind: messageRedactions.kind, replacement: messageRedactions.replacement })
+    .select({
+      needle: messageRedactions.needle,
+      content: sql<string | null>`case when ${messageRedactions.needle} is null then ${messages.content} end`,
+      start: messageRedactions.spanStart,
+      end: messageRedactions.spanEnd,
+      kind: messageRedactions.kind,
+      replacement: messageRedactions.replacement,
+    })
     .from(messageRedactions)
     .innerJoin(messages, eq(messages.id, messageRedactions.messageId))
-    .where(eq(messageRedactions.userId, userId));
-  // Offsets are JavaScript string offsets (UTF-16), so the text is cut here, not in SQL.
-  const unique = new Map<string, { original: string; kind: MessageRedaction['kind']; replacement: string | null }>();
+    .where(
+      and(
+        eq(messageRedactions.userId, userId),
+        sql`(${messageRedactions.needle} is null or (${messageRedactions.needle} <> '' and exists (select 1 from unnest(${sql.param(haystacks)}::text[]) as h(t) where strpos(h.t, ${messageRedactions.needle}) > 0)))`,
+      ),
+    )
+    .orderBy(messageRedactions.createdAt, messageRedactions.id);
+  // Offsets are JavaScript string offsets (UTF-16), so a text is cut here, not in SQL.
+  const unique = new Map<string, WithdrawnText>();
   for (const r of rows) {
-    const original = r.content.slice(r.start, r.end);
-    if (original.trim().length >= 2) unique.set(`${r.kind}\u0000${original}\u0000${r.replacement}`, { original, kind: r.kind, replacement: r.replacement });
+    const original = r.needle ?? r.content!.slice(r.start, r.end);
+    if (original.trim().length >= 2) unique.set(`${r.kind}\u0000${redactionNeedle(original)}\u0000${r.replacement}`, { original, kind: r.kind, replacement: r.replacement });
   }
   return [...unique.values()];
 }

@@ -93,6 +93,8 @@ export const users = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     kind: userKind('kind').notNull().default('guest'),
     role: userRole('role').notNull().default('user'),
+    // How staff became staff: listed in STAFF_EMAILS (revoked when no longer listed) or granted by hand.
+    staffVia: text('staff_via'),
     displayName: text('display_name'),
     email: text('email'),
     authUserId: text('auth_user_id')
@@ -452,6 +454,10 @@ export const messageRedactions = pgTable(
     // The fact whose deletion or edit caused it (no foreign key: a deleted fact is gone).
     factId: uuid('fact_id'),
     replacement: text('replacement'),
+    // The withdrawn text as replies are searched for it (see `redactionNeedle`): the span's text when
+    // it was redacted, trimmed and lower-cased as JavaScript does, '' when too short to search for.
+    // Null on rows from before the column: those are read whatever a reply holds.
+    needle: text('needle'),
     actor: text('actor').notNull(),
     createdAt: createdAt(),
   },

@@ -15,11 +15,24 @@ export async function searchUsers(q: string, limit = 50): Promise<Array<User & {
       facts: sql<number>`(select count(*)::int from facts f where f.user_id = "users"."id" and f.status = 'active')`,
     })
     .from(users)
-    .where(term === '' ? undefined : isId ? eq(users.id, term) : or(ilike(users.email, `%${term.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`), ilike(users.displayName, `%${term}%`)))
+    .where(term === '' ? undefined : isId ? ownsId(term) : or(ilike(users.email, contains(term)), ilike(users.displayName, contains(term))))
     .orderBy(desc(users.createdAt))
     .limit(limit);
   return rows.map((r) => ({ ...r.user, conversations: r.conversations, facts: r.facts }));
 }
+
+/** `%term%` for ILIKE, with the pattern characters in the term taken literally. */
+const contains = (term: string) => `%${term.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
+
+/**
+ * The user with this id, or who owns the conversation or message with it: a guest has no email,
+ * but can read their conversation's id from its address (/c/<id>).
+ */
+const ownsId = (id: string) =>
+  or(
+    eq(users.id, id),
+    sql`${users.id} in (select user_id from conversations where id = ${id} union all select user_id from messages where id = ${id})`,
+  );
 
 export async function getUser(id: string): Promise<User | undefined> {
   const [row] = await getDb().select().from(users).where(eq(users.id, id));
@@ -33,8 +46,16 @@ export async function conversationById(id: string): Promise<Conversation | undef
 }
 
 export async function ownerOfMessage(id: string): Promise<string | undefined> {
-  const rows = await getDb().execute<{ user_id: string }>(sql`select user_id from messages where id = ${id}`);
-  return rows[0]?.user_id;
+  return (await locateMessage(id))?.userId;
+}
+
+/** Whose a message is and where it lives, whoever owns it. */
+export async function locateMessage(id: string): Promise<{ id: string; userId: string; conversationId: string; role: 'user' | 'assistant' } | undefined> {
+  const rows = await getDb().execute<{ user_id: string; conversation_id: string; role: 'user' | 'assistant' }>(
+    sql`select user_id, conversation_id, role from messages where id = ${id}`,
+  );
+  const row = rows[0];
+  return row && { id, userId: row.user_id, conversationId: row.conversation_id, role: row.role };
 }
 
 export async function ownerOfFact(id: string): Promise<string | undefined> {
@@ -49,6 +70,18 @@ export async function listJobs(filter: { status?: Job['status']; userId?: string
     .where(and(filter.status ? eq(jobs.status, filter.status) : undefined, filter.userId ? eq(jobs.userId, filter.userId) : undefined))
     .orderBy(desc(jobs.updatedAt))
     .limit(limit);
+}
+
+/** How many jobs there are in each status (of one user, or of everyone). */
+export async function countJobs(userId?: string): Promise<Record<Job['status'], number>> {
+  const rows = await getDb()
+    .select({ status: jobs.status, count: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(userId ? eq(jobs.userId, userId) : undefined)
+    .groupBy(jobs.status);
+  const counts = { pending: 0, running: 0, done: 0, failed: 0 };
+  for (const row of rows) counts[row.status] = row.count;
+  return counts;
 }
 
 export async function getJob(id: string): Promise<Job | undefined> {

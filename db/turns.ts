@@ -40,19 +40,29 @@ export async function getTurnRecords(userId: string, assistantMessageId: string)
 /** How a text appears inside jsonb's text form (quotes, backslashes and control characters escaped). */
 const asJsonText = (text: string) => JSON.stringify(text).slice(1, -1);
 
+/** Where a page of the user's turn records ends: the next page starts after it. */
+export type TurnRecordKey = Pick<TurnRecordRow, 'assistantMessageId' | 'attempt'>;
+/** Where a page of the user's citation rows ends. */
+export type CitationKey = Pick<CitationRow, 'assistantMessageId' | 'requestId'>;
+/** A keyset page: up to `limit` rows after `after`, in key order (all of them when no limit is given). */
+export type Page<K> = { after?: K; limit?: number };
+
 /** The user's records that hold any of these texts or item keys (all of them when both are empty and `all` is set). */
-export async function turnRecordsQuoting(userId: string, needles: string[], options: { all?: boolean } = {}): Promise<TurnRecordRow[]> {
+export async function turnRecordsQuoting(userId: string, needles: string[], options: { all?: boolean } & Page<TurnRecordKey> = {}): Promise<TurnRecordRow[]> {
   const wanted = needles.filter((n) => n.length > 0).map(asJsonText);
   if (wanted.length === 0 && !options.all) return [];
-  return getDb()
+  const { after, limit } = options;
+  const query = getDb()
     .select()
     .from(turnRecords)
     .where(
       and(
         eq(turnRecords.userId, userId),
         options.all ? undefined : sql`exists (select 1 from unnest(${sql.param(wanted)}::text[]) as n(t) where strpos(${turnRecords.record}::text, n.t) > 0)`,
+        after ? sql`(${turnRecords.assistantMessageId}, ${turnRecords.attempt}) > (${after.assistantMessageId}::uuid, ${after.attempt}::int)` : undefined,
       ),
     );
+  return limit === undefined ? query : query.orderBy(turnRecords.assistantMessageId, turnRecords.attempt).limit(limit);
 }
 
 export async function replaceTurnRecord(userId: string, assistantMessageId: string, attempt: number, record: Record<string, unknown>): Promise<void> {
@@ -90,10 +100,16 @@ export async function getCitations(userId: string, assistantMessageId: string) {
 }
 
 /** Citation rows holding any of these texts, or citing any of these keys. */
-export async function citationsQuoting(userId: string, needles: string[], keys: string[], options: { all?: boolean } = {}): Promise<CitationRow[]> {
+export async function citationsQuoting(
+  userId: string,
+  needles: string[],
+  keys: string[],
+  options: { all?: boolean } & Page<CitationKey> = {},
+): Promise<CitationRow[]> {
   const wanted = needles.filter((n) => n.length > 0).map(asJsonText);
   if (wanted.length === 0 && keys.length === 0 && !options.all) return [];
-  return getDb()
+  const { after, limit } = options;
+  const query = getDb()
     .select()
     .from(citations)
     .where(
@@ -103,8 +119,10 @@ export async function citationsQuoting(userId: string, needles: string[], keys: 
           ? undefined
           : sql`(${citations.citedKeys} && ${sql.param(keys)}::text[]
               or exists (select 1 from unnest(${sql.param(wanted)}::text[]) as n(t) where strpos(${citations.items}::text, n.t) > 0))`,
+        after ? sql`(${citations.assistantMessageId}, ${citations.requestId}) > (${after.assistantMessageId}::uuid, ${after.requestId}::uuid)` : undefined,
       ),
     );
+  return limit === undefined ? query : query.orderBy(citations.assistantMessageId, citations.requestId).limit(limit);
 }
 
 export async function replaceCitationItems(row: Pick<CitationRow, 'userId' | 'assistantMessageId' | 'requestId'>, items: unknown[]): Promise<void> {

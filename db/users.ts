@@ -60,14 +60,13 @@ export async function recentGuests(createdFrom: string | null): Promise<{ fromAd
  * A new account takes over the guest behind the browser's cookie (conversations and memory stay
  * theirs); without a guest (or one already someone's account) the member starts afresh.
  */
-export async function adoptAccount(account: { authUserId: string; email: string; name: string; guestToken?: string; staff: boolean }): Promise<User> {
+export async function adoptAccount(account: { authUserId: string; email: string; name: string; guestToken?: string }): Promise<User> {
   const guest = account.guestToken ? await findSessionUser(account.guestToken) : undefined;
   const values = {
     kind: 'member' as const,
     authUserId: account.authUserId,
     email: account.email.toLowerCase(),
     displayName: account.name || null,
-    ...(account.staff ? { role: 'staff' as const } : {}),
   };
   if (guest && guest.kind === 'guest' && !guest.authUserId) {
     const member = await getDb().transaction(async (tx) => {
@@ -87,14 +86,17 @@ export async function memberOf(authUserId: string): Promise<User | undefined> {
   return row;
 }
 
-/** Makes the member with this email staff; false when there is no such member. */
-export async function grantStaff(email: string): Promise<boolean> {
-  const rows = await getDb()
-    .update(users)
-    .set({ role: 'staff' })
-    .where(and(eq(users.email, email.trim().toLowerCase()), eq(users.kind, 'member')))
-    .returning({ id: users.id });
-  return rows.length > 0;
+export type StaffSource = 'STAFF_EMAILS' | 'grant';
+
+/** Sets a member's role (and how staff became staff); returns the member as they were, or undefined. */
+export async function setRole(member: { id: string } | { email: string }, role: User['role'], via: StaffSource | null): Promise<User | undefined> {
+  const which = 'id' in member ? eq(users.id, member.id) : eq(users.email, member.email.trim().toLowerCase());
+  return getDb().transaction(async (tx) => {
+    const [before] = await tx.select().from(users).where(and(which, eq(users.kind, 'member'))).for('update');
+    if (!before) return undefined;
+    await tx.update(users).set({ role, staffVia: role === 'staff' ? via : null }).where(eq(users.id, before.id));
+    return before;
+  });
 }
 
 /** Creates a guest user with no session: for imports, benchmarks and tests. */

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, exchange, failOnPageErrors, newConversation, waitForHydration } from './support';
+import { assistantMessages, exchange, failOnPageErrors, newConversation, submitAuth, uniqueEmail, waitForHydration } from './support';
 
 // Accounts: a guest who signs up keeps their chats; signing out leaves a fresh guest with none;
 // signing in again brings them back; a wrong password says so. Every test gets a fresh browser,
@@ -8,15 +8,6 @@ import { assistantMessages, exchange, failOnPageErrors, newConversation, waitFor
 failOnPageErrors();
 
 const PASSWORD = 'correct horse 42';
-const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@memlens.test`;
-
-async function fillAuthForm(page: Page, path: '/signup' | '/login', email: string, password: string) {
-  await page.goto(path);
-  await waitForHydration(page);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: path === '/signup' ? 'Create account' : 'Sign in' }).click();
-}
 
 const accountMenu = (page: Page) => page.getByTestId('account-menu');
 const conversationItems = (page: Page) => page.getByTestId('conversation-item');
@@ -30,7 +21,7 @@ test('a guest who chatted signs up and keeps the chats; signed out is a fresh gu
 
   // Sign up: the guest becomes the member and keeps the conversation.
   const email = uniqueEmail('ada');
-  await fillAuthForm(page, '/signup', email, PASSWORD);
+  await submitAuth(page, 'sign-up', email, PASSWORD);
   await page.waitForURL(`**/c/${conversationId}`);
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'member');
   await expect(accountMenu(page)).toContainText(email);
@@ -47,7 +38,7 @@ test('a guest who chatted signs up and keeps the chats; signed out is a fresh gu
   expect((await page.request.get(`/api/conversations/${conversationId}/messages`)).status()).toBe(404);
 
   // Sign in again: the chats are back.
-  await fillAuthForm(page, '/login', email, PASSWORD);
+  await submitAuth(page, 'sign-in', email, PASSWORD);
   await page.waitForURL(`**/c/${conversationId}`);
   await expect(accountMenu(page)).toContainText(email);
   await expect(conversationItems(page)).toHaveCount(1);
@@ -56,19 +47,19 @@ test('a guest who chatted signs up and keeps the chats; signed out is a fresh gu
 
 test('a wrong password or an unknown email shows an error and signs nobody in', async ({ page }) => {
   const email = uniqueEmail('bo');
-  await fillAuthForm(page, '/signup', email, PASSWORD);
+  await submitAuth(page, 'sign-up', email, PASSWORD);
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByTestId('sign-out').click();
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'guest');
 
-  await fillAuthForm(page, '/login', email, 'not the password');
+  await submitAuth(page, 'sign-in', email, 'not the password');
   await expect(page.getByTestId('auth-error')).toBeVisible();
   await expect(page.getByTestId('auth-error')).toContainText(/invalid|wrong|password/i);
   await expect(page).toHaveURL(/\/login$/);
   // The form stays usable: nothing was signed in.
   expect((await (await page.request.get('/api/me')).json()).user.kind).toBe('guest');
 
-  await fillAuthForm(page, '/login', uniqueEmail('nobody'), PASSWORD);
+  await submitAuth(page, 'sign-in', uniqueEmail('nobody'), PASSWORD);
   await expect(page.getByTestId('auth-error')).toBeVisible();
 
   // A password that is too short never reaches the server: the browser asks for 8 characters.

@@ -1,7 +1,19 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { assistantMessages, exchange, failOnPageErrors, messages, newConversation, send, textIn, userMessages, UUID, waitForHydration } from './support';
+import { expect, test, type Locator } from '@playwright/test';
+import {
+  artifactPath,
+  assistantMessages,
+  exchange,
+  failOnPageErrors,
+  messages,
+  newConversation,
+  screenshot,
+  send,
+  storedMessages,
+  textIn,
+  userMessages,
+  UUID,
+  waitForHydration,
+} from './support';
 
 // Every test gets a fresh browser context, hence a fresh guest session with no conversations.
 // The server runs the built-in offline model with 60 ms between words (~2.5 s per reply).
@@ -14,15 +26,6 @@ failOnPageErrors();
 /** Waits until the reply being streamed shows at least `chars` characters. */
 async function waitForText(reply: Locator, chars: number) {
   await expect.poll(async () => (await textIn(reply).innerText()).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(chars);
-}
-
-async function storedMessages(page: Page, conversationId: string) {
-  const response = await page.request.get(`/api/conversations/${conversationId}/messages`);
-  expect(response.ok()).toBe(true);
-  const body = (await response.json()) as {
-    messages: Array<{ id: string; role: string; content: string; status: string; error: string | null; replyTo: string | null }>;
-  };
-  return body.messages;
 }
 
 test('streams a reply, finishes it and keeps it across a reload', async ({ page }) => {
@@ -130,10 +133,8 @@ test('Stop keeps the partial reply as incomplete, and Retry answers again', asyn
   await expect(earlier).toHaveAttribute('data-status', 'incomplete');
   await expect(earlier).toContainText('Stopped');
   await expect(earlier).toContainText('Tell me everything about lighthouses');
-  const dir = path.join(import.meta.dirname, 'artifacts');
-  fs.mkdirSync(dir, { recursive: true });
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: path.join(dir, 'retry-attempts.png') });
+  await page.screenshot({ path: artifactPath('retry-attempts.png') });
 });
 
 test('closing the tab mid-stream leaves the partial reply stored as incomplete', async ({ page, context }) => {
@@ -338,10 +339,5 @@ test('screenshot of a conversation', async ({ page }) => {
   await exchange(page, 'My favourite colour is **teal** and I live in Lisbon.');
   await exchange(page, 'What is my favourite colour?');
   await exchange(page, 'Where do I live?');
-  await page.mouse.move(0, 0);
-
-  const dir = path.join(import.meta.dirname, 'artifacts');
-  fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, 'chat-page.png'), fullPage: false });
-  expect(fs.statSync(path.join(dir, 'chat-page.png')).size).toBeGreaterThan(10_000);
+  await screenshot(page, 'chat-page');
 });

@@ -1,14 +1,25 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, exchange, facts, failOnPageErrors, newConversation, userMessages, waitForFact, waitForHydration } from './support';
+import {
+  assistantMessages,
+  exchange,
+  facts,
+  failOnPageErrors,
+  inspectorOf,
+  newConversation,
+  screenshot,
+  switchToDarkTheme,
+  storedMessages,
+  userMessages,
+  waitForFact,
+  waitForFactRow,
+  waitForHydration,
+  waitForMemoryToSettle,
+} from './support';
 
 // Correcting memory from the inspector: a deleted fact leaves every later context, the chat marks
 // what was forgotten, and older replies keep their inspector with the deleted text redacted.
 // "Forget everything" removes what its dialog said it would. Every test gets a fresh guest; the
 // server runs the built-in offline model with 60 ms between words (~2.5 s per reply).
-
-const inspectorOf = (page: Page) => page.getByTestId('inspector');
 
 failOnPageErrors();
 
@@ -16,44 +27,10 @@ const SAID = 'I prefer coffee over tea, always black. My cat is called Miso.';
 /** Words of the statement that is deleted: none of them may appear in a later context. */
 const GONE = ['coffee', 'always black'];
 
-type Stored = { id: string; role: string; content: string; marks: Array<{ start: number; end: number; kind: string }> };
-
-async function storedMessages(page: Page, conversationId: string): Promise<Stored[]> {
-  const response = await page.request.get(`/api/conversations/${conversationId}/messages`);
-  expect(response.ok()).toBe(true);
-  return ((await response.json()) as { messages: Stored[] }).messages;
-}
-
 async function storedRecord(page: Page, messageId: string): Promise<Record<string, unknown>> {
   const response = await page.request.get(`/api/messages/${messageId}/context`);
   expect(response.status()).toBe(200);
   return ((await response.json()) as { context: Record<string, unknown> }).context;
-}
-
-/** Post-turn work (facts, episodes, summary) runs right after each reply: wait until memory stops changing. */
-async function waitForMemoryToSettle(page: Page) {
-  let previous = '';
-  await expect
-    .poll(
-      async () => {
-        const now = JSON.stringify(await (await page.request.get('/api/memory')).json());
-        const settled = now === previous;
-        previous = now;
-        return settled;
-      },
-      { timeout: 20_000, intervals: [750] },
-    )
-    .toBe(true);
-}
-
-const artifacts = path.join(import.meta.dirname, 'artifacts');
-
-async function screenshot(page: Page, name: string) {
-  fs.mkdirSync(artifacts, { recursive: true });
-  const file = path.join(artifacts, `${name}.png`);
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: file, fullPage: false });
-  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
 }
 
 test('deleting a fact: the next reply has no trace of it, an older reply shows it redacted, the chat marks it forgotten', async ({
@@ -83,15 +60,7 @@ test('deleting a fact: the next reply has no trace of it, an older reply shows i
   await inspector.getByTestId('tab-memory').click();
   const factsView = inspector.getByTestId('facts');
   const row = factsView.locator(`[data-testid="fact"][data-fact-id="${coffee.id}"]`);
-  await expect
-    .poll(
-      async () => {
-        if ((await row.count()) === 0) await factsView.getByTestId('facts-refresh').click();
-        return row.count();
-      },
-      { timeout: 10_000 },
-    )
-    .toBe(1);
+  await waitForFactRow(factsView, row);
   await row.getByTestId('fact-delete').click();
   const dialog = page.getByTestId('fact-delete-dialog');
   await expect(dialog).toContainText('stops recalling it');
@@ -166,8 +135,7 @@ test('deleting a fact: the next reply has no trace of it, an older reply shows i
   await expect(forgotten).toBeInViewport();
   await expect(recalledFact.getByTestId('redacted-item')).toBeInViewport();
   await screenshot(page, 'corrections-light');
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(14, 16, 20)');
+  await switchToDarkTheme(page);
   await screenshot(page, 'corrections-dark');
   await page.emulateMedia({ colorScheme: 'light' });
 
@@ -249,15 +217,7 @@ test('editing a fact: the chat marks what you first said as corrected, with the 
 
   await inspector.getByTestId('tab-memory').click();
   const row = inspector.locator(`[data-testid="fact"][data-fact-id="${director.id}"]`);
-  await expect
-    .poll(
-      async () => {
-        if ((await row.count()) === 0) await inspector.getByTestId('facts-refresh').click();
-        return row.count();
-      },
-      { timeout: 10_000 },
-    )
-    .toBe(1);
+  await waitForFactRow(inspector, row);
   await row.getByTestId('fact-edit').click();
   await row.getByTestId('fact-input').fill('My favourite director is Agnès Varda.');
   await row.getByTestId('fact-save').click();

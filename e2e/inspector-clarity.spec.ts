@@ -1,11 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
   assistantMessages,
   exchange,
   failOnPageErrors,
+  inspectorOf,
   newConversation,
+  screenshot,
   send,
   textIn,
   userMessages,
@@ -20,17 +20,7 @@ import {
 // explain themselves, and the budget and the timeline are charts. The server runs the offline
 // model with 60 ms between words (~2.5 s per reply).
 
-const inspectorOf = (page: Page) => page.getByTestId('inspector');
-
 failOnPageErrors();
-
-async function screenshot(page: Page, name: string) {
-  const dir = path.join(import.meta.dirname, 'artifacts');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: false });
-  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
-}
 
 /** Two turns: a fact is learned, then a question the offline model answers by quoting (citing) it. */
 async function citedConversation(page: Page) {
@@ -246,13 +236,11 @@ test('screenshots: light, dark and phone', async ({ page }) => {
   const item = inspector.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`);
   await expect(item).toHaveAttribute('data-focused', 'true');
   await expect(item).toBeInViewport();
-  await page.mouse.move(0, 0);
   await screenshot(page, 'inspector-clarity');
 
   // Dark: the budget per block, further down.
   await page.emulateMedia({ colorScheme: 'dark' });
   await inspector.getByTestId('budget-chart').scrollIntoViewIfNeeded();
-  await page.mouse.move(0, 0);
   await screenshot(page, 'inspector-clarity-dark');
   await page.emulateMedia({ colorScheme: 'light' });
 

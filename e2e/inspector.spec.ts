@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
   assistantMessages,
@@ -7,20 +5,21 @@ import {
   facts,
   type FactRow,
   failOnPageErrors,
+  inspectorOf,
   newConversation,
+  screenshot,
   send,
   textIn,
   userMessages,
   UUID,
   waitForFact,
+  waitForFactRow,
   waitForHydration,
 } from './support';
 
 // The inspector: the context of each reply (live while it streams, stored after a reload), the
 // conversation summary and the facts memlens keeps. Every test gets a fresh guest; the server runs
 // the built-in offline model with 60 ms between words (~2.5 s per reply).
-
-const inspectorOf = (page: Page) => page.getByTestId('inspector');
 
 failOnPageErrors();
 
@@ -187,16 +186,7 @@ test('facts: listed with their source, edited with an EDIT event, deleted, and f
   const factsView = inspector.getByTestId('facts');
   await expect(factsView).toBeVisible();
   const lisbon = factsView.locator(`[data-testid="fact"][data-fact-id="${created.id}"]`);
-  // The view re-reads after each turn; the refresh button covers a slow extraction.
-  await expect
-    .poll(
-      async () => {
-        if ((await lisbon.count()) === 0) await factsView.getByTestId('facts-refresh').click();
-        return lisbon.count();
-      },
-      { timeout: 10_000 },
-    )
-    .toBe(1);
+  await waitForFactRow(factsView, lisbon);
   await expect(lisbon.getByTestId('fact-content')).toHaveText('I live in Lisbon');
   await expect(lisbon).toHaveAttribute('data-status', 'active');
   await expect(lisbon).toContainText('since');
@@ -382,11 +372,5 @@ test('screenshot of a conversation with the inspector open', async ({ page }) =>
   const inspector = inspectorOf(page);
   await expect(inspector).toHaveAttribute('data-status', 'complete');
   await expect(inspector.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Lisbon' })).toHaveAttribute('data-cited', 'true');
-  await page.mouse.move(0, 0);
-
-  const dir = path.join(import.meta.dirname, 'artifacts');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'inspector.png');
-  await page.screenshot({ path: file, fullPage: false });
-  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+  await screenshot(page, 'inspector');
 });

@@ -1,7 +1,16 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, exchange, facts, failOnPageErrors, newConversation, waitForFact, waitForHydration } from './support';
+import {
+  assistantMessages,
+  exchange,
+  facts,
+  failOnPageErrors,
+  newConversation,
+  screenshot,
+  switchToDarkTheme,
+  waitForFact,
+  waitForHydration,
+  waitForMemoryToSettle,
+} from './support';
 
 // The Memory page (/memory): opened from the home screen and from the header; search facts (English
 // and Chinese), add one by hand, see which replies used a fact and open one, delete a fact and a
@@ -9,32 +18,6 @@ import { assistantMessages, exchange, facts, failOnPageErrors, newConversation, 
 // runs the built-in offline model with 60 ms between words (~2.5 s per reply).
 
 failOnPageErrors();
-
-const artifacts = path.join(import.meta.dirname, 'artifacts');
-
-async function screenshot(page: Page, name: string) {
-  fs.mkdirSync(artifacts, { recursive: true });
-  const file = path.join(artifacts, `${name}.png`);
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: file, fullPage: false });
-  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
-}
-
-/** Post-turn work (facts, episodes, summary) runs right after each reply: wait until memory stops changing. */
-async function waitForMemoryToSettle(page: Page) {
-  let previous = '';
-  await expect
-    .poll(
-      async () => {
-        const now = JSON.stringify(await (await page.request.get('/api/memory')).json());
-        const settled = now === previous;
-        previous = now;
-        return settled;
-      },
-      { timeout: 20_000, intervals: [750] },
-    )
-    .toBe(true);
-}
 
 async function episodeTotal(page: Page, q = ''): Promise<number> {
   const response = await page.request.get(`/api/episodes${q ? `?q=${encodeURIComponent(q)}` : ''}`);
@@ -128,8 +111,7 @@ test('search, add, see where a fact was used, delete a fact and an exchange, edi
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.getByTestId('memory-page').evaluate((el) => el.scrollTo(0, 0));
   await screenshot(page, 'memory-page');
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(14, 16, 20)');
+  await switchToDarkTheme(page);
   await page.getByTestId('memory-episodes').scrollIntoViewIfNeeded();
   await screenshot(page, 'memory-page-dark');
   await page.emulateMedia({ colorScheme: 'light' });

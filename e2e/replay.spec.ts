@@ -1,25 +1,23 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, exchange, facts, failOnPageErrors, newConversation, waitForFact, waitForHydration } from './support';
+import {
+  artifactPath,
+  assistantMessages,
+  exchange,
+  facts,
+  failOnPageErrors,
+  inspectorOf,
+  newConversation,
+  screenshot,
+  switchToDarkTheme,
+  waitForFact,
+  waitForHydration,
+} from './support';
 
 // Replay in the inspector: an older reply's context assembled again with today's memory (never
 // generated), and what changed against what was sent. Every test gets a fresh guest; the server runs
 // the built-in offline model with 60 ms between words (~2.5 s per reply).
 
-const inspectorOf = (page: Page) => page.getByTestId('inspector');
-
 failOnPageErrors();
-
-const artifacts = path.join(import.meta.dirname, 'artifacts');
-
-async function screenshot(page: Page, name: string) {
-  fs.mkdirSync(artifacts, { recursive: true });
-  const file = path.join(artifacts, `${name}.png`);
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: file, fullPage: false });
-  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
-}
 
 /** Scrolls the inspector's own scroll area (not the page) so the element starts at its top. */
 async function scrollPanelTo(page: Page, testId: string) {
@@ -90,11 +88,10 @@ test('replaying an older reply with today\'s memory shows what was added, remove
   await scrollPanelTo(page, 'replay-section');
   await expect(diff.getByTestId('replay-tokens')).toBeInViewport();
   await page.mouse.move(0, 0);
-  await page.locator('#inspector-panel').screenshot({ path: path.join(artifacts, 'replay-section.png') });
+  await page.locator('#inspector-panel').screenshot({ path: artifactPath('replay-section.png') });
   await page.setViewportSize({ width: 1280, height: 1000 });
   await scrollPanelTo(page, 'replay-section');
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(14, 16, 20)');
+  await switchToDarkTheme(page);
   await screenshot(page, 'replay-dark');
   await page.emulateMedia({ colorScheme: 'light' });
 

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, exchange, failOnPageErrors, newConversation, waitForFact, waitForHydration } from './support';
+import { assistantMessages, exchange, failOnPageErrors, newConversation, screenshot, submitAuth, uniqueEmail, waitForFact, waitForHydration } from './support';
 
 // The staff console (/staff): signed-out visitors get 401 and users 403, on the pages and the API;
 // staff (an email listed in STAFF_EMAILS, see playwright.config.ts) find a user, open a conversation
@@ -10,27 +9,8 @@ import { assistantMessages, exchange, failOnPageErrors, newConversation, waitFor
 
 failOnPageErrors();
 
-const artifacts = path.join(import.meta.dirname, 'artifacts');
 const STAFF_EMAIL = 'staff@memlens.test';
 const PASSWORD = 'staff password 1';
-const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@memlens.test`;
-
-async function screenshot(page: Page, name: string) {
-  fs.mkdirSync(artifacts, { recursive: true });
-  const file = path.join(artifacts, `${name}.png`);
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: file, fullPage: false });
-  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
-}
-
-async function submitAuth(page: Page, mode: 'sign-up' | 'sign-in', email: string, password: string, next?: string) {
-  await page.goto(`${mode === 'sign-up' ? '/signup' : '/login'}${next ? `?next=${encodeURIComponent(next)}` : ''}`);
-  await waitForHydration(page);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: mode === 'sign-up' ? 'Create account' : 'Sign in' }).click();
-}
-
 /** Signs up the staff address (or signs in, when an earlier test of this run already made it). */
 async function becomeStaff(page: Page) {
   await submitAuth(page, 'sign-up', STAFF_EMAIL, PASSWORD, '/staff');
@@ -144,9 +124,15 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await expect(turn.getByTestId('retrieval-question')).toHaveText('What is my cat called?');
   await expect(turn.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Miso' })).toHaveCount(1);
   await expect(turn.getByTestId('budget-total')).toBeVisible();
-  // Read-only: the user's replay (their own route) is not offered here.
-  await expect(turn.getByTestId('replay-run')).toBeHidden();
   await screenshot(page, 'staff-turn');
+  // Replay through the staff routes: the turn assembled again with today's memory, nothing changed.
+  const replay = turn.getByTestId('replay-section');
+  await replay.getByTestId('replay-section-toggle').click();
+  await replay.getByTestId('replay-run').click();
+  await expect(replay.getByTestId('replay-diff')).toBeVisible();
+  await expect(replay.getByTestId('replay-query')).toContainText('What is my cat called?');
+  await replay.scrollIntoViewIfNeeded();
+  await screenshot(page, 'staff-replay');
 
   // The turn record opens straight from its address, and Escape closes it.
   await page.reload();

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 
 // Shared by the e2e specs. Every test gets a fresh browser context, hence a fresh guest session with
@@ -9,6 +11,7 @@ export const messages = (page: Page) => page.getByTestId('message');
 export const userMessages = (page: Page) => page.locator('[data-testid="message"][data-role="user"]');
 export const assistantMessages = (page: Page) => page.locator('[data-testid="message"][data-role="assistant"]');
 export const textIn = (message: Locator) => message.getByTestId('message-text');
+export const inspectorOf = (page: Page) => page.getByTestId('inspector');
 
 /** Uncaught exceptions and React hydration errors fail the test that caused them. */
 export function failOnPageErrors() {
@@ -66,4 +69,83 @@ export async function waitForFact(page: Page, needle: string): Promise<FactRow> 
     .poll(async () => (await facts(page, 'active')).some((f) => f.content.includes(needle)), { timeout: 15_000, intervals: [250, 500, 1_000] })
     .toBe(true);
   return (await facts(page, 'active')).find((f) => f.content.includes(needle))!;
+}
+
+/** Post-turn work (facts, episodes, summary) runs right after each reply: wait until memory stops changing. */
+export async function waitForMemoryToSettle(page: Page) {
+  let previous = '';
+  await expect
+    .poll(
+      async () => {
+        const now = JSON.stringify(await (await page.request.get('/api/memory')).json());
+        const settled = now === previous;
+        previous = now;
+        return settled;
+      },
+      { timeout: 20_000, intervals: [750] },
+    )
+    .toBe(true);
+}
+
+/** Waits for one fact row in a facts view (the inspector's): the view re-reads after each turn; its refresh button covers a slow extraction. */
+export async function waitForFactRow(view: Locator, row: Locator) {
+  await expect
+    .poll(
+      async () => {
+        if ((await row.count()) === 0) await view.getByTestId('facts-refresh').click();
+        return row.count();
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(1);
+}
+
+export type StoredMessage = {
+  id: string;
+  role: string;
+  content: string;
+  status: string;
+  error: string | null;
+  replyTo: string | null;
+  marks: Array<{ start: number; end: number; kind: string }>;
+};
+
+/** A conversation's messages as the API stores them. */
+export async function storedMessages(page: Page, conversationId: string): Promise<StoredMessage[]> {
+  const response = await page.request.get(`/api/conversations/${conversationId}/messages`);
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { messages: StoredMessage[] }).messages;
+}
+
+/** A fresh address for a test's account. */
+export const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@memlens.test`;
+
+/** Fills and submits the sign-up or sign-in form; `next` is where it leads afterwards. */
+export async function submitAuth(page: Page, mode: 'sign-up' | 'sign-in', email: string, password: string, next?: string) {
+  await page.goto(`${mode === 'sign-up' ? '/signup' : '/login'}${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+  await waitForHydration(page);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: mode === 'sign-up' ? 'Create account' : 'Sign in' }).click();
+}
+
+/** Switches the page to the dark theme and waits until it is painted in it. */
+export async function switchToDarkTheme(page: Page) {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(14, 16, 20)');
+}
+
+/** Screenshots go to e2e/artifacts/ (not committed). */
+export function artifactPath(file: string): string {
+  const dir = path.join(import.meta.dirname, 'artifacts');
+  fs.mkdirSync(dir, { recursive: true });
+  return path.join(dir, file);
+}
+
+/** A screenshot of the viewport, with the mouse out of the way, saved as e2e/artifacts/<name>.png. */
+export async function screenshot(page: Page, name: string) {
+  const file = artifactPath(`${name}.png`);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: file, fullPage: false });
+  expect(fs.statSync(file).size).toBeGreaterThan(10_000);
 }

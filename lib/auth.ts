@@ -30,7 +30,7 @@ function createAuth() {
           // The guest behind this browser's cookie (if any) becomes the new member.
           after: async (user, context) => {
             const guestToken = sessionTokenFrom(context?.headers?.get('cookie') ?? context?.request?.headers.get('cookie') ?? null);
-            await adoptAccount({ authUserId: user.id, email: user.email, name: user.name, guestToken, staff: isStaffEmail(user.email) });
+            await adoptAccount({ authUserId: user.id, email: user.email, name: user.name, guestToken });
           },
         },
       },

@@ -2,6 +2,7 @@ import { getConversation } from '@/db/conversations';
 import type { Scope } from '@/db/history';
 import type { User } from '@/db/schema';
 import { adoptAccount, findSessionUser, memberOf, recentGuests, resolveSessionUser } from '@/db/users';
+import { changeRole } from './roles';
 import { getAuth, isStaffEmail } from './auth';
 import { getConfig } from './config';
 import { HttpError, notFound, uuidParam } from './http';
@@ -27,15 +28,20 @@ export async function requireStaff(request: Request): Promise<User> {
   return member;
 }
 
-/** The member behind a better-auth session (staff as soon as their email is in STAFF_EMAILS). */
+/**
+ * The member behind a better-auth session. STAFF_EMAILS is read on every request: a listed email
+ * is staff at once, and staff who came from the list are users again once they are taken off it
+ * (staff granted by hand stay staff until `npm run user:grant-staff -- --revoke`).
+ */
 export async function signedInMember(headers: Headers): Promise<User | undefined> {
   const session = await getAuth().api.getSession({ headers });
   if (!session) return undefined;
-  const staff = isStaffEmail(session.user.email);
-  const member = await memberOf(session.user.id);
-  if (member && (member.role === 'staff' || !staff)) return member;
-  // No row yet (an account made outside the app) or newly listed as staff.
-  return adoptAccount({ authUserId: session.user.id, email: session.user.email, name: session.user.name, staff });
+  // No row yet: an account made outside the app.
+  const member = (await memberOf(session.user.id)) ?? (await adoptAccount({ authUserId: session.user.id, email: session.user.email, name: session.user.name }));
+  const listed = isStaffEmail(session.user.email);
+  if (listed && member.role !== 'staff') return changeRole(member, 'staff', 'STAFF_EMAILS');
+  if (!listed && member.role === 'staff' && member.staffVia === 'STAFF_EMAILS') return changeRole(member, 'user', 'STAFF_EMAILS');
+  return member;
 }
 
 async function guestFor(token: string, address: string | null): Promise<User> {

@@ -3,7 +3,7 @@ import { listConversations } from '@/db/conversations';
 import { listFacts, withSources } from '@/db/facts';
 import { resetJobs } from '@/db/jobs';
 import type { Job, User } from '@/db/schema';
-import { conversationById, getJob, getUser, listJobs, ownerOfFact, ownerOfMessage, searchUsers } from '@/db/staff';
+import { conversationById, getJob, countJobs, getUser, listJobs, locateMessage, ownerOfFact, ownerOfMessage, searchUsers } from '@/db/staff';
 import { getSummary } from '@/db/summaries';
 import { audit, userActor } from './audit';
 import { notFound } from './http';
@@ -51,6 +51,13 @@ export async function conversationForStaff(staff: Staff, conversationId: string)
   return { conversation, messages: await conversationMessages(scope), summary: (await getSummary(scope)) ?? null };
 }
 
+export async function messageLocationForStaff(staff: Staff, messageId: string) {
+  const location = await locateMessage(messageId);
+  if (!location) throw notFound('Message', messageId);
+  await read(staff, location.userId, 'message', messageId);
+  return location;
+}
+
 export async function turnForStaff(staff: Staff, messageId: string) {
   const owner = await ownerOfMessage(messageId);
   if (!owner) throw notFound('Message', messageId);
@@ -87,7 +94,7 @@ export async function clearSummaryAsStaff(staff: Staff, conversationId: string, 
 
 export async function jobsForStaff(staff: Staff, filter: { status?: Job['status']; userId?: string }) {
   if (filter.userId) await read(staff, filter.userId, 'jobs', filter.userId);
-  return listJobs(filter);
+  return { jobs: await listJobs(filter), counts: await countJobs(filter.userId) };
 }
 
 /** Runs a failed job again now (attempts reset), and returns it as it ended. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GET as listConversations, POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
+import { changeRole } from '@/lib/roles';
 import { requireStaff, requireUser } from '@/lib/session';
 import { setEnv } from './support/app';
 import { browser, email } from './support/auth';
@@ -52,9 +53,31 @@ describe('accounts', () => {
       await user.auth('sign-up/email', { email: email(), password: 'user password 1', name: 'User' });
       await expect(requireStaff(user.request('/'))).rejects.toMatchObject({ status: 403 });
       await expect(requireStaff(browser().request('/'))).rejects.toMatchObject({ status: 401 });
+
+      // Taken off the list: a user again at the next request, and the log says so both ways.
+      setEnv({ STAFF_EMAILS: 'someone@else.test' });
+      await expect(requireStaff(staff.request('/'))).rejects.toMatchObject({ status: 403 });
+      const [{ id }] = await getSql()`select id from users where email = ${staffEmail}`;
+      const changes = await getSql()`select action, actor, after from audit_log where target_user_id = ${id} and object_type = 'user' order by id`;
+      expect(changes.map((c) => [c.action, c.actor])).toEqual([
+        ['grant_staff', 'STAFF_EMAILS'],
+        ['revoke_staff', 'STAFF_EMAILS'],
+      ]);
     } finally {
       setEnv({ STAFF_EMAILS: undefined });
     }
+  });
+
+  it('staff granted by hand stay staff whatever STAFF_EMAILS says, until revoked by hand', async () => {
+    const address = email();
+    const member = browser();
+    await member.auth('sign-up/email', { email: address, password: 'hand granted 1', name: 'Hand' });
+    await requireUser(member.request('/'));
+    expect(await changeRole({ email: address.toUpperCase() }, 'staff', 'grant')).toMatchObject({ role: 'staff', staffVia: 'grant' });
+    expect((await requireStaff(member.request('/'))).role).toBe('staff');
+    await changeRole({ email: address }, 'user', 'grant');
+    await expect(requireStaff(member.request('/'))).rejects.toMatchObject({ status: 403 });
+    expect(await changeRole({ email: 'nobody-here@example.test' }, 'staff', 'grant')).toBeUndefined();
   });
 
   it('guest creation is bounded per client address and hour', async () => {

@@ -5,6 +5,7 @@ import { DELETE as deleteFact, PATCH as editFact } from '@/app/api/facts/[id]/ro
 import { GET as listFacts } from '@/app/api/facts/route';
 import { DELETE as forgetAll } from '@/app/api/memory/route';
 import { DELETE as removeMessage } from '@/app/api/messages/[id]/route';
+import { eachAuditEntry } from '@/db/audit';
 import { getSql } from '@/db/client';
 import { newClient, params, readChunks, setEnv } from './support/app';
 import { fillerTurns, importTurns, postTurnSettled } from './support/memory';
@@ -17,6 +18,21 @@ describe('the audit log', () => {
     await expect(getSql()`update audit_log set action = 'tampered'`).rejects.toThrow(/append-only/u);
     await expect(getSql()`delete from audit_log`).rejects.toThrow(/append-only/u);
     await expect(getSql()`truncate audit_log`).rejects.toThrow(/append-only/u);
+  });
+
+  it('reads every matching entry for the export, a page at a time, newest first', async () => {
+    const target = (await newClient()).user.id;
+    for (let i = 0; i < 7; i++) {
+      await getSql()`insert into audit_log (actor, actor_role, target_user_id, object_type, action) values ('test', 'system', ${target}, 'probe', ${i % 2 ? 'read' : 'edit'})`;
+    }
+    const all = (await entriesFor(target)).map((e) => Number(e.id)).reverse();
+    const read = async (filter: Parameters<typeof eachAuditEntry>[0]) => {
+      const ids: number[] = [];
+      for await (const entry of eachAuditEntry(filter, 3)) ids.push(entry.id);
+      return ids;
+    };
+    expect(await read({ targetUserId: target })).toEqual(all);
+    expect(await read({ targetUserId: target, action: 'changes' })).toHaveLength(4);
   });
 
   it('records every correction with actor, role, target, object, action, before/after and request id; deleted text stays redacted', async () => {

@@ -14,6 +14,7 @@ import { DELETE as staffClearSummary } from '@/app/api/staff/conversations/[id]/
 import { PATCH as staffEditFact, DELETE as staffDeleteFact } from '@/app/api/staff/facts/[id]/route';
 import { POST as staffRetryJob } from '@/app/api/staff/jobs/[id]/retry/route';
 import { GET as staffTurn } from '@/app/api/staff/messages/[id]/context/route';
+import { GET as staffMessage } from '@/app/api/staff/messages/[id]/route';
 import { GET as staffReplayGet, POST as staffReplayPost } from '@/app/api/staff/messages/[id]/replay/route';
 import { GET as staffUser } from '@/app/api/staff/users/[id]/route';
 import { getSql } from '@/db/client';
@@ -56,6 +57,7 @@ const userRoutes: Case[] = [
 const staffRoutes: Case[] = [
   { route: 'GET /api/staff/users/:id', call: (b, i) => staffUser(b.request(`/api/staff/users/${i.user}`), params({ id: i.user })) },
   { route: 'GET /api/staff/conversations/:id', call: (b, i) => staffConversation(b.request(`/api/staff/conversations/${i.conversation}`), params({ id: i.conversation })) },
+  { route: 'GET /api/staff/messages/:id', call: (b, i) => staffMessage(b.request(`/api/staff/messages/${i.reply}`), params({ id: i.reply })) },
   { route: 'GET /api/staff/messages/:id/context', call: (b, i) => staffTurn(b.request(`/api/staff/messages/${i.reply}/context`), params({ id: i.reply })) },
   { route: 'GET /api/staff/messages/:id/replay', call: (b, i) => staffReplayGet(b.request(`/api/staff/messages/${i.reply}/replay`), params({ id: i.reply })) },
   { route: 'POST /api/staff/messages/:id/replay', call: (b, i) => staffReplayPost(json(b, `/api/staff/messages/${i.reply}/replay`, 'POST', { window: 4 }), params({ id: i.reply })) },

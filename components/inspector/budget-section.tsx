@@ -50,7 +50,7 @@ const BUDGET_HELP = (
       <b>Budget</b> = (context window − output kept free for the reply) × a safety margin, unless a fixed budget is configured.
     </p>
     <p>
-      <b>Required</b> is always sent: the system prompt, the citation instructions, your question and the framing. Then each block
+      <b>Required</b> is always sent: the system prompt, the citation instructions, the question and the framing. Then each block
       in turn (facts, summary, earlier exchanges, recent messages) keeps whole items, best first, between its <b>floor</b> (room
       kept for it) and its <b>cap</b> (the most it may take). The recent messages are kept newest first and stop at the first one
       that does not fit.

@@ -1,21 +1,13 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { api, memoryKeys } from '../api';
-import { ConfirmDialog } from '../confirm-dialog';
 import { HistoryIcon, PencilIcon, RefreshIcon, TrashIcon } from '../icons';
-import { useAfterMemoryChange } from './memory-changed';
-import type { Fact, FactDeleteResult, FactEvent } from './types';
-import { Badge, describeActor, formatDate, formatDateTime, Notice, Section, Skeleton, SourceLinks } from './ui';
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** What a fact deletion did, as the server counted it. */
-export function describeFactDeletion(result: Pick<FactDeleteResult, 'messagesMarked' | 'recordsRedacted'>): string {
-  return `Forgotten. ${plural(result.messagesMarked, 'message')} marked, ${plural(result.recordsRedacted, 'inspector record')} redacted.`;
-}
+import { DismissibleNotice, FactHistory, FactItem, useFactEdits } from '../memory-edits';
+import type { Fact } from './types';
+import { Badge, formatDate, formatDateTime, Notice, Section, Skeleton, SourceLinks } from './ui';
 
 /** What memlens knows about the user across conversations, by slot: edit, delete, and each fact's history. */
 export function FactsSection({ conversationId, onReveal }: { conversationId: string; onReveal: () => void }) {
@@ -58,14 +50,9 @@ export function FactsSection({ conversationId, onReveal }: { conversationId: str
 
       {deleted ? (
         <div className="mb-3">
-          <Notice testId="fact-delete-result">
-            <span role="status" className="flex items-start gap-2">
-              <span className="min-w-0 flex-1">{deleted}</span>
-              <button type="button" onClick={() => setDeleted(null)} className="text-xs underline hover:text-fg">
-                Dismiss
-              </button>
-            </span>
-          </Notice>
+          <DismissibleNotice testId="fact-delete-result" onDismiss={() => setDeleted(null)}>
+            {deleted}
+          </DismissibleNotice>
         </div>
       ) : null}
 
@@ -94,7 +81,7 @@ export function FactsSection({ conversationId, onReveal }: { conversationId: str
                     conversationId={conversationId}
                     onReveal={onReveal}
                     onDeleting={() => setDeleted(null)}
-                    onDeleted={(result) => setDeleted(describeFactDeletion(result))}
+                    onDeleted={setDeleted}
                   />
                 ))}
               </ul>
@@ -126,115 +113,25 @@ function FactRow({
   conversationId: string;
   onReveal: () => void;
   onDeleting: () => void;
-  onDeleted: (result: FactDeleteResult) => void;
+  onDeleted: (message: string) => void;
 }) {
-  const queryClient = useQueryClient();
-  const afterMemoryChange = useAfterMemoryChange();
-  const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(fact.content);
+  const edits = useFactEdits(fact, onDeleted);
   const [showHistory, setShowHistory] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const inputId = useId();
   const active = fact.status === 'active';
 
-  const invalidate = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: memoryKeys.factsAll }),
-      queryClient.invalidateQueries({ queryKey: memoryKeys.fact(fact.id) }),
-    ]);
-
-  const edit = useMutation({
-    mutationFn: (content: string) => api.editFact(fact.id, content),
-    onSuccess: async () => {
-      setEditing(false);
-      await invalidate();
-      // Earlier mentions of the old text are marked corrected in the chat.
-      afterMemoryChange();
-    },
-  });
-
-  const remove = useMutation({
-    mutationFn: () => api.deleteFact(fact.id),
-    onSuccess: (result) => {
-      setConfirmDelete(false);
-      onDeleted(result);
-      queryClient.setQueriesData<Fact[]>({ queryKey: memoryKeys.factsAll }, (list) => list?.filter((f) => f.id !== fact.id));
-      queryClient.removeQueries({ queryKey: memoryKeys.fact(fact.id) });
-      // The facts, the summaries and the turn records changed on the server; the chat's messages are marked.
-      afterMemoryChange();
-    },
-  });
-
-  const submit = () => {
-    const content = draft.trim();
-    if (!content || content === fact.content) {
-      setEditing(false);
-      return;
-    }
-    edit.mutate(content);
-  };
-
   return (
-    <li
-      data-testid="fact"
-      data-fact-id={fact.id}
-      data-status={fact.status}
-      className={`rounded-lg border p-2.5 text-sm ${active ? 'border-line bg-surface' : 'border-dashed border-line bg-subtle/50 text-muted'}`}
+    <FactItem
+      fact={fact}
+      edits={edits}
+      place="inspector"
+      badges={
+        active ? null : (
+          <Badge tone={fact.status === 'deleted' ? 'danger' : 'warn'} testId="fact-status">
+            {fact.status}
+          </Badge>
+        )
+      }
     >
-      {editing ? (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            submit();
-          }}
-          className="space-y-2"
-        >
-          <label htmlFor={inputId} className="sr-only">
-            Fact
-          </label>
-          <input
-            id={inputId}
-            data-testid="fact-input"
-            value={draft}
-            maxLength={2000}
-            autoFocus
-            onChange={(event) => setDraft(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Escape') {
-                event.preventDefault();
-                setEditing(false);
-              }
-            }}
-            className="w-full rounded-md border border-accent bg-canvas px-2 py-1.5 text-sm outline-none"
-          />
-          {edit.isError ? <p className="text-xs text-danger" role="alert">Could not save: {edit.error.message}</p> : null}
-          <div className="flex justify-end gap-2">
-            <button type="button" onClick={() => setEditing(false)} className="rounded-md px-2.5 py-1 text-xs font-medium hover:bg-subtle">
-              Cancel
-            </button>
-            <button
-              type="submit"
-              data-testid="fact-save"
-              disabled={edit.isPending || draft.trim() === ''}
-              className="rounded-md bg-accent px-2.5 py-1 text-xs font-medium text-on-accent hover:bg-accent-hover disabled:opacity-60"
-            >
-              {edit.isPending ? 'Saving…' : 'Save'}
-            </button>
-          </div>
-        </form>
-      ) : (
-        <div className="flex items-start gap-2">
-          <p className="min-w-0 flex-1 leading-5 break-words" data-testid="fact-content">
-            {fact.content}
-          </p>
-          {!active ? (
-            <Badge tone={fact.status === 'deleted' ? 'danger' : 'warn'} testId="fact-status">
-              {fact.status}
-            </Badge>
-          ) : null}
-        </div>
-      )}
-
       <div className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-[11px] text-muted">
         <span title={formatDateTime(fact.validFrom)}>since {formatDate(fact.validFrom)}</span>
         {fact.validTo ? (
@@ -255,17 +152,13 @@ function FactRow({
         <SourceLinks ids={fact.sourceMessageIds} onReveal={onReveal} />
       </div>
 
-      {!editing ? (
+      {!edits.editing ? (
         <div className="mt-2 flex items-center gap-1">
           {active ? (
             <button
               type="button"
               data-testid="fact-edit"
-              onClick={() => {
-                setDraft(fact.content);
-                edit.reset();
-                setEditing(true);
-              }}
+              onClick={edits.startEditing}
               className="inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-muted hover:bg-subtle hover:text-fg"
             >
               <PencilIcon width={12} height={12} /> Edit
@@ -275,9 +168,8 @@ function FactRow({
             type="button"
             data-testid="fact-delete"
             onClick={() => {
-              remove.reset();
               onDeleting();
-              setConfirmDelete(true);
+              edits.askDelete();
             }}
             className="inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-muted hover:bg-danger-soft hover:text-danger"
           >
@@ -295,61 +187,7 @@ function FactRow({
         </div>
       ) : null}
 
-      {showHistory ? <FactHistory factId={fact.id} /> : null}
-
-      {/* Mounted only while asked: one list holds many facts, the page needs one such dialog at a time. */}
-      {confirmDelete ? (
-        <ConfirmDialog
-          open
-          title="Delete this fact?"
-          description={`“${fact.content}” is deleted with its history, and memlens stops recalling it: the statement is removed from the exchanges and summaries it remembers. Your messages stay in the chat, with the part that said it marked as forgotten and no longer sent to the model. Inspector records of earlier replies stay, with this text shown as redacted.`}
-          confirmLabel="Delete"
-          busy={remove.isPending}
-          error={remove.error ? remove.error.message : null}
-          onConfirm={() => remove.mutate()}
-          onCancel={() => setConfirmDelete(false)}
-          testId="fact-delete-dialog"
-        />
-      ) : null}
-    </li>
-  );
-}
-
-const EVENT_TONES: Record<FactEvent['event'], 'neutral' | 'accent' | 'good' | 'warn' | 'danger'> = {
-  ADD: 'good',
-  UPDATE: 'warn',
-  DELETE: 'danger',
-  NONE: 'neutral',
-  EDIT: 'accent',
-};
-
-function FactHistory({ factId }: { factId: string }) {
-  const query = useQuery({ queryKey: memoryKeys.fact(factId), queryFn: () => api.getFact(factId), staleTime: 0 });
-  if (query.isPending) return <Skeleton lines={2} />;
-  if (query.isError) return <p className="mt-2 text-xs text-danger">Could not load the history: {query.error.message}</p>;
-  const history = query.data.history;
-  return (
-    <ol className="mt-2 space-y-1.5 border-t border-line pt-2" data-testid="fact-history">
-      {history.length === 0 ? <li className="text-xs text-muted">No events recorded.</li> : null}
-      {history.map((event, index) => (
-        <li key={event.id ?? index} data-testid="fact-event" data-event={event.event} className="text-xs">
-          <div className="flex flex-wrap items-center gap-1.5">
-            <Badge tone={EVENT_TONES[event.event] ?? 'neutral'}>{event.event}</Badge>
-            <span className="text-muted">by {describeActor(event.actor)}</span>
-            <span className="ml-auto text-faint">{formatDateTime(event.createdAt)}</span>
-          </div>
-          {event.oldContent || event.newContent ? (
-            <p className="mt-0.5 break-words text-muted">
-              {event.oldContent && event.oldContent !== event.newContent ? (
-                <>
-                  <del className="decoration-danger/60">{event.oldContent}</del> →{' '}
-                </>
-              ) : null}
-              <span className="text-fg">{event.newContent}</span>
-            </p>
-          ) : null}
-        </li>
-      ))}
-    </ol>
+      {showHistory ? <FactHistory factId={fact.id} place="inspector" /> : null}
+    </FactItem>
   );
 }

@@ -2,8 +2,9 @@
 
 import { useQueries } from '@tanstack/react-query';
 import { memo, useEffect, useRef, useState } from 'react';
-import { api, ApiError, memoryKeys } from '../api';
+import { ApiError } from '../api';
 import { turnRecordOf, type ChatMessage } from '../types';
+import { turnKey, useEndpoints, useViewer } from './endpoints';
 import { revealCitation, useInspector, useInspectorStore } from './store';
 import type { RecalledItem, TurnRecord } from './types';
 import { Badge, describeActor, formatDateTime, formatScore, formatTokens, Notice, RedactedText, Section, sentInWindow, SourceLinks } from './ui';
@@ -151,6 +152,7 @@ type CitingReply = { messageId: string; position: number; n: number | null };
  * with them, or read from the API once asked for; cached with the inspector's own reads).
  */
 function useCitingReplies(enabled: boolean, currentId: string) {
+  const endpoints = useEndpoints();
   // The other finished replies, as a string: the section does not re-render with every streamed word.
   const signature = useInspector((state) =>
     state.messages
@@ -174,8 +176,8 @@ function useCitingReplies(enabled: boolean, currentId: string) {
   };
   const results = useQueries({
     queries: replies.map(({ id, message }) => ({
-      queryKey: memoryKeys.turn(id),
-      queryFn: () => api.getTurnContext(id),
+      queryKey: turnKey(endpoints, id),
+      queryFn: () => endpoints.turnContext(id),
       enabled: enabled && !liveRecord(message),
       retry: (count: number, error: Error) => !(error instanceof ApiError && error.status === 404) && count < 1,
       staleTime: 60_000,
@@ -219,6 +221,7 @@ function RecalledCard({
   citedElsewhere: CitingReply[] | null;
 }) {
   const store = useInspectorStore();
+  const viewer = useViewer();
   const slot = typeof item.meta.slot === 'string' ? item.meta.slot : null;
   const version = item.kind === 'summary' ? (typeof item.meta.version === 'number' ? item.meta.version : record.summary?.version) : null;
   const conversationHint = typeof item.meta.conversationId === 'string' ? item.meta.conversationId : null;
@@ -244,7 +247,7 @@ function RecalledCard({
             Redacted
           </Badge>{' '}
           <span>
-            by {describeActor(redacted.by)} on <time dateTime={redacted.at}>{formatDateTime(redacted.at)}</time>: {redacted.reason}
+            by {describeActor(redacted.by, viewer)} on <time dateTime={redacted.at}>{formatDateTime(redacted.at)}</time>: {redacted.reason}
           </span>
         </div>
       ) : null}

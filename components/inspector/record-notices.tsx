@@ -1,8 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { api, memoryKeys } from '../api';
 import { RetryIcon } from '../icons';
+import { turnKey, useEndpoints, useViewer } from './endpoints';
 import type { PriorAttempt, TurnRecord } from './types';
 import { Badge, describeActor, Disclosure, formatDateTime, formatTokens, Notice, RedactedText, shortId } from './ui';
 
@@ -13,6 +13,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** At the top of a record that a memory deletion changed: who, when, why, and what stays as it was. */
 export function RecordRedactedNotice({ record }: { record: TurnRecord }) {
+  const viewer = useViewer();
   const redactions = record.redactions ?? [];
   if (redactions.length === 0) return null;
   return (
@@ -22,7 +23,7 @@ export function RecordRedactedNotice({ record }: { record: TurnRecord }) {
         <ul className="mt-1 space-y-0.5 text-xs leading-5">
           {redactions.map((redaction, index) => (
             <li key={index} data-testid="record-redaction">
-              By {describeActor(redaction.by)} on <time dateTime={redaction.at}>{formatDateTime(redaction.at)}</time>:{' '}
+              By {describeActor(redaction.by, viewer)} on <time dateTime={redaction.at}>{formatDateTime(redaction.at)}</time>:{' '}
               {redaction.reason}
               {redaction.items > 0 ? ` (${plural(redaction.items, 'recalled item')})` : ''}.
             </li>
@@ -52,9 +53,10 @@ const STATUS_LABELS: Record<string, { label: string; tone: 'accent' | 'good' | '
 export function AttemptsBar({ record }: { record: TurnRecord }) {
   const attempt = record.attempt ?? 1;
   const messageId = record.assistantMessageId;
+  const endpoints = useEndpoints();
   const query = useQuery({
-    queryKey: memoryKeys.turn(messageId),
-    queryFn: () => api.getTurnContext(messageId),
+    queryKey: turnKey(endpoints, messageId),
+    queryFn: () => endpoints.turnContext(messageId),
     enabled: attempt > 1 && record.status !== 'streaming',
     staleTime: 0,
     retry: 1,

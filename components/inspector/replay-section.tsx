@@ -2,7 +2,8 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { api, onMemoryChanged } from '../api';
+import { onMemoryChanged } from '../api';
+import { useEndpoints } from './endpoints';
 import { BLOCKS } from './budget-section';
 import type { BlockName, ReplayOptions, ReplayResponse, TurnRecord } from './types';
 import { Badge, formatDateTime, formatTokens, Notice, RedactedText, Section, Skeleton } from './ui';
@@ -20,8 +21,9 @@ const EMPTY_FORM: Form = { budget: '', window: '', factsTopK: '', episodesTopK: 
 export function ReplaySection({ record }: { record: TurnRecord }) {
   const [form, setForm] = useState<Form>(EMPTY_FORM);
   const [stale, setStale] = useState(false);
+  const endpoints = useEndpoints();
   const replay = useMutation({
-    mutationFn: (options: ReplayOptions) => api.replayTurn(record.assistantMessageId, options),
+    mutationFn: (options: ReplayOptions) => endpoints.replay(record.assistantMessageId, options),
     onSuccess: () => setStale(false),
   });
   // A correction after the replay makes its result out of date: say so instead of showing it as current.
@@ -284,7 +286,7 @@ const ROW_STYLES = {
 } as const;
 
 function ItemLabel({ item }: { item: Pick<Item, 'kind' | 'n' | 'tokens' | 'role' | 'rank'> }) {
-  const what = item.kind === 'history' ? (item.role === 'assistant' ? 'reply' : item.role === 'user' ? 'your message' : 'message') : KIND_LABEL[item.kind];
+  const what = item.kind === 'history' ? (item.role === 'assistant' ? 'reply' : item.role === 'user' ? 'question' : 'message') : KIND_LABEL[item.kind];
   return (
     <span className="tabular-nums">
       {what}

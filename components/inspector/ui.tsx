@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { Fragment, useId, useState, type ReactNode } from 'react';
 import { ChevronIcon } from '../icons';
-import { useMessageLocation } from './message-location';
+import { useEndpoints, useMessageLocation, useViewer, type Viewer } from './endpoints';
 import { revealMessage, useInspector } from './store';
 import { REDACTED } from './types';
 
@@ -248,9 +248,16 @@ const dateOnly = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
 export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : '—');
 export const formatDate = (iso: string | null | undefined) => (iso ? dateOnly.format(new Date(iso)) : '—');
 
-/** `user:<uuid>` → "you", `model:x` → "model x", anything else as is. */
-export function describeActor(actor: string): string {
-  if (actor.startsWith('user:')) return 'you';
+/**
+ * `user:<uuid>` → "you" for the user (or, for staff, "the user" when it is the owner and "staff …"
+ * otherwise), `model:x` → "model x", anything else as is.
+ */
+export function describeActor(actor: string, viewer: Viewer = { audience: 'owner' }): string {
+  if (actor.startsWith('user:')) {
+    if (viewer.audience === 'owner') return 'you';
+    const id = actor.slice('user:'.length);
+    return id === viewer.ownerId ? 'the user' : `staff ${shortId(id)}`;
+  }
   if (actor.startsWith('model:')) return `model ${actor.slice(6)}`;
   return actor;
 }
@@ -267,6 +274,7 @@ export const sentInWindow = (decision: { kept: boolean; reason?: string | null }
  */
 export function SourceLinks({ ids, onReveal, conversationHint }: { ids: string[]; onReveal?: () => void; conversationHint?: string | null }) {
   const present = useInspector((state) => state.messages);
+  const viewer = useViewer();
   if (ids.length === 0) return <span className="text-xs text-faint">no source messages</span>;
   return (
     <span className="inline-flex flex-wrap gap-1" data-testid="sources">
@@ -285,7 +293,7 @@ export function SourceLinks({ ids, onReveal, conversationHint }: { ids: string[]
             className="rounded bg-accent-soft px-1 font-mono text-[11px] text-accent hover:underline"
             title={`Show this ${message.role === 'user' ? 'question' : 'reply'} in the chat`}
           >
-            {message.role === 'user' ? 'you' : 'reply'} · {shortId(id)}
+            {message.role === 'user' ? (viewer.audience === 'owner' ? 'you' : 'user') : 'reply'} · {shortId(id)}
           </button>
         );
       })}
@@ -296,11 +304,12 @@ export function SourceLinks({ ids, onReveal, conversationHint }: { ids: string[]
 /** A source message in another conversation: where it is comes from GET /api/messages/:id. */
 function ForeignSource({ id, conversationHint }: { id: string; conversationHint: string | null }) {
   const location = useMessageLocation(id);
+  const { messageHref } = useEndpoints();
   const conversationId = location.data?.conversationId ?? (location.isError && !location.gone ? conversationHint : null);
   if (conversationId) {
     return (
       <Link
-        href={`/c/${conversationId}#message-${id}`}
+        href={messageHref(conversationId, id)}
         data-testid="source"
         data-message-id={id}
         data-conversation-id={conversationId}
@@ -358,8 +367,8 @@ const MARKERS = /(\[redacted\]|\[forgotten by the user\]|\[corrected by the user
 
 const MARKER_TITLES: Array<[string, string]> = [
   [REDACTED, 'Deleted memory was removed here after the reply'],
-  ['[forgotten by the user]', 'You deleted what was here: the model was sent this marker instead'],
-  ['[corrected by the user', 'You corrected what was here: the model was sent your correction'],
+  ['[forgotten by the user]', 'What was here was deleted from memory: the model was sent this marker instead'],
+  ['[corrected by the user', 'What was here was corrected: the model was sent the correction'],
 ];
 
 /** Text of a record with its markers (`[redacted]`, a forgotten or corrected part) set off from the rest. */

@@ -2,25 +2,20 @@
 
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { api, memoryKeys } from '../api';
 import { ConfirmDialog } from '../confirm-dialog';
 import { TrashIcon } from '../icons';
 import { useAfterMemoryChange } from '../inspector/memory-changed';
-import { formatDateTime, LoadError, Notice, RedactedText, Skeleton } from '../inspector/ui';
-import type { Episode, EpisodeDeleteResult } from './types';
-import { buttonStyles, messageHref, Panel, plural, SearchField, useDebounced } from './ui';
-
-/** What deleting an exchange did, as the server counted it. */
-export function describeEpisodeDeletion(result: Pick<EpisodeDeleteResult, 'messagesMarked' | 'recordsRedacted'>): string {
-  return `Forgotten. ${plural(result.messagesMarked, 'message')} marked, ${plural(result.recordsRedacted, 'inspector record')} redacted.`;
-}
+import { formatDateTime, LoadError, RedactedText } from '../inspector/ui';
+import { ActionNotice, describeForgetting, useActionNotice } from '../memory-edits';
+import type { Episode } from './types';
+import { buttonStyles, messageHref, Panel, plural, SearchField, SearchResults, useDebounced } from './ui';
 
 /** The earlier exchanges memlens can recall: newest first, searchable, deletable, a page at a time. */
 export function EpisodesPanel() {
   const [search, setSearch] = useState('');
-  const [notice, setNotice] = useState<string | null>(null);
-  const noticeRef = useRef<HTMLDivElement>(null);
+  const notice = useActionNotice();
   const q = useDebounced(search.trim());
   const query = useInfiniteQuery({
     queryKey: memoryKeys.episodes(q),
@@ -43,68 +38,42 @@ export function EpisodesPanel() {
     >
       <SearchField label="Search remembered exchanges" value={search} onChange={setSearch} placeholder="Search exchanges (any language)" testId="episode-search" />
 
-      {notice ? (
-        <div ref={noticeRef} tabIndex={-1} className="mt-3 outline-none">
-          <Notice testId="episode-notice">
-            <span role="status" className="flex items-start gap-2">
-              <span className="min-w-0 flex-1">{notice}</span>
-              <button type="button" onClick={() => setNotice(null)} className="text-xs underline hover:text-fg">
-                Dismiss
-              </button>
-            </span>
-          </Notice>
-        </div>
-      ) : null}
+      <ActionNotice notice={notice} testId="episode-notice" />
 
-      <div className="mt-3" aria-busy={query.isFetching}>
-        {query.isPending ? (
-          <Skeleton lines={4} />
-        ) : query.isError && episodes.length === 0 ? (
-          <LoadError what="the remembered exchanges" error={query.error} retry={() => void query.refetch()} />
-        ) : episodes.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-line px-4 py-6 text-center text-sm text-muted" data-testid="episodes-empty">
-            {searching ? `No remembered exchange contains “${q}”.` : 'Nothing remembered yet. Once you chat, each exchange is kept here so memlens can recall it later.'}
-          </p>
-        ) : (
-          <>
-            {searching ? (
-              <p className="mb-2 text-xs text-muted" role="status" data-testid="episodes-found">
-                {plural(total, 'exchange')} containing “{q}”
-              </p>
-            ) : null}
-            <ul className="space-y-2.5" data-testid="episode-list">
-              {episodes.map((episode) => (
-                <EpisodeCard
-                  key={episode.id}
-                  episode={episode}
-                  onDeleted={(result) => {
-                    setNotice(describeEpisodeDeletion(result));
-                    requestAnimationFrame(() => noticeRef.current?.focus());
-                  }}
-                />
-              ))}
-            </ul>
-            {query.isFetchNextPageError ? (
-              <div className="mt-3">
-                <LoadError what="more exchanges" error={query.error!} retry={() => void query.fetchNextPage()} />
-              </div>
-            ) : null}
-            {query.hasNextPage ? (
-              <div className="mt-3 flex justify-center">
-                <button
-                  type="button"
-                  data-testid="episodes-more"
-                  onClick={() => void query.fetchNextPage()}
-                  disabled={query.isFetchingNextPage}
-                  className={buttonStyles.secondary}
-                >
-                  {query.isFetchingNextPage ? 'Loading…' : `Show more (${plural(total - episodes.length, 'more exchange')})`}
-                </button>
-              </div>
-            ) : null}
-          </>
-        )}
-      </div>
+      <SearchResults
+        query={query}
+        // An error loading a further page shows below the pages already there.
+        error={episodes.length === 0 ? query.error : null}
+        what="the remembered exchanges"
+        isEmpty={episodes.length === 0}
+        emptyText={searching ? `No remembered exchange contains “${q}”.` : 'Nothing remembered yet. Once you chat, each exchange is kept here so memlens can recall it later.'}
+        foundText={searching ? `${plural(total, 'exchange')} containing “${q}”` : null}
+        testIds={{ empty: 'episodes-empty', found: 'episodes-found' }}
+      >
+        <ul className="space-y-2.5" data-testid="episode-list">
+          {episodes.map((episode) => (
+            <EpisodeCard key={episode.id} episode={episode} onDeleted={notice.say} />
+          ))}
+        </ul>
+        {query.isFetchNextPageError ? (
+          <div className="mt-3">
+            <LoadError what="more exchanges" error={query.error!} retry={() => void query.fetchNextPage()} />
+          </div>
+        ) : null}
+        {query.hasNextPage ? (
+          <div className="mt-3 flex justify-center">
+            <button
+              type="button"
+              data-testid="episodes-more"
+              onClick={() => void query.fetchNextPage()}
+              disabled={query.isFetchingNextPage}
+              className={buttonStyles.secondary}
+            >
+              {query.isFetchingNextPage ? 'Loading…' : `Show more (${plural(total - episodes.length, 'more exchange')})`}
+            </button>
+          </div>
+        ) : null}
+      </SearchResults>
     </Panel>
   );
 }
@@ -121,7 +90,7 @@ export function turnsOf(content: string): Array<{ speaker: 'you' | 'memlens'; te
   return turns;
 }
 
-function EpisodeCard({ episode, onDeleted }: { episode: Episode; onDeleted: (result: EpisodeDeleteResult) => void }) {
+function EpisodeCard({ episode, onDeleted }: { episode: Episode; onDeleted: (message: string) => void }) {
   const queryClient = useQueryClient();
   const afterMemoryChange = useAfterMemoryChange();
   const [confirming, setConfirming] = useState(false);
@@ -142,7 +111,7 @@ function EpisodeCard({ episode, onDeleted }: { episode: Episode; onDeleted: (res
       );
       // Summaries are rebuilt, the chat's messages are marked, turn records redacted: every memory view re-reads.
       afterMemoryChange();
-      onDeleted(result);
+      onDeleted(describeForgetting(result));
     },
   });
 

@@ -2,17 +2,14 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { api, ApiError, memoryKeys } from '../api';
-import { ConfirmDialog } from '../confirm-dialog';
-import { HistoryIcon, PencilIcon, PlusIcon, TrashIcon } from '../icons';
-import { describeFactDeletion } from '../inspector/facts-view';
+import { HistoryIcon, PencilIcon, PlusIcon, QuoteIcon, TrashIcon } from '../icons';
 import { useAfterMemoryChange } from '../inspector/memory-changed';
-import type { FactEvent } from '../inspector/types';
-import { Badge, describeActor, formatDate, formatDateTime, LoadError, Notice, Skeleton } from '../inspector/ui';
-import { QuoteIcon } from './icons';
+import { Badge, formatDate, formatDateTime } from '../inspector/ui';
+import { ActionNotice, FactHistory, FactItem, useActionNotice, useFactEdits } from '../memory-edits';
 import { FACT_KINDS, type FactKind, type PageFact } from './types';
-import { buttonStyles, messageHref, Panel, plural, SearchField, useDebounced } from './ui';
+import { buttonStyles, messageHref, Panel, plural, SearchField, SearchResults, useDebounced } from './ui';
 
 const KIND_LABELS = new Map<string, string>(FACT_KINDS);
 
@@ -21,8 +18,7 @@ export function FactsPanel() {
   const [search, setSearch] = useState('');
   const [showEnded, setShowEnded] = useState(false);
   const [adding, setAdding] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-  const noticeRef = useRef<HTMLDivElement>(null);
+  const notice = useActionNotice();
   const q = useDebounced(search.trim());
   const scope = showEnded ? 'all' : 'active';
   const query = useQuery({
@@ -33,12 +29,6 @@ export function FactsPanel() {
   });
   const facts = query.data ?? [];
   const searching = q !== '';
-
-  const say = (text: string) => {
-    setNotice(text);
-    // The row that had the focus is gone: the focus goes to what happened.
-    requestAnimationFrame(() => noticeRef.current?.focus());
-  };
 
   return (
     <Panel
@@ -63,7 +53,7 @@ export function FactsPanel() {
         <AddFactForm
           onDone={(text) => {
             setAdding(false);
-            say(text);
+            notice.say(text);
           }}
           onCancel={() => setAdding(false)}
         />
@@ -83,45 +73,25 @@ export function FactsPanel() {
         </label>
       </div>
 
-      {notice ? (
-        <div ref={noticeRef} tabIndex={-1} className="mt-3 outline-none">
-          <Notice testId="fact-notice">
-            <span role="status" className="flex items-start gap-2">
-              <span className="min-w-0 flex-1">{notice}</span>
-              <button type="button" onClick={() => setNotice(null)} className="text-xs underline hover:text-fg">
-                Dismiss
-              </button>
-            </span>
-          </Notice>
-        </div>
-      ) : null}
+      <ActionNotice notice={notice} testId="fact-notice" />
 
-      <div className="mt-3" aria-busy={query.isFetching}>
-        {query.isPending ? (
-          <Skeleton lines={4} />
-        ) : query.isError ? (
-          <LoadError what="your facts" error={query.error} retry={() => void query.refetch()} />
-        ) : facts.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-line px-4 py-6 text-center text-sm text-muted" data-testid="facts-empty">
-            {searching
-              ? `No fact contains “${q}”.`
-              : 'No facts yet. Tell memlens about yourself in a conversation (your name, where you live, what you like), or add a fact here.'}
-          </p>
-        ) : (
-          <>
-            {searching ? (
-              <p className="mb-2 text-xs text-muted" role="status" data-testid="facts-found">
-                {plural(facts.length, 'fact')} containing “{q}”
-              </p>
-            ) : null}
-            <ul className="space-y-2.5" data-testid="fact-list">
-              {facts.map((fact) => (
-                <FactCard key={fact.id} fact={fact} onDeleted={say} />
-              ))}
-            </ul>
-          </>
-        )}
-      </div>
+      <SearchResults
+        query={query}
+        error={query.error}
+        what="your facts"
+        isEmpty={facts.length === 0}
+        emptyText={
+          searching ? `No fact contains “${q}”.` : 'No facts yet. Tell memlens about yourself in a conversation (your name, where you live, what you like), or add a fact here.'
+        }
+        foundText={searching ? `${plural(facts.length, 'fact')} containing “${q}”` : null}
+        testIds={{ empty: 'facts-empty', found: 'facts-found' }}
+      >
+        <ul className="space-y-2.5" data-testid="fact-list">
+          {facts.map((fact) => (
+            <FactCard key={fact.id} fact={fact} onDeleted={notice.say} />
+          ))}
+        </ul>
+      </SearchResults>
     </Panel>
   );
 }
@@ -211,118 +181,28 @@ function AddFactForm({ onDone, onCancel }: { onDone: (message: string) => void; 
 }
 
 function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: string) => void }) {
-  const queryClient = useQueryClient();
-  const afterMemoryChange = useAfterMemoryChange();
-  const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(fact.content);
+  const edits = useFactEdits(fact, onDeleted);
   const [showHistory, setShowHistory] = useState(false);
   const [showUses, setShowUses] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const inputId = useId();
   const usesId = useId();
   const active = fact.status === 'active';
 
-  const edit = useMutation({
-    mutationFn: (content: string) => api.editFact(fact.id, content),
-    onSuccess: async () => {
-      setEditing(false);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: memoryKeys.factsAll }),
-        queryClient.invalidateQueries({ queryKey: memoryKeys.fact(fact.id) }),
-      ]);
-      afterMemoryChange();
-    },
-  });
-
-  const remove = useMutation({
-    mutationFn: () => api.deleteFact(fact.id),
-    onSuccess: (result) => {
-      setConfirmDelete(false);
-      queryClient.setQueriesData<PageFact[]>({ queryKey: memoryKeys.factsAll }, (list) => list?.filter((f) => f.id !== fact.id));
-      queryClient.removeQueries({ queryKey: memoryKeys.fact(fact.id) });
-      afterMemoryChange();
-      onDeleted(describeFactDeletion(result));
-    },
-  });
-
-  const submit = () => {
-    const content = draft.trim();
-    if (!content || content === fact.content) {
-      setEditing(false);
-      return;
-    }
-    edit.mutate(content);
-  };
-
   return (
-    <li
-      data-testid="memory-fact"
-      data-fact-id={fact.id}
-      data-status={fact.status}
-      className={`rounded-lg border p-3 text-sm ${active ? 'border-line bg-surface' : 'border-dashed border-line bg-subtle/50 text-muted'}`}
-    >
-      {editing ? (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            submit();
-          }}
-          className="space-y-2"
-        >
-          <label htmlFor={inputId} className="text-xs font-medium text-muted">
-            Correct this fact
-          </label>
-          <input
-            id={inputId}
-            data-testid="memory-fact-input"
-            value={draft}
-            maxLength={2000}
-            autoFocus
-            onChange={(event) => setDraft(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Escape') {
-                event.preventDefault();
-                setEditing(false);
-              }
-            }}
-            className="w-full rounded-lg border border-accent bg-canvas px-2.5 py-1.5 text-sm outline-none"
-          />
-          {edit.isError ? (
-            <p className="text-xs text-danger" role="alert">
-              Could not save: {edit.error.message}
-            </p>
+    <FactItem
+      fact={fact}
+      edits={edits}
+      place="page"
+      badges={
+        <div className="flex shrink-0 flex-wrap justify-end gap-1">
+          {!active ? (
+            <Badge tone={fact.status === 'deleted' ? 'danger' : 'warn'} testId="memory-fact-status">
+              {fact.status === 'superseded' ? 'replaced' : 'ended'}
+            </Badge>
           ) : null}
-          <div className="flex items-center justify-end gap-2">
-            <span className="mr-auto text-xs text-faint">Memory reads your correction wherever the old words were said.</span>
-            <button type="button" onClick={() => setEditing(false)} className="rounded-md px-2.5 py-1 text-xs font-medium hover:bg-subtle">
-              Cancel
-            </button>
-            <button
-              type="submit"
-              data-testid="memory-fact-save"
-              disabled={edit.isPending || draft.trim() === ''}
-              className="rounded-md bg-accent px-2.5 py-1 text-xs font-medium text-on-accent hover:bg-accent-hover disabled:opacity-60"
-            >
-              {edit.isPending ? 'Saving…' : 'Save'}
-            </button>
-          </div>
-        </form>
-      ) : (
-        <div className="flex items-start gap-2">
-          <p className="min-w-0 flex-1 text-[15px] leading-6 break-words text-fg" data-testid="memory-fact-content">
-            {fact.content}
-          </p>
-          <div className="flex shrink-0 flex-wrap justify-end gap-1">
-            {!active ? (
-              <Badge tone={fact.status === 'deleted' ? 'danger' : 'warn'} testId="memory-fact-status">
-                {fact.status === 'superseded' ? 'replaced' : 'ended'}
-              </Badge>
-            ) : null}
-            <Badge title="Kind of fact">{KIND_LABELS.get(fact.slot) ?? fact.slot}</Badge>
-          </div>
+          <Badge title="Kind of fact">{KIND_LABELS.get(fact.slot) ?? fact.slot}</Badge>
         </div>
-      )}
-
+      }
+    >
       <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted">
         <span title={formatDateTime(fact.validFrom)}>
           {active ? 'since' : 'from'} {formatDate(fact.validFrom)}
@@ -331,7 +211,7 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
         <Sources fact={fact} />
       </div>
 
-      {!editing ? (
+      {!edits.editing ? (
         <div className="mt-2 flex flex-wrap items-center gap-1 border-t border-line pt-2">
           <button
             type="button"
@@ -348,16 +228,7 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
           </button>
           <span className="ml-auto flex items-center gap-1">
             {active ? (
-              <button
-                type="button"
-                data-testid="memory-fact-edit"
-                onClick={() => {
-                  setDraft(fact.content);
-                  edit.reset();
-                  setEditing(true);
-                }}
-                className={buttonStyles.quiet}
-              >
+              <button type="button" data-testid="memory-fact-edit" onClick={edits.startEditing} className={buttonStyles.quiet}>
                 <PencilIcon width={12} height={12} /> Edit
               </button>
             ) : null}
@@ -370,15 +241,7 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
             >
               <HistoryIcon width={12} height={12} /> History
             </button>
-            <button
-              type="button"
-              data-testid="memory-fact-delete"
-              onClick={() => {
-                remove.reset();
-                setConfirmDelete(true);
-              }}
-              className={buttonStyles.quietDanger}
-            >
+            <button type="button" data-testid="memory-fact-delete" onClick={edits.askDelete} className={buttonStyles.quietDanger}>
               <TrashIcon width={12} height={12} /> Delete
             </button>
           </span>
@@ -401,22 +264,8 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
         </ul>
       ) : null}
 
-      {showHistory ? <FactHistory factId={fact.id} /> : null}
-
-      {confirmDelete ? (
-        <ConfirmDialog
-          open
-          title="Delete this fact?"
-          description={`“${fact.content}” is deleted with its history, and memlens stops recalling it: the statement is removed from the exchanges and summaries it remembers. Your messages stay in the chat, with the part that said it marked as forgotten and no longer sent to the model. Inspector records of earlier replies stay, with this text shown as redacted.`}
-          confirmLabel="Delete"
-          busy={remove.isPending}
-          error={remove.error ? remove.error.message : null}
-          onConfirm={() => remove.mutate()}
-          onCancel={() => setConfirmDelete(false)}
-          testId="memory-fact-delete-dialog"
-        />
-      ) : null}
-    </li>
+      {showHistory ? <FactHistory factId={fact.id} place="page" /> : null}
+    </FactItem>
   );
 }
 
@@ -444,47 +293,5 @@ function Sources({ fact }: { fact: PageFact }) {
         ) : null,
       )}
     </span>
-  );
-}
-
-const EVENT_LABELS: Record<FactEvent['event'], [string, 'neutral' | 'accent' | 'good' | 'warn' | 'danger']> = {
-  ADD: ['Added', 'good'],
-  UPDATE: ['Replaced', 'warn'],
-  DELETE: ['Ended', 'danger'],
-  NONE: ['Confirmed', 'neutral'],
-  EDIT: ['Edited', 'accent'],
-};
-
-function FactHistory({ factId }: { factId: string }) {
-  const query = useQuery({ queryKey: memoryKeys.fact(factId), queryFn: () => api.getFact(factId), staleTime: 0 });
-  if (query.isPending) return <Skeleton lines={2} />;
-  if (query.isError) return <p className="mt-2 text-xs text-danger">Could not load the history: {query.error.message}</p>;
-  const history = query.data.history;
-  return (
-    <ol className="mt-2 space-y-1.5 border-t border-line pt-2" data-testid="memory-fact-history">
-      {history.length === 0 ? <li className="text-xs text-muted">No events recorded.</li> : null}
-      {history.map((event, index) => {
-        const [label, tone] = EVENT_LABELS[event.event] ?? [event.event, 'neutral'];
-        return (
-          <li key={event.id ?? index} data-testid="memory-fact-event" data-event={event.event} className="text-xs">
-            <div className="flex flex-wrap items-center gap-1.5">
-              <Badge tone={tone}>{label}</Badge>
-              <span className="text-muted">by {describeActor(event.actor)}</span>
-              <span className="ml-auto text-faint">{formatDateTime(event.createdAt)}</span>
-            </div>
-            {event.oldContent || event.newContent ? (
-              <p className="mt-0.5 break-words text-muted">
-                {event.oldContent && event.oldContent !== event.newContent ? (
-                  <>
-                    <del className="decoration-danger/60">{event.oldContent}</del> →{' '}
-                  </>
-                ) : null}
-                <span className="text-fg">{event.newContent}</span>
-              </p>
-            ) : null}
-          </li>
-        );
-      })}
-    </ol>
   );
 }

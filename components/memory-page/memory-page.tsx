@@ -1,11 +1,12 @@
 'use client';
 
 import { ChatHeader } from '../chat-header';
+import { ForgetEverything, FORGET_EVERYTHING_DESCRIPTION } from '../forget-everything';
 import type { ConversationSummary, ModelInfo } from '../types';
 import { EpisodesPanel } from './episodes-panel';
 import { FactsPanel } from './facts-panel';
-import { ForgetEverythingPanel } from './forget-everything';
 import { SummariesPanel } from './summaries-panel';
+import { Panel } from './ui';
 
 const PARTS = [
   ['facts', 'Facts'],
@@ -44,7 +45,11 @@ export function MemoryPage({ conversations, model }: { conversations: Conversati
           <FactsPanel />
           <EpisodesPanel />
           <SummariesPanel initialConversations={conversations} />
-          <ForgetEverythingPanel />
+          <Panel id="forget" tone="danger" title="Forget everything" description={FORGET_EVERYTHING_DESCRIPTION}>
+            <div data-testid="danger-zone">
+              <ForgetEverything />
+            </div>
+          </Panel>
         </div>
       </div>
     </>

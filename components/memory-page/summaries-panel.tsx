@@ -4,10 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { api, conversationsKey } from '../api';
+import { LinkOutIcon } from '../icons';
 import { SummarySection } from '../inspector/summary-section';
 import { formatDate, LoadError } from '../inspector/ui';
 import type { ConversationSummary } from '../types';
-import { LinkOutIcon } from './icons';
 import { buttonStyles, Panel, plural } from './ui';
 
 /** Summaries are read a few conversations at a time (one request each). */

@@ -1,7 +1,8 @@
 'use client';
 
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { SearchIcon } from './icons';
+import { SearchIcon } from '../icons';
+import { LoadError, Skeleton } from '../inspector/ui';
 
 // Building blocks of the Memory page; the small pieces (Badge, Notice, Skeleton…) come from the inspector's ui.tsx.
 
@@ -77,6 +78,56 @@ export function SearchField({ label, value, onChange, placeholder, testId }: { l
         }}
         className="w-full rounded-lg border border-line bg-canvas py-2 pr-3 pl-8 text-sm placeholder:text-faint focus:border-accent focus:outline-none"
       />
+    </div>
+  );
+}
+
+/**
+ * The body of a searchable list: a skeleton while loading, a load error in its place, a line when there is
+ * nothing (or nothing found), else how many were found (while searching) above the list.
+ */
+export function SearchResults({
+  query,
+  error,
+  what,
+  isEmpty,
+  emptyText,
+  foundText,
+  testIds,
+  children,
+}: {
+  query: { isPending: boolean; isFetching: boolean; refetch: () => unknown };
+  /** Shown instead of the list. */
+  error: Error | null;
+  /** What could not be loaded: "your facts". */
+  what: string;
+  isEmpty: boolean;
+  emptyText: string;
+  /** "3 facts containing “tea”" while searching, else null. */
+  foundText: string | null;
+  testIds: { empty: string; found: string };
+  children: ReactNode;
+}) {
+  return (
+    <div className="mt-3" aria-busy={query.isFetching}>
+      {query.isPending ? (
+        <Skeleton lines={4} />
+      ) : error ? (
+        <LoadError what={what} error={error} retry={() => void query.refetch()} />
+      ) : isEmpty ? (
+        <p className="rounded-lg border border-dashed border-line px-4 py-6 text-center text-sm text-muted" data-testid={testIds.empty}>
+          {emptyText}
+        </p>
+      ) : (
+        <>
+          {foundText ? (
+            <p className="mb-2 text-xs text-muted" role="status" data-testid={testIds.found}>
+              {foundText}
+            </p>
+          ) : null}
+          {children}
+        </>
+      )}
     </div>
   );
 }

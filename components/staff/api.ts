@@ -1,5 +1,6 @@
 import { ApiError, parseApiError } from '../api';
-import type { TurnContext } from '../inspector/types';
+import type { MessageLocation } from '../inspector/endpoints';
+import type { ReplayOptions, ReplayResponse, TurnContext } from '../inspector/types';
 import type { AuditEntry, AuditFilter, ConversationDetail, JobStatus, StaffFact, StaffJob, StaffSummary, StaffUserRow, UserOverview } from './types';
 
 // The staff console's calls to /api/staff/** (every one needs a signed-in staff member).
@@ -53,6 +54,10 @@ export const staffApi = {
   user: (id: string) => request<UserOverview>(`/api/staff/users/${id}`),
   conversation: (id: string) => request<ConversationDetail>(`/api/staff/conversations/${id}`),
   turn: (messageId: string) => request<TurnContext>(`/api/staff/messages/${messageId}/context`),
+  replay: (messageId: string, options: ReplayOptions) =>
+    request<ReplayResponse>(`/api/staff/messages/${messageId}/replay`, { method: 'POST', json: options }),
+  messageLocation: (messageId: string) =>
+    request<{ message: MessageLocation }>(`/api/staff/messages/${messageId}`).then(({ message }) => message),
   editFact: (id: string, content: string, reason: string) =>
     request<{ fact: StaffFact }>(`/api/staff/facts/${id}`, { method: 'PATCH', json: { content, reason } }).then((r) => r.fact),
   deleteFact: (id: string, reason: string) =>
@@ -60,7 +65,7 @@ export const staffApi = {
   clearSummary: (conversationId: string, reason: string) =>
     request<{ summary: StaffSummary }>(`/api/staff/conversations/${conversationId}/summary`, { method: 'DELETE', json: { reason } }),
   jobs: (filter: { status?: JobStatus; userId?: string }) =>
-    request<{ jobs: StaffJob[] }>(`/api/staff/jobs${query({ status: filter.status, userId: filter.userId })}`).then((r) => r.jobs),
+    request<{ jobs: StaffJob[]; counts?: Record<JobStatus, number> }>(`/api/staff/jobs${query({ status: filter.status, userId: filter.userId })}`),
   retryJob: (id: string) => request<{ job: StaffJob | null }>(`/api/staff/jobs/${id}/retry`, { method: 'POST' }).then((r) => r.job),
   audit: (filter: AuditFilter, before: number | undefined, limit: number) =>
     request<{ entries: AuditEntry[] }>(`/api/staff/audit${auditQuery(filter, { before, limit })}`).then((r) => r.entries),

@@ -28,6 +28,7 @@ const OBJECT_TYPES: Array<[string, string]> = [
 ];
 
 const ACTIONS: Array<[string, string]> = [
+  ['changes', 'any change (leaves out staff reads)'],
   ['read', 'read (staff looked at it)'],
   ['add', 'add'],
   ['edit', 'edit'],
@@ -37,6 +38,8 @@ const ACTIONS: Array<[string, string]> = [
   ['end', 'end (a fact stopped being current)'],
   ['restore', 'restore (a fact is current again)'],
   ['retry', 'retry (a job)'],
+  ['grant_staff', 'grant staff (a role change)'],
+  ['revoke_staff', 'revoke staff (a role change)'],
 ];
 
 const ACTION_TONE: Record<string, 'neutral' | 'accent' | 'warn' | 'danger' | 'good'> = {

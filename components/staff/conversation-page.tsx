@@ -3,8 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, memoryKeys } from '../api';
+import { ApiError } from '../api';
 import { ChevronIcon, CloseIcon, InspectorIcon, LensIcon } from '../icons';
+import { InspectorEndpointsProvider, staffEndpoints, turnKey, useEndpoints } from '../inspector/endpoints';
 import { InspectorStoreProvider, useInspectorStore, useRevealFromHash } from '../inspector/store';
 import { TurnView } from '../inspector/turn-view';
 import { Badge, formatDateTime, Notice, Skeleton } from '../inspector/ui';
@@ -95,15 +96,17 @@ function Conversation({ conversationId, initialTurn }: { conversationId: string;
   return (
     <Loaded query={detail} what="the conversation" lines={8}>
       {(data) => (
-        <ConversationView
-          data={data}
-          turn={turn && data.messages.some((m) => m.id === turn && m.role === 'assistant') ? turn : null}
-          onTurn={setTurn}
-          onCite={(messageId, n) => {
-            setTurn(messageId);
-            store?.focusItem(messageId, { n });
-          }}
-        />
+        <InspectorEndpointsProvider endpoints={staffEndpoints(data.conversation.userId)}>
+          <ConversationView
+            data={data}
+            turn={turn && data.messages.some((m) => m.id === turn && m.role === 'assistant') ? turn : null}
+            onTurn={setTurn}
+            onCite={(messageId, n) => {
+              setTurn(messageId);
+              store?.focusItem(messageId, { n });
+            }}
+          />
+        </InspectorEndpointsProvider>
       )}
     </Loaded>
   );
@@ -264,16 +267,11 @@ function StaffMessageView({
 
 /** A reply's turn record, read-only: a column beside the messages on a wide screen, the whole screen on a phone. */
 function TurnPanel({ messageId, replies, onTurn }: { messageId: string; replies: StaffMessage[]; onTurn: (messageId: string | null) => void }) {
-  const queryClient = useQueryClient();
   const ref = useRef<HTMLElement>(null);
+  const endpoints = useEndpoints();
   const turn = useQuery({
-    queryKey: staffKeys.turn(messageId),
-    queryFn: async () => {
-      const context = await staffApi.turn(messageId);
-      // The turn view's "earlier attempts" read this key (components/inspector/record-notices.tsx).
-      queryClient.setQueryData(memoryKeys.turn(messageId), context);
-      return context;
-    },
+    queryKey: turnKey(endpoints, messageId),
+    queryFn: () => endpoints.turnContext(messageId),
     retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 1,
     staleTime: 60_000,
   });
@@ -357,13 +355,8 @@ function TurnPanel({ messageId, replies, onTurn }: { messageId: string; replies:
           </p>
         ) : null}
       </div>
-      {/*
-        The turn view is the user's inspector. Two of its parts act through the user's own routes
-        (replay with today's memory, and looking up which other replies cited an item), which answer
-        404 for another user's turn: they are hidden here until the console has routes for them.
-      */}
       <div
-        className="min-h-0 flex-1 overflow-y-auto [&_[data-testid=find-citing-replies]]:hidden [&_[data-testid=replay-section]]:hidden"
+        className="min-h-0 flex-1 overflow-y-auto"
         data-testid="turn-view"
       >
         {turn.isPending ? (

@@ -39,6 +39,12 @@ const JOBS_HELP = (
   </>
 );
 
+/** "100 jobs: the newest 100 of 2,345" when the list holds only the newest. */
+function describeShown(shown: number, status: JobStatus | null, counts: Record<JobStatus, number> | undefined): string {
+  const total = counts ? (status ? counts[status] : Object.values(counts).reduce((a, b) => a + b, 0)) : shown;
+  return total > shown ? `the newest ${shown.toLocaleString()} of ${plural(total, 'job')}` : plural(shown, 'job');
+}
+
 /** /staff/jobs: the post-turn jobs, newest first; failures with their last error and Retry. */
 export function JobsPage({ status, userId }: { status: JobStatus | null; userId: string | null }) {
   // What the last Retry did: said above the list, since a retried job may leave the filtered list.
@@ -46,7 +52,7 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
   const jobs = useQuery({
     queryKey: staffKeys.jobs(status ?? '', userId ?? ''),
     queryFn: () => staffApi.jobs({ status: status ?? undefined, userId: userId ?? undefined }),
-    refetchInterval: (query) => (query.state.data?.some((job) => job.status === 'running' || job.status === 'pending') ? 5_000 : false),
+    refetchInterval: (query) => (query.state.data?.jobs.some((job) => job.status === 'running' || job.status === 'pending') ? 5_000 : false),
   });
   const href = (next: { status?: JobStatus | null; userId?: string | null }) => {
     const params = new URLSearchParams();
@@ -84,6 +90,11 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
                 }`}
               >
                 {filter.label}
+                {jobs.data?.counts ? (
+                  <span className="ml-1.5 tabular-nums opacity-70" data-testid="job-filter-count">
+                    {(filter.value ? jobs.data.counts[filter.value] : Object.values(jobs.data.counts).reduce((a, b) => a + b, 0)).toLocaleString()}
+                  </span>
+                ) : null}
               </Link>
             );
           })}
@@ -106,12 +117,12 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
 
       <Card
         title={status ? `${status[0].toUpperCase()}${status.slice(1)} jobs` : 'All jobs'}
-        meta={jobs.data ? `${plural(jobs.data.length, 'job')}${jobs.data.length === 100 ? ' (the newest 100)' : ''}` : undefined}
+        meta={jobs.data ? describeShown(jobs.data.jobs.length, status, jobs.data.counts) : undefined}
         help={JOBS_HELP}
         testId="job-results"
       >
         <Loaded query={jobs} what="the jobs">
-          {(rows) =>
+          {({ jobs: rows }) =>
             rows.length === 0 ? (
               <Empty title={status === 'failed' ? 'No failed jobs' : status ? `No ${status} jobs` : 'No jobs yet'} testId="jobs-empty">
                 {status === 'failed'

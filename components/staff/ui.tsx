@@ -1,6 +1,7 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { DialogFrame } from '../confirm-dialog';
 import { CheckIcon, CopyIcon } from '../icons';
 import { Badge, HelpButton, HelpNote, LoadError, Skeleton } from '../inspector/ui';
 
@@ -185,7 +186,7 @@ export function IdText({ id, short = false, testId }: { id: string; short?: bool
 
 /**
  * A modal that asks why before a staff edit (the reason goes into the audit log): optionally the
- * new text first. Built on <dialog>: focus is trapped, Escape and the backdrop cancel.
+ * new text first. The dialog itself is the app's (confirm-dialog.tsx): Escape and the backdrop cancel.
  */
 export function ReasonDialog({
   open,
@@ -213,9 +214,6 @@ export function ReasonDialog({
   onCancel: () => void;
   testId: string;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const descriptionId = useId();
   const reasonId = useId();
   const reasonHintId = useId();
   const contentId = useId();
@@ -223,17 +221,12 @@ export function ReasonDialog({
   const [text, setText] = useState(content?.initial ?? '');
   const [problem, setProblem] = useState<string | null>(null);
 
+  // Each opening starts blank; content.initial is read only then.
   useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      setReason('');
-      setText(content?.initial ?? '');
-      setProblem(null);
-      dialog.showModal();
-    }
-    if (!open && dialog.open) dialog.close();
-    // content.initial is read only when the dialog opens.
+    if (!open) return;
+    setReason('');
+    setText(content?.initial ?? '');
+    setProblem(null);
   }, [open]);
 
   const submit = () => {
@@ -249,93 +242,64 @@ export function ReasonDialog({
     onConfirm({ reason: reason.trim(), content: text.trim() });
   };
 
-  const shown = problem ?? error ?? null;
   return (
-    <dialog
-      ref={ref}
-      data-testid={testId}
-      aria-labelledby={titleId}
-      aria-describedby={descriptionId}
-      onCancel={(event) => {
-        event.preventDefault();
-        if (!busy) onCancel();
-      }}
-      onClick={(event) => {
-        if (event.target === event.currentTarget && !busy) onCancel();
-      }}
-      className="m-auto w-[min(30rem,calc(100vw-2rem))] rounded-xl border border-line bg-surface p-0 text-fg shadow-2xl backdrop:bg-black/40 backdrop:backdrop-blur-[1px]"
+    <DialogFrame
+      open={open}
+      title={title}
+      description={description}
+      confirmLabel={confirmLabel}
+      confirmClassName={`${tone === 'danger' ? buttons.danger : buttons.primary} px-3.5 py-2`}
+      busy={busy}
+      error={problem ?? error}
+      onConfirm={submit}
+      onCancel={onCancel}
+      testId={testId}
+      wide
     >
-      <form
-        className="p-5"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <h2 id={titleId} className="text-base font-semibold">
-          {title}
-        </h2>
-        <div id={descriptionId} className="mt-1.5 text-sm leading-6 text-muted">
-          {description}
-        </div>
-        {content ? (
-          <div className="mt-4">
-            <label htmlFor={contentId} className="mb-1 block text-sm font-medium">
-              {content.label}
-            </label>
-            <textarea
-              id={contentId}
-              data-testid={`${testId}-content`}
-              value={text}
-              rows={3}
-              maxLength={2000}
-              disabled={busy}
-              autoFocus
-              onChange={(event) => setText(event.target.value)}
-              className={`${inputStyle} resize-y leading-6`}
-            />
-          </div>
-        ) : null}
+      {content ? (
         <div className="mt-4">
-          <label htmlFor={reasonId} className="mb-1 block text-sm font-medium">
-            Reason <span className="font-normal text-muted">(required, kept in the audit log)</span>
+          <label htmlFor={contentId} className="mb-1 block text-sm font-medium">
+            {content.label}
           </label>
-          <input
-            id={reasonId}
-            data-testid={`${testId}-reason`}
-            value={reason}
-            maxLength={500}
+          <textarea
+            id={contentId}
+            data-testid={`${testId}-content`}
+            value={text}
+            rows={3}
+            maxLength={2000}
             disabled={busy}
-            autoFocus={!content}
-            autoComplete="off"
-            placeholder="e.g. the user asked by email, ticket 42"
-            aria-describedby={reasonHintId}
-            aria-invalid={problem ? true : undefined}
-            onChange={(event) => {
-              setReason(event.target.value);
-              if (problem) setProblem(null);
-            }}
-            className={inputStyle}
+            autoFocus
+            onChange={(event) => setText(event.target.value)}
+            className={`${inputStyle} resize-y leading-6`}
           />
-          <p id={reasonHintId} className="mt-1 text-xs text-muted">
-            Who asked, or why it was needed. Anyone reading the audit log later sees it next to your name.
-          </p>
         </div>
-        {shown ? (
-          <p role="alert" data-testid={`${testId}-error`} className="mt-3 rounded-md bg-danger-soft px-3 py-2 text-sm text-danger">
-            {shown}
-          </p>
-        ) : null}
-        <div className="mt-5 flex justify-end gap-2">
-          <button type="button" onClick={onCancel} disabled={busy} className="rounded-lg px-3.5 py-2 text-sm font-medium text-fg hover:bg-subtle disabled:opacity-50">
-            Cancel
-          </button>
-          <button type="submit" disabled={busy} data-testid={`${testId}-confirm`} className={`${tone === 'danger' ? buttons.danger : buttons.primary} px-3.5 py-2`}>
-            {busy ? 'Working…' : confirmLabel}
-          </button>
-        </div>
-      </form>
-    </dialog>
+      ) : null}
+      <div className="mt-4">
+        <label htmlFor={reasonId} className="mb-1 block text-sm font-medium">
+          Reason <span className="font-normal text-muted">(required, kept in the audit log)</span>
+        </label>
+        <input
+          id={reasonId}
+          data-testid={`${testId}-reason`}
+          value={reason}
+          maxLength={500}
+          disabled={busy}
+          autoFocus={!content}
+          autoComplete="off"
+          placeholder="e.g. the user asked by email, ticket 42"
+          aria-describedby={reasonHintId}
+          aria-invalid={problem ? true : undefined}
+          onChange={(event) => {
+            setReason(event.target.value);
+            if (problem) setProblem(null);
+          }}
+          className={inputStyle}
+        />
+        <p id={reasonHintId} className="mt-1 text-xs text-muted">
+          Who asked, or why it was needed. Anyone reading the audit log later sees it next to your name.
+        </p>
+      </div>
+    </DialogFrame>
   );
 }
 

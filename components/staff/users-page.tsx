@@ -4,16 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
-import { ChevronIcon } from '../icons';
+import { ChevronIcon, SearchIcon } from '../icons';
 import { formatDateTime } from '../inspector/ui';
-import { SearchIcon } from '../memory-page/icons';
 import { staffApi, staffKeys } from './api';
 import { AccountBadges, buttons, Card, Empty, Loaded, plural, ROLE_HELP } from './ui';
 
 const USERS_HELP = (
   <>
     <p>
-      Search matches any part of an email or display name, or a whole user id. With no search, the 50 newest accounts are listed
+      Search matches any part of an email or display name, or a whole id: a user's, or one of their conversations' or messages'. A guest has no email: ask for the address of the conversation they mean (it ends in the conversation's id, /c/&lt;id&gt;) and paste that id. With no search, the 50 newest accounts are listed
       (guests included). Each search is written to the audit log.
     </p>
     <p>
@@ -53,7 +52,7 @@ export function UsersPage({ q }: { q: string }) {
         }}
       >
         <label htmlFor={inputId} className="sr-only">
-          Search users by email, name or id
+          Search users by email, name, or a user, conversation or message id
         </label>
         <div className="relative min-w-0 flex-1">
           <SearchIcon className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-faint" />
@@ -63,7 +62,7 @@ export function UsersPage({ q }: { q: string }) {
             data-testid="user-search"
             value={input}
             onChange={(event) => setInput(event.target.value)}
-            placeholder="Email, name or user id"
+            placeholder="Email, name, or a user, conversation or message id"
             autoComplete="off"
             spellCheck={false}
             maxLength={200}
@@ -89,7 +88,7 @@ export function UsersPage({ q }: { q: string }) {
               <div className="px-4 pb-4 sm:px-5">
                 <Empty title={q ? `No user matches “${q}”` : 'No users yet'} testId="users-empty">
                   {q
-                    ? 'Search by any part of an email or name, or paste a whole user id (from the audit log or a job).'
+                    ? 'Search by any part of an email or name, or paste a whole id: a user’s (from the audit log or a job), or a conversation’s or message’s (a guest can read it from their address bar).'
                     : 'Users appear here as soon as someone opens the app.'}
                 </Empty>
               </div>

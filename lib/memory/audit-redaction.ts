@@ -1,4 +1,11 @@
-import { citationsQuoting, replaceCitationItems, replaceTurnRecord, turnRecordsQuoting } from '@/db/turns';
+import {
+  citationsQuoting,
+  replaceCitationItems,
+  replaceTurnRecord,
+  turnRecordsQuoting,
+  type CitationKey,
+  type TurnRecordKey,
+} from '@/db/turns';
 import { REDACTED } from './redaction';
 
 /**
@@ -52,38 +59,56 @@ export function redactRecord(record: Record<string, unknown>, redaction: Redacti
   return { ...scrubbed, redactions: [...history, { ...note, items: marked }] };
 }
 
+/** How many turn records (or citation rows) are read at a time while redacting: memory stays bounded however many turns a user has. */
+export const AUDIT_PAGE_SIZE = 200;
+
 /**
  * Redacts the user's turn records and citations. `pick` says, per record, what to redact (for
  * "forget everything", every memory item the record itself holds); `needles` finds the records.
- * Returns how many records changed.
+ * Records and citations are read in keyset pages of `pageSize`, each page redacted before the next
+ * is read. Returns how many records changed.
  */
 export async function redactAuditTrail(
   userId: string,
   find: { needles: string[]; keys: string[]; all?: boolean },
   pick: (record: Record<string, unknown>) => Redaction,
   note: RedactionNote,
+  pageSize = AUDIT_PAGE_SIZE,
 ): Promise<number> {
   let changed = 0;
-  const records = await turnRecordsQuoting(userId, [...find.needles, ...find.keys.map((k) => `"${k}"`)], { all: find.all });
-  for (const row of records) {
-    const redacted = redactRecord(row.record, pick(row.record), note);
-    if (!redacted) continue;
-    await replaceTurnRecord(userId, row.assistantMessageId, row.attempt, redacted);
-    changed++;
-  }
-  for (const row of await citationsQuoting(userId, find.needles, find.keys, { all: find.all })) {
-    const items = row.items as Array<Record<string, unknown>>;
-    const redaction = pick({ recalled: items });
-    const keys = new Set(redaction.keys);
-    const texts = redaction.texts;
-    const scrubbed = items.map((item) => {
-      const next = scrub(item as Json, texts) as Record<string, unknown>;
-      return keys.has(item.key as string) ? { ...next, text: REDACTED, redacted: note } : next;
-    });
-    if (JSON.stringify(scrubbed) !== JSON.stringify(items)) await replaceCitationItems(row, scrubbed);
-  }
+  const needles = [...find.needles, ...find.keys.map((k) => `"${k}"`)];
+  let record: TurnRecordKey | undefined;
+  do {
+    const page = await turnRecordsQuoting(userId, needles, { all: find.all, after: record, limit: pageSize });
+    for (const row of page) {
+      const redacted = redactRecord(row.record, pick(row.record), note);
+      if (!redacted) continue;
+      await replaceTurnRecord(userId, row.assistantMessageId, row.attempt, redacted);
+      changed++;
+    }
+    record = page.length === pageSize ? keyOf(page[page.length - 1]) : undefined;
+  } while (record);
+  let citation: CitationKey | undefined;
+  do {
+    const page = await citationsQuoting(userId, find.needles, find.keys, { all: find.all, after: citation, limit: pageSize });
+    for (const row of page) {
+      const items = row.items as Array<Record<string, unknown>>;
+      const redaction = pick({ recalled: items });
+      const keys = new Set(redaction.keys);
+      const texts = redaction.texts;
+      const scrubbed = items.map((item) => {
+        const next = scrub(item as Json, texts) as Record<string, unknown>;
+        return keys.has(item.key as string) ? { ...next, text: REDACTED, redacted: note } : next;
+      });
+      if (JSON.stringify(scrubbed) !== JSON.stringify(items)) await replaceCitationItems(row, scrubbed);
+    }
+    citation = page.length === pageSize ? citationKeyOf(page[page.length - 1]) : undefined;
+  } while (citation);
   return changed;
 }
+
+const keyOf = ({ assistantMessageId, attempt }: TurnRecordKey): TurnRecordKey => ({ assistantMessageId, attempt });
+const citationKeyOf = ({ assistantMessageId, requestId }: CitationKey): CitationKey => ({ assistantMessageId, requestId });
 
 /** Everything a record recalled from memory (facts, summary, episodes): what "forget everything" redacts. */
 export function memoryItemsOf(record: Record<string, unknown>): Redaction {

@@ -1,4 +1,5 @@
 import { loadRecentMessages } from '@/db/history';
+import { redactionsOf } from '@/db/provenance';
 import { readRedacted } from './redaction';
 import type { Step } from './state';
 
@@ -10,11 +11,15 @@ import type { Step } from './state';
 export const loadHistory: Step = {
   name: 'load_history',
   async run({ scope, question, assistantMessageId, config }) {
-    const rows = await readRedacted(await loadRecentMessages(scope, config.HISTORY_WINDOW, [question.id, assistantMessageId]), 'window');
+    const window = await loadRecentMessages(scope, config.HISTORY_WINDOW, [question.id, assistantMessageId]);
+    // The window's redactions are read once per turn: recall_facts reads them from the state.
+    const windowRedactions = await redactionsOf(scope.userId, window.map((m) => m.id));
+    const rows = await readRedacted(window, 'window', windowRedactions);
     // A failed or empty reply carries nothing the model should see. Markers are stripped after the
     // redactions, whose spans are offsets into the stored text, and before fit_to_budget counts
     // the tokens, so the recorded tokens are those of the text actually sent.
     return {
+      windowRedactions,
       history: rows
         .filter((m) => m.content.trim() !== '' && m.status !== 'failed')
         .map((m) => (m.role === 'assistant' ? { ...m, content: stripCitationMarkers(m.content) } : m)),

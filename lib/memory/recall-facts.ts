@@ -7,7 +7,7 @@ import type { ContextItem, Step } from './state';
 /** The user's active facts (user scope, across conversations), by hybrid search on the retrieval query. */
 export const recallFacts: Step = {
   name: 'recall_facts',
-  async run({ config, models, scope, history, retrieval, queryEmbedding, candidates, runs }) {
+  async run({ config, models, scope, history, windowRedactions, retrieval, queryEmbedding, candidates, runs }) {
     const topK = recallTopK(config, models.chatModelId, 'facts');
     const run = { kind: 'facts' as const, query: retrieval.query, topK };
     // Option (off by default): a conversation whose whole history is in the window needs no facts.
@@ -22,7 +22,9 @@ export const recallFacts: Step = {
       excludeConversationId: config.FACTS_EXCLUDE_CURRENT_CONVERSATION ? scope.conversationId : undefined,
     });
     // Facts the user corrected by hand whose original wording is still in the window: say so.
-    const corrections = await redactionsOf(scope.userId, history.map((m) => m.id));
+    // load_history read the window's redactions; a step that loads the window otherwise (replay's) may not have.
+    const ids = new Set(history.map((m) => m.id));
+    const corrections = (windowRedactions ?? (await redactionsOf(scope.userId, [...ids]))).filter((r) => ids.has(r.messageId));
     const correctedHere = new Set(corrections.filter((r) => r.kind === 'corrected').map((r) => r.factId));
     const items: ContextItem[] = hits.map((hit, index) => ({
       key: `fact:${hit.fact.id}`,

@@ -38,22 +38,29 @@ export function applyRedactions(content: string, spans: Span[], reader: Redactio
 /**
  * The messages as a reader must see them, their redactions applied. Replies are also read with
  * every text the user withdrew replaced wherever it appears: a reply may have quoted it (from the
- * window, which keeps a corrected original, or before it was withdrawn).
+ * window, which keeps a corrected original, or before it was withdrawn). Only the withdrawn texts
+ * these replies hold are read. `spans`: the messages' own redactions when the caller has already
+ * read them (`redactionsOf` for these ids), so they are not read twice.
  */
-export async function readRedacted<T extends Pick<Message, 'id' | 'userId' | 'content' | 'role'>>(messages: T[], reader: RedactionReader): Promise<T[]> {
+export async function readRedacted<T extends Pick<Message, 'id' | 'userId' | 'content' | 'role'>>(
+  messages: T[],
+  reader: RedactionReader,
+  spans?: MessageRedaction[],
+): Promise<T[]> {
   if (messages.length === 0) return messages;
   const userId = messages[0].userId;
-  const spans = await redactionsOf(userId, messages.map((m) => m.id));
-  const withdrawn = messages.some((m) => m.role === 'assistant') ? await withdrawnTexts(userId) : [];
-  if (spans.length === 0 && withdrawn.length === 0) return messages;
+  const own = spans ?? (await redactionsOf(userId, messages.map((m) => m.id)));
+  const replies = messages.filter((m) => m.role === 'assistant').map((m) => m.content);
+  const withdrawn = replies.length > 0 ? await withdrawnTexts(userId, replies) : [];
+  if (own.length === 0 && withdrawn.length === 0) return messages;
   return messages.map((m) => {
-    const own: Span[] = spans.filter((s) => s.messageId === m.id);
+    const found: Span[] = own.filter((s) => s.messageId === m.id);
     if (m.role === 'assistant') {
       for (const { original, kind, replacement } of withdrawn) {
-        for (const hit of occurrences(m.content, original)) own.push({ spanStart: hit.start, spanEnd: hit.end, kind, replacement });
+        for (const hit of occurrences(m.content, original)) found.push({ spanStart: hit.start, spanEnd: hit.end, kind, replacement });
       }
     }
-    return own.length === 0 ? m : { ...m, content: applyRedactions(m.content, own, reader) };
+    return found.length === 0 ? m : { ...m, content: applyRedactions(m.content, found, reader) };
   });
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listAudit } from '@/db/audit';
+import { eachAuditEntry, listAudit } from '@/db/audit';
 import { parseInput, route } from '@/lib/http';
 import { requireStaff } from '@/lib/session';
 
@@ -15,15 +15,30 @@ const filterSchema = z.object({
   format: z.enum(['json', 'jsonl']).default('json'),
 });
 
-/** GET /api/staff/audit?targetUserId=&objectType=&action=&from=&to=&before=&format=jsonl: the audit log, newest first (staff only). */
+/**
+ * GET /api/staff/audit?targetUserId=&objectType=&action=&from=&to=&before=&format=jsonl: the audit log, newest first
+ * (staff only). `action=changes` leaves out staff reads; the JSON Lines export holds every matching entry.
+ */
 export const GET = route(async (request: Request) => {
   await requireStaff(request);
   const { limit, format, ...filter } = parseInput(Object.fromEntries(new URL(request.url).searchParams), filterSchema);
-  const entries = await listAudit(filter, format === 'jsonl' ? Math.max(limit, 1000) : limit);
   if (format === 'jsonl') {
-    return new Response(entries.map((e) => JSON.stringify(e)).join('\n') + (entries.length ? '\n' : ''), {
+    // The export holds every matching entry, however many: streamed a page at a time.
+    const encoder = new TextEncoder();
+    const entries = eachAuditEntry(filter);
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await entries.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(`${JSON.stringify(next.value)}\n`));
+      },
+      async cancel() {
+        await entries.return(undefined);
+      },
+    });
+    return new Response(body, {
       headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'attachment; filename="memlens-audit.jsonl"' },
     });
   }
-  return Response.json({ entries });
+  return Response.json({ entries: await listAudit(filter, limit) });
 });

@@ -3,7 +3,7 @@ import { parseInput, route } from '@/lib/http';
 import { requireStaff } from '@/lib/session';
 import { jobsForStaff } from '@/lib/staff';
 
-/** GET /api/staff/jobs?status=failed&userId=: post-turn jobs with their failures (staff only). */
+/** GET /api/staff/jobs?status=failed&userId=: the newest 100 post-turn jobs with their failures, and the count in each status (staff only). */
 export const GET = route(async (request: Request) => {
   const user = await requireStaff(request);
   const url = new URL(request.url);
@@ -11,5 +11,5 @@ export const GET = route(async (request: Request) => {
     { status: url.searchParams.get('status') ?? undefined, userId: url.searchParams.get('userId') ?? undefined },
     z.object({ status: z.enum(['pending', 'running', 'done', 'failed']).optional(), userId: z.uuid().optional() }),
   );
-  return Response.json({ jobs: await jobsForStaff({ user, request }, filter) });
+  return Response.json(await jobsForStaff({ user, request }, filter));
 });

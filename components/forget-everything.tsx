@@ -2,17 +2,45 @@
 
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, memoryKeys } from '../api';
-import { ConfirmDialog } from '../confirm-dialog';
-import { TrashIcon } from '../icons';
-import { useAfterMemoryChange } from '../inspector/memory-changed';
-import { describeRemoved } from '../inspector/memory-view';
-import type { ForgetResult, MemoryCounts } from '../inspector/types';
-import { Notice } from '../inspector/ui';
-import { Panel, plural } from './ui';
+import { api, memoryKeys } from './api';
+import { ConfirmDialog } from './confirm-dialog';
+import { TrashIcon } from './icons';
+import { useAfterMemoryChange } from './inspector/memory-changed';
+import type { ForgetResult, MemoryCounts } from './inspector/types';
+import { Notice } from './inspector/ui';
+import { plural } from './memory-page/ui';
 
-// "Forget everything", as the inspector's Memory tab offers it (components/inspector/memory-view.tsx):
-// the same words, the same counts read when the dialog opens, the same result.
+// "Forget everything", as the inspector's Memory tab and the Memory page both offer it: the same words,
+// the same counts read when the dialog opens, the same result. Each place frames it with its own heading.
+
+export const FORGET_EVERYTHING_DESCRIPTION =
+  'Deletes every fact, remembered exchange and conversation summary memlens keeps about you, and nothing you said before is remembered again. Your conversations and their messages stay; inspector records stay with the memory they recalled redacted.';
+
+const TABLE_NAMES: Record<string, [string, string]> = {
+  facts: ['fact', 'facts'],
+  episodes: ['remembered exchange', 'remembered exchanges'],
+  summaries: ['conversation summary', 'conversation summaries'],
+  summary_versions: ['earlier summary version', 'earlier summary versions'],
+  retrieval_cache: ['cached search', 'cached searches'],
+};
+const ORDER = Object.keys(TABLE_NAMES);
+const rank = (table: string) => (ORDER.includes(table) ? ORDER.indexOf(table) : ORDER.length);
+
+function describeCount(table: string, n: number): string {
+  const words = TABLE_NAMES[table] ?? [table.replaceAll('_', ' '), table.replaceAll('_', ' ')];
+  return plural(n, words[0], words[1]);
+}
+
+function joinWords(parts: string[]): string {
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+/** "3 facts, 5 remembered exchanges and 1 conversation summary": the same words in the dialog and in the result. */
+function describeRemoved(counts: Record<string, number>): string {
+  const tables = Object.keys(counts).sort((a, b) => rank(a) - rank(b));
+  return joinWords(tables.filter((table) => counts[table] > 0).map((table) => describeCount(table, counts[table])));
+}
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((sum, n) => sum + n, 0);
 const sameCounts = (a: Record<string, number>, b: Record<string, number>) =>
@@ -21,7 +49,8 @@ const describeKept = (kept: MemoryCounts['kept']) => `${plural(kept.conversation
 
 type Outcome = { result: ForgetResult; plan: MemoryCounts | undefined };
 
-export function ForgetEverythingPanel() {
+/** The "Forget everything…" button, its dialog with what would be removed, and what was, once done. */
+export function ForgetEverything() {
   const queryClient = useQueryClient();
   const afterMemoryChange = useAfterMemoryChange();
   const [confirming, setConfirming] = useState(false);
@@ -47,41 +76,35 @@ export function ForgetEverythingPanel() {
   };
 
   return (
-    <Panel
-      id="forget"
-      tone="danger"
-      title="Forget everything"
-      description="Deletes every fact, remembered exchange and conversation summary memlens keeps about you, and nothing you said before is remembered again. Your conversations and their messages stay; inspector records stay with the memory they recalled redacted."
-    >
-      <div data-testid="danger-zone">
-        {outcome ? (
-          <div className="mb-3">
-            <ForgetOutcome outcome={outcome} />
-          </div>
-        ) : null}
-        <button
-          type="button"
-          data-testid="forget-everything"
-          onClick={open}
-          className="inline-flex items-center gap-1.5 rounded-lg border border-danger/40 px-3 py-1.5 text-sm font-medium text-danger hover:bg-danger-soft"
-        >
-          <TrashIcon width={14} height={14} />
-          Forget everything…
-        </button>
-      </div>
+    <>
+      {outcome ? (
+        <div className="mb-3">
+          <ForgetOutcome outcome={outcome} />
+        </div>
+      ) : null}
+      <button
+        type="button"
+        data-testid="forget-everything"
+        onClick={open}
+        className="inline-flex items-center gap-1.5 rounded-lg border border-danger/40 px-3 py-1.5 text-sm font-medium text-danger hover:bg-danger-soft"
+      >
+        <TrashIcon width={14} height={14} />
+        Forget everything…
+      </button>
       <ConfirmDialog
         open={confirming}
         title="Forget everything about you?"
         description={<ForgetPlan query={plan} />}
         confirmLabel="Forget everything"
         busy={forget.isPending}
+        // Confirming without the counts would promise nothing; after a failed count, the general words above still hold.
         confirmDisabled={plan.isPending && !plan.isError}
         error={forget.error ? forget.error.message : null}
         onConfirm={() => forget.mutate(plan.data)}
         onCancel={() => setConfirming(false)}
         testId="forget-dialog"
       />
-    </Panel>
+    </>
   );
 }
 

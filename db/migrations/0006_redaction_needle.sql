@@ -1,0 +1,1 @@
+ALTER TABLE "message_redactions" ADD COLUMN "needle" text;
