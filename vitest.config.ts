@@ -1,13 +1,23 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+// The suite runs on the embedded PGlite and, when TEST_DATABASE_URL names a real Postgres, on it too
+// (tests/support/global-db.ts gives each project its own database).
+const databases = process.env.TEST_DATABASE_URL?.trim() ? ['pglite', 'postgres'] : ['pglite'];
+
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
-    include: ['tests/**/*.test.ts', 'lib/**/*.test.ts', 'db/**/*.test.ts'],
-    globalSetup: ['tests/support/global-db.ts'],
-    setupFiles: ['tests/support/env.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: databases.map((name) => ({
+      extends: true,
+      test: {
+        name,
+        include: ['tests/**/*.test.ts', 'lib/**/*.test.ts', 'db/**/*.test.ts'],
+        globalSetup: ['tests/support/global-db.ts'],
+        setupFiles: ['tests/support/env.ts'],
+      },
+    })),
   },
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
-import { newClient, parseChunks, readChunks, setEnv, storedMessages, textOf, waitFor, type Client } from './support/app';
+import { newClient, parseChunks, readChunks, readUntil, setEnv, storedMessages, textOf, waitFor, type Client } from './support/app';
 import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
 
 // The chat route through @ai-sdk/openai against an OpenAI-compatible server on 127.0.0.1.
@@ -36,8 +36,7 @@ describe('POST /api/chat against an OpenAI-compatible server', () => {
     expect(response.status).toBe(200);
 
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = '';
-    while (!buffered.includes('"type":"start"')) buffered += (await reader.read()).value ?? '';
+    let buffered = await readUntil(reader, (text) => text.includes('"type":"start"'));
     const start = parseChunks(buffered).find((c) => c.type === 'start')!;
     // The row exists, streaming, under the id the client sees first.
     const [row] = (await storedMessages(conversationId)).filter((m) => m.id === start.messageId);
@@ -112,8 +111,7 @@ describe('POST /api/chat against an OpenAI-compatible server', () => {
     const controller = new AbortController();
     const response = await send('Tell me a long story', undefined, controller.signal);
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = '';
-    while (textOf(parseChunks(buffered)).split(' ').length < 5) buffered += (await reader.read()).value ?? '';
+    await readUntil(reader, (text) => textOf(parseChunks(text)).split(' ').length >= 5);
     await reader.cancel();
     controller.abort();
 

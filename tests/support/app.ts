@@ -33,6 +33,19 @@ export async function readChunks(response: Response): Promise<Array<Record<strin
   return parseChunks(text);
 }
 
+/**
+ * Reads a stream until `enough(text so far)` holds; a stream that ends first (a failed turn) fails
+ * the test instead of spinning.
+ */
+export async function readUntil(reader: ReadableStreamDefaultReader<string>, enough: (text: string) => boolean, text = ''): Promise<string> {
+  while (!enough(text)) {
+    const next = await reader.read();
+    if (next.done) throw new Error(`The stream ended before the test saw what it waits for; it sent:\n${text}`);
+    text += next.value;
+  }
+  return text;
+}
+
 export function parseChunks(text: string): Array<Record<string, any>> {
   return text
     .split('\n')
