@@ -1,33 +1,39 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import { getDb } from './client';
-import { jobs, type Job } from './schema';
+import { getDb, type Db } from './client';
+import { jobs, messages, type Job } from './schema';
 
 export const MAX_JOB_ATTEMPTS = 5;
 
-/** One job per (kind, assistant message): enqueueing twice is a no-op. */
+type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** One job per (kind, assistant message): enqueueing twice is a no-op. In the caller's transaction when given one. */
 export async function enqueueJobs(
   rows: Array<{ kind: string; messageId: string; userId: string; conversationId: string }>,
+  executor: Executor = getDb(),
 ): Promise<void> {
   if (rows.length === 0) return;
-  await getDb().insert(jobs).values(rows).onConflictDoNothing({ target: [jobs.kind, jobs.messageId] });
+  await executor.insert(jobs).values(rows).onConflictDoNothing({ target: [jobs.kind, jobs.messageId] });
 }
 
 /**
- * Claims due jobs (pending, or failed with attempts left and past their back-off) for this worker.
- * `running` jobs older than five minutes belonged to a process that died and are claimed again.
+ * Claims due jobs for this worker: pending, or failed with attempts left and past their back-off,
+ * or running under a lease that lapsed (its worker died). A job waits while its reply is still
+ * being written: it is enqueued with the reply's placeholder, but works on the finished text.
  */
-export async function claimDueJobs(filter: { messageId?: string; userId?: string }, limit = 20): Promise<Job[]> {
+export async function claimDueJobs(filter: { messageId?: string; userId?: string }, leaseSeconds: number, limit = 20): Promise<Job[]> {
   const due = or(
     and(eq(jobs.status, 'pending'), lte(jobs.runAfter, sql`now()`)),
     and(eq(jobs.status, 'failed'), sql`${jobs.attempts} < ${MAX_JOB_ATTEMPTS}`, lte(jobs.runAfter, sql`now()`)),
-    and(eq(jobs.status, 'running'), sql`${jobs.updatedAt} < now() - interval '5 minutes'`),
+    and(eq(jobs.status, 'running'), sql`${jobs.updatedAt} < now() - make_interval(secs => ${leaseSeconds})`),
   );
+  const replyWritten = sql`not exists (select 1 from ${messages} where ${messages.id} = ${jobs.messageId} and ${messages.status} = 'streaming')`;
   const candidates = getDb()
     .select({ id: jobs.id })
     .from(jobs)
     .where(
       and(
         due,
+        replyWritten,
         filter.messageId ? eq(jobs.messageId, filter.messageId) : undefined,
         filter.userId ? eq(jobs.userId, filter.userId) : undefined,
       ),
@@ -40,6 +46,20 @@ export async function claimDueJobs(filter: { messageId?: string; userId?: string
     .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, updatedAt: sql`now()` })
     .where(inArray(jobs.id, candidates))
     .returning();
+}
+
+/**
+ * Jobs left `running` by a process that died, due again at once. Only for a database that this
+ * process alone serves (the embedded one), where nobody else can be running them.
+ */
+export async function releaseOrphanedJobs(): Promise<number> {
+  const rows = await getDb().update(jobs).set({ status: 'pending', updatedAt: sql`now()` }).where(eq(jobs.status, 'running')).returning({ id: jobs.id });
+  return rows.length;
+}
+
+/** Renews a running job's lease (its worker is alive). */
+export async function renewLease(id: string): Promise<void> {
+  await getDb().update(jobs).set({ updatedAt: sql`now()` }).where(and(eq(jobs.id, id), eq(jobs.status, 'running')));
 }
 
 export async function completeJob(id: string): Promise<void> {
@@ -67,8 +87,8 @@ export async function jobsForMessage(userId: string, messageId: string): Promise
 }
 
 /** Runs a reply's post-turn work again (after a Retry rewrote it, or a re-index that failed). */
-export async function resetJobs(userId: string, messageId: string, kind?: string): Promise<void> {
-  await getDb()
+export async function resetJobs(userId: string, messageId: string, kind?: string, executor: Executor = getDb()): Promise<void> {
+  await executor
     .update(jobs)
     .set({ status: 'pending', attempts: 0, lastError: null, runAfter: sql`now()`, updatedAt: sql`now()` })
     .where(and(eq(jobs.userId, userId), eq(jobs.messageId, messageId), kind ? eq(jobs.kind, kind) : undefined));

@@ -25,12 +25,13 @@ import type { Message, User } from '@/db/schema';
 import { getConfig, type AppConfig } from './config';
 import { HttpError, notFound, parseInput } from './http';
 import { getModels } from './llm';
+import { ReplyDeadline } from './llm/timeouts';
 import { assembleContext, round } from './memory/chain';
 import { userActor, type Actor } from './audit';
 import { prepareMessageCorrection } from './memory/corrections';
 import { readRedacted } from './memory/redaction';
 import { assertQuestionFits } from './memory/fit-to-budget';
-import { schedulePostTurn } from './memory/post-turn';
+import { enqueuePostTurn, schedulePostTurn } from './memory/post-turn';
 import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/turn-record';
 import { generateReply } from './memory/generate-reply';
 import type { TurnState } from './memory/state';
@@ -91,7 +92,7 @@ export async function runChatTurn(user: User, body: unknown, request: Request): 
     // The question is stored; the reply fails visibly and Retry can answer it later.
     const message = `Could not assemble the context: ${describeError(error)}`;
     await finalizeAssistantMessage(placeholder.id, { status: 'failed', content: '', error: message });
-    await schedulePostTurn(scope, placeholder.id);
+    schedulePostTurn(scope, placeholder.id);
     return failedTurnResponse(placeholder.id, question.id, message);
   }
   return streamTurn(state, request.signal);
@@ -126,6 +127,7 @@ async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor:
       await correction.apply(tx);
       const question = await putUserMessage(tx, scope, { id: input.message.id, content: input.message.text });
       const placeholder = await insertAssistantPlaceholder(tx, scope, question.id, model);
+      await enqueuePostTurn(scope, placeholder.id, tx);
       return { question, placeholder };
     });
     await correction.after();
@@ -141,21 +143,24 @@ async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor:
 async function reopenReply(scope: Scope, model: string): Promise<{ question: Message; placeholder: Message }> {
   const { question, reply } = await getDb().transaction(async (tx) => {
     const reopened = await reopenLastReply(tx, scope, model);
-    if (reopened.reply) return reopened;
-    return { question: reopened.question, reply: await insertAssistantPlaceholder(tx, scope, reopened.question.id, model) };
+    const placeholder = reopened.reply ?? (await insertAssistantPlaceholder(tx, scope, reopened.question.id, model));
+    // Its post-turn work runs again once the new attempt is written.
+    await resetJobs(scope.userId, placeholder.id, undefined, tx);
+    await enqueuePostTurn(scope, placeholder.id, tx);
+    return { question: reopened.question, reply: placeholder };
   });
-  // The earlier attempt's episode described a reply that is being rewritten; its post-turn work runs again.
-  await deleteEpisodeOf(scope.userId, reply!.id);
-  await resetJobs(scope.userId, reply!.id);
-  return { question, placeholder: reply! };
+  // The earlier attempt's episode described a reply that is being rewritten.
+  await deleteEpisodeOf(scope.userId, reply.id);
+  return { question, placeholder: reply };
 }
 
 const FLUSH_INTERVAL_MS = 1000;
 
 function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
-  const abort = new AbortController();
-  const onRequestAbort = () => abort.abort(requestSignal.reason);
-  requestSignal.addEventListener('abort', onRequestAbort, { once: true });
+  // The client is gone: its request aborted (perhaps already, while the context was assembled) or it
+  // cancelled the response body. Nobody is listening then; the reply ends `incomplete`.
+  const cancelled = new AbortController();
+  const stopped = AbortSignal.any([requestSignal, cancelled.signal]);
 
   const metadata: ReplyMetadata = {
     userMessageId: state.question.id,
@@ -179,13 +184,16 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
       let error: string | undefined;
       const flusher = setInterval(() => void saveStreamingText(state.assistantMessageId, text).catch(() => {}), FLUSH_INTERVAL_MS);
       let finish: UIMessageChunk | undefined;
+      const deadline = new ReplyDeadline({ firstTokenMs: state.config.CHAT_FIRST_TOKEN_TIMEOUT_MS, idleMs: state.config.CHAT_IDLE_TIMEOUT_MS });
       try {
         await recordTurnStart(state, record);
-        const result = generateReply(state, abort.signal);
+        deadline.start();
+        const result = generateReply(state, AbortSignal.any([stopped, deadline.signal]));
         usage = Promise.resolve(result.usage).catch(() => undefined);
         const reader = toUIMessageStream({ stream: result.stream, sendStart: false, onError: describeError }).getReader();
         for (let next = await reader.read(); !next.done; next = await reader.read()) {
           const chunk: UIMessageChunk = next.value;
+          if (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta') deadline.token();
           if (chunk.type === 'text-delta') {
             if (firstTokenMs === null && chunk.delta !== '') firstTokenMs = round(performance.now() - started);
             text += chunk.delta;
@@ -193,21 +201,31 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
             status = 'failed';
             error = chunk.errorText;
           } else if (chunk.type === 'finish') {
-            if (status !== 'failed' && !abort.signal.aborted) status = 'complete';
+            deadline.stop();
+            if (status !== 'failed' && !stopped.aborted) status = 'complete';
             finish = chunk; // sent after the final turn record
             continue;
+          } else if (chunk.type === 'abort') {
+            continue; // the client left (nobody to tell) or a deadline passed (told below, as an error)
           }
-          if (!abort.signal.aborted) writer.write(chunk);
+          if (!stopped.aborted) writer.write(chunk);
+        }
+        const timeout = deadline.expired;
+        if (timeout && !stopped.aborted) {
+          // The text so far is kept; the UI shows why the reply ended.
+          status = text ? 'incomplete' : 'failed';
+          error = timeout.message;
+          writer.write({ type: 'error', errorText: error });
         }
       } catch (caught) {
-        if (!abort.signal.aborted) {
+        if (!stopped.aborted) {
           status = 'failed';
           error = describeError(caught);
           writer.write({ type: 'error', errorText: error });
         }
       } finally {
+        deadline.stop();
         clearInterval(flusher);
-        requestSignal.removeEventListener('abort', onRequestAbort);
         await finalizeAssistantMessage(state.assistantMessageId, { status, content: text, error });
         const generateMs = round(performance.now() - started);
         // An aborted call may never report usage; do not wait for it.
@@ -215,15 +233,15 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
         const final = await recordTurnEnd(state, record, { text, status, usage: settledUsage, generateMs, firstTokenMs }).catch(
           (failure) => (console.error('[memlens] could not record the turn', failure), record),
         );
-        if (!abort.signal.aborted) {
+        if (!stopped.aborted) {
           writer.write({ type: 'data-turn', id: state.assistantMessageId, data: final });
           if (finish) writer.write(finish);
         }
-        await schedulePostTurn(state.scope, state.assistantMessageId);
+        schedulePostTurn(state.scope, state.assistantMessageId);
       }
     },
   });
-  return createUIMessageStreamResponse({ stream: abortWhenCancelled(stream, abort) });
+  return createUIMessageStreamResponse({ stream: abortWhenCancelled(stream, cancelled) });
 }
 
 /** A browser that goes away cancels the response body; that must stop the model too. */

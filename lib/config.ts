@@ -5,6 +5,8 @@ import { z } from 'zod';
  * README's configuration table is generated from the same names: keep them in step.
  */
 const int = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
+// Positive, and within what a timer can hold (a larger delay would fire at once).
+const ms = (fallback: number) => z.coerce.number().int().positive().max(2_147_483_647).default(fallback);
 const optionalText = z
   .string()
   .optional()
@@ -54,6 +56,12 @@ const envSchema = z.object({
   EMBEDDING_MODEL: z.string().default('text-embedding-3-small'),
   EMBEDDING_DIMENSIONS: int(512),
   OFFLINE_STREAM_DELAY_MS: int(25),
+  // How long a model may keep us waiting: one embedder call, one memory-model call (rewrite,
+  // extraction, summary), the chat model's first token and then each pause between tokens.
+  EMBED_TIMEOUT_MS: ms(10_000),
+  MEMORY_MODEL_TIMEOUT_MS: ms(15_000),
+  CHAT_FIRST_TOKEN_TIMEOUT_MS: ms(30_000),
+  CHAT_IDLE_TIMEOUT_MS: ms(30_000),
 
   HISTORY_WINDOW: int(20),
 
@@ -94,6 +102,15 @@ const envSchema = z.object({
   // Guests (a first request without a cookie creates one): at most this many per client address, and in all, per hour.
   GUESTS_PER_ADDRESS_PER_HOUR: int(60),
   GUESTS_PER_HOUR: int(2000),
+  // The post-turn worker: a running job's lease (renewed while it runs; a dead worker's job is
+  // claimed again once it lapses), how often an idle worker looks for due jobs, and whether the
+  // app's server process runs one (false when `npm run worker` runs separately).
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(2).default(15),
+  WORKER_POLL_MS: z.coerce.number().int().min(50).default(1000),
+  RUN_WORKER: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((value) => value === 'true' || value === '1'),
   SYSTEM_PROMPT: z
     .string()
     .default('You are memlens, a helpful assistant. Answer clearly and concisely.'),

@@ -51,6 +51,8 @@ export async function importConversation(userId: string, input: ImportInput): Pr
         })
         .returning();
       if (message.role === 'user') lastUserId = row.id;
+      // Committed with the messages: an import cut off midway leaves no reply without its jobs.
+      else await enqueuePostTurn(scope, row.id, tx);
       rows.push(row);
     }
     return rows;
@@ -59,7 +61,6 @@ export async function importConversation(userId: string, input: ImportInput): Pr
   const jobs = { done: 0, failed: 0 };
   for (const message of stored) {
     if (message.role !== 'assistant') continue;
-    await enqueuePostTurn(scope, message.id);
     const result = await runDueJobs({ messageId: message.id });
     jobs.done += result.done;
     jobs.failed += result.failed;

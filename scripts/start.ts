@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { closeDb } from '../db/client';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
 import { recoverInterruptedReplies } from '../db/history';
+import { releaseOrphanedJobs } from '../db/jobs';
 import { runMigrations } from '../db/migrate';
 import { appDataDir } from './with-database';
 
@@ -46,8 +47,12 @@ async function main() {
   process.env.DATABASE_URL = databaseUrl;
   // Replies a dead process left `streaming` (no progress saved for two minutes) become incomplete, text kept.
   const recovered = await recoverInterruptedReplies(embedded ? 0 : 120);
+  // The embedded database is this process's alone: a job still `running` was cut off by a crash.
+  // (On a shared Postgres, another instance may be running it: its lease decides.)
+  const released = embedded ? await releaseOrphanedJobs() : 0;
   await closeDb();
   if (recovered) console.log(`[memlens] marked ${recovered} interrupted replies incomplete`);
+  if (released) console.log(`[memlens] ${released} post-turn jobs cut off by a crash are due again`);
 
   if (mode === 'db') {
     console.log('[memlens] serving the database only; Ctrl+C to stop');

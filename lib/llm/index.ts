@@ -3,6 +3,7 @@ import type { EmbeddingModelV4, LanguageModelV4 } from '@ai-sdk/provider';
 import { getConfig } from '@/lib/config';
 import { createLocalEmbedder } from './local-embedder';
 import { createOfflineModel, OFFLINE_MODEL_ID } from './offline-model';
+import { embeddingModelWithTimeout, languageModelWithTimeout } from './timeouts';
 
 export type Models = {
   chat: LanguageModelV4;
@@ -19,7 +20,7 @@ let cached: { key: string; models: Models } | undefined;
 /** The models chosen by the environment: any OpenAI-compatible endpoint, or the built-in offline pair. */
 export function getModels(): Models {
   const config = getConfig();
-  const key = JSON.stringify([config.OPENAI_API_KEY, config.OPENAI_BASE_URL, config.OPENAI_API_MODE, config.CHAT_MODEL, config.memoryModel, config.EMBEDDING_MODEL, config.EMBEDDING_DIMENSIONS, config.OFFLINE_STREAM_DELAY_MS]);
+  const key = JSON.stringify([config.OPENAI_API_KEY, config.OPENAI_BASE_URL, config.OPENAI_API_MODE, config.CHAT_MODEL, config.memoryModel, config.EMBEDDING_MODEL, config.EMBEDDING_DIMENSIONS, config.OFFLINE_STREAM_DELAY_MS, config.EMBED_TIMEOUT_MS, config.MEMORY_MODEL_TIMEOUT_MS]);
   if (cached?.key === key) return cached.models;
 
   let models: Models;
@@ -36,10 +37,12 @@ export function getModels(): Models {
     const provider = createOpenAI({ apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL });
     // Ollama, vLLM and LM Studio speak Chat Completions; the Responses API is opt-in.
     const languageModel = (id: string) => (config.OPENAI_API_MODE === 'responses' ? provider.responses(id) : provider.chat(id));
+    // A hung memory model or embedder fails its call in time, wherever it is called from (the turn's
+    // context or post-turn work). The chat model's deadlines depend on its tokens: see streamTurn.
     models = {
       chat: languageModel(config.CHAT_MODEL),
-      memory: languageModel(config.memoryModel),
-      embedding: provider.embedding(config.EMBEDDING_MODEL),
+      memory: languageModelWithTimeout(languageModel(config.memoryModel), config.MEMORY_MODEL_TIMEOUT_MS, 'the memory model'),
+      embedding: embeddingModelWithTimeout(provider.embedding(config.EMBEDDING_MODEL), config.EMBED_TIMEOUT_MS, 'the embedder'),
       embeddingDimensions: config.EMBEDDING_DIMENSIONS,
       chatModelId: config.CHAT_MODEL,
       offline: false,

@@ -1,9 +1,10 @@
+import { isModelTimeout } from '@/lib/llm/timeouts';
 import { embedTexts } from './embed';
 import type { Step } from './state';
 
 /**
- * One embedding of the retrieval query, shared by every recall step. If the embedder is down the
- * turn goes on with lexical recall only, and says so in its warnings.
+ * One embedding of the retrieval query, shared by every recall step. If the embedder is down or
+ * times out (EMBED_TIMEOUT_MS) the turn goes on with lexical recall only, and says so in its warnings.
  */
 export const embedQuery: Step = {
   name: 'embed_query',
@@ -13,7 +14,8 @@ export const embedQuery: Step = {
       return { queryEmbedding };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { queryEmbedding: [], warnings: [...warnings, `embedding the query failed (${reason}); recall used words only`] };
+      const what = isModelTimeout(error) ? 'timed out' : 'failed';
+      return { queryEmbedding: [], warnings: [...warnings, `embedding the query ${what} (${reason}); recall used words only`] };
     }
   },
 };

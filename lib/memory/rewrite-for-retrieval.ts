@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { generateText } from 'ai';
 import { cacheRewrite, getCachedRewrite } from '@/db/turns';
+import { isModelTimeout } from '@/lib/llm/timeouts';
 import { absolutizeRelativeDates } from './rules/relative-dates';
 import { detectRewriteTrigger, rewriteOffline } from './rules/rewrite';
 import type { Step, TurnState } from './state';
@@ -36,12 +37,13 @@ export const rewriteForRetrieval: Step = {
         await cacheRewrite(scope.userId, key, query, reason);
         return { retrieval: { query, reason, rewritten: true, cached: false, datesResolved } };
       } catch (error) {
-        // The memory model is down: the offline rules still resolve the reference (not cached).
+        // The memory model is down or too slow: the offline rules still resolve the reference (not cached).
         const { query, datesResolved } = rewriteOffline(question.content, recentTurns(state), now);
         const why = error instanceof Error ? error.message : String(error);
+        const what = isModelTimeout(error) ? 'timed out' : 'failed';
         return {
-          retrieval: { query, reason: `${trigger.reason}; offline rules (the memory model failed)`, rewritten: true, cached: false, datesResolved },
-          warnings: [...state.warnings, `the retrieval rewrite model failed (${why})`],
+          retrieval: { query, reason: `${trigger.reason}; offline rules (the memory model ${what})`, rewritten: true, cached: false, datesResolved },
+          warnings: [...state.warnings, `the retrieval rewrite model ${what} (${why})`],
         };
       }
     }

@@ -14,6 +14,10 @@ export type StubReply = {
   errorStatus?: number;
   /** Delay between chunks. */
   chunkDelayMs?: number;
+  /** Stream this many chunks, then send nothing more (a model that hangs; 0 = before its first token). A non-streamed answer never comes. */
+  hangAfterChunks?: number;
+  /** Never answer, not even the headers (a server stuck before it takes the call). */
+  hangBeforeHeaders?: boolean;
 };
 
 export type ChatCompletionRequest = {
@@ -32,6 +36,8 @@ export type OpenAIStub = {
   respond?: (request: ChatCompletionRequest) => StubReply | undefined;
   /** Answer /v1/embeddings with this HTTP status instead. */
   embeddingErrorStatus?: number;
+  /** Never answer /v1/embeddings (an embedder that hangs). */
+  embeddingHang?: boolean;
   close: () => Promise<void>;
 };
 
@@ -41,6 +47,7 @@ export async function startOpenAIStub(initial: StubReply = { text: 'Hello from t
     const body = await readBody(req);
     if (req.method === 'POST' && req.url === '/v1/embeddings') {
       stub.embeddingRequests.push(body);
+      if (stub.embeddingHang) return untilClientLeaves(res);
       if (stub.embeddingErrorStatus) {
         res.writeHead(stub.embeddingErrorStatus, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `stub embedding failure ${stub.embeddingErrorStatus}`, type: 'server_error' } }));
@@ -62,6 +69,7 @@ export async function startOpenAIStub(initial: StubReply = { text: 'Hello from t
     if (req.method === 'POST' && req.url === '/v1/chat/completions') {
       stub.requests.push(body);
       const reply = stub.respond?.(body) ?? stub.reply;
+      if (reply.hangBeforeHeaders || (!body.stream && reply.hangAfterChunks !== undefined)) return untilClientLeaves(res);
       if (reply.errorStatus) {
         res.writeHead(reply.errorStatus, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `stub failure ${reply.errorStatus}`, type: 'server_error' } }));
@@ -94,6 +102,7 @@ export async function startOpenAIStub(initial: StubReply = { text: 'Hello from t
       });
       send(chunk({ role: 'assistant', content: '' }));
       for (let i = 0; i < words.length; i++) {
+        if (i === reply.hangAfterChunks) return untilClientLeaves(res);
         if (reply.failAfterChunks !== undefined && i === reply.failAfterChunks) {
           // Let what was written reach the client, then drop the connection.
           await new Promise((r) => setTimeout(r, 50));
@@ -121,6 +130,11 @@ export async function startOpenAIStub(initial: StubReply = { text: 'Hello from t
       server.close(() => resolve());
     });
   return stub;
+}
+
+/** A hung answer: nothing more is sent; it ends when the client gives up (or the stub closes). */
+function untilClientLeaves(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => res.once('close', resolve));
 }
 
 /** Deterministic vectors: texts sharing words get similar vectors. */
