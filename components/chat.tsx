@@ -89,7 +89,9 @@ export function Chat({ conversation, initialMessages, model }: Props) {
           current.map((m) => (m.id === message.id ? { ...m, metadata: { ...m.metadata, status: ended, error: endError } } : m)),
         );
         setAnnouncement(ended === 'complete' ? 'Reply complete.' : ended === 'incomplete' ? 'Reply stopped.' : `Reply failed: ${endError ?? ''}`);
-        if (isDisconnect) void resync();
+        // The server knows better how a reply that broke off ended (a model that stalled mid-reply
+        // leaves it `incomplete` with its text): take its word.
+        if (isDisconnect || isError) void resync();
         return;
       }
 
