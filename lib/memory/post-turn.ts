@@ -4,6 +4,7 @@ import { claimDueJobs, completeJob, enqueueJobs, failJob } from '@/db/jobs';
 import type { Job } from '@/db/schema';
 import { getConfig, type AppConfig } from '@/lib/config';
 import { getModels, type Models } from '@/lib/llm';
+import { logError } from '@/lib/log';
 import { extractFacts } from './post-turn/extract-facts';
 import { indexEpisode } from './post-turn/index-episode';
 import { refreshSummary } from './post-turn/refresh-summary';
@@ -50,14 +51,14 @@ export async function schedulePostTurn(scope: Scope, assistantMessageId: string)
   try {
     await enqueuePostTurn(scope, assistantMessageId);
   } catch (error) {
-    console.error('[memlens] could not enqueue post-turn work', error);
+    logError('could not enqueue post-turn work', error);
     return;
   }
   const work = async () => {
     await runDueJobs({ messageId: assistantMessageId });
     await runDueJobs({ userId: scope.userId });
   };
-  const run = () => void work().catch((error) => console.error('[memlens] post-turn work failed', error));
+  const run = () => void work().catch((error) => logError('post-turn work failed', error));
   try {
     after(run);
   } catch {
