@@ -1,10 +1,18 @@
 import type { NextConfig } from 'next';
+import { FIXED_SECURITY_HEADERS } from './lib/security-headers';
 
 const nextConfig: NextConfig = {
   // postgres.js is a Node library with its own connection pool; keep it out of the bundle.
-  serverExternalPackages: ['postgres'],
+  // rate-limiter-flexible loads drizzle-orm by a computed import() that a bundle cannot resolve.
+  serverExternalPackages: ['postgres', 'rate-limiter-flexible'],
   // forbidden() and unauthorized() from next/navigation (the staff console's 403 and 401 pages).
   experimental: { authInterrupts: true },
+  // No X-Powered-By: it only tells a scanner what to try.
+  poweredByHeader: false,
+  // proxy.ts sets these (and the CSP) on what it handles; this covers what it skips, such as /_next/static.
+  async headers() {
+    return [{ source: '/:path*', headers: [...FIXED_SECURITY_HEADERS] }];
+  },
 };
 
 export default nextConfig;

@@ -1,17 +1,55 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { newSessionToken, SESSION_COOKIE } from '@/lib/session-cookie';
+import { getConfig } from '@/lib/config';
+import { csrfVerdict, declaresBody } from '@/lib/csrf';
+import { errorResponse, HttpError } from '@/lib/http';
+import { API_CONTENT_SECURITY_POLICY, FIXED_SECURITY_HEADERS, newNonce, pageContentSecurityPolicy } from '@/lib/security-headers';
+import { newSessionToken, SESSION_COOKIE, TOKEN_SHAPE } from '@/lib/session-cookie';
 
 /**
- * A first visit gets a guest session cookie. The token is also added to this request's own
- * headers so the page or handler that runs next already sees it.
+ * Every request but static files passes here:
+ * - an API mutation that did not come from the app itself is refused (lib/csrf.ts), writing nothing;
+ * - a first visit gets a guest session cookie;
+ * - every response gets the security headers; a page gets a CSP with a fresh nonce, which Next reads
+ *   from the request's own Content-Security-Policy header and puts on its scripts.
  */
 export function proxy(request: NextRequest) {
-  if (request.cookies.get(SESSION_COOKIE)?.value) return NextResponse.next();
-  const token = newSessionToken();
+  const isApi = request.nextUrl.pathname === '/api' || request.nextUrl.pathname.startsWith('/api/');
+  const csp = isApi
+    ? API_CONTENT_SECURITY_POLICY
+    : pageContentSecurityPolicy({ nonce: newNonce(), dev: process.env.NODE_ENV === 'development', https: request.nextUrl.protocol === 'https:' });
+
+  const refusal = forgeryRefusal(request);
+  if (refusal) return withSecurityHeaders(refusal, csp);
+
   const headers = new Headers(request.headers);
-  const existing = headers.get('cookie');
-  headers.set('cookie', `${existing ? `${existing}; ` : ''}${SESSION_COOKIE}=${token}`);
+  if (!isApi) headers.set('content-security-policy', csp);
+  // A missing or malformed cookie gets a new token (a malformed one would otherwise never be replaced).
+  const token = TOKEN_SHAPE.test(request.cookies.get(SESSION_COOKIE)?.value ?? '') ? undefined : newSessionToken();
+  // The new token is also added to this request's own cookies, so the page or handler that runs next already sees it.
+  if (token) headers.set('cookie', `${headers.get('cookie') ? `${headers.get('cookie')}; ` : ''}${SESSION_COOKIE}=${token}`);
+
   const response = NextResponse.next({ request: { headers } });
+  if (token) setGuestCookie(response, token, request);
+  return withSecurityHeaders(response, csp);
+}
+
+function forgeryRefusal(request: NextRequest): Response | undefined {
+  const verdict = csrfVerdict(
+    {
+      method: request.method,
+      pathname: request.nextUrl.pathname,
+      host: request.headers.get('host'),
+      origin: request.headers.get('origin'),
+      secFetchSite: request.headers.get('sec-fetch-site'),
+      contentType: request.headers.get('content-type'),
+      hasBody: declaresBody(request.headers),
+    },
+    getConfig().APP_URL,
+  );
+  return verdict.ok ? undefined : errorResponse(new HttpError(verdict.status, verdict.code, verdict.message));
+}
+
+function setGuestCookie(response: NextResponse, token: string, request: NextRequest) {
   response.cookies.set(SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'lax',
@@ -19,6 +57,11 @@ export function proxy(request: NextRequest) {
     secure: request.nextUrl.protocol === 'https:',
     maxAge: 60 * 60 * 24 * 365,
   });
+}
+
+function withSecurityHeaders<T extends Response>(response: T, csp: string): T {
+  response.headers.set('Content-Security-Policy', csp);
+  for (const { key, value } of FIXED_SECURITY_HEADERS) response.headers.set(key, value);
   return response;
 }
 

@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { Providers } from '@/components/providers';
 import './globals.css';
@@ -15,7 +16,10 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request: Next puts proxy.ts's per-response CSP nonce on its scripts only
+  // while rendering, so a page prerendered at build time (/login, /signup) would have its scripts blocked.
+  await connection();
   return (
     <html lang="en">
       <body className="font-sans">

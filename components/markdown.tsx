@@ -1,7 +1,7 @@
 'use client';
 
 import { memo, useMemo } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+import ReactMarkdown, { defaultUrlTransform, type Components, type UrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 
 const components: Components = {
@@ -11,13 +11,15 @@ const components: Components = {
 
 const plugins = [remarkGfm];
 const citingPlugins = [remarkGfm, remarkCitations];
+const htmlPlugins = [rehypeExternalImages];
 
 /** Opens the cited item of a reply's context: the reply's id and the number it cited. */
 export type OnCite = (messageId: string, n: number) => void;
 
 /**
- * Renders message text as GitHub-flavoured markdown. Raw HTML is not rendered. With `onCite`,
- * each `[n]` of the text (outside code and links) is a button that shows the cited item.
+ * Renders message text as GitHub-flavoured markdown. Raw HTML is not rendered, and images load only
+ * from data URLs: any other image is a link to open by hand. With `onCite`, each `[n]` of the text
+ * (outside code and links) is a button that shows the cited item.
  */
 export const Markdown = memo(function Markdown({ text, messageId, onCite }: { text: string; messageId?: string; onCite?: OnCite }) {
   const citing = Boolean(onCite && messageId);
@@ -47,7 +49,12 @@ export const Markdown = memo(function Markdown({ text, messageId, onCite }: { te
   );
   return (
     <div className="markdown">
-      <ReactMarkdown remarkPlugins={citing ? citingPlugins : plugins} components={citing ? withCitations : components}>
+      <ReactMarkdown
+        remarkPlugins={citing ? citingPlugins : plugins}
+        rehypePlugins={htmlPlugins}
+        urlTransform={keepInlineImages}
+        components={citing ? withCitations : components}
+      >
         {text}
       </ReactMarkdown>
     </div>
@@ -99,4 +106,57 @@ function splitCitations(value: string): MdNode[] {
   }
   if (at < value.length) out.push({ type: 'text', value: value.slice(at) });
   return out;
+}
+
+// ---- images: only inline ones load
+
+/**
+ * Images that render: data URLs of raster images. Loading an image from any other address (even
+ * this site's) would make the browser request it as soon as the reply is shown, and a reply (or
+ * memory a reply quotes) can put anything in that address: data would leave through the URL.
+ */
+const INLINE_IMAGE = /^data:image\/(?:png|gif|jpeg|webp|avif);base64,/iu;
+
+/** react-markdown's own sanitising, which would blank every data URL, except for inline images. */
+const keepInlineImages: UrlTransform = (url, key, node) =>
+  node.tagName === 'img' && key === 'src' && INLINE_IMAGE.test(url) ? url : defaultUrlTransform(url);
+
+type HastNode = { type: string; tagName?: string; value?: string; properties?: Record<string, unknown>; children?: HastNode[] };
+
+/** A rehype plugin: every image that is not inline becomes a link to it (plain text inside a link). */
+function rehypeExternalImages() {
+  return (tree: HastNode) => {
+    replaceImages(tree, false);
+  };
+}
+
+function replaceImages(node: HastNode, inLink: boolean) {
+  if (!node.children) return;
+  node.children = node.children.map((child) => {
+    if (child.type !== 'element') return child;
+    if (child.tagName === 'img' && !INLINE_IMAGE.test(String(child.properties?.src ?? ''))) return notLoaded(child, inLink);
+    replaceImages(child, inLink || child.tagName === 'a');
+    return child;
+  });
+}
+
+function notLoaded(image: HastNode, inLink: boolean): HastNode {
+  const src = String(image.properties?.src ?? '');
+  const alt = String(image.properties?.alt ?? '').trim() || 'image';
+  const host = hostOf(src);
+  const properties = { dataExternalImage: host, title: `Image not loaded automatically: ${src}` };
+  const children = [{ type: 'text', value: `Image not loaded: ${alt} (${host})` }];
+  // A link cannot hold a link: inside one the image is only named.
+  return inLink
+    ? { type: 'element', tagName: 'span', properties, children }
+    : { type: 'element', tagName: 'a', properties: { ...properties, href: src }, children };
+}
+
+/** Where an image would come from, for its label: relative addresses (but not `//host/…`) are this site. */
+function hostOf(src: string): string {
+  const placeholder = 'https://this-site.invalid';
+  if (!URL.canParse(src, placeholder)) return 'an invalid address';
+  const url = new URL(src, placeholder);
+  if (url.origin === placeholder) return 'this site';
+  return url.host || url.protocol;
 }

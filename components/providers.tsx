@@ -2,6 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import './zod-without-eval';
 
 export function Providers({ children }: { children: ReactNode }) {
   // One client per browser tab, created on first render (never shared between server requests).

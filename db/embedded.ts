@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PasswordGate } from './wire-auth';
 import { BatchAwareQueue } from './wire-queue';
 
 /**
@@ -12,6 +14,10 @@ import { BatchAwareQueue } from './wire-queue';
  *
  * PGlite has no lock of its own, and Next may evaluate server modules in several processes, so
  * exactly one process owns the data directory: this one, guarded by a pid lock file.
+ *
+ * Only clients that know the password get in (SCRAM-SHA-256, see wire-auth.ts): another local
+ * process or user cannot read the data. The password is generated on the first start and kept in
+ * the data directory (`db-password`, mode 0600); a throwaway in-memory database gets a fresh one.
  */
 export type EmbeddedOptions = {
   /** A directory to persist to, or 'memory://' for a throwaway database (tests). */
@@ -23,21 +29,33 @@ export type EmbeddedOptions = {
 };
 
 export type EmbeddedDatabase = {
+  /** Carries the password: hand it to clients, never print it. */
   url: string;
+  host: string;
   port: number;
+  user: string;
+  database: string;
+  /** Where the password is kept; undefined for an in-memory database. */
+  passwordFile?: string;
   stop: () => Promise<void>;
 };
 
 const LOCK_FILE = 'memlens.lock';
+const PASSWORD_FILE = 'db-password';
+const USER = 'postgres';
+const DATABASE = 'postgres';
 
 export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const host = options.host ?? '127.0.0.1';
   const inMemory = options.dataDir.startsWith('memory://');
+  if (!inMemory) ownerOnlyDirectory(options.dataDir);
   const releaseLock = inMemory ? () => {} : acquireLock(options.dataDir);
-
+  const passwordFile = inMemory ? undefined : path.resolve(options.dataDir, PASSWORD_FILE);
+  let password = '';
   let db: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   try {
+    password = passwordFile ? readOrCreatePassword(passwordFile) : newPassword();
     db = await PGlite.create(inMemory ? options.dataDir : path.resolve(options.dataDir), {
       extensions: { vector, pg_trgm },
     });
@@ -47,8 +65,9 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
       port: options.port ?? 0,
       maxConnections: options.maxConnections ?? 32,
     });
-    // See wire-queue.ts: the stock queue interleaves pooled connections mid-batch.
-    (server as unknown as { queryQueue: BatchAwareQueue }).queryQueue = new BatchAwareQueue(db);
+    // See wire-queue.ts: the stock queue interleaves pooled connections mid-batch, and checks no password.
+    const queue = new BatchAwareQueue(db, new PasswordGate(USER, password));
+    (server as unknown as { queryQueue: BatchAwareQueue }).queryQueue = queue;
     await server.start();
   } catch (error) {
     await server?.stop().catch(() => {});
@@ -66,12 +85,33 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
       releaseLock();
     })());
 
-  return { url: `postgres://postgres:postgres@${host}:${port}/postgres`, port, stop };
+  const url = `postgres://${USER}:${encodeURIComponent(password)}@${host}:${port}/${DATABASE}`;
+  return { url, host, port, user: USER, database: DATABASE, passwordFile, stop };
+}
+
+const newPassword = () => randomBytes(24).toString('base64url');
+
+/** Kept across restarts so clients configured once keep working; readable by the owner only. */
+function readOrCreatePassword(file: string): string {
+  try {
+    fs.writeFileSync(file, newPassword(), { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  fs.chmodSync(file, 0o600);
+  const password = fs.readFileSync(file, 'utf8').trim();
+  if (!password) throw new Error(`${file} is empty: delete it and start again to generate a new password.`);
+  return password;
+}
+
+/** The files are the whole database: readable by the owner only, as Postgres requires of its data directory. */
+function ownerOnlyDirectory(dataDir: string): void {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dataDir, 0o700);
 }
 
 /** Refuses to open a data directory that a live process already owns; takes over a stale lock. */
 function acquireLock(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
   const lockPath = path.join(dataDir, LOCK_FILE);
   const tryCreate = () => {
     fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });

@@ -489,6 +489,16 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_target_idx').on(t.targetUserId, t.at), index('audit_log_actor_idx').on(t.actorUserId, t.at)],
 );
 
+/**
+ * Per-user request counters (rate-limiter-flexible's RateLimiterDrizzle shape): one row per
+ * limiter and user, `points` used in the window that ends at `expire`. Shared by every app instance.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull(),
+  expire: timestamp('expire', { withTimezone: true }),
+});
+
 export type AuditEntry = typeof auditLog.$inferSelect;
 export type Fact = typeof facts.$inferSelect;
 export type MessageRedaction = typeof messageRedactions.$inferSelect;

@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import type { PasswordGate } from './wire-auth';
 
 /**
  * Decides which client connection may talk to PGlite's single backend next.
@@ -8,6 +9,7 @@ import type { PGlite } from '@electric-sql/pglite';
  * one backend, so B replaces A's unnamed portal ("portal \"\" does not exist"). Here a connection
  * keeps the backend from its first message until its batch ends (Sync, a simple Query, startup or
  * Terminate) outside a transaction; inside a transaction it keeps it until COMMIT or ROLLBACK.
+ * Every message passes the password gate first: a connection reaches the backend only once authenticated.
  * The interface is the one PGLiteSocketServer expects of its queue.
  */
 export class BatchAwareQueue {
@@ -15,9 +17,14 @@ export class BatchAwareQueue {
   private busy = false;
   private waiters: Array<{ handlerId: number; wake: () => void; cancel: (error: Error) => void }> = [];
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly gate: PasswordGate,
+  ) {}
 
-  async enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+  async enqueue(handlerId: number, received: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    const message = this.gate.screen(handlerId, received, onData);
+    if (!message) return 0;
     await this.acquire(handlerId);
     let bytes = 0;
     try {
@@ -40,6 +47,7 @@ export class BatchAwareQueue {
   }
 
   clearQueueForHandler(handlerId: number): void {
+    this.gate.forget(handlerId);
     this.waiters = this.waiters.filter((waiter) => {
       if (waiter.handlerId !== handlerId) return true;
       waiter.cancel(new Error('Handler disconnected'));

@@ -142,7 +142,7 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   const system = sent.getByTestId('sent-message').first();
   await expect(system).toHaveAttribute('data-role', 'system');
   await expect(system).toContainText('You are memlens');
-  await expect(system).toContainText(`[${number}] I live in Lisbon`);
+  await expect(system).toContainText(`[${number}] "I live in Lisbon`);
   await expect(sent.getByTestId('sent-message').last()).toContainText('Where do I live?');
 
   // Timing, usage and the model.

@@ -13,14 +13,22 @@ export const assistantMessages = (page: Page) => page.locator('[data-testid="mes
 export const textIn = (message: Locator) => message.getByTestId('message-text');
 export const inspectorOf = (page: Page) => page.getByTestId('inspector');
 
-/** Uncaught exceptions and React hydration errors fail the test that caused them. */
+/** Uncaught exceptions, React hydration errors and CSP violations fail the test that caused them. */
 export function failOnPageErrors() {
   let pageErrors: string[] = [];
-  test.beforeEach(({ context }) => {
+  test.beforeEach(async ({ context }) => {
+    // A Content-Security-Policy violation anywhere in the suite fails the test that caused it.
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}`);
+      });
+    });
     pageErrors = [];
     context.on('weberror', (error) => pageErrors.push(error.error().message));
     context.on('console', (message) => {
-      if (message.type() === 'error' && /hydrat/i.test(message.text())) pageErrors.push(message.text());
+      const text = message.text();
+      const cspViolation = /CSP violation/u.test(text) && !text.includes('frame-ancestors'); // e2e/security.spec.ts frames the app on purpose
+      if (message.type() === 'error' && (/hydrat/i.test(text) || cspViolation)) pageErrors.push(text);
     });
   });
   test.afterEach(() => {

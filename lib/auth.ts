@@ -5,6 +5,7 @@ import { getDb } from '@/db/client';
 import { authAccounts, authSessions, authUsers, authVerifications } from '@/db/schema';
 import { adoptAccount } from '@/db/users';
 import { getConfig } from './config';
+import { logFromLibrary } from './log';
 import { sessionTokenFrom } from './session-cookie';
 
 /**
@@ -24,6 +25,7 @@ function createAuth() {
     }),
     emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
     telemetry: { enabled: false },
+    logger: { log: (level, message, ...args) => logFromLibrary('auth', level, message, args) },
     databaseHooks: {
       user: {
         create: {

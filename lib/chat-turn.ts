@@ -24,6 +24,8 @@ import { nextAttempt } from '@/db/turns';
 import type { Message, User } from '@/db/schema';
 import { getConfig, type AppConfig } from './config';
 import { HttpError, notFound, parseInput } from './http';
+import { logError } from './log';
+import { strictObject, text as textField } from './validation';
 import { getModels } from './llm';
 import { ReplyDeadline } from './llm/timeouts';
 import { assembleContext, round } from './memory/chain';
@@ -37,20 +39,19 @@ import { generateReply } from './memory/generate-reply';
 import type { TurnState } from './memory/state';
 
 export function chatRequestSchema(config: AppConfig) {
-  const text = z
-    .string({ error: 'must be a string' })
+  const text = textField()
     .refine((value) => value.trim().length > 0, { message: 'must not be empty', abort: true, params: { code: 'empty' } })
     .refine((value) => value.length <= config.MAX_MESSAGE_CHARS, {
       message: `is longer than the limit of ${config.MAX_MESSAGE_CHARS} characters`,
       params: { code: 'too_large' },
     });
   return z.discriminatedUnion('trigger', [
-    z.object({
+    strictObject({
       trigger: z.literal('submit-message').default('submit-message'),
       conversationId: z.uuid({ error: 'must be a conversation id (uuid)' }),
-      message: z.object({ id: z.uuid().optional(), text }, { error: 'is required' }),
+      message: strictObject({ id: z.uuid().optional(), text }, 'must be an object { id?, text }'),
     }),
-    z.object({
+    strictObject({
       trigger: z.literal('regenerate-message'),
       conversationId: z.uuid({ error: 'must be a conversation id (uuid)' }),
     }),
@@ -231,7 +232,7 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
         // An aborted call may never report usage; do not wait for it.
         const settledUsage = await Promise.race([usage, new Promise<undefined>((r) => setTimeout(r, 100, undefined))]);
         const final = await recordTurnEnd(state, record, { text, status, usage: settledUsage, generateMs, firstTokenMs }).catch(
-          (failure) => (console.error('[memlens] could not record the turn', failure), record),
+          (failure) => (logError('could not record the turn', failure, { requestId: state.requestId }), record),
         );
         if (!stopped.aborted) {
           writer.write({ type: 'data-turn', id: state.assistantMessageId, data: final });

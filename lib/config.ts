@@ -90,6 +90,9 @@ const envSchema = z.object({
   CONTEXT_BUDGET: z.coerce.number().int().positive().optional(),
   BUDGET_BLOCKS: json(blockLimitsSchema, {}),
   MAX_MESSAGE_CHARS: int(32_000),
+  // Request bodies larger than this are refused with 413 (bytes); imports have their own, larger limit.
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  MAX_IMPORT_BODY_BYTES: z.coerce.number().int().positive().default(8_388_608),
   // Accounts (better-auth): the secret signs session cookies; the launcher generates one under the data dir when unset.
   BETTER_AUTH_SECRET: optionalText,
   // The app's public URL (for auth cookies and origin checks); default http://APP_HOST:PORT.
@@ -111,6 +114,11 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('true')
     .transform((value) => value === 'true' || value === '1'),
+  // Per user, counted in the database so every app instance shares them: at most LIMIT requests per window; 0 = no limit.
+  CHAT_RATE_LIMIT: int(30),
+  CHAT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  IMPORT_RATE_LIMIT: int(10),
+  IMPORT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   SYSTEM_PROMPT: z
     .string()
     .default('You are memlens, a helpful assistant. Answer clearly and concisely.'),

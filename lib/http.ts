@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { getConfig } from './config';
+import { logError } from './log';
+import { findJsonProblem, strictObject } from './validation';
 
 /** An error a route handler turns into a 4xx JSON body: `{ error: { code, message } }`. */
 export class HttpError extends Error {
@@ -29,33 +32,93 @@ export function route<Args extends unknown[]>(handler: (...args: Args) => Promis
       return await handler(...args);
     } catch (error) {
       if (error instanceof HttpError) return errorResponse(error);
-      console.error('[memlens] unhandled error in route', error);
+      logError('unhandled error in route', error, args[0] instanceof Request ? args[0] : undefined);
       return errorResponse(new HttpError(500, 'internal_error', 'Something went wrong on the server.'));
     }
   };
 }
 
+type BodyOptions = {
+  /** What an empty body stands for; without it, an empty body is refused. */
+  emptyAs?: unknown;
+  /** The largest body accepted, in bytes; default MAX_BODY_BYTES. */
+  maxBytes?: number;
+};
+
+/** Bodies nest no deeper than this (free-form metadata has its own, lower bound). */
+const MAX_BODY_DEPTH = 32;
+
 /** Parses and validates a JSON body; says which field is wrong. */
-export async function readJson<T>(request: Request, schema: z.ZodType<T>, options: { emptyAs?: unknown } = {}): Promise<T> {
+export async function readJson<T>(request: Request, schema: z.ZodType<T>, options: BodyOptions = {}): Promise<T> {
   return parseInput(await readJsonBody(request, options), schema);
 }
 
-export async function readJsonBody(request: Request, options: { emptyAs?: unknown } = {}): Promise<unknown> {
-  const text = await request.text();
-  if (text.trim() === '' && 'emptyAs' in options) return options.emptyAs;
+/** For a mutation that takes no body: nothing, or `{}`; any field is refused by name. */
+export async function readNoBody(request: Request): Promise<void> {
+  await readJson(request, strictObject({}, 'must be empty: this request takes no body'), { emptyAs: {} });
+}
+
+/**
+ * The body as JSON, refused with a 4xx before anything is written when it is too large (413), not
+ * UTF-8 or not JSON, nested too deeply, or holds text Postgres cannot store (NUL, lone surrogates).
+ */
+export async function readJsonBody(request: Request, options: BodyOptions = {}): Promise<unknown> {
+  const text = await readBodyText(request, options.maxBytes ?? getConfig().MAX_BODY_BYTES);
+  if (text.trim() === '') {
+    if ('emptyAs' in options) return options.emptyAs;
+    throw new HttpError(400, 'invalid_json', 'The request body is empty; it must be JSON.');
+  }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'invalid_json', 'The request body is not valid JSON.');
   }
+  const problem = findJsonProblem(value, MAX_BODY_DEPTH);
+  if (problem) {
+    const message = problem.code === 'too_deep' ? `is nested deeper than ${MAX_BODY_DEPTH} levels` : problem.message;
+    throw new HttpError(400, problem.code, `${describePath(problem.path)}: ${message}`);
+  }
+  return value;
 }
+
+/** Reads at most `maxBytes`, counting as it reads: Content-Length may be absent or wrong. */
+async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  if (Number(request.headers.get('content-length')) > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const parts: string[] = [];
+  let size = 0;
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      size += chunk.value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge(maxBytes);
+      }
+      parts.push(decoder.decode(chunk.value, { stream: true }));
+    }
+    parts.push(decoder.decode());
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    if (error instanceof TypeError && 'code' in error && error.code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
+      throw new HttpError(400, 'invalid_json', 'The request body is not valid UTF-8.');
+    }
+    throw error;
+  }
+  return parts.join('');
+}
+
+const tooLarge = (maxBytes: number) => new HttpError(413, 'too_large', `The request body is larger than the limit of ${maxBytes} bytes.`);
 
 export function parseInput<T>(input: unknown, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(input, { reportInput: true });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const where = issue.path.length ? issue.path.join('.') : 'body';
-  throw new HttpError(400, issueCode(issue), `${where}: ${issue.message}`, parsed.error.issues);
+  // The input is read for the error code only: echoing it back could return megabytes.
+  const details = parsed.error.issues.map(({ input: _input, ...rest }) => rest);
+  throw new HttpError(400, issueCode(issue), `${describePath(issue.path)}: ${issue.message}`, details);
 }
 
 function issueCode(issue: z.core.$ZodIssue): string {
@@ -67,7 +130,45 @@ function issueCode(issue: z.core.$ZodIssue): string {
   return 'invalid';
 }
 
+/** `messages.0.content`; keys are shortened and made printable, since they come from the caller. */
+function describePath(path: ReadonlyArray<PropertyKey>): string {
+  if (path.length === 0) return 'body';
+  return path
+    .map((key) => {
+      const printable = String(key).replaceAll('\0', '\uFFFD').toWellFormed();
+      return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable;
+    })
+    .join('.');
+}
+
 export const uuidParam = (value: string, what: string) => {
   if (!z.uuid().safeParse(value).success) throw notFound(what, value);
   return value;
 };
+
+const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+type HttpMethod = (typeof HTTP_METHODS)[number];
+/** The methods a route file implements itself (Next answers HEAD from GET). */
+type OwnMethod = Exclude<HttpMethod, 'HEAD' | 'OPTIONS'>;
+type MethodHandler = (request: Request) => Response;
+
+/**
+ * The handlers for every method a route file does not implement, for it to export beside its own:
+ * `export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(['GET', 'POST'])`. Such a method gets
+ * a 405 with a JSON error and an `Allow` header (Next's own 405 has an empty body); OPTIONS a 204
+ * with `Allow`. HEAD stays Next's, answered from GET, when the route has GET.
+ */
+export function otherMethods<const Allowed extends OwnMethod>(
+  allowed: readonly Allowed[],
+): Record<Exclude<HttpMethod, Allowed | (Allowed extends 'GET' ? 'HEAD' : never)>, MethodHandler> {
+  const own = new Set<HttpMethod>(allowed);
+  const allow = HTTP_METHODS.filter((method) => own.has(method) || method === 'OPTIONS' || (method === 'HEAD' && own.has('GET'))).join(', ');
+  const refuse: MethodHandler = (request) =>
+    errorResponse(new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}.`, undefined, { Allow: allow }));
+  const handlers: Partial<Record<HttpMethod, MethodHandler>> = {};
+  for (const method of HTTP_METHODS) {
+    if (own.has(method) || (method === 'HEAD' && own.has('GET'))) continue;
+    handlers[method] = method === 'OPTIONS' ? () => new Response(null, { status: 204, headers: { Allow: allow } }) : refuse;
+  }
+  return handlers as ReturnType<typeof otherMethods<Allowed>>;
+}

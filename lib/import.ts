@@ -1,21 +1,22 @@
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { createConversation } from '@/db/conversations';
-import { messages, type Message } from '@/db/schema';
+import { conversations, messages, type Message } from '@/db/schema';
 import { runDueJobs, enqueuePostTurn } from './memory/post-turn';
+import { isoTime, metadata, strictObject, text } from './validation';
 
 /** A conversation to ingest with its given replies: nothing is generated. */
-export const importSchema = z.object({
-  title: z.string().trim().min(1).max(200).optional(),
+export const importSchema = strictObject({
+  title: text().trim().min(1, 'must not be empty').max(200, 'is longer than 200 characters').optional(),
   messages: z
     .array(
-      z.object({
-        role: z.enum(['user', 'assistant']),
-        content: z.string().min(1, 'must not be empty').max(100_000),
+      strictObject({
+        role: z.enum(['user', 'assistant'], { error: 'must be "user" or "assistant"' }),
+        content: text().min(1, 'must not be empty').max(100_000, 'is longer than 100000 characters'),
         /** Provenance kept with the message, e.g. { diaId: 'D1:3' }. */
-        metadata: z.record(z.string(), z.unknown()).optional(),
-        createdAt: z.iso.datetime({ offset: true }).optional(),
+        metadata: metadata.optional(),
+        createdAt: isoTime.optional(),
       }),
+      { error: 'must be an array of messages' },
     )
     .min(1, 'must hold at least one message')
     .max(5000, 'holds more than 5000 messages'),
@@ -28,11 +29,15 @@ export type ImportInput = z.infer<typeof importSchema>;
  * chatted: each reply's episode, the facts of its question, the summary refresh. Returns when done.
  */
 export async function importConversation(userId: string, input: ImportInput): Promise<{ conversationId: string; messageIds: string[]; jobs: { done: number; failed: number } }> {
-  const conversation = await createConversation(userId, input.title);
-  const scope = { userId, conversationId: conversation.id };
   // Imported messages without timestamps are spaced a millisecond apart, ending now.
   const base = Date.now() - input.messages.length;
-  const stored: Message[] = await getDb().transaction(async (tx) => {
+  // All or nothing: the conversation and its messages are written together, or not at all.
+  const { scope, stored } = await getDb().transaction(async (tx) => {
+    const [conversation] = await tx
+      .insert(conversations)
+      .values({ userId, ...(input.title ? { title: input.title } : {}) })
+      .returning({ id: conversations.id });
+    const scope = { userId, conversationId: conversation.id };
     const rows: Message[] = [];
     let lastUserId: string | null = null;
     for (const [index, message] of input.messages.entries()) {
@@ -55,7 +60,7 @@ export async function importConversation(userId: string, input: ImportInput): Pr
       else await enqueuePostTurn(scope, row.id, tx);
       rows.push(row);
     }
-    return rows;
+    return { scope, stored: rows };
   });
 
   const jobs = { done: 0, failed: 0 };
@@ -65,5 +70,5 @@ export async function importConversation(userId: string, input: ImportInput): Pr
     jobs.done += result.done;
     jobs.failed += result.failed;
   }
-  return { conversationId: conversation.id, messageIds: stored.map((m) => m.id), jobs };
+  return { conversationId: scope.conversationId, messageIds: stored.map((m) => m.id), jobs };
 }

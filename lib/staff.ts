@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { listConversations } from '@/db/conversations';
 import { listFacts, withSources } from '@/db/facts';
 import { resetJobs } from '@/db/jobs';
@@ -12,6 +11,7 @@ import { runDueJobs } from './memory/post-turn';
 import { replayTurn, type ReplayOptions } from './memory/replay';
 import { conversationMessages } from './messages';
 import { turnContext } from './turn-context';
+import { strictObject, text } from './validation';
 
 /**
  * The staff console's reads and edits. Staff see any user's data: every read of another user's
@@ -21,7 +21,10 @@ import { turnContext } from './turn-context';
 export type Staff = { user: User; request: Request };
 
 /** Every staff edit says why. */
-export const reasonSchema = z.object({ reason: z.string().trim().min(3, 'must say why (at least 3 characters)').max(500) });
+const whyText = text().trim().min(3, 'must say why (at least 3 characters)').max(500, 'is longer than 500 characters');
+export const reasonSchema = strictObject({ reason: whyText });
+/** A staff edit of a fact: the new text and why. */
+export const staffFactEditSchema = strictObject({ content: text().trim().min(1, 'must not be empty').max(2000, 'is longer than 2000 characters'), reason: whyText });
 
 const read = (staff: Staff, targetUserId: string, objectType: string, objectId: string) =>
   targetUserId === staff.user.id ? Promise.resolve() : audit(userActor(staff.user, staff.request), targetUserId, [{ objectType, objectId, action: 'read', before: null, after: null }]);

@@ -16,6 +16,7 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
 import { recoverInterruptedReplies } from '../db/history';
 import { releaseOrphanedJobs } from '../db/jobs';
 import { runMigrations } from '../db/migrate';
+import { logError } from '../lib/log';
 import { appDataDir } from './with-database';
 
 const mode = process.argv[2] ?? 'start';
@@ -39,8 +40,9 @@ async function main() {
       port: Number(process.env.PGLITE_PORT ?? 54329),
       maxConnections: Number(process.env.PGLITE_MAX_CONNECTIONS ?? 32),
     });
-    databaseUrl = embedded.url;
-    console.log(`[memlens] embedded database (${dataDir}) ready at ${databaseUrl} in ${Date.now() - started} ms`);
+    databaseUrl = embedded.url; // carries the password: handed to Next in its environment, never printed
+    console.log(`[memlens] embedded database (${dataDir}) ready on ${embedded.host}:${embedded.port} in ${Date.now() - started} ms`);
+    console.log(connectionHelp(embedded));
   }
   await runMigrations(databaseUrl);
   console.log('[memlens] migrations applied');
@@ -67,12 +69,22 @@ async function main() {
     env: { ...process.env, DATABASE_URL: databaseUrl },
   });
   app.on('error', (error) => {
-    console.error(`[memlens] could not start Next: ${error.message}`);
+    logError('could not start Next', error);
     void shutdown(1);
   });
   app.on('exit', (code, signal) => {
     if (!shuttingDown) void shutdown(code ?? (signal ? 1 : 0));
   });
+}
+
+/** How to reach the embedded database by hand: where the password is, never the password itself. */
+function connectionHelp({ host, port, user, database, passwordFile }: EmbeddedDatabase): string {
+  const relative = path.relative(process.cwd(), passwordFile!);
+  const file = relative.startsWith('..') || path.isAbsolute(relative) ? passwordFile! : relative;
+  return [
+    `[memlens] connect as user ${user} to database ${database} on ${host}:${port}; the password is in ${file} (readable by you only):`,
+    `  PGPASSWORD="$(cat ${file})" psql -h ${host} -p ${port} -U ${user} ${database}`,
+  ].join('\n');
 }
 
 /**
@@ -109,6 +121,6 @@ process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 
 main().catch(async (error) => {
-  console.error(`[memlens] failed to start: ${error instanceof Error ? error.message : error}`);
+  logError('failed to start', error);
   await shutdown(1);
 });

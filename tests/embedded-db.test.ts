@@ -78,9 +78,9 @@ describe('embedded database', () => {
       let output = '';
       child.stdout.on('data', (d) => (output += d));
       child.stderr.on('data', (d) => (output += d));
-      const url = await new Promise<string>((resolve, reject) => {
+      const address = await new Promise<string>((resolve, reject) => {
         const timer = setInterval(() => {
-          const match = output.match(/ready at (\S+)/);
+          const match = output.match(/ready on (\S+:\d+)/);
           if (match && output.includes('migrations applied')) {
             clearInterval(timer);
             resolve(match[1]);
@@ -88,6 +88,11 @@ describe('embedded database', () => {
           if (child.exitCode !== null) reject(new Error(output));
         }, 50);
       });
+      // It says where the password is kept, and never prints the password itself.
+      const password = fs.readFileSync(path.join(dataDir, 'db-password'), 'utf8').trim();
+      expect(output).toContain(`PGPASSWORD="$(cat ${path.join(dataDir, 'db-password')})" psql -h ${address.replace(':', ' -p ')} -U postgres`);
+      expect(output).not.toContain(password);
+      const url = `postgres://postgres:${password}@${address}/postgres`;
       const stop = async () => {
         const code = await new Promise<number | null>((resolve) => {
           child.once('exit', resolve);

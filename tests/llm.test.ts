@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { streamText } from 'ai';
 import { embedLocally } from '@/lib/llm/local-embedder';
 import { answerFromContext, createOfflineModel, mostRelevantLine } from '@/lib/llm/offline-model';
+import { memoryLine } from '@/lib/memory/memory-line';
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
 
@@ -31,7 +32,7 @@ describe('offline model', () => {
 
   it('answers from the most relevant line of its context and says it is offline', () => {
     const reply = answerFromContext(
-      prompt('You are helpful.\n[1] fact: The user is allergic to peanuts.\n[2] fact: The user lives in Lisbon.', ['user', 'Where do I live?']),
+      prompt(`You are helpful.\n${memoryLine(1, 'The user is allergic to peanuts.')}${memoryLine(2, 'The user lives in Lisbon.')}`, ['user', 'Where do I live?']),
     );
     expect(reply).toContain('offline model');
     expect(reply).toContain('The user lives in Lisbon.');
@@ -40,7 +41,7 @@ describe('offline model', () => {
 
   it('prefers a numbered memory line to an equally relevant message, so the reply cites it', () => {
     const reply = answerFromContext(
-      prompt('You are helpful.\n[1] I live in Lisbon (location, since 2026-11-22)', ['user', 'My favourite colour is teal and I live in Lisbon.'], ['assistant', 'Noted.'], ['user', 'Where do I live?']),
+      prompt(`You are helpful.\n${memoryLine(1, 'I live in Lisbon (location, since 2026-11-22)')}`, ['user', 'My favourite colour is teal and I live in Lisbon.'], ['assistant', 'Noted.'], ['user', 'Where do I live?']),
     );
     expect(reply).toContain('[1] I live in Lisbon');
   });

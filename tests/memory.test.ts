@@ -11,6 +11,7 @@ import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { getSql } from '@/db/client';
 import { createGuestUser } from '@/db/users';
 import { contextText, previewContext } from '@/lib/memory/preview';
+import { memoryLine } from '@/lib/memory/memory-line';
 import { countChatTokens } from '@/lib/memory/tokens';
 import { newClient, params, readChunks, setEnv, storedMessages } from './support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from './support/memory';
@@ -282,7 +283,7 @@ describe('token budget', () => {
       expect(kept).toBe(countChatTokens(sent, 'o200k_base'));
       expect(kept).toBe(encodeChat(sent).length); // gpt-tokenizer's own chat encoding for gpt-4o
       expect(new Set(state.numbered.map((i) => i.kind))).toEqual(new Set(['fact', 'summary', 'episode']));
-      for (const item of state.numbered) expect(state.system).toContain(`[${item.n}] ${item.text.trim()}`);
+      for (const item of state.numbered) expect(state.system).toContain(memoryLine(item.n, item.text));
     } finally {
       setEnv({ HISTORY_WINDOW: undefined, EPISODES_MIN_SIMILARITY: undefined });
     }

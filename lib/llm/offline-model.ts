@@ -6,6 +6,7 @@ import type {
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { countTokens } from 'gpt-tokenizer';
+import { parseMemoryLine } from '@/lib/memory/memory-line';
 import { embedLocally } from './local-embedder';
 import { contentFeatures } from './text-features';
 
@@ -71,12 +72,8 @@ export function answerFromContext(prompt: LanguageModelV4Prompt): string {
   const messages = prompt.filter((m) => m.role !== 'system');
   const question = [...messages].reverse().find((m) => m.role === 'user');
   const questionText = question ? textOf(question.content) : '';
-  // From the system prompt only the numbered memory lines ("[n] …") are answers; the rest is instructions.
   const candidates = [
-    ...prompt
-      .filter((m) => m.role === 'system')
-      .flatMap((m) => linesOf(textOf(m.content)))
-      .filter((line) => /^\[\d+\]/u.test(line)),
+    ...prompt.filter((m) => m.role === 'system').flatMap((m) => memoryCandidates(textOf(m.content))),
     ...messages.filter((m) => m !== question).flatMap((m) => linesOf(textOf(m.content))),
   ];
   const best = mostRelevantLine(questionText, candidates);
@@ -122,9 +119,20 @@ function textOf(content: Content): string {
   return content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
 }
 
+/**
+ * From the system prompt only the memory items (`[n] "…"`) are answers; the rest is instructions.
+ * Each item is read decoded, line by line, every line prefixed with its [n] so quoting it cites it.
+ */
+function memoryCandidates(system: string): string[] {
+  return system.split('\n').flatMap((line) => {
+    const item = parseMemoryLine(line);
+    return item ? linesOf(item.text).map((text) => `[${item.n}] ${text}`) : [];
+  });
+}
+
 function linesOf(text: string): string[] {
   return text
-    .split(/\n+/u)
+    .split(/[\r\n\u0085\u2028\u2029]+/u)
     .map((line) => line.trim())
     .filter((line) => line.length > 0);
 }

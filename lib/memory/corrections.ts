@@ -20,6 +20,7 @@ import { dropCachedRewrites } from '@/db/turns';
 import { deleteAllMemory } from '@/db/users';
 import { getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
+import { logError } from '@/lib/log';
 import { asActor, audit, redactedText, type Actor } from '@/lib/audit';
 import { memoryItemsOf, redactAuditTrail, type RedactionNote } from './audit-redaction';
 import { embedTexts } from './embed';
@@ -244,7 +245,7 @@ async function rederive(userId: string, work: { reindex: string[]; replies?: str
     try {
       await indexTurn(userId, reply, models);
     } catch (error) {
-      console.error('[memlens] could not re-index an episode; removed until it is indexed again', error);
+      logError('could not re-index an episode; removed until it is indexed again', error);
       await deleteEpisodeOf(userId, reply);
       await resetJobs(userId, reply, 'index_episode');
     }
@@ -254,7 +255,7 @@ async function rederive(userId: string, work: { reindex: string[]; replies?: str
     try {
       await refreshSummaryOf(scope, null, config, models, true);
     } catch (error) {
-      console.error('[memlens] could not rebuild a summary; emptied until the next refresh', error);
+      logError('could not rebuild a summary; emptied until the next refresh', error);
       const current = await getSummary(scope);
       if (current) {
         await writeSummary(scope, { content: '', coveredMessageCount: 0, coveredUntil: null, sourceMessageIds: [], actor: 'system', action: 'rebuild' }, current.version);

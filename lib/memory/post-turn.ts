@@ -4,6 +4,7 @@ import { claimDueJobs, completeJob, enqueueJobs, failJob, renewLease } from '@/d
 import type { Job } from '@/db/schema';
 import { getConfig, type AppConfig } from '@/lib/config';
 import { getModels, type Models } from '@/lib/llm';
+import { logError } from '@/lib/log';
 import { extractFacts } from './post-turn/extract-facts';
 import { indexEpisode } from './post-turn/index-episode';
 import { refreshSummary } from './post-turn/refresh-summary';
@@ -67,7 +68,7 @@ export function schedulePostTurn(scope: Scope, assistantMessageId: string): void
     await runDueJobs({ messageId: assistantMessageId });
     await runDueJobs({ userId: scope.userId });
   };
-  const run = () => void work().catch((error) => console.error('[memlens] post-turn work failed', error));
+  const run = () => void work().catch((error) => logError('post-turn work failed', error));
   try {
     after(run);
   } catch {

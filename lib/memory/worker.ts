@@ -1,4 +1,5 @@
 import { getConfig } from '@/lib/config';
+import { logError } from '@/lib/log';
 import { runDueJobs } from './post-turn';
 import { setWorkerWake } from './worker-signal';
 
@@ -11,7 +12,7 @@ export type Worker = { stop: () => Promise<void>; wake: () => void; idle: () => 
  */
 export function startWorker(options: { pollMs?: number; onError?: (error: unknown) => void; onlyUserId?: string } = {}): Worker {
   const pollMs = options.pollMs ?? getConfig().WORKER_POLL_MS;
-  const onError = options.onError ?? ((error) => console.error('[memlens] post-turn worker', error instanceof Error ? error.message : error));
+  const onError = options.onError ?? ((error) => logError('post-turn worker', error));
   let stopped = false;
   let ring: (() => void) | undefined;
   let idleWaiters: Array<() => void> = [];

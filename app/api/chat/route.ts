@@ -1,9 +1,14 @@
 import { runChatTurn } from '@/lib/chat-turn';
-import { readJsonBody, route } from '@/lib/http';
+import { otherMethods, readJsonBody, route } from '@/lib/http';
+import { enforceRateLimit } from '@/lib/rate-limit';
 import { requireUser } from '@/lib/session';
 
 /** POST { conversationId, message: { id?, text } } or { conversationId, trigger: 'regenerate-message' }: streams the reply. */
 export const POST = route(async (request: Request) => {
   const user = await requireUser(request);
+  await enforceRateLimit('chat', user.id);
   return runChatTurn(user, await readJsonBody(request), request);
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { GET, HEAD, OPTIONS, PUT, DELETE, PATCH } = otherMethods(['POST']);

@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { createConversation, listConversations } from '@/db/conversations';
-import { readJson, route } from '@/lib/http';
+import { otherMethods, readJson, route } from '@/lib/http';
+import { strictObject, text } from '@/lib/validation';
 import { requireUser } from '@/lib/session';
 
-export const titleSchema = z.string().trim().min(1, 'must not be empty').max(200, 'is longer than 200 characters');
+export const titleSchema = text().trim().min(1, 'must not be empty').max(200, 'is longer than 200 characters');
 
 export const GET = route(async (request: Request) => {
   const user = await requireUser(request);
@@ -13,6 +13,9 @@ export const GET = route(async (request: Request) => {
 export const POST = route(async (request: Request) => {
   const user = await requireUser(request);
   // An empty body is fine: the conversation gets the default title.
-  const { title } = await readJson(request, z.object({ title: titleSchema.optional() }), { emptyAs: {} });
+  const { title } = await readJson(request, strictObject({ title: titleSchema.optional() }), { emptyAs: {} });
   return Response.json({ conversation: await createConversation(user.id, title) }, { status: 201 });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, PUT, DELETE, PATCH } = otherMethods(['GET', 'POST']);

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { listEpisodesPage } from '@/db/memory-page';
-import { HttpError, parseInput, route } from '@/lib/http';
+import { HttpError, otherMethods, parseInput, route } from '@/lib/http';
 import { decodeCursor, encodeCursor } from '@/lib/memory/memory-page';
 import { requireUser } from '@/lib/session';
+import { text } from '@/lib/validation';
 
 const listQuery = z.object({
   /** Words the exchange contains, case aside (any script: Chinese matches by substring). */
-  q: z.string().trim().max(200, 'is longer than 200 characters').optional(),
-  cursor: z.string().max(400).optional(),
+  q: text().trim().max(200, 'is longer than 200 characters').optional(),
+  cursor: text().max(400).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
@@ -27,3 +28,6 @@ export const GET = route(async (request: Request) => {
   const page = await listEpisodesPage(user.id, { q: input.q || undefined, cursor, limit: input.limit });
   return Response.json({ episodes: page.episodes, nextCursor: page.next ? encodeCursor(page.next) : null, total: page.total });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT, DELETE, PATCH } = otherMethods(['GET']);

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { searchFactsByText } from '@/db/memory-page';
 import { userActor } from '@/lib/audit';
-import { HttpError, parseInput, readJson, route } from '@/lib/http';
+import { HttpError, otherMethods, parseInput, readJson, route } from '@/lib/http';
 import { addFactByHand, describeFacts, FACT_SLOTS } from '@/lib/memory/memory-page';
 import { requireUser } from '@/lib/session';
+import { strictObject, text } from '@/lib/validation';
 
 const listQuery = z.object({
   status: z.enum(['active', 'superseded', 'deleted']).optional(),
   /** Words the fact contains, case aside (any script: Chinese matches by substring). */
-  q: z.string().trim().max(200, 'is longer than 200 characters').optional(),
+  q: text().trim().max(200, 'is longer than 200 characters').optional(),
 });
 
 /**
@@ -22,8 +23,8 @@ export const GET = route(async (request: Request) => {
   return Response.json({ facts: await describeFacts(user.id, await searchFactsByText(user.id, { status, q: q || undefined })) });
 });
 
-const newFact = z.strictObject({
-  content: z.string().trim().min(1, 'must not be empty').max(2000, 'is longer than 2000 characters'),
+const newFact = strictObject({
+  content: text().trim().min(1, 'must not be empty').max(2000, 'is longer than 2000 characters'),
   slot: z.enum(FACT_SLOTS).optional(),
 });
 
@@ -41,3 +42,6 @@ export const POST = route(async (request: Request) => {
   const [fact] = await describeFacts(user.id, [added.fact]);
   return Response.json({ fact, replaced: added.replaced }, { status: 201 });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, PUT, DELETE, PATCH } = otherMethods(['GET', 'POST']);

@@ -1,6 +1,6 @@
 import { deleteUser } from '@/db/users';
 import { getConfig } from '@/lib/config';
-import { route } from '@/lib/http';
+import { otherMethods, readNoBody, route } from '@/lib/http';
 import { getModels } from '@/lib/llm';
 import { requireUser } from '@/lib/session';
 
@@ -16,6 +16,10 @@ export const GET = route(async (request: Request) => {
 /** DELETE /api/me: the user and everything they own (conversations, messages, memory) go at once. */
 export const DELETE = route(async (request: Request) => {
   const user = await requireUser(request);
+  await readNoBody(request);
   await deleteUser(user.id);
   return Response.json({ deleted: user.id });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT, PATCH } = otherMethods(['GET', 'DELETE']);

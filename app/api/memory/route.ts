@@ -1,5 +1,5 @@
 import { memoryCounts } from '@/db/users';
-import { route } from '@/lib/http';
+import { otherMethods, readNoBody, route } from '@/lib/http';
 import { forgetEverything } from '@/lib/memory/corrections';
 import { userActor } from '@/lib/audit';
 import { requireUser } from '@/lib/session';
@@ -17,5 +17,9 @@ export const GET = route(async (request: Request) => {
  */
 export const DELETE = route(async (request: Request) => {
   const user = await requireUser(request);
+  await readNoBody(request);
   return Response.json(await forgetEverything(user.id, userActor(user, request)));
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT, PATCH } = otherMethods(['GET', 'DELETE']);

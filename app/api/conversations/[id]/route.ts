@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { deleteConversation, getConversation, renameConversation } from '@/db/conversations';
-import { notFound, readJson, route, uuidParam } from '@/lib/http';
+import { notFound, otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
+import { strictObject } from '@/lib/validation';
 import { requireUser } from '@/lib/session';
 import { titleSchema } from '../route';
 
@@ -17,7 +17,7 @@ export const GET = route(async (request: Request, { params }: Params) => {
 export const PATCH = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Conversation');
-  const { title } = await readJson(request, z.object({ title: titleSchema }));
+  const { title } = await readJson(request, strictObject({ title: titleSchema }));
   const conversation = await renameConversation(user.id, id, title);
   if (!conversation) throw notFound('Conversation', id);
   return Response.json({ conversation });
@@ -26,6 +26,10 @@ export const PATCH = route(async (request: Request, { params }: Params) => {
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Conversation');
+  await readNoBody(request);
   if (!(await deleteConversation(user.id, id))) throw notFound('Conversation', id);
   return Response.json({ deleted: id });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT } = otherMethods(['GET', 'PATCH', 'DELETE']);

@@ -1,7 +1,7 @@
 import { episodeSources } from '@/db/episodes';
 import { getEpisodeListing } from '@/db/memory-page';
 import { userActor } from '@/lib/audit';
-import { notFound, route, uuidParam } from '@/lib/http';
+import { notFound, otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
 import { forgetEpisode } from '@/lib/memory/corrections';
 import { requireUser } from '@/lib/session';
 
@@ -24,7 +24,11 @@ export const GET = route(async (request: Request, { params }: Params) => {
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Episode');
+  await readNoBody(request);
   const result = await forgetEpisode(user.id, id, userActor(user, request));
   if (!result) throw notFound('Episode', id);
   return Response.json({ deleted: id, messagesMarked: result.messagesMarked, recordsRedacted: result.recordsRedacted });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT, PATCH } = otherMethods(['GET', 'DELETE']);

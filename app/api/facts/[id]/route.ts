@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import { getFact, getFactHistory, withSources } from '@/db/facts';
-import { notFound, readJson, route, uuidParam } from '@/lib/http';
+import { notFound, otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
 import { correctFact, forgetFacts } from '@/lib/memory/corrections';
 import { userActor } from '@/lib/audit';
 import { requireUser } from '@/lib/session';
+import { strictObject, text } from '@/lib/validation';
 
 type Params = { params: Promise<{ id: string }> };
 
@@ -19,7 +19,7 @@ export const GET = route(async (request: Request, { params }: Params) => {
 export const PATCH = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Fact');
-  const { content } = await readJson(request, z.object({ content: z.string().trim().min(1, 'must not be empty').max(2000) }));
+  const { content } = await readJson(request, strictObject({ content: text().trim().min(1, 'must not be empty').max(2000, 'is longer than 2000 characters') }));
   const fact = await correctFact(user.id, id, content, userActor(user, request));
   if (!fact) throw notFound('Fact', id);
   return Response.json({ fact: (await withSources(user.id, [fact]))[0] });
@@ -32,7 +32,11 @@ export const PATCH = route(async (request: Request, { params }: Params) => {
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Fact');
+  await readNoBody(request);
   const result = await forgetFacts(user.id, [id], userActor(user, request));
   if (result.deleted.length === 0) throw notFound('Fact', id);
   return Response.json({ deleted: id, messagesMarked: result.messagesMarked, recordsRedacted: result.recordsRedacted });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT } = otherMethods(['GET', 'PATCH', 'DELETE']);

@@ -2,7 +2,7 @@ import { getDb } from '@/db/client';
 import { getMessage } from '@/db/history';
 import { derivedFrom } from '@/db/provenance';
 import { removeMessages } from '@/lib/memory/corrections';
-import { notFound, route, uuidParam } from '@/lib/http';
+import { notFound, otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
 import { userActor } from '@/lib/audit';
 import { requireUser } from '@/lib/session';
 
@@ -20,8 +20,12 @@ export const GET = route(async (request: Request, { params }: Params) => {
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Message');
+  await readNoBody(request);
   const message = await getMessage(user.id, id);
   if (!message) throw notFound('Message', id);
   await removeMessages({ userId: user.id, conversationId: message.conversationId }, [id], userActor(user, request));
   return Response.json({ deleted: id });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT, PATCH } = otherMethods(['GET', 'DELETE']);

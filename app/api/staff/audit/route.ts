@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { eachAuditEntry, listAudit } from '@/db/audit';
-import { parseInput, route } from '@/lib/http';
+import { otherMethods, parseInput, route } from '@/lib/http';
 import { requireStaff } from '@/lib/session';
+import { queryTime, text } from '@/lib/validation';
 
 const filterSchema = z.object({
   actorUserId: z.uuid().optional(),
   targetUserId: z.uuid().optional(),
-  objectType: z.string().max(40).optional(),
-  action: z.string().max(40).optional(),
-  from: z.coerce.date().optional(),
-  to: z.coerce.date().optional(),
+  objectType: text().max(40).optional(),
+  action: text().max(40).optional(),
+  from: queryTime.optional(),
+  to: queryTime.optional(),
   before: z.coerce.number().int().positive().optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   format: z.enum(['json', 'jsonl']).default('json'),
@@ -42,3 +43,6 @@ export const GET = route(async (request: Request) => {
   }
   return Response.json({ entries: await listAudit(filter, limit) });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT, DELETE, PATCH } = otherMethods(['GET']);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseInput, route } from '@/lib/http';
+import { otherMethods, parseInput, route } from '@/lib/http';
 import { requireStaff } from '@/lib/session';
 import { jobsForStaff } from '@/lib/staff';
 
@@ -13,3 +13,6 @@ export const GET = route(async (request: Request) => {
   );
   return Response.json(await jobsForStaff({ user, request }, filter));
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT, DELETE, PATCH } = otherMethods(['GET']);

@@ -2,7 +2,7 @@ import { listMessages } from '@/db/history';
 import { userActor } from '@/lib/audit';
 import { removeMessages } from '@/lib/memory/corrections';
 import { conversationMessages } from '@/lib/messages';
-import { route } from '@/lib/http';
+import { otherMethods, readNoBody, route } from '@/lib/http';
 import { requireConversationScope } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
@@ -16,6 +16,10 @@ export const GET = route(async (request: Request, { params }: Params) => {
 /** Clears the conversation: every message goes, with what was derived from them alone; the conversation stays. */
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
+  await readNoBody(request);
   const ids = (await listMessages(scope)).map((m) => m.id);
   return Response.json({ removed: await removeMessages(scope, ids, userActor(scope.user, request)) });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT, PATCH } = otherMethods(['GET', 'DELETE']);

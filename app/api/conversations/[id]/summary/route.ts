@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { getSummary, listSummaryVersions, summarySources } from '@/db/summaries';
-import { HttpError, notFound, readJson, route } from '@/lib/http';
+import { HttpError, notFound, otherMethods, readJson, readNoBody, route } from '@/lib/http';
 import { userActor } from '@/lib/audit';
 import { clearSummary, editSummary } from '@/lib/memory/corrections';
 import { requireConversationScope } from '@/lib/session';
+import { strictObject, text } from '@/lib/validation';
 
 type Params = { params: Promise<{ id: string }> };
 
@@ -17,8 +18,8 @@ export const GET = route(async (request: Request, { params }: Params) => {
   });
 });
 
-const editSchema = z.object({
-  content: z.string().max(20_000, 'is longer than 20000 characters'),
+const editSchema = strictObject({
+  content: text().max(20_000, 'is longer than 20000 characters'),
   /** The version being edited; a stale one is refused with 409 instead of overwriting a newer summary. */
   version: z.number().int().positive().optional(),
 });
@@ -37,8 +38,12 @@ export const PUT = route(async (request: Request, { params }: Params) => {
 /** Clear: the summary becomes empty, and later refreshes start after this point, so they never restore it. */
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
+  await readNoBody(request);
   const result = await clearSummary(scope, userActor(scope.user, request));
   if (result.status === 'missing') throw notFound('Summary of conversation', scope.conversationId);
   if (result.status === 'stale') throw new HttpError(409, 'stale_version', 'The summary changed meanwhile; reload and try again.');
   return Response.json({ summary: result.summary });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PATCH } = otherMethods(['GET', 'PUT', 'DELETE']);

@@ -1,4 +1,4 @@
-import { route, uuidParam } from '@/lib/http';
+import { otherMethods, route, uuidParam } from '@/lib/http';
 import { requireUser } from '@/lib/session';
 import { turnContext } from '@/lib/turn-context';
 
@@ -13,3 +13,6 @@ export const GET = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   return Response.json(await turnContext(user.id, uuidParam((await params).id, 'Message')));
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT, DELETE, PATCH } = otherMethods(['GET']);

@@ -1,4 +1,4 @@
-import { readJson, route, uuidParam } from '@/lib/http';
+import { otherMethods, readJson, route, uuidParam } from '@/lib/http';
 import { replayTurn, type ReplayOptions } from '@/lib/memory/replay';
 import { replaySchema } from '@/lib/memory/replay-request';
 import { requireUser } from '@/lib/session';
@@ -19,3 +19,6 @@ export const POST = route(async (request: Request, { params }: Params) => {
   const options: ReplayOptions = await readJson(request, replaySchema, { emptyAs: {} });
   return Response.json(await replayTurn({ userId: user.id }, id, options));
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, PUT, DELETE, PATCH } = otherMethods(['GET', 'POST']);

@@ -1,5 +1,5 @@
 import { getAuditEntry } from '@/db/audit';
-import { notFound, route } from '@/lib/http';
+import { notFound, otherMethods, route } from '@/lib/http';
 import { requireStaff } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
@@ -12,3 +12,6 @@ export const GET = route(async (request: Request, { params }: Params) => {
   if (!entry) throw notFound('Audit entry', id);
   return Response.json({ entry });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT, DELETE, PATCH } = otherMethods(['GET']);

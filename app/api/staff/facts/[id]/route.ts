@@ -1,7 +1,6 @@
-import { z } from 'zod';
-import { readJson, route, uuidParam } from '@/lib/http';
+import { otherMethods, readJson, route, uuidParam } from '@/lib/http';
 import { requireStaff } from '@/lib/session';
-import { deleteFactAsStaff, editFactAsStaff, reasonSchema } from '@/lib/staff';
+import { deleteFactAsStaff, editFactAsStaff, reasonSchema, staffFactEditSchema } from '@/lib/staff';
 
 type Params = { params: Promise<{ id: string }> };
 
@@ -9,7 +8,7 @@ type Params = { params: Promise<{ id: string }> };
 export const PATCH = route(async (request: Request, { params }: Params) => {
   const user = await requireStaff(request);
   const id = uuidParam((await params).id, 'Fact');
-  const { content, reason } = await readJson(request, reasonSchema.extend({ content: z.string().trim().min(1, 'must not be empty').max(2000) }).strict());
+  const { content, reason } = await readJson(request, staffFactEditSchema);
   return Response.json({ fact: await editFactAsStaff({ user, request }, id, content, reason) });
 });
 
@@ -20,3 +19,6 @@ export const DELETE = route(async (request: Request, { params }: Params) => {
   const { reason } = await readJson(request, reasonSchema);
   return Response.json(await deleteFactAsStaff({ user, request }, id, reason));
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { GET, HEAD, OPTIONS, POST, PUT } = otherMethods(['PATCH', 'DELETE']);

@@ -1,4 +1,4 @@
-import { HttpError, notFound, readJson, route, uuidParam } from '@/lib/http';
+import { HttpError, notFound, otherMethods, readJson, route, uuidParam } from '@/lib/http';
 import { requireStaff } from '@/lib/session';
 import { clearSummaryAsStaff, reasonSchema } from '@/lib/staff';
 
@@ -14,3 +14,6 @@ export const DELETE = route(async (request: Request, { params }: Params) => {
   if (result.status === 'stale') throw new HttpError(409, 'stale_version', 'The summary changed meanwhile; reload and try again.');
   return Response.json({ summary: result.summary });
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH } = otherMethods(['DELETE']);

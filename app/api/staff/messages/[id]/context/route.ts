@@ -1,4 +1,4 @@
-import { route, uuidParam } from '@/lib/http';
+import { otherMethods, route, uuidParam } from '@/lib/http';
 import { requireStaff } from '@/lib/session';
 import { turnForStaff } from '@/lib/staff';
 
@@ -9,3 +9,6 @@ export const GET = route(async (request: Request, { params }: Params) => {
   const user = await requireStaff(request);
   return Response.json(await turnForStaff({ user, request }, uuidParam((await params).id, 'Message')));
 });
+
+// Any other method: a 405 JSON error naming the allowed ones.
+export const { OPTIONS, POST, PUT, DELETE, PATCH } = otherMethods(['GET']);

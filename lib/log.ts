@@ -1,0 +1,95 @@
+import { DrizzleQueryError } from 'drizzle-orm';
+
+/**
+ * The server's error log. By default an error is told by its kind only: name, code, a message with
+ * quoted values and URL credentials taken out, and for a database error the table, column and
+ * constraint it names. Never the query, its parameters, a detail or a stack, any of which can carry
+ * what a user wrote, an id or a password. MEMLENS_DEBUG=1 logs the whole error as well.
+ */
+export type LogContext = { requestId?: string | null; method?: string; path?: string };
+
+export type ErrorSummary = {
+  name: string;
+  code?: string;
+  message: string;
+  table?: string;
+  column?: string;
+  constraint?: string;
+  cause?: ErrorSummary;
+};
+
+const PREFIX = '[memlens]';
+const MAX_CAUSES = 3;
+
+export const debugLogging = () => ['1', 'true', 'yes'].includes(process.env.MEMLENS_DEBUG?.trim().toLowerCase() ?? '');
+
+/** `context` is the request being served (its id, method and path are logged, not its query string) or the ids at hand. */
+export function logError(event: string, error: unknown, context?: Request | LogContext): void {
+  const line = { ...contextOf(context), error: summarizeError(error) };
+  if (debugLogging()) console.error(PREFIX, event, JSON.stringify(line), error, hiddenDetail(error));
+  else console.error(PREFIX, event, JSON.stringify(line));
+}
+
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
+/**
+ * For a library's own logger (better-auth's): its message, and the errors among its arguments told
+ * as logError tells them; its other arguments (a user, a request body) only under MEMLENS_DEBUG.
+ */
+export function logFromLibrary(source: string, level: Level, message: string, args: unknown[]): void {
+  const print = { debug: console.debug, info: console.info, warn: console.warn, error: console.error }[level];
+  if (debugLogging()) return print(PREFIX, `${source}: ${message}`, ...args);
+  if (level === 'debug') return;
+  const errors = args.filter((arg) => arg instanceof Error).map((error) => summarizeError(error));
+  print(PREFIX, `${source}: ${redact(message)}`, ...(errors.length ? [JSON.stringify({ errors })] : []));
+}
+
+export function summarizeError(error: unknown, depth = 0): ErrorSummary {
+  // A thrown string or object can be anything a user sent: only its type is told.
+  if (!(error instanceof Error)) return { name: typeof error, message: 'a non-Error value was thrown' };
+  const fields = error as Error & Partial<Record<'code' | 'table_name' | 'column_name' | 'constraint_name', unknown>>;
+  const summary: ErrorSummary = { name: nameOf(error), message: messageOf(error) };
+  if (typeof fields.code === 'string' || typeof fields.code === 'number') summary.code = String(fields.code);
+  // postgres.js names these fields as the server does; they hold identifiers, never values.
+  if (typeof fields.table_name === 'string') summary.table = fields.table_name;
+  if (typeof fields.column_name === 'string') summary.column = fields.column_name;
+  if (typeof fields.constraint_name === 'string') summary.constraint = fields.constraint_name;
+  if (error.cause !== undefined && depth < MAX_CAUSES) summary.cause = summarizeError(error.cause, depth + 1);
+  return summary;
+}
+
+function nameOf(error: Error): string {
+  return error.name === 'Error' && error.constructor?.name ? error.constructor.name : error.name;
+}
+
+function messageOf(error: Error): string {
+  // drizzle's message is the SQL and then every parameter; what failed is in its cause.
+  if (error instanceof DrizzleQueryError) return 'Failed query';
+  return redact(error.message);
+}
+
+/**
+ * Postgres quotes the value it could not take (`invalid input syntax for type uuid: "…"`), as JSON.parse
+ * quotes the text it could not read; identifiers are quoted the same way and are lost with them, but
+ * the table, column and constraint fields keep the useful ones.
+ */
+function redact(message: string): string {
+  return message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\/\/[^/\s:@]*:[^@\s]*@/g, '//…:…@');
+}
+
+function contextOf(context: Request | LogContext | undefined): LogContext {
+  if (!context) return {};
+  if (!(context instanceof Request)) return context;
+  const requestId = context.headers.get('x-request-id');
+  return { ...(requestId ? { requestId } : {}), method: context.method, path: new URL(context.url).pathname };
+}
+
+/** postgres.js keeps the query and its parameters on the error, hidden from a plain print. */
+function hiddenDetail(error: unknown): Record<string, unknown> {
+  const detail: Record<string, unknown> = {};
+  for (let current = error, depth = 0; current instanceof Error && depth <= MAX_CAUSES; current = current.cause, depth++) {
+    const { query, parameters } = current as Error & { query?: unknown; parameters?: unknown };
+    if (query !== undefined || parameters !== undefined) Object.assign(detail, { query, parameters });
+  }
+  return detail;
+}

@@ -1,0 +1,70 @@
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import { getDb, type Db } from '@/db/client';
+import { rateLimits } from '@/db/schema';
+import { getConfig } from './config';
+import { HttpError } from './http';
+
+/** The routes limited per user, each with its own count. */
+export type LimitedAction = 'chat' | 'import';
+
+export type RateLimit = { points: number; windowSeconds: number };
+
+const what: Record<LimitedAction, string> = { chat: 'messages', import: 'imports' };
+
+/**
+ * A fixed-window counter kept in the `rate_limits` table by one atomic upsert per request,
+ * so every app instance on the same database shares the count.
+ */
+export function createRateLimiter(action: LimitedAction, limit: RateLimit, db: Db = getDb()): RateLimiterDrizzle {
+  return new RateLimiterDrizzle({
+    storeClient: db,
+    schema: rateLimits,
+    keyPrefix: action,
+    points: limit.points,
+    duration: limit.windowSeconds,
+  });
+}
+
+/** Counts one request of `userId`; over the limit, throws a 429 that says when to retry. Call before any write. */
+export async function enforceRateLimit(action: LimitedAction, userId: string): Promise<void> {
+  const limit = configuredLimit(action);
+  if (limit.points === 0) return;
+  await consumeOrRefuse(limiterFor(action, limit), action, limit, userId);
+}
+
+export async function consumeOrRefuse(limiter: RateLimiterDrizzle, action: LimitedAction, limit: RateLimit, userId: string): Promise<void> {
+  try {
+    await limiter.consume(userId);
+  } catch (error) {
+    // The library rejects with a RateLimiterRes when over the limit, with an Error when the store fails.
+    if (!(error instanceof RateLimiterRes)) throw error;
+    const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+    throw new HttpError(
+      429,
+      'rate_limited',
+      `Too many ${what[action]}: at most ${limit.points} per ${limit.windowSeconds} seconds. Try again in ${retryAfter} seconds.`,
+      undefined,
+      { 'Retry-After': String(retryAfter) },
+    );
+  }
+}
+
+function configuredLimit(action: LimitedAction): RateLimit {
+  const config = getConfig();
+  return action === 'chat'
+    ? { points: config.CHAT_RATE_LIMIT, windowSeconds: config.CHAT_RATE_WINDOW_SECONDS }
+    : { points: config.IMPORT_RATE_LIMIT, windowSeconds: config.IMPORT_RATE_WINDOW_SECONDS };
+}
+
+// One limiter per action and setting in this process; a new one when the setting or the pool changes (tests do both).
+const limiters = new Map<string, { db: Db; limiter: RateLimiterDrizzle }>();
+
+function limiterFor(action: LimitedAction, limit: RateLimit): RateLimiterDrizzle {
+  const key = `${action}:${limit.points}:${limit.windowSeconds}`;
+  const db = getDb();
+  const cached = limiters.get(key);
+  if (cached?.db === db) return cached.limiter;
+  const limiter = createRateLimiter(action, limit, db);
+  limiters.set(key, { db, limiter });
+  return limiter;
+}

@@ -1,0 +1,133 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { POST as chat } from '@/app/api/chat/route';
+import { getSql } from '@/db/client';
+import { member } from './support/auth';
+import { fingerprint } from './support/fingerprint';
+import { importTurns, postTurnSettled } from './support/memory';
+import { chatRoutes, ownerWithData, staffRoutes, userRoutes, type Browser, type Case, type Ids } from './support/routes';
+
+/**
+ * The isolation probe as a test: user B calls every route that takes an id with user A's ids, with
+ * every method and plausible bodies. B gets 404, word for word what an id that exists nowhere gets
+ * (staff routes: 403, likewise), and nothing of A's or B's changes (B may only gain audit entries).
+ */
+
+/** B's fingerprint without the audit log: B may log their own attempts. */
+async function ownRows(userId: string): Promise<Record<string, string>> {
+  const { audit_log: _audit, ...rest } = await fingerprint([userId]);
+  return rest;
+}
+
+/** A with something in every kind of row: a deleted fact adds redactions, its delete an audit entry. */
+async function richOwner(owner: Browser & { email: string }): Promise<Ids> {
+  const ids = await ownerWithData(owner);
+  await importTurns(ids.user, [['My cat is called Miso. I work as a nurse.', 'Noted.']]);
+  const [nurse] = await getSql()`select id from facts where user_id = ${ids.user} and content ilike '%nurse%'`;
+  const deleteFact = userRoutes.find((c) => c.route === 'DELETE /api/facts/:id')!;
+  expect((await deleteFact.call(owner, { ...ids, fact: nurse.id })).status).toBe(200);
+  await postTurnSettled(ids.user);
+  return ids;
+}
+
+/** Ids of the same shapes that belong to no one. */
+function absentIds(): Ids {
+  const id = () => crypto.randomUUID();
+  return { conversation: id(), message: id(), reply: id(), fact: id(), episode: id(), job: id(), audit: '987654321987', user: id() };
+}
+
+/** A response with the ids it was asked about replaced by their names, to compare two answers. */
+async function masked(response: Response, ids: Ids): Promise<{ status: number; body: string }> {
+  let body = await response.text();
+  for (const [name, value] of Object.entries(ids)) body = body.replaceAll(value, `<${name}>`);
+  return { status: response.status, body };
+}
+
+/** Every call of a case: its usual body, then each other plausible one. */
+function callsOf(cases: Case[]): Array<{ label: string; call: (b: Browser, ids: Ids) => Promise<Response> }> {
+  return cases.flatMap(({ route, call, bodies = [] }) => [
+    { label: route, call: (b: Browser, ids: Ids) => call(b, ids) },
+    ...bodies.map((body) => ({ label: `${route} ${JSON.stringify(body)}`, call: (b: Browser, ids: Ids) => call(b, ids, body) })),
+  ]);
+}
+
+/** Every method every route file under app/api exports, where the path takes an id or the body does (chat). */
+function exportedIdRoutes(): string[] {
+  const root = path.resolve(import.meta.dirname, '../app');
+  const files = readdirSync(path.join(root, 'api'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('route.ts'));
+  return files.flatMap((file) => {
+    const url = `/api/${path.dirname(file).split(path.sep).join('/')}`.replace(/\[(\w+)\]/g, ':$1');
+    if (!url.includes(':id') && url !== '/api/chat') return [];
+    const methods = [...readFileSync(path.join(root, 'api', file), 'utf8').matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
+    return methods.map((method) => `${method} ${url}`);
+  });
+}
+
+const tableRoutes = (cases: Case[]) => cases.map((c) => c.route.replace(/ \(.*\)$/, ''));
+
+describe('user B with user A\'s ids', () => {
+  it('the table holds every method of every route that takes an id', () => {
+    const table = new Set(tableRoutes([...userRoutes, ...chatRoutes, ...staffRoutes]));
+    expect(new Set(exportedIdRoutes())).toEqual(table);
+  });
+
+  it(`${callsOf([...userRoutes, ...chatRoutes]).length} calls on user routes: 404 as for no such id, and A and B unchanged`, async () => {
+    const [a, b] = [await member(), await member()];
+    const ids = await richOwner(a);
+    const own = await ownerWithData(b);
+    const beforeA = await fingerprint([ids.user]);
+    const beforeB = await ownRows(own.user);
+    for (const table of ['conversations', 'messages', 'facts', 'summaries', 'episodes', 'memory_sources', 'message_redactions', 'turn_records', 'jobs', 'audit_log']) {
+      expect(parseInt(beforeA[table] ?? '0'), `A has ${table} to protect`).toBeGreaterThan(0);
+    }
+
+    const absent = absentIds();
+    for (const { label, call } of callsOf([...userRoutes, ...chatRoutes])) {
+      const answer = await masked(await call(b, ids), ids);
+      expect(answer.status, `${label}: B with A's ids`).toBe(404);
+      expect(answer, `${label}: B with A's ids answers as for ids of no one`).toEqual(await masked(await call(b, absent), absent));
+    }
+
+    await Promise.all([postTurnSettled(ids.user), postTurnSettled(own.user)]);
+    expect(await fingerprint([ids.user]), 'A\'s rows').toEqual(beforeA);
+    expect(await ownRows(own.user), 'B\'s rows').toEqual(beforeB);
+  });
+
+  // The chat route takes a new question's id from the client, so an id of no one is a new message
+  // (200); A's message id must get the same answer, or B learns that the id exists.
+  // A question's id is chosen by the client (the chat sends its own ids); ids are global, so A's id
+  // cannot be taken for B's message. B gets a 404 naming the id B sent, the same as for any id that
+  // is not in that conversation, and nothing of A's changes. That tells B only that an id B already
+  // holds is in use somewhere: a random uuid, never A's content.
+  it('A\'s message id as a question\'s id in B\'s own conversation: 404, and A unchanged', async () => {
+    const [a, b] = [await member(), await member()];
+    const ids = await richOwner(a);
+    const own = await ownerWithData(b);
+    const beforeA = await fingerprint([ids.user]);
+    const ask = (messageId: string) => chat(b.request('/api/chat', { body: { conversationId: own.conversation, message: { id: messageId, text: 'I live in Bergen.' } } }));
+    const withA = await ask(ids.message);
+    const withNoOne = await ask(crypto.randomUUID());
+    const [answerA] = await Promise.all([withA.text(), withNoOne.text(), postTurnSettled(own.user)]);
+    expect(withA.status, 'status for A\'s message id').toBe(404);
+    expect(withNoOne.status, 'an unused id is a new question').toBe(200);
+    expect(JSON.parse(answerA).error.code).toBe('message_not_found');
+    expect(await fingerprint([ids.user]), 'A\'s rows').toEqual(beforeA);
+  });
+
+  it(`${callsOf(staffRoutes).length} calls on staff routes: a user gets 403 as for no such id, and A and B unchanged`, async () => {
+    const [a, b] = [await member(), await member()];
+    const ids = await richOwner(a);
+    const beforeA = await fingerprint([ids.user]);
+    const [{ id: bUser }] = await getSql()`select id from users where email = ${b.email}`;
+    const beforeB = await ownRows(bUser);
+    const absent = absentIds();
+    for (const { label, call } of callsOf(staffRoutes)) {
+      const answer = await masked(await call(b, ids), ids);
+      expect(answer.status, `${label}: a user with A's ids`).toBe(403);
+      expect(answer, `${label}: answers as for ids of no one`).toEqual(await masked(await call(b, absent), absent));
+    }
+    expect(await fingerprint([ids.user]), 'A\'s rows').toEqual(beforeA);
+    expect(await ownRows(bUser), 'B\'s rows').toEqual(beforeB);
+  });
+});
