@@ -47,7 +47,8 @@ describe('error logs', () => {
     expect(output).toContain('"code":"22P02"');
     expect(output).toContain('invalid input syntax for type uuid: \\"…\\"');
     expect(output).not.toContain(MARKER);
-    expect(output).not.toContain(databasePassword());
+    // (A real Postgres in the suite may be reached without a password: then there is none to leak.)
+    if (databasePassword()) expect(output).not.toContain(databasePassword());
     expect(output).not.toMatch(/select .* from "users"/i);
   });
 
@@ -63,10 +64,13 @@ describe('error logs', () => {
   });
 
   it('takes credentials out of a URL in a message, and tells only the type of a thrown non-Error', () => {
-    logError('could not connect', new Error(`connect failed for ${process.env.DATABASE_URL}`));
+    const url = new URL(process.env.DATABASE_URL!);
+    url.username = 'memlens';
+    url.password = 'pw-7f3a-never-logged';
+    logError('could not connect', new Error(`connect failed for ${url}`));
     logError('odd throw', MARKER);
     const output = printed();
-    expect(output).not.toContain(databasePassword());
+    expect(output).not.toContain('pw-7f3a-never-logged');
     expect(output).toContain('postgres://…:…@');
     expect(output).not.toContain(MARKER);
     expect(output).toContain('"name":"string"');
