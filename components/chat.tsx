@@ -89,9 +89,7 @@ export function Chat({ conversation, initialMessages, model }: Props) {
           current.map((m) => (m.id === message.id ? { ...m, metadata: { ...m.metadata, status: ended, error: endError } } : m)),
         );
         setAnnouncement(ended === 'complete' ? 'Reply complete.' : ended === 'incomplete' ? 'Reply stopped.' : `Reply failed: ${endError ?? ''}`);
-        // The server knows better how a reply that broke off ended (a model that stalled mid-reply
-        // leaves it `incomplete` with its text): take its word.
-        if (isDisconnect || isError) void resync();
+        if (isDisconnect) void resync();
         return;
       }
 
