@@ -1,0 +1,171 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The production server for a load run, as `npm start` runs it (scripts/start.ts: the embedded
+ * PGlite in the launcher's process, or DATABASE_URL; then `next start`), detached in its own process
+ * group on 127.0.0.1, on a free port and a temporary data directory, with the stub model and
+ * no rate limits.
+ */
+export type ServerOptions = {
+  stubBaseURL: string;
+  /** A Postgres for the server; unset = the embedded PGlite. */
+  databaseUrl?: string;
+  /** Where the server's output goes (it is also read for the embedded database's port). */
+  logFile: string;
+  readyTimeoutMs?: number;
+};
+
+export type RunningServer = {
+  baseUrl: string;
+  /** For the checks after the run: the Postgres given, or the embedded database (its password read from its directory). */
+  databaseUrl: string;
+  database: 'pglite' | 'postgres';
+  /** The process group: the launcher (and the embedded database), Next and its workers. */
+  processGroup: number;
+  /** How the server ended, if it ended before stop() (killed from outside, or crashed). */
+  exited: () => string | undefined;
+  stop: () => Promise<void>;
+};
+
+/** `next start` serves the last `next build`; without one there is nothing to measure. */
+export function assertBuilt(root = process.cwd()): void {
+  if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+    throw new Error(`No production build in ${path.join(root, '.next')}: run \`npm run build\` first (the load bench measures the built app, as \`npm start\` serves it).`);
+  }
+}
+
+export async function startProductionServer(options: ServerOptions): Promise<RunningServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-load-'));
+  const pgliteDir = path.join(dataRoot, 'pglite');
+  const log = fs.openSync(options.logFile, 'a');
+  const server = spawn(process.execPath, [path.resolve('node_modules/.bin/tsx'), 'scripts/start.ts', 'start'], {
+    detached: true, // its own process group: stopping it reaches Next and the database alike
+    stdio: ['ignore', log, log],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      APP_HOST: '127.0.0.1',
+      APP_URL: baseUrl,
+      PGLITE_DIR: pgliteDir,
+      PGLITE_PORT: '0',
+      DATABASE_URL: options.databaseUrl ?? '',
+      OPENAI_BASE_URL: options.stubBaseURL,
+      OPENAI_API_KEY: 'stub',
+      OPENAI_API_MODE: 'chat',
+      CHAT_MODEL: 'stub',
+      MEMORY_MODEL: 'stub',
+      EMBEDDING_MODEL: 'stub-embed',
+      BETTER_AUTH_SECRET: randomBytes(32).toString('base64url'),
+      // Fifty guests from one address in a minute, and every one of their messages, are the point here.
+      CHAT_RATE_LIMIT: '0',
+      IMPORT_RATE_LIMIT: '0',
+      GUESTS_PER_ADDRESS_PER_HOUR: '1000000',
+      GUESTS_PER_HOUR: '1000000',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
+  });
+  fs.closeSync(log);
+  let ending: string | undefined;
+  const exited = new Promise<number | null>((resolve) =>
+    server.once('exit', (code, signal) => {
+      ending = signal ? `killed by ${signal}` : `exited with code ${code}`;
+      resolve(code);
+    }),
+  );
+  // Detached, it would outlive a bench stopped by Ctrl+C: a last word on the way out.
+  const stopOnExit = () => signalGroup(server, 'SIGTERM');
+  process.once('exit', stopOnExit);
+
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      process.off('exit', stopOnExit);
+      ending ??= 'stopped';
+      if (server.exitCode === null && server.signalCode === null) {
+        signalGroup(server, 'SIGTERM');
+        const gone = await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]);
+        if (!gone) signalGroup(server, 'SIGKILL');
+      }
+      fs.rmSync(dataRoot, { recursive: true, force: true });
+    })());
+
+  try {
+    await waitUntilReady(baseUrl, server, exited, options.readyTimeoutMs ?? 90_000, options.logFile);
+    const databaseUrl = options.databaseUrl ?? embeddedDatabaseUrl(options.logFile, pgliteDir);
+    return {
+      baseUrl,
+      databaseUrl,
+      database: options.databaseUrl ? 'postgres' : 'pglite',
+      processGroup: server.pid!,
+      exited: () => (stopped ? undefined : ending),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function waitUntilReady(baseUrl: string, server: ChildProcess, exited: Promise<number | null>, timeoutMs: number, logFile: string) {
+  const deadline = Date.now() + timeoutMs;
+  let ended: number | null | undefined;
+  void exited.then((code) => (ended = code));
+  while (Date.now() < deadline) {
+    if (ended !== undefined) throw new Error(`The server exited (code ${ended}) before it was ready; see ${logFile}.`);
+    try {
+      const response = await fetch(`${baseUrl}/api/me`, { signal: AbortSignal.timeout(5_000) });
+      await response.arrayBuffer();
+      // 401 (no cookie yet) is the answer of a server that is up.
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`The server was not ready within ${timeoutMs / 1000} s; see ${logFile}.`);
+}
+
+/**
+ * The launcher prints where the embedded database listens (never its password); the password, when
+ * the database has one, is in the data directory (`db-password`).
+ */
+function embeddedDatabaseUrl(logFile: string, pgliteDir: string): string {
+  const line = /embedded database \(.*\) ready (?:at \S*@|on )([\d.]+):(\d+)/u.exec(fs.readFileSync(logFile, 'utf8'));
+  if (!line) throw new Error(`Could not find the embedded database's address in ${logFile}.`);
+  const passwordFile = path.join(pgliteDir, 'db-password');
+  const password = fs.existsSync(passwordFile) ? fs.readFileSync(passwordFile, 'utf8').trim() : 'postgres';
+  return `postgres://postgres:${encodeURIComponent(password)}@${line[1]}:${line[2]}/postgres`;
+}
+
+function signalGroup(server: ChildProcess, signal: NodeJS.Signals) {
+  try {
+    process.kill(-server.pid!, signal);
+  } catch {
+    // already gone
+  }
+}
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Loopback only: a load run never sends traffic off this machine. */
+export function assertLoopback(url: string, what: string): void {
+  const host = new URL(url).hostname.replace(/^\[|\]$/gu, '');
+  if (!(host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/u.test(host))) {
+    throw new Error(`${what} must be on this machine (127.0.0.1, localhost or ::1), not ${host}.`);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

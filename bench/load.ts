@@ -1,0 +1,83 @@
+/**
+ * npm run bench:load -- [--concurrency 50] [--seconds 30 | --turns N] [--url http://127.0.0.1:PORT]
+ *   [--stub-latency-ms 200] [--stub-tokens 40] [--stub-rate 200] [--stub-embed-ms 20] [--stub-port 0]
+ *   [--jobs-timeout 300] [--json bench/out/load-<time>.json]
+ *
+ * N concurrent guests send full chat turns to the production server (started here from the last
+ * `npm run build`, on a temporary embedded PGlite or on DATABASE_URL; or the one at --url), which
+ * talks to a local stub model of fixed latency and token rate. Reports turns per second and the
+ * first byte, first token and completion percentiles beside the stub's own floor, then checks that
+ * every message is stored whole under its own user and that all post-turn work finished.
+ * Exits 1 when anything was lost, crossed or failed. 127.0.0.1 only.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatLoadReport } from './lib/load-format';
+import { runLoadBench } from './lib/load-run';
+import { environment, progress } from './lib/report';
+
+const { values } = parseArgs({
+  options: {
+    concurrency: { type: 'string', default: '50' },
+    seconds: { type: 'string' },
+    turns: { type: 'string' },
+    url: { type: 'string' },
+    'stub-latency-ms': { type: 'string', default: '200' },
+    'stub-tokens': { type: 'string', default: '40' },
+    'stub-rate': { type: 'string', default: '200' },
+    'stub-embed-ms': { type: 'string', default: '20' },
+    'stub-port': { type: 'string', default: '0' },
+    'jobs-timeout': { type: 'string', default: '300' },
+    'request-timeout': { type: 'string', default: '60' },
+    json: { type: 'string' },
+  },
+});
+
+const number = (name: keyof typeof values, min: number) => {
+  const value = Number(values[name]);
+  if (!Number.isFinite(value) || value < min) throw new Error(`--${name} must be a number of at least ${min} (got ${values[name]})`);
+  return value;
+};
+
+const stamp = new Date().toISOString().replace(/[:.]/gu, '-');
+const outDir = path.resolve('bench/out');
+fs.mkdirSync(outDir, { recursive: true });
+const jsonFile = values.json ?? path.join(outDir, `load-${stamp}.json`);
+// --turns alone runs until every user sent them, within a bound of ten minutes.
+const turnsPerUser = values.turns ? number('turns', 1) : Infinity;
+const seconds = values.seconds ? number('seconds', 1) : values.turns ? 600 : 30;
+
+// Ctrl+C: exit handlers stop the server this run started.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+const env = environment();
+progress(`load: ${values.concurrency} users, ${values.turns ? `${values.turns} turns each` : `${seconds} s`}; ${env.commit}, ${env.cpu}`);
+try {
+  const result = await runLoadBench({
+    users: number('concurrency', 1),
+    turnsPerUser,
+    seconds,
+    url: values.url,
+    databaseUrl: process.env.DATABASE_URL?.trim() || undefined,
+    stub: {
+      latencyMs: number('stub-latency-ms', 0),
+      tokens: number('stub-tokens', 1),
+      tokensPerSecond: number('stub-rate', 1),
+      embedLatencyMs: number('stub-embed-ms', 0),
+      port: number('stub-port', 0),
+    },
+    serverLogFile: jsonFile.replace(/\.json$/u, '') + '.server.log',
+    requestTimeoutMs: number('request-timeout', 1) * 1000,
+    jobsTimeoutMs: number('jobs-timeout', 1) * 1000,
+    log: progress,
+  });
+  const report = { environment: { ...env, database: result.server.database }, ...result };
+  fs.writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(formatLoadReport(result));
+  console.log(`\nwrote ${path.relative(process.cwd(), jsonFile)}`);
+  process.exitCode = result.intact ? 0 : 1;
+} catch (error) {
+  console.error(`load: ${error instanceof Error ? error.message : error}`);
+  process.exitCode = 2;
+}
