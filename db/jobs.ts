@@ -1,10 +1,9 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import { getDb, type Db } from './client';
+import { getDb } from './client';
+import type { Executor } from './provenance';
 import { jobs, messages, type Job } from './schema';
 
 export const MAX_JOB_ATTEMPTS = 5;
-
-type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** One job per (kind, assistant message): enqueueing twice is a no-op. In the caller's transaction when given one. */
 export async function enqueueJobs(

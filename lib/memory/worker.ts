@@ -3,7 +3,7 @@ import { logError } from '@/lib/log';
 import { runDueJobs } from './post-turn';
 import { setWorkerWake } from './worker-signal';
 
-export type Worker = { stop: () => Promise<void>; wake: () => void; idle: () => Promise<void> };
+export type Worker = { stop: () => Promise<void>; wake: () => void };
 
 /**
  * The post-turn worker: claims due jobs of any user continuously (a lease per job, renewed while it
@@ -15,7 +15,6 @@ export function startWorker(options: { pollMs?: number; onError?: (error: unknow
   const onError = options.onError ?? ((error) => logError('post-turn worker', error));
   let stopped = false;
   let ring: (() => void) | undefined;
-  let idleWaiters: Array<() => void> = [];
   const sleep = () =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, pollMs);
@@ -37,8 +36,6 @@ export function startWorker(options: { pollMs?: number; onError?: (error: unknow
         onError(error);
       }
       if (ran > 0 || stopped) continue;
-      for (const resolve of idleWaiters) resolve();
-      idleWaiters = [];
       await sleep();
     }
   })();
@@ -47,14 +44,11 @@ export function startWorker(options: { pollMs?: number; onError?: (error: unknow
   setWorkerWake(wake);
   return {
     wake,
-    /** Resolves once the worker found nothing due. */
-    idle: () => new Promise<void>((resolve) => idleWaiters.push(resolve)),
     stop: async () => {
       stopped = true;
       setWorkerWake(undefined);
       wake();
       await loop;
-      for (const resolve of idleWaiters) resolve();
     },
   };
 }
