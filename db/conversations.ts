@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { conversations, type Conversation } from './schema';
+import { conversations, UNTITLED, type Conversation } from './schema';
 
 // Every query here takes the signed-in user's id and filters by it: a conversation that is not
 // yours does not exist for you.
@@ -48,11 +48,12 @@ export async function deleteConversation(userId: string, id: string): Promise<bo
 }
 
 /** A conversation still called "New conversation" takes its title from its first question. */
-export async function titleIfUntitled(conversationId: string, question: string): Promise<void> {
+export async function titleIfUntitled(conversation: Conversation, question: string): Promise<void> {
   const title = question.replace(/\s+/gu, ' ').trim().slice(0, 60);
-  if (!title) return;
+  // Most turns are in a titled conversation: no write for them.
+  if (!title || conversation.title !== UNTITLED) return;
   await getDb()
     .update(conversations)
     .set({ title })
-    .where(and(eq(conversations.id, conversationId), eq(conversations.title, 'New conversation')));
+    .where(and(eq(conversations.id, conversation.id), eq(conversations.title, UNTITLED)));
 }

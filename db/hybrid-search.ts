@@ -34,11 +34,11 @@ export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCa
       order by rrf desc, e.created_at desc
       limit ${search.k}`;
   const rows = await getDb().transaction(async (tx) => {
-    // Filtered HNSW scans keep searching until enough rows pass the filter.
-    await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
+    // Filtered HNSW scans keep searching until enough rows pass the filter (iterative_scan). And
     // pgvector's cost model often prefers a sequential scan and sort once a table is analysed; at
     // scale the HNSW and trigram indexes are what keeps recall fast, so steer the planner to them.
-    await tx.execute(sql`set local enable_seqscan = off`);
+    // Both for this transaction only, in one round trip.
+    await tx.execute(sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('enable_seqscan', 'off', true)`);
     return tx.execute<Record<string, unknown>>(query);
   });
   const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));

@@ -37,7 +37,7 @@ export async function claimDueJobs(filter: { messageId?: string; userId?: string
         filter.userId ? eq(jobs.userId, filter.userId) : undefined,
       ),
     )
-    .orderBy(jobs.createdAt)
+    .orderBy(jobs.seq)
     .limit(limit)
     .for('update', { skipLocked: true });
   return getDb()

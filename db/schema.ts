@@ -126,6 +126,9 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
+/** A conversation's title until its first question names it. */
+export const UNTITLED = 'New conversation';
+
 export const conversations = pgTable(
   'conversations',
   {
@@ -133,7 +136,7 @@ export const conversations = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    title: text('title').notNull().default('New conversation'),
+    title: text('title').notNull().default(UNTITLED),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -390,6 +393,8 @@ export const jobs = pgTable(
     lastError: text('last_error'),
     runAfter: timestamp('run_after', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
+    // Enqueue order, which is the order to run one conversation's jobs in (created_at ties within a transaction).
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     updatedAt: updatedAt(),
   },
   (t) => [

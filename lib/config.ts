@@ -106,9 +106,11 @@ const envSchema = z.object({
   GUESTS_PER_ADDRESS_PER_HOUR: int(60),
   GUESTS_PER_HOUR: int(2000),
   // The post-turn worker: a running job's lease (renewed while it runs; a dead worker's job is
-  // claimed again once it lapses), how often an idle worker looks for due jobs, and whether the
-  // app's server process runs one (false when `npm run worker` runs separately).
+  // claimed again once it lapses), how many conversations' jobs it runs at once, how often an idle
+  // worker looks for due jobs, and whether the app's server process runs one (false when
+  // `npm run worker` runs separately).
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).default(15),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_POLL_MS: z.coerce.number().int().min(50).default(1000),
   RUN_WORKER: z
     .enum(['true', 'false', '1', '0'])

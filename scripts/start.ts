@@ -6,17 +6,16 @@
  * launches the embedded PGlite server first, becomes the one owner of its data directory, migrates
  * it over the wire and hands Next its DATABASE_URL; on SIGINT/SIGTERM it stops Next, then the database.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { closeDb } from '../db/client';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
 import { recoverInterruptedReplies } from '../db/history';
 import { releaseOrphanedJobs } from '../db/jobs';
 import { runMigrations } from '../db/migrate';
 import { logError } from '../lib/log';
+import { startNext, type NextProcesses } from './next-processes';
 import { appDataDir } from './with-database';
 
 const mode = process.argv[2] ?? 'start';
@@ -25,8 +24,10 @@ if (!['start', 'dev', 'db'].includes(mode)) {
   process.exit(2);
 }
 
+// Several Next processes only for production: `next dev` watches and rebuilds, one is enough.
+const nextProcessCount = mode === 'start' ? webConcurrency() : 1;
 let embedded: EmbeddedDatabase | undefined;
-let app: ChildProcess | undefined;
+let app: NextProcesses | undefined;
 let shuttingDown = false;
 
 async function main() {
@@ -61,20 +62,24 @@ async function main() {
     return;
   }
   ensureAuthSecret();
-  const nextArgs = [mode, '--port', process.env.PORT || '3000', '--hostname', process.env.APP_HOST || '127.0.0.1'];
-  // Next's own CLI on this Node, so it works whether or not node_modules/.bin is on the PATH.
-  const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
-  app = spawn(process.execPath, [nextBin, ...nextArgs], {
-    stdio: 'inherit',
+  app = startNext({
+    args: [mode, '--port', process.env.PORT || '3000', '--hostname', process.env.APP_HOST || '127.0.0.1'],
     env: { ...process.env, DATABASE_URL: databaseUrl },
+    count: nextProcessCount,
+    onExit: (code) => void shutdown(code),
   });
-  app.on('error', (error) => {
-    logError('could not start Next', error);
-    void shutdown(1);
-  });
-  app.on('exit', (code, signal) => {
-    if (!shuttingDown) void shutdown(code ?? (signal ? 1 : 0));
-  });
+}
+
+/** WEB_CONCURRENCY: how many Next server processes `npm start` runs (default 1), checked before anything starts. */
+function webConcurrency(): number {
+  const raw = process.env.WEB_CONCURRENCY?.trim();
+  if (!raw) return 1;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > 64) {
+    console.error(`[memlens] WEB_CONCURRENCY must be a whole number from 1 to 64 (got "${raw}")`);
+    process.exit(2);
+  }
+  return count;
 }
 
 /** How to reach the embedded database by hand: where the password is, never the password itself. */
@@ -104,12 +109,7 @@ function ensureAuthSecret() {
 async function shutdown(exitCode: number) {
   if (shuttingDown) return;
   shuttingDown = true;
-  if (app && app.exitCode === null && app.signalCode === null) {
-    const exited = new Promise((resolve) => app!.once('exit', resolve));
-    app.kill('SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-    if (app.exitCode === null && app.signalCode === null) app.kill('SIGKILL');
-  }
+  await app?.stop();
   if (embedded) {
     await embedded.stop();
     console.log('[memlens] embedded database stopped cleanly');

@@ -34,6 +34,8 @@ describe('POST /api/chat against an OpenAI-compatible server', () => {
     const userMessageId = crypto.randomUUID();
     const response = await send('What is the capital of France?', userMessageId);
     expect(response.status).toBe(200);
+    // Never gzipped frame by frame on the way out (Next's compression honours no-transform).
+    expect(response.headers.get('cache-control')).toContain('no-transform');
 
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffered = await readUntil(reader, (text) => text.includes('"type":"start"'));

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { getSql } from '@/db/client';
 import { claimDueJobs, renewLease } from '@/db/jobs';
+import { postTurnWork, runDueJobs } from '@/lib/memory/post-turn';
 import { startWorker, type Worker } from '@/lib/memory/worker';
 import { newClient, readUntil, setEnv, waitFor } from './support/app';
 import { activeFacts, importTurns } from './support/memory';
@@ -14,6 +15,7 @@ const jobStates = async (userId: string) =>
 
 let worker: Worker | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   await worker?.stop();
   worker = undefined;
   setEnv({ JOB_LEASE_SECONDS: undefined });
@@ -73,5 +75,42 @@ describe('the post-turn worker', () => {
     expect(await claimDueJobs({ messageId: reply.id }, 5)).toEqual([]);
     await getSql()`update jobs set updated_at = now() - interval '10 seconds' where id = ${job.id}`;
     expect((await claimDueJobs({ messageId: reply.id }, 5)).map((j) => j.id)).toEqual([job.id]);
+  });
+
+  it('runs different conversations’ jobs side by side, and one conversation’s one after another in order', async () => {
+    setEnv({ WORKER_CONCURRENCY: '3' });
+    try {
+      const client = await newClient();
+      const first = await importTurns(client.user.id, [['I play the oboe.', 'Nice.'], ['I also sail.', 'Fun.']], 'first');
+      const second = await importTurns(client.user.id, [['My cat is called Pim.', 'Cute.']], 'second');
+      await waitFor(async () => (await jobStates(client.user.id)).done === 9);
+      await getSql()`update jobs set status = 'pending', attempts = 0 where user_id = ${client.user.id}`;
+
+      // Each job takes 60 ms and notes when it ran.
+      const runs: Array<{ conversationId: string; kind: string; messageId: string; start: number; end: number }> = [];
+      for (const work of postTurnWork) {
+        vi.spyOn(work, 'run').mockImplementation(async ({ job }) => {
+          const start = performance.now();
+          await new Promise((resolve) => setTimeout(resolve, 60));
+          runs.push({ conversationId: job.conversationId, kind: job.kind, messageId: job.messageId, start, end: performance.now() });
+        });
+      }
+      expect(await runDueJobs({ userId: client.user.id })).toEqual({ done: 9, failed: 0 });
+
+      const of = (conversationId: string) => runs.filter((run) => run.conversationId === conversationId).sort((a, b) => a.start - b.start);
+      // One conversation: never two at once, each reply's jobs in post-turn order, older replies first.
+      const inFirst = of(first);
+      expect(inFirst).toHaveLength(6);
+      for (let i = 1; i < inFirst.length; i++) expect(inFirst[i].start).toBeGreaterThanOrEqual(inFirst[i - 1].end);
+      expect(inFirst.map((run) => run.kind)).toEqual([...postTurnWork, ...postTurnWork].map((work) => work.kind));
+      const [olderReply] = await getSql()`select id from messages where conversation_id = ${first} and role = 'assistant' order by seq limit 1`;
+      expect(inFirst.slice(0, 3).every((run) => run.messageId === olderReply.id)).toBe(true);
+      // Two conversations: their jobs overlap in time.
+      const inSecond = of(second);
+      expect(inSecond).toHaveLength(3);
+      expect(inSecond[0].start).toBeLessThan(inFirst[0].end);
+    } finally {
+      setEnv({ WORKER_CONCURRENCY: undefined });
+    }
   });
 });

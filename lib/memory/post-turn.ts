@@ -1,4 +1,5 @@
 import { after } from 'next/server';
+import pLimit from 'p-limit';
 import { ownerOf, type Scope } from '@/db/history';
 import { claimDueJobs, completeJob, enqueueJobs, failJob, renewLease } from '@/db/jobs';
 import type { Job } from '@/db/schema';
@@ -28,33 +29,51 @@ export async function enqueuePostTurn(scope: Scope, assistantMessageId: string, 
 }
 
 /**
- * Runs the due jobs matching the filter, in post-turn order, renewing each one's lease while it
- * runs; a failure is recorded on its job and retried later.
+ * Runs the due jobs matching the filter, renewing each one's lease while it runs; a failure is
+ * recorded on its job and retried later. One conversation's jobs run one after another, in post-turn
+ * order (a summary reads the episodes before it); different conversations' run side by side, up to
+ * `concurrency` (WORKER_CONCURRENCY) at once, as most of a job's time is spent waiting for the memory model.
  */
-export async function runDueJobs(filter: { messageId?: string; userId?: string }): Promise<{ done: number; failed: number }> {
+export async function runDueJobs(
+  filter: { messageId?: string; userId?: string },
+  concurrency = getConfig().WORKER_CONCURRENCY,
+): Promise<{ done: number; failed: number }> {
   const config = getConfig();
   const models = getModels();
-  const claimed = await claimDueJobs(filter, config.JOB_LEASE_SECONDS);
-  const order = (job: Job) => postTurnWork.findIndex((w) => w.kind === job.kind);
-  claimed.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || order(a) - order(b));
-  let done = 0;
-  let failed = 0;
-  for (const job of claimed) {
-    const work = postTurnWork.find((w) => w.kind === job.kind);
-    const heartbeat = setInterval(() => void renewLease(job.id).catch(() => {}), (config.JOB_LEASE_SECONDS * 1000) / 3);
-    try {
-      if (!work) throw new Error(`unknown job kind ${job.kind}`);
-      await work.run({ job, config, models });
-      await completeJob(job.id);
-      done++;
-    } catch (error) {
-      failed++;
-      await failJob(job, error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error));
-    } finally {
-      clearInterval(heartbeat);
-    }
+  // A few replies' worth per conversation slot, so that a busy worker soon looks again.
+  const claimed = await claimDueJobs(filter, config.JOB_LEASE_SECONDS, concurrency * postTurnWork.length * 2);
+  // Enqueued in order (per reply, in post-turn order): that is the order to run them in.
+  claimed.sort((a, b) => a.seq - b.seq);
+  const byConversation = Map.groupBy(claimed, (job) => job.conversationId);
+  const limit = pLimit(concurrency);
+  const outcomes = await Promise.all(
+    [...byConversation.values()].map((jobsInOrder) =>
+      limit(async () => {
+        const results: boolean[] = [];
+        for (const job of jobsInOrder) results.push(await runJob(job, { config, models }));
+        return results;
+      }),
+    ),
+  );
+  const done = outcomes.flat().filter(Boolean).length;
+  return { done, failed: claimed.length - done };
+}
+
+/** One job, its lease renewed while it runs: true when it was done, false when it failed. */
+async function runJob(job: Job, context: Omit<PostTurnContext, 'job'>): Promise<boolean> {
+  const work = postTurnWork.find((w) => w.kind === job.kind);
+  const heartbeat = setInterval(() => void renewLease(job.id).catch(() => {}), (context.config.JOB_LEASE_SECONDS * 1000) / 3);
+  try {
+    if (!work) throw new Error(`unknown job kind ${job.kind}`);
+    await work.run({ job, ...context });
+    await completeJob(job.id);
+    return true;
+  } catch (error) {
+    await failJob(job, error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error));
+    return false;
+  } finally {
+    clearInterval(heartbeat);
   }
-  return { done, failed };
 }
 
 /**
