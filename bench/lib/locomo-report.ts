@@ -5,7 +5,10 @@ export type SystemSummary = {
   system: string;
   questions: number;
   recallByCategory: Record<string, number | null>;
+  /** Strict: evidence text present in the context (categories 1–4). */
   recallOverall: number;
+  /** Credited: also evidence that an item in the context lists as its source. */
+  creditedRecallOverall: number;
   recallCategory5: number | null;
   meanTokens: number;
   p95Tokens: number;
@@ -30,6 +33,7 @@ export function summarise(results: Record<string, QuestionResult[]>): SystemSumm
       questions: rows.length,
       recallByCategory: byCategory,
       recallOverall: round(mean(main.map((r) => r.recall))),
+      creditedRecallOverall: round(mean(main.map((r) => r.creditedRecall))),
       recallCategory5: five.length ? round(mean(five.map((r) => r.recall))) : null,
       meanTokens: Math.round(mean(tokens)),
       p95Tokens: Math.round(percentile(tokens, 95)),
@@ -41,7 +45,7 @@ export function summarise(results: Record<string, QuestionResult[]>): SystemSumm
 export function summaryTable(rows: SystemSummary[]): string {
   const fmt = (v: number | null) => (v === null ? '-' : v.toFixed(3));
   return markdownTable(
-    ['system', 'questions', 'cat 1', 'cat 2', 'cat 3', 'cat 4', 'overall (1-4)', 'cat 5', 'mean tokens', 'p95 tokens', 'share of full'],
+    ['system', 'questions', 'cat 1', 'cat 2', 'cat 3', 'cat 4', 'strict (1-4)', 'credited (1-4)', 'cat 5', 'mean tokens', 'p95 tokens', 'share of full'],
     rows.map((r) => [
       r.system,
       r.questions,
@@ -50,6 +54,7 @@ export function summaryTable(rows: SystemSummary[]): string {
       fmt(r.recallByCategory['3']),
       fmt(r.recallByCategory['4']),
       fmt(r.recallOverall),
+      fmt(r.creditedRecallOverall),
       fmt(r.recallCategory5),
       r.meanTokens,
       r.p95Tokens,

@@ -97,16 +97,35 @@ export async function ingestSample(sample: LocomoSample, mode: Mode, limitTurns 
   return { userId: user.id, probeConversationId, turns, messageCount: rows.length, ingestMs: performance.now() - started };
 }
 
-export type QuestionResult = { category: number; recall: number; tokens: number };
+/** recall: strict, by evidence text present; creditedRecall: also counting evidence an item lists as its source. */
+export type QuestionResult = { category: number; recall: number; creditedRecall: number; tokens: number };
 export type SystemName = 'recent-20' | 'full-history' | `ours@${number}`;
 
-/** Share of a question's evidence turns whose text is in the context or that an item in it lists as a source. */
-export function evidenceRecall(evidence: string[], ingested: IngestedSample, text: string, sources: Set<string>): number {
+/**
+ * A question's evidence recall, two ways. Strict (the headline): the share of its evidence turns whose
+ * text the model actually reads in the context, as written or as quoted in a memory line. Credited:
+ * also counting a turn that some item in the context lists as its source (a fact or summary drawn
+ * from it), which says the turn was used, not that its words are there.
+ */
+export function evidenceRecall(evidence: string[], ingested: IngestedSample, text: string, sources: Set<string>): { strict: number; credited: number } {
   const known = evidence.map((d) => ingested.turns.get(d)).filter((t) => t !== undefined);
-  if (known.length === 0) return 0;
-  const covered = known.filter((t) => sources.has(t.messageId) || text.includes(t.text)).length;
-  return covered / known.length;
+  if (known.length === 0) return { strict: 0, credited: 0 };
+  const present = known.filter((t) => textPresent(text, t.text));
+  const credited = known.filter((t) => sources.has(t.messageId) || textPresent(text, t.text));
+  return { strict: present.length / known.length, credited: credited.length / known.length };
 }
+
+function textPresent(context: string, turnText: string): boolean {
+  const trimmed = turnText.trim();
+  return context.includes(trimmed) || context.includes(JSON.stringify(trimmed).slice(1, -1));
+}
+
+const questionResult = (category: number, recall: { strict: number; credited: number }, tokens: number): QuestionResult => ({
+  category,
+  recall: recall.strict,
+  creditedRecall: recall.credited,
+  tokens,
+});
 
 /**
  * A naive design's context: the system prompt, then the last `limit` messages of the conversation the
@@ -133,18 +152,21 @@ export async function evaluateSample(sample: LocomoSample, ingested: IngestedSam
   for (const [i, qa] of questions.entries()) {
     if (i % 25 === 0) progress(`  sample ${sample.sample_id}: question ${i + 1}/${questions.length}`);
     const recent = await naiveContext(ingested, qa.question, 20);
-    add('recent-20', { category: qa.category, recall: evidenceRecall(qa.evidence, ingested, recent.text, recent.sources), tokens: recent.tokens });
-    add('full-history', {
-      category: qa.category,
-      recall: evidenceRecall(qa.evidence, ingested, allRows.text, allRows.sources),
-      tokens: allRows.tokens + countChatTokens([{ content: qa.question }], 'o200k_base') - 3,
-    });
+    add('recent-20', questionResult(qa.category, evidenceRecall(qa.evidence, ingested, recent.text, recent.sources), recent.tokens));
+    add(
+      'full-history',
+      questionResult(
+        qa.category,
+        evidenceRecall(qa.evidence, ingested, allRows.text, allRows.sources),
+        allRows.tokens + countChatTokens([{ content: qa.question }], 'o200k_base') - 3,
+      ),
+    );
     for (const budget of budgets) {
       process.env.CONTEXT_BUDGET = String(budget);
       resetConfigForTests();
       const state = await previewContext({ userId: ingested.userId, conversationId: ingested.probeConversationId }, qa.question);
       const sources = new Set([...state.numbered, ...state.keptHistory].flatMap((item) => item.sourceMessageIds));
-      add(`ours@${budget}`, { category: qa.category, recall: evidenceRecall(qa.evidence, ingested, contextText(state), sources), tokens: state.budget!.total });
+      add(`ours@${budget}`, questionResult(qa.category, evidenceRecall(qa.evidence, ingested, contextText(state), sources), state.budget!.total));
     }
   }
   delete process.env.CONTEXT_BUDGET;
