@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readJson, wordHashEmbedding } from './stub-http';
 
 /**
  * An OpenAI-compatible model on 127.0.0.1 with a fixed cost, so a load run measures memlens and not
@@ -177,28 +178,9 @@ export function smallestValue(schema: JsonSchema): unknown {
   }
 }
 
-/** Deterministic vectors: texts sharing words get similar vectors, so recall still has work to do. */
-function wordHashEmbedding(text: string, dimensions: number): number[] {
-  const vector = new Array(dimensions).fill(0);
-  for (const word of text.toLowerCase().split(/\W+/u).filter(Boolean)) {
-    let hash = 0;
-    for (const char of word) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-    vector[hash % dimensions] += 1;
-  }
-  const norm = Math.hypot(...vector) || 1;
-  return vector.map((value) => value / norm);
-}
-
 function sendJson(res: http.ServerResponse, value: unknown) {
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify(value));
-}
-
-async function readJson(req: http.IncomingMessage): Promise<any> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? JSON.parse(text) : {};
 }
 
 const sleep = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());

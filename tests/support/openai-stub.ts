@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readJson, wordHashEmbedding } from '../../bench/lib/stub-http';
 
 /**
  * A small OpenAI-compatible server on 127.0.0.1 so tests exercise the real @ai-sdk/openai path:
@@ -44,7 +45,7 @@ export type OpenAIStub = {
 export async function startOpenAIStub(initial: StubReply = { text: 'Hello from the stub model.' }): Promise<OpenAIStub> {
   const stub = { requests: [], embeddingRequests: [], reply: initial } as unknown as OpenAIStub;
   const server = http.createServer(async (req, res) => {
-    const body = await readBody(req);
+    const body = await readJson(req);
     if (req.method === 'POST' && req.url === '/v1/embeddings') {
       stub.embeddingRequests.push(body);
       if (stub.embeddingHang) return untilClientLeaves(res);
@@ -60,7 +61,7 @@ export async function startOpenAIStub(initial: StubReply = { text: 'Hello from t
         JSON.stringify({
           object: 'list',
           model: body.model,
-          data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text, dimensions) })),
+          data: input.map((text, index) => ({ object: 'embedding', index, embedding: wordHashEmbedding(text, dimensions) })),
           usage: { prompt_tokens: input.length, total_tokens: input.length },
         }),
       );
@@ -137,21 +138,3 @@ function untilClientLeaves(res: http.ServerResponse): Promise<void> {
   return new Promise((resolve) => res.once('close', resolve));
 }
 
-/** Deterministic vectors: texts sharing words get similar vectors. */
-function fakeEmbedding(text: string, dimensions: number): number[] {
-  const vector = new Array(dimensions).fill(0);
-  for (const word of text.toLowerCase().split(/\W+/u).filter(Boolean)) {
-    let hash = 0;
-    for (const char of word) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-    vector[hash % dimensions] += 1;
-  }
-  const norm = Math.hypot(...vector) || 1;
-  return vector.map((value) => value / norm);
-}
-
-async function readBody(req: http.IncomingMessage): Promise<any> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? JSON.parse(text) : {};
-}
