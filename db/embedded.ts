@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -57,7 +58,7 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
   try {
     password = passwordFile ? readOrCreatePassword(passwordFile) : newPassword();
     db = await PGlite.create(inMemory ? options.dataDir : path.resolve(options.dataDir), {
-      extensions: { vector, pg_trgm },
+      extensions: { vector, pg_trgm, btree_gin },
     });
     server = new PGLiteSocketServer({
       db,

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { hybridSearch } from './hybrid-search';
 import { linkSources, type Executor } from './provenance';
+import { documentTerms } from './search-terms';
 import { episodes, memorySources } from './schema';
 import type { RankedCandidate } from './vector';
 
@@ -20,13 +21,14 @@ export type NewEpisode = {
  * a correction), and its provenance links are those of the latest text.
  */
 export async function putEpisode(episode: NewEpisode, sourceMessageIds: string[]): Promise<void> {
+  const searchTerms = documentTerms(episode.content);
   await getDb().transaction(async (tx) => {
     const [row] = await tx
       .insert(episodes)
-      .values(episode)
+      .values({ ...episode, searchTerms })
       .onConflictDoUpdate({
         target: episodes.assistantMessageId,
-        set: { content: episode.content, embedding: episode.embedding, userMessageId: episode.userMessageId },
+        set: { content: episode.content, embedding: episode.embedding, searchTerms, userMessageId: episode.userMessageId },
       })
       .returning({ id: episodes.id });
     await tx.delete(memorySources).where(eq(memorySources.episodeId, row.id));
@@ -93,6 +95,7 @@ export async function searchEpisodes(query: EpisodeQuery): Promise<EpisodeHit[]>
   const exclude = query.excludeMessageIds;
   const hits = await hybridSearch({
     table: 'episodes',
+    userId: query.userId,
     scope: sql`e.user_id = ${query.userId}
       ${query.conversationId ? sql`and e.conversation_id = ${query.conversationId}` : sql``}
       ${exclude.length ? sql`and e.user_message_id <> all(${sql.param(exclude)}::uuid[]) and e.assistant_message_id <> all(${sql.param(exclude)}::uuid[])` : sql``}`,

@@ -3,6 +3,7 @@ import { getDb } from './client';
 import { hybridSearch } from './hybrid-search';
 import { factSources, linkSources, type Executor, type Span } from './provenance';
 import { factEvents, facts, memorySources, type Fact } from './schema';
+import { documentTerms } from './search-terms';
 import type { RankedCandidate } from './vector';
 
 // Every function takes the signed-in user's id and filters by it.
@@ -24,6 +25,7 @@ export type FactQuery = {
 export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
   const hits = await hybridSearch({
     table: 'facts',
+    userId: query.userId,
     scope: sql`e.user_id = ${query.userId} and e.status = 'active'
       ${query.excludeConversationId ? sql`and e.conversation_id is distinct from ${query.excludeConversationId}` : sql``}`,
     embedding: query.embedding,
@@ -73,6 +75,7 @@ function factRow(write: FactWrite, fact: NewFact) {
     content: fact.content,
     value: fact.value,
     embedding: fact.embedding,
+    searchTerms: documentTerms(fact.content),
     ...(fact.validFrom ? { validFrom: fact.validFrom } : {}),
   };
 }
@@ -191,7 +194,7 @@ export async function editFact(executor: Executor, userId: string, factId: strin
   if (!old) return undefined;
   const [fact] = await executor
     .update(facts)
-    .set({ content, value: content.toLowerCase(), embedding: old.status === 'active' ? embedding : null, updatedAt: sql`now()` })
+    .set({ content, value: content.toLowerCase(), searchTerms: documentTerms(content), embedding: old.status === 'active' ? embedding : null, updatedAt: sql`now()` })
     .where(eq(facts.id, factId))
     .returning();
   await executor.insert(factEvents).values({ factId, userId, event: 'EDIT', oldContent: old.content, newContent: content, actor });
@@ -223,10 +226,10 @@ export async function getFact(userId: string, factId: string): Promise<Fact | un
   return row;
 }
 
-/** Facts as the API shows them: no embedding; the messages each came from, with the span that stated it. */
+/** Facts as the API shows them: no embedding or index terms; the messages each came from, with the span that stated it. */
 export async function withSources(userId: string, rows: Fact[]) {
   const sources = await factSources(userId, rows.map((f) => f.id));
-  return rows.map(({ embedding: _embedding, ...fact }) => {
+  return rows.map(({ embedding: _embedding, searchTerms: _searchTerms, ...fact }) => {
     const spans = sources.get(fact.id) ?? [];
     return { ...fact, sources: spans, sourceMessageIds: [...new Set(spans.map((s) => s.messageId))] };
   });
@@ -254,6 +257,7 @@ function factFromRow(row: Record<string, unknown>): Fact {
     validTo: date(row.valid_to),
     supersededBy: (row.superseded_by as string | null) ?? null,
     embedding: null,
+    searchTerms: [],
     createdAt: date(row.created_at)!,
     updatedAt: date(row.updated_at)!,
   };

@@ -256,12 +256,16 @@ export const episodes = pgTable(
       .references(() => messages.id, { onDelete: 'cascade' }),
     content: text('content').notNull(),
     embedding: vector('embedding', { dimensions: EMBEDDING_SIZE }).notNull(),
+    // The content's lexical terms (db/search-terms.ts), written with the content.
+    searchTerms: text('search_terms').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     index('episodes_user_conversation_idx').on(t.userId, t.conversationId),
     index('episodes_embedding_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
-    index('episodes_content_trgm_idx').using('gin', t.content.op('gin_trgm_ops')),
+    // Keyed by user and term (btree_gin), so a lookup reads only that user's postings. Without the
+    // pending list, a search never rescans other users' recent inserts.
+    index('episodes_user_search_terms_idx').using('gin', t.userId, t.searchTerms).with({ fastupdate: false }),
   ],
 );
 
@@ -286,13 +290,16 @@ export const facts = pgTable(
     supersededBy: uuid('superseded_by'),
     // Null once the fact is no longer active, so no vector search can return it.
     embedding: vector('embedding', { dimensions: EMBEDDING_SIZE }),
+    // The content's lexical terms (db/search-terms.ts), written with the content.
+    searchTerms: text('search_terms').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('facts_user_status_idx').on(t.userId, t.status),
     index('facts_embedding_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
-    index('facts_content_trgm_idx').using('gin', t.content.op('gin_trgm_ops')),
+    // As for episodes: per user and term.
+    index('facts_user_search_terms_idx').using('gin', t.userId, t.searchTerms).with({ fastupdate: false }),
   ],
 );
 
@@ -399,6 +406,9 @@ export const jobs = pgTable(
   },
   (t) => [
     uniqueIndex('jobs_kind_message_idx').on(t.kind, t.messageId),
+    // A reply's jobs, claimed by message id (imports, the turn that just ended): without it that
+    // claim scans every user's finished jobs.
+    index('jobs_message_idx').on(t.messageId),
     index('jobs_status_run_after_idx').on(t.status, t.runAfter),
   ],
 );

@@ -56,6 +56,9 @@ const envSchema = z.object({
   EMBEDDING_MODEL: z.string().default('text-embedding-3-small'),
   EMBEDDING_DIMENSIONS: int(512),
   OFFLINE_STREAM_DELAY_MS: int(25),
+  // The embedder used without an API key: feature hashing, or a sentence encoder (USE-lite, blended
+  // with hashing for CJK), which recalls better but ingests 2.4x slower; see docs/benchmarks.md.
+  OFFLINE_EMBEDDER: z.enum(['sentence-encoder', 'hashing']).default('hashing'),
   // How long a model may keep us waiting: one embedder call, one memory-model call (rewrite,
   // extraction, summary), the chat model's first token and then each pause between tokens.
   EMBED_TIMEOUT_MS: ms(10_000),
@@ -70,8 +73,10 @@ const envSchema = z.object({
   SUMMARY_REFRESH_MESSAGES: int(5),
   // The newest messages the summary never covers; unset = HISTORY_WINDOW, so the summary never repeats the recent window.
   SUMMARY_KEEP_RAW: z.coerce.number().int().nonnegative().optional(),
-  // Episodes: earlier turns recalled by meaning.
-  EPISODE_SCOPE: z.enum(['conversation', 'user']).default('conversation'),
+  // Episodes: earlier turns recalled by meaning. conversation: the current one only; user: all the user's, ranked together;
+  // related: the current conversation first, then other conversations' turns that clear EPISODES_OTHER_MIN_SIMILARITY or share two query words.
+  EPISODE_SCOPE: z.enum(['conversation', 'related', 'user']).default('related'),
+  EPISODES_OTHER_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.45),
   // 0 = auto: enough candidates to fill the block's share of the budget (5 to 50).
   EPISODES_TOP_K: int(0),
   // Facts: what the user told about themselves, across conversations.

@@ -50,7 +50,12 @@ describe('benchmarks (small runs)', () => {
       ratioP95: expect.any(Number),
     });
     expect(Object.keys(report.sizes[0].stepsP50)).toContain('recall_episodes');
-    expect(report.ingestion).toMatchObject({ turns: 10, turnsPerSecond: expect.any(Number) });
+    // The same conversation imported into an empty database and beside the seeded users' items.
+    expect(report.ingestion).toMatchObject({
+      empty: { turns: 10, turnsPerSecond: expect.any(Number) },
+      besideOthers: { turns: 10, turnsPerSecond: expect.any(Number), othersItems: 400 },
+      slowdown: expect.any(Number),
+    });
     expect(report.environment.commit).toEqual(expect.any(String));
   }, 300_000);
 });

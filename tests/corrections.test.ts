@@ -354,7 +354,8 @@ describe('deleting a remembered exchange', () => {
   it('forgets the exchange in every memory and keeps the facts learned from it', async () => {
     const client = await newClient();
     setEnv({ SUMMARY_KEEP_RAW: '4', HISTORY_WINDOW: '4' });
-    const conversationId = await importTurns(client.user.id, [['I repaired the gearbox of my old Saab.', 'Well done.'], ['I have a parrot named Kiwi.', 'Lovely.'], ...fillerTurns(4)]);
+    // A typed fact (a like) from the exchange: a plain statement is no fact (issue 11).
+    const conversationId = await importTurns(client.user.id, [['I love tinkering with the gearbox of my old Saab.', 'Well done.'], ['I have a parrot named Kiwi.', 'Lovely.'], ...fillerTurns(4)]);
     const scope = { userId: client.user.id, conversationId };
     const [episode] = await getSql()`select id from episodes where user_id = ${client.user.id} and content like '%gearbox%'`;
     const before = await previewContext(scope, 'What did I repair on the Saab?');

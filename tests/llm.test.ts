@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { streamText } from 'ai';
+import { resetConfigForTests } from '@/lib/config';
+import { getModels } from '@/lib/llm';
 import { embedLocally } from '@/lib/llm/local-embedder';
 import { answerFromContext, createOfflineModel, mostRelevantLine } from '@/lib/llm/offline-model';
 import { memoryLine } from '@/lib/memory/memory-line';
@@ -21,6 +23,26 @@ describe('local embedder', () => {
   ])('puts related text closer than unrelated text (%s)', (_, query, related, unrelated) => {
     const q = embedLocally(query, 512);
     expect(cosine(q, embedLocally(related, 512))).toBeGreaterThan(cosine(q, embedLocally(unrelated, 512)) + 0.05);
+  });
+});
+
+describe('offline embedder setting', () => {
+  const outside = process.env.OFFLINE_EMBEDDER;
+  afterEach(() => {
+    if (outside === undefined) delete process.env.OFFLINE_EMBEDDER;
+    else process.env.OFFLINE_EMBEDDER = outside;
+    resetConfigForTests();
+  });
+
+  it.each([
+    [undefined, 'local-hash-512'],
+    ['sentence-encoder', 'use-lite+hash'],
+    ['hashing', 'local-hash-512'],
+  ])('OFFLINE_EMBEDDER=%s embeds with %s', (setting, modelId) => {
+    if (setting) process.env.OFFLINE_EMBEDDER = setting;
+    else delete process.env.OFFLINE_EMBEDDER;
+    resetConfigForTests();
+    expect(getModels().embedding.modelId).toBe(modelId);
   });
 });
 

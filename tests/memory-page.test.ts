@@ -14,7 +14,7 @@ import { activeFacts, fillerTurns, importTurns, postTurnSettled } from './suppor
 // the remembered exchanges (listed a page at a time, searched, deleted). Every route answers only
 // for the signed-in user.
 
-afterEach(() => setEnv({ SUMMARY_KEEP_RAW: undefined, HISTORY_WINDOW: undefined }));
+afterEach(() => setEnv({ SUMMARY_KEEP_RAW: undefined, HISTORY_WINDOW: undefined, EPISODE_SCOPE: undefined }));
 
 type ApiFact = {
   id: string;
@@ -164,6 +164,9 @@ describe('adding a fact by hand', () => {
 
 describe('how many replies used a fact', () => {
   it('counts the replies that cited it, with their conversations, and only the user’s', async () => {
+    // Facts alone carry memory across conversations here: the exchange they came from would be
+    // recalled too (EPISODE_SCOPE=related) and might be the line the offline model quotes.
+    setEnv({ EPISODE_SCOPE: 'conversation' });
     const client = await newClient();
     await importTurns(client.user.id, [['My cat is called Miso. I work as a carpenter.', 'Nice.']], 'About me');
     const before = await facts(client);

@@ -12,7 +12,7 @@ import { fillerTurns, importTurns, postTurnSettled } from './support/memory';
 // Replay through the real route handlers on the embedded Postgres and the offline model: a past
 // turn's context assembled again (never generated), compared with the stored record.
 
-afterEach(() => setEnv({ HISTORY_WINDOW: undefined, CONTEXT_BUDGET: undefined, SUMMARY_KEEP_RAW: undefined }));
+afterEach(() => setEnv({ HISTORY_WINDOW: undefined, CONTEXT_BUDGET: undefined, SUMMARY_KEEP_RAW: undefined, EPISODE_SCOPE: undefined }));
 
 async function ask(client: Client, conversationId: string, text: string): Promise<string> {
   const chunks = await readChunks(await chat(client.request('/api/chat', { body: { conversationId, message: { text } } })));
@@ -187,11 +187,13 @@ describe('replay', () => {
     expect(tiny.json.error).toMatchObject({ code: 'budget_too_small', message: expect.stringMatching(/^budget: /) });
   });
 
-  it('episode scope "user" recalls an exchange from another conversation', async () => {
+  it('episode scope "user" recalls an exchange from another conversation that the turn, asked with scope "conversation", did not', async () => {
     const client = await newClient();
     await importTurns(client.user.id, [['How do I wax a surfboard for cold water?', 'Use a cold water wax and a base coat.']], 'surf');
     const conversationId = await importTurns(client.user.id, [['Hello there.', 'Hi!']], 'other');
+    setEnv({ EPISODE_SCOPE: 'conversation' });
     const id = await ask(client, conversationId, 'How do I wax a surfboard?');
+    setEnv({ EPISODE_SCOPE: undefined });
     const stored = await recordOf(client, id);
     expect(stored.recalled.filter((r: { kind: string }) => r.kind === 'episode')).toEqual([]);
 

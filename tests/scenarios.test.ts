@@ -6,6 +6,8 @@ import { runScenarios, scenarioFileSchema, type ScenarioFile } from '@/lib/eval/
 // The project's own scenarios (same kinds as the shared visible file, other strings) always run;
 // the shared file runs where ../shared exists (CI and this workspace), and is skipped with a notice elsewhere.
 const own = path.resolve('tests/fixtures/scenarios.json');
+// References asked in other words, and the user's words found across conversations (issue 11).
+const ownWordsRecall = path.resolve('tests/fixtures/scenarios-own-words-recall.json');
 const shared = path.resolve('../shared/bench/scenarios/visible.json');
 const hasShared = fs.existsSync(shared);
 if (!hasShared) console.warn(`[scenarios] ${shared} is absent: skipping the shared visible scenarios`);
@@ -20,6 +22,9 @@ async function expectPass(scenario: Scenario) {
 
 describe('memory scenarios on the offline defaults', () => {
   for (const scenario of load(own)) it(`own: ${scenario.id}`, () => expectPass(scenario));
+  for (const scenario of load(ownWordsRecall)) it(`own words: ${scenario.id}`, () => expectPass(scenario));
+  // Fact kinds in words of their own (issue 11): indirect names, other people's facts, one-off events, changes said other ways.
+  for (const scenario of load(path.resolve('tests/fixtures/scenarios-own-words-facts.json'))) it(`own words, facts: ${scenario.id}`, () => expectPass(scenario));
   describe.skipIf(!hasShared)('shared visible scenarios', () => {
     for (const scenario of hasShared ? load(shared) : []) it(`shared: ${scenario.id}`, () => expectPass(scenario));
   });

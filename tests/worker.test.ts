@@ -47,7 +47,7 @@ describe('the post-turn worker', () => {
   it('drains due jobs when it starts, and takes back a job whose worker died once its lease lapses', async () => {
     setEnv({ JOB_LEASE_SECONDS: '2' });
     const client = await newClient();
-    const conversationId = await importTurns(client.user.id, [['I keep bees on the roof of my flat in Porto.', 'Lovely.']]);
+    const conversationId = await importTurns(client.user.id, [['I live in Porto and keep bees on the roof of my flat.', 'Lovely.']]);
     await waitFor(async () => (await jobStates(client.user.id)).done === 3);
     // As a crash leaves them: one job claimed by a process that died, the others never run.
     const [reply] = await getSql()`select id from messages where conversation_id = ${conversationId} and role = 'assistant'`;

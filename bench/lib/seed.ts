@@ -1,5 +1,6 @@
 import { getSql } from '@/db/client';
 import { createConversation } from '@/db/conversations';
+import { documentTerms } from '@/db/search-terms';
 import { createGuestUser } from '@/db/users';
 import { toVectorLiteral } from '@/db/vector';
 import { getModels } from '@/lib/llm';
@@ -8,6 +9,13 @@ import { progress } from './report';
 import { filler, seededRandom, templates, vocabulary } from './synthetic';
 
 const BATCH = 500;
+// The same definitions as the migrations (db/schema.ts).
+const INDEXES = [
+  { name: 'episodes_embedding_idx', create: 'create index episodes_embedding_idx on episodes using hnsw (embedding vector_cosine_ops)' },
+  { name: 'facts_embedding_idx', create: 'create index facts_embedding_idx on facts using hnsw (embedding vector_cosine_ops)' },
+  { name: 'episodes_user_search_terms_idx', create: 'create index episodes_user_search_terms_idx on episodes using gin (user_id, search_terms) with (fastupdate = off)' },
+  { name: 'facts_user_search_terms_idx', create: 'create index facts_user_search_terms_idx on facts using gin (user_id, search_terms) with (fastupdate = off)' },
+];
 
 /** Bulk-loads N facts and N episodes (with their 2N messages) for a fresh user, embedding every text. */
 export async function seedUser(size: number, seed: number) {
@@ -18,9 +26,8 @@ export async function seedUser(size: number, seed: number) {
   const sql = getSql();
   const models = getModels();
   const started = performance.now();
-  // Bulk load without the HNSW indexes, then build them once: far faster than row-by-row inserts into the graph.
-  await sql`drop index if exists episodes_embedding_idx`;
-  await sql`drop index if exists facts_embedding_idx`;
+  // Bulk load without the HNSW and lexical indexes, then build them once: far faster than row by row.
+  for (const index of INDEXES) await sql`drop index if exists ${sql(index.name)}`;
   for (let offset = 0; offset < size; offset += BATCH) {
     const n = Math.min(BATCH, size - offset);
     const pick = <T,>(list: T[]) => list[Math.floor(random() * list.length)];
@@ -42,6 +49,7 @@ export async function seedUser(size: number, seed: number) {
       assistant_message_id: ids[2 * i + 1].id,
       content,
       embedding: toVectorLiteral(vectors[i].map((v) => Number(v.toFixed(5)))),
+      search_terms: documentTerms(content),
       created_at: new Date(base + i * 2000).toISOString(),
     }));
     await sql`insert into episodes ${sql(episodeRows)}`;
@@ -52,16 +60,15 @@ export async function seedUser(size: number, seed: number) {
       content,
       value: content.toLowerCase(),
       embedding: toVectorLiteral(vectors[n + i].map((v) => Number(v.toFixed(5)))),
+      search_terms: documentTerms(content),
     }));
     await sql`insert into facts ${sql(factRows)}`;
     if ((offset / BATCH) % 20 === 0) progress(`  size ${size}: loaded ${offset + n}/${size} (${Math.round((performance.now() - started) / 1000)} s)`);
   }
-  progress(`  size ${size}: building the HNSW indexes`);
+  progress(`  size ${size}: building the HNSW and lexical indexes`);
   await sql.begin(async (tx) => {
     await tx`set local maintenance_work_mem = '1GB'`;
-    // The same definitions as the migration (db/schema.ts).
-    await tx`create index episodes_embedding_idx on episodes using hnsw (embedding vector_cosine_ops)`;
-    await tx`create index facts_embedding_idx on facts using hnsw (embedding vector_cosine_ops)`;
+    for (const index of INDEXES) await tx.unsafe(index.create);
   });
   await sql`analyze messages; analyze episodes; analyze facts`.simple();
   return { user, conversation, words, loadSeconds: (performance.now() - started) / 1000 };

@@ -10,7 +10,7 @@ import { Badge, formatDateTime, formatTokens, Notice, RedactedText, Section, Ske
 
 type Diff = ReplayResponse['diff'];
 type Item = Diff['added'][number];
-type Form = { budget: string; window: string; factsTopK: string; episodesTopK: string; episodeScope: '' | 'conversation' | 'user' };
+type Form = { budget: string; window: string; factsTopK: string; episodesTopK: string; episodeScope: '' | 'conversation' | 'related' | 'user' };
 
 const EMPTY_FORM: Form = { budget: '', window: '', factsTopK: '', episodesTopK: '', episodeScope: '' };
 
@@ -164,6 +164,7 @@ function ScopeSelect({ value, onChange }: { value: Form['episodeScope']; onChang
       >
         <option value="">as configured</option>
         <option value="conversation">this conversation</option>
+        <option value="related">this conversation, then related turns of others</option>
         <option value="user">all conversations</option>
       </select>
     </div>

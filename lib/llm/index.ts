@@ -3,6 +3,7 @@ import type { EmbeddingModelV4, LanguageModelV4 } from '@ai-sdk/provider';
 import { getConfig } from '@/lib/config';
 import { createLocalEmbedder } from './local-embedder';
 import { createOfflineModel, OFFLINE_MODEL_ID } from './offline-model';
+import { createSentenceEncoder } from './sentence-encoder';
 import { embeddingModelWithTimeout, languageModelWithTimeout } from './timeouts';
 
 export type Models = {
@@ -20,7 +21,7 @@ let cached: { key: string; models: Models } | undefined;
 /** The models chosen by the environment: any OpenAI-compatible endpoint, or the built-in offline pair. */
 export function getModels(): Models {
   const config = getConfig();
-  const key = JSON.stringify([config.OPENAI_API_KEY, config.OPENAI_BASE_URL, config.OPENAI_API_MODE, config.CHAT_MODEL, config.memoryModel, config.EMBEDDING_MODEL, config.EMBEDDING_DIMENSIONS, config.OFFLINE_STREAM_DELAY_MS, config.EMBED_TIMEOUT_MS, config.MEMORY_MODEL_TIMEOUT_MS]);
+  const key = JSON.stringify([config.OPENAI_API_KEY, config.OPENAI_BASE_URL, config.OPENAI_API_MODE, config.CHAT_MODEL, config.memoryModel, config.EMBEDDING_MODEL, config.EMBEDDING_DIMENSIONS, config.OFFLINE_STREAM_DELAY_MS, config.OFFLINE_EMBEDDER, config.EMBED_TIMEOUT_MS, config.MEMORY_MODEL_TIMEOUT_MS]);
   if (cached?.key === key) return cached.models;
 
   let models: Models;
@@ -28,7 +29,7 @@ export function getModels(): Models {
     models = {
       chat: createOfflineModel({ chunkDelayMs: config.OFFLINE_STREAM_DELAY_MS }),
       memory: null,
-      embedding: createLocalEmbedder(config.EMBEDDING_DIMENSIONS),
+      embedding: config.OFFLINE_EMBEDDER === 'hashing' ? createLocalEmbedder(config.EMBEDDING_DIMENSIONS) : createSentenceEncoder(),
       embeddingDimensions: config.EMBEDDING_DIMENSIONS,
       chatModelId: OFFLINE_MODEL_ID,
       offline: true,

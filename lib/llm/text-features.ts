@@ -2,31 +2,10 @@
  * Language-neutral text features shared by the local embedder and the offline model:
  * lower-cased words for alphabetic scripts, single characters and bigrams for CJK runs.
  */
-const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/u;
-const TOKEN = /[\p{L}\p{N}]+/gu;
+import { isCjk, stem, words } from '@/db/search-terms';
 
-export function isCjk(char: string): boolean {
-  return CJK.test(char);
-}
-
-/** Words and CJK characters, in order. "I live in 北京" → ["i", "live", "in", "北", "京"]. */
-export function words(text: string): string[] {
-  const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(TOKEN)) {
-    let run = '';
-    for (const char of match[0]) {
-      if (isCjk(char)) {
-        if (run) out.push(run);
-        run = '';
-        out.push(char);
-      } else {
-        run += char;
-      }
-    }
-    if (run) out.push(run);
-  }
-  return out;
-}
+// The tokenizer and stemmer are the lexical index's (db/search-terms.ts), so features and index terms agree.
+export { isCjk, words };
 
 const STOPWORDS = new Set(
   'a an the and or but if of to in on at for with by from as is are was were be been am i me my you your we our it its this that these those he she they them his her their what who whom which when where why how do does did can could would should will shall may might have has had not no yes so than then there here about into over just also very really please tell say said talked earlier again'.split(
@@ -50,13 +29,4 @@ export function contentFeatures(text: string): string[] {
     }
   }
   return features;
-}
-
-/** A light suffix strip so "movies"/"movie", "lives"/"live" and "directed"/"director" meet. Not a real stemmer. */
-function stem(word: string): string {
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 5 && (word.endsWith('or') || word.endsWith('er'))) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
 }

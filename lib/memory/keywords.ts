@@ -1,6 +1,14 @@
+import { cjkWords } from '@/db/search-terms';
 import { contentFeatures } from '@/lib/llm/text-features';
 
-/** Lexical search terms of a query: its content words and CJK bigrams, longest first. */
+/**
+ * Lexical search terms of a query, in the lexical index's normal form (db/search-terms.ts), longest
+ * first: its content words (stemmed), CJK bigrams, and the CJK words the segmenter finds, a
+ * one-character word ("猫") only when it is not a stop character.
+ */
 export function searchKeywords(query: string): string[] {
-  return [...new Set(contentFeatures(query))].filter((k) => k.length >= 2).sort((a, b) => b.length - a.length);
+  const features = contentFeatures(query);
+  const contentChars = new Set(features.filter((f) => f.length === 1));
+  const segmented = cjkWords(query.toLowerCase()).filter((w) => w.length >= 2 || contentChars.has(w));
+  return [...new Set([...features.filter((f) => f.length >= 2), ...segmented])].sort((a, b) => b.length - a.length);
 }

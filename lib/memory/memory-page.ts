@@ -50,7 +50,7 @@ export type FactSource = {
   excerpt: string | null;
 };
 
-export type PageFact = Omit<Fact, 'embedding'> & { sources: FactSource[]; sourceMessageIds: string[]; usedIn: FactUsage };
+export type PageFact = Omit<Fact, 'embedding' | 'searchTerms'> & { sources: FactSource[]; sourceMessageIds: string[]; usedIn: FactUsage };
 
 const EXCERPT_CHARS = 160;
 

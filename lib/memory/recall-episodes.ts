@@ -1,28 +1,28 @@
-import { searchEpisodes } from '@/db/episodes';
+import { searchEpisodes, type EpisodeHit } from '@/db/episodes';
+import type { AppConfig } from '@/lib/config';
 import { searchKeywords } from './keywords';
 import { recallTopK } from './fit-to-budget';
-import type { ContextItem, Step } from './state';
+import type { ContextItem, Step, TurnState } from './state';
 
 /**
- * Earlier turns by meaning and by words. Turns of the recent window are not excluded here: the
- * budget decides which window messages are actually sent, and fit_to_budget drops the episodes of
- * those only (so a window message the budget drops is still reachable as an episode). The search
- * asks for that many more candidates.
+ * Earlier turns by meaning and by words. EPISODE_SCOPE says from where:
+ *   conversation  the current conversation only;
+ *   user          every conversation of the user, ranked together;
+ *   related       (default) the current conversation first, then the user's other conversations,
+ *                 whose turns must clear a stricter bar (relevantElsewhere), so that what the user
+ *                 said elsewhere stays findable without unrelated chatter flooding the context.
+ * Turns of the recent window are not excluded here: the budget decides which window messages are
+ * actually sent, and fit_to_budget drops the episodes of those only (so a window message the budget
+ * drops is still reachable as an episode). The search asks for that many more candidates.
  */
 export const recallEpisodes: Step = {
   name: 'recall_episodes',
-  async run({ config, models, scope, history, retrieval, queryEmbedding, candidates, runs, question, assistantMessageId }) {
+  async run(state) {
+    const { config, models, retrieval, candidates, runs } = state;
     const topK = recallTopK(config, models.chatModelId, 'episodes');
-    const windowTurns = history.filter((m) => m.role === 'assistant').length;
-    const hits = await searchEpisodes({
-      userId: scope.userId,
-      conversationId: config.EPISODE_SCOPE === 'user' ? null : scope.conversationId,
-      embedding: queryEmbedding,
-      keywords: searchKeywords(retrieval.query),
-      k: topK + windowTurns,
-      minSimilarity: config.EPISODES_MIN_SIMILARITY,
-      excludeMessageIds: [question.id, assistantMessageId],
-    });
+    const k = topK + state.history.filter((m) => m.role === 'assistant').length;
+    const keywords = searchKeywords(retrieval.query);
+    const hits = await searchByScope(state, config.EPISODE_SCOPE, keywords, k);
     const items: ContextItem[] = hits.map((hit, index) => ({
       key: `episode:${hit.id}`,
       kind: 'episode',
@@ -42,10 +42,45 @@ export const recallEpisodes: Step = {
         {
           kind: 'episodes',
           query: retrieval.query,
-          topK: topK + windowTurns,
+          topK: k,
           candidates: hits.map((h) => ({ id: h.id, score: h.score, vectorRank: h.vectorRank, lexicalRank: h.lexicalRank })),
         },
       ],
     };
   },
 };
+
+async function searchByScope(state: TurnState, scope: AppConfig['EPISODE_SCOPE'], keywords: string[], k: number): Promise<EpisodeHit[]> {
+  const { config, scope: turnScope, queryEmbedding, question, assistantMessageId } = state;
+  const search = (conversationId: string | null) =>
+    searchEpisodes({
+      userId: turnScope.userId,
+      conversationId,
+      embedding: queryEmbedding,
+      keywords,
+      k,
+      minSimilarity: config.EPISODES_MIN_SIMILARITY,
+      excludeMessageIds: [question.id, assistantMessageId],
+    });
+  if (scope === 'conversation') return search(turnScope.conversationId);
+  if (scope === 'user') return search(null);
+  const [current, anywhere] = await Promise.all([search(turnScope.conversationId), search(null)]);
+  const seen = new Set(current.map((hit) => hit.id));
+  const elsewhere = anywhere.filter((hit) => !seen.has(hit.id) && relevantElsewhere(hit, keywords, config.EPISODES_OTHER_MIN_SIMILARITY));
+  // The budget keeps them in this order: the current conversation's turns first.
+  return [...current, ...elsewhere.slice(0, k)];
+}
+
+/**
+ * The bar for a turn of another conversation: as close in meaning as EPISODES_OTHER_MIN_SIMILARITY,
+ * or sharing at least two of the query's words (one when the query has only one). A single common
+ * word ("weekend", "work") is how unrelated chatter matches, so it is not enough on its own. Shared
+ * words are counted here rather than taken from the search's lexical score, whose scale depends on
+ * the index.
+ */
+function relevantElsewhere(hit: EpisodeHit, keywords: string[], minSimilarity: number): boolean {
+  if (hit.vectorScore !== null && hit.vectorScore >= minSimilarity) return true;
+  const text = hit.content.toLowerCase();
+  const shared = keywords.filter((word) => text.includes(word)).length;
+  return shared >= Math.min(2, keywords.length) && shared > 0;
+}

@@ -17,7 +17,7 @@ export const replaySchema = strictObject({
   window: whole(0, 1000).optional(),
   factsTopK: whole(0, 200).optional(),
   episodesTopK: whole(0, 200).optional(),
-  episodeScope: z.enum(['conversation', 'user'], { error: 'must be "conversation" or "user"' }).optional(),
+  episodeScope: z.enum(['conversation', 'related', 'user'], { error: 'must be "conversation", "related" or "user"' }).optional(),
 }).superRefine((body, ctx) => {
   if (body.mode !== 'stored') return;
   for (const name of OVERRIDES) {

@@ -54,8 +54,9 @@ export const rewriteForRetrieval: Step = {
   },
 };
 
+/** The whole recent window: the offline rules carry terms from the user's turns in it, newest first. */
 function recentTurns(state: TurnState) {
-  return state.history.slice(-6).map((m) => ({ role: m.role, content: m.content }));
+  return state.history.map((m) => ({ role: m.role, content: m.content }));
 }
 
 /** The LLM rewrite sees the last three user turns (and the reply before the question, for "it"). */

@@ -11,7 +11,8 @@ import { decideFactUpdate, detectForgetRequest, extractFactCandidates, factsToFo
 import { locateStatement } from '../redaction';
 import { loadTurn } from './turn-messages';
 
-const SLOTS = ['name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', 'like', 'dislike', 'date', 'plan', 'statement'] as const;
+/** Typed slots only: what fits none stays findable in the conversation's episodes ('statement' is for notes added by hand). */
+const SLOTS = ['name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', 'like', 'dislike', 'date', 'plan'] as const satisfies readonly FactSlot[];
 
 /**
  * The mem0 idea: pull candidate facts out of the user's message, compare each with the similar
@@ -88,7 +89,7 @@ async function extractWithModel(models: Models, text: string, saidAt: Date): Pro
     model: models.memory!,
     output: Output.object({ schema: candidateSchema }),
     instructions:
-      'Extract durable facts the user states about themselves (name, where they live, work, diet, allergies, family, pets, likes, dislikes, dates, plans, other first-person statements). Ignore questions and requests. Return an empty list when there are none.',
+      'Extract durable facts the user states about themselves (name, where they live, work, diet, allergies, family, pets, likes, dislikes, dates, plans). Ignore questions, requests, one-off events and opinions about other people. Return an empty list when there are none.',
     prompt: `Message sent on ${saidAt.toISOString().slice(0, 10)}:\n${text}`,
     maxRetries: 1,
   });

@@ -4,15 +4,14 @@
  * says the same (NONE) or something new, which ends the older fact (UPDATE); about something else, it is ADDed.
  * What a statement is about: for name, home, job and diet, the slot (one at a time); for family, pets and dates,
  * the key and the individual named; for likes, dislikes, allergies and plans, the thing named (like or dislike is
- * what is said about it), or for a choice what it chooses among; for other statements, the activity (its time or
- * place is what is said about it).
+ * what is said about it), or for a choice what it chooses among.
  */
 import { contentFeatures } from '@/lib/llm/text-features';
 import { readClause } from './fact-extract';
-import { KEYED_SLOTS, SINGLE_VALUED_SLOTS, featureOverlap, isChinese, normaliseValue, splitKey, valuesMatch } from './fact-types';
+import { KEYED_SLOTS, SINGLE_VALUED_SLOTS, featureOverlap, normaliseValue, splitKey, valuesMatch } from './fact-types';
 import type { ExistingFact, FactCandidate, FactDecision } from './fact-types';
 
-/** Near-identical wording for free-form statements and frames. */
+/** Near-identical wording of two values or two frames. */
 const SAME_STATEMENT = 0.8;
 
 /** `similar` = the user's ACTIVE facts that look related (same slot or similar wording), found by the caller. */
@@ -35,10 +34,6 @@ export function decideFactUpdate(candidate: FactCandidate, similar: ExistingFact
 function relate(candidate: FactCandidate, fact: ExistingFact): 'same' | 'changed' | null {
   if (KEYED_SLOTS.has(candidate.slot)) return relateKeyed(candidate.value, fact.value);
   const [a, b] = [candidate.value, fact.value];
-  if (candidate.slot === 'statement') {
-    if (normaliseValue(a) === normaliseValue(b) || featureOverlap(a, b, 'max') >= SAME_STATEMENT) return 'same';
-    return sameActivity(a, b) ? 'changed' : null;
-  }
   if (valuesMatch(a, b) || featureOverlap(a, b, 'max') >= SAME_STATEMENT) return candidate.slot === fact.slot ? 'same' : 'changed';
   return SINGLE_VALUED_SLOTS.has(candidate.slot) || sameChoice(candidate, fact) ? 'changed' : null;
 }
@@ -74,37 +69,9 @@ function names(text: string, value: string): boolean {
   return wanted.length > 0 && wanted.every((feature) => said.has(feature));
 }
 
-/** When and where: English prepositions of time and place; Chinese coverbs right after the subject. */
-const EN_CIRCUMSTANCE = /^(?:in|on|at|during|before|after|around|near|by|every|each|from|until|through|throughout)$/;
-const EN_DETERMINER = /^(?:the|a|an|my|our|his|her|their|this|that)$/;
-const ZH_SUBJECT = /^我们?(?:[在于从]|每.?)?$/u;
-
-/**
- * The same activity with another circumstance. Word order tells which part changed: English puts when and where
- * after the verb and its object, behind a preposition ("I swim on | Tuesdays"); Chinese between the subject and
- * the verb phrase ("我 | 晚上 | 练瑜伽"). Another object ("I play the cello" / "… badminton", 我会说西班牙语 / 葡萄牙语)
- * or a state ("I'm fluent in Spanish" / "… German") is another thing.
- */
-function sameActivity(a: string, b: string): boolean {
-  const zh = isChinese(a);
-  const words = (v: string) => (zh ? [...v.replace(/\s+/g, '')] : normaliseValue(v).split(' '));
-  const [x, y] = [words(a), words(b)];
-  let start = 0;
-  while (start < x.length && start < y.length && x[start] === y[start]) start++;
-  let end = 0;
-  while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end]) end++;
-  const [dx, dy] = [x.slice(start, x.length - end), y.slice(start, y.length - end)];
-  if (zh !== isChinese(b) || !dx.length || !dy.length) return false;
-  if (zh) return ZH_SUBJECT.test(x.slice(0, start).join('')) && end >= 2;
-  if (!/^(?:i|we)$/.test(x[0]) || /^(?:am|are|was|were|have|had)$/.test(x[1] ?? '')) return false;
-  const before = x.slice(0, start).filter((word) => !EN_DETERMINER.test(word)).at(-1) ?? '';
-  return EN_CIRCUMSTANCE.test(before) || (EN_CIRCUMSTANCE.test(dx[0]) && EN_CIRCUMSTANCE.test(dy[0]));
-}
-
 /** Which active facts a negated candidate ends: all of the slot when it names no value ("I quit my job", "I have no pets"). */
 function endedFacts(candidate: FactCandidate, sameSlot: ExistingFact[]): ExistingFact[] {
   const { slot, value } = candidate;
-  if (slot === 'statement') return sameSlot.filter((fact) => Math.max(featureOverlap(value, fact.text, 'min'), featureOverlap(value, fact.value, 'min')) >= SAME_STATEMENT);
   if (!value || /^(?:pet|宠物)$/u.test(value)) return sameSlot;
   if (KEYED_SLOTS.has(slot)) return sameSlot.filter((fact) => relateKeyed(value, fact.value) !== null);
   // Plans are worded freely ("cancelled my trip to Japan" vs "going to Japan"): half the content words is enough.

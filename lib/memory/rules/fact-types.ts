@@ -101,3 +101,25 @@ export function featureOverlap(a: string, b: string, by: 'max' | 'min'): number 
   for (const feature of x) if (y.has(feature)) shared++;
   return shared / (by === 'max' ? Math.max(x.size, y.size) : Math.min(x.size, y.size));
 }
+
+/** A fact a slot pattern found in a clause, before the clause text and dates are attached. */
+export type Found = { slot: FactSlot; value: string; negated?: boolean };
+
+/** A clause as a language's slot patterns read it: `s` without its date phrases, `raw` with them; `future` when a date lies ahead. */
+export type Reading = { s: string; raw: string; future: boolean };
+
+/** What the shared extraction loop needs from each language (lib/memory/rules/en, lib/memory/rules/zh). */
+export type Language = {
+  /** The clauses of a sentence, each with its own subject, and lead-ins ("well, ", "remember that ") taken off. */
+  clauses(sentence: string): string[];
+  /** A question or a request to the assistant: never a fact. */
+  asks(clause: string): boolean;
+  /** Contractions spelled out etc., before dates are looked for. */
+  normalise(clause: string): string;
+  /** Present-time words ("these days", 现在), global: they say when, not what, and are read like dates. */
+  present: RegExp;
+  /** The facts the user states about themselves in one clause; `greeted` when the sentence opens with a greeting. */
+  match(clause: string, reading: Reading, greeted: boolean): Found[];
+};
+
+export const one = (slot: FactSlot, value: string, negated = false): Found[] => [{ slot, value, ...(negated ? { negated } : {}) }];

@@ -43,13 +43,14 @@ function contentWords(text: string): string[] {
   });
 }
 
-/** The term that best names a fact: the name in "sister:anna", else the value itself. */
+/** The term that best names a fact: the name in "sister:anna", else the value itself; the content words when no slot pattern claims the text. */
 function termsOf(text: string): string[] {
   // Only the values matter here, not when they started, so any fixed date will do for `now`.
-  return extractFactCandidates(text, new Date(0)).flatMap((candidate) => {
-    if (candidate.slot === 'statement') return contentWords(candidate.text);
+  const typed = extractFactCandidates(text, new Date(0));
+  if (!typed.length) return contentWords(text);
+  return typed.map((candidate) => {
     const [key, detail] = splitKey(candidate.value);
-    return [detail && !/^\d+$/.test(detail) ? detail : key];
+    return detail && !/^\d+$/.test(detail) ? detail : key;
   });
 }
 

@@ -16,7 +16,11 @@
  * date is written. Chinese phrases are replaced by the date ("上周" → "2026-11-09那周").
  */
 
+import * as chrono from 'chrono-node';
+
 export type ResolvedDate = { phrase: string; date: string };
+/** A date said in a text: where, the day it starts (UTC midnight), and whether it lies ahead of `now`. */
+export type DateSpan = { index: number; length: number; start: Date; future: boolean };
 
 type Unit = 'day' | 'week' | 'weekend' | 'month' | 'year';
 /** A resolved phrase: the unit and the UTC midnight that starts it; `part` for "last night", 昨晚. */
@@ -41,6 +45,40 @@ export function absolutizeRelativeDates(text: string, now: Date): { text: string
   }
   return { text: out + text.slice(cursor), resolved };
 }
+
+/**
+ * Every date a text states, relative or absolute, for fact extraction ("since May 2019", "last week", 上个月,
+ * "for five years" in a perfect tense, 三年了). Relative phrases follow the conventions above; absolute English
+ * and Chinese dates come from chrono-node; a date whose year is not said is the nearest one, or the last one
+ * after "since" or in a statement about the past.
+ */
+export function findDates(text: string, now: Date): DateSpan[] {
+  const today = startOfUtcDay(now);
+  const spans: DateSpan[] = findHits(text, today).map((hit) => ({ index: hit.index, length: hit.length, start: hit.resolution.start, future: hit.resolution.start > today }));
+  const taken = (index: number) => spans.some((s) => index >= s.index && index < s.index + s.length);
+  const add = (span: DateSpan) => !taken(span.index) && spans.push(span);
+  for (const rule of SPAN_RULES) {
+    rule.pattern.lastIndex = 0;
+    for (let m = rule.pattern.exec(text); m; m = rule.pattern.exec(text)) {
+      const start = rule.resolve(m, today, text);
+      if (start) add({ index: m.index, length: m[0].length, start, future: start > today });
+    }
+  }
+  for (const result of [...chrono.parse(text, { instant: now, timezone: 0 }), ...chrono.zh.parse(text, { instant: now, timezone: 0 })]) {
+    const { start } = result;
+    if (/^(?:right )?now$/i.test(result.text)) continue; // "I'm vegan now" says what holds, not since when
+    // A time of day alone is no date: "at 12 Baker Street" is an address.
+    if (!['day', 'weekday', 'month', 'year'].some((part) => start.isCertain(part as 'day'))) continue;
+    let date = new Date(Date.UTC(start.get('year') ?? today.getUTCFullYear(), (start.get('month') ?? 1) - 1, start.get('day') ?? 1));
+    const looksBack = PAST_TENSE.test(text) || /\bsince\s+$|自从?$/iu.test(text.slice(0, result.index));
+    if (!start.isCertain('year') && date > today && looksBack) date = new Date(Date.UTC(date.getUTCFullYear() - 1, date.getUTCMonth(), date.getUTCDate()));
+    add({ index: result.index, length: result.text.length, start: date, future: date > today });
+  }
+  return spans.sort((a, b) => a.index - b.index);
+}
+
+/** A statement about the past ("moved", "met", 搬了), with no word of the future: a date without its year is the last one. */
+const PAST_TENSE = /^(?!.*\b(?:will|going to|next|plan|planning)\b|.*(?:要|会|将|打算|计划|准备))(?=.*(?:\b(?:\w{3,}ed|was|were|did|had|got|went|came|met|began|became|left|took|made|bought|found|sold|lost|won|gave|saw)\b|[了过]))/isu;
 
 // ---------------------------------------------------------------------------------------------
 // Date arithmetic (UTC)
@@ -281,4 +319,57 @@ function chineseReplacement(r: Resolution): string {
   if (r.unit === 'month') return label(r);
   if (r.unit === 'year') return `${label(r)}年`;
   return iso(r.start) + (r.part ? ZH_PART[r.part] : '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates for fact extraction beyond the relative phrases
+
+type SpanRule = { pattern: RegExp; resolve: (m: RegExpExecArray, today: Date, text: string) => Date | null };
+
+/** How long something has been true ("for 5 years" with have/has, 三年了) dates its start back from today, to the day. */
+function durationStart(today: Date, n: number | null, unit: Unit): Date | null {
+  if (n === null) return null;
+  if (unit === 'day') return addDays(today, -n);
+  if (unit === 'week') return addDays(today, -7 * n);
+  const months = unit === 'year' ? 12 * n : n;
+  return new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - months, today.getUTCDate()));
+}
+
+/** Seasons by their meteorological start month (northern hemisphere): spring is March to May. */
+const SEASON_MONTH: Record<string, number> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
+
+/** "last spring" = the latest one already over, "next winter" = the first one still to start, "this summer" = this year's. */
+function seasonStart(today: Date, which: string, season: string): Date {
+  const month = SEASON_MONTH[season];
+  const starts = [-2, -1, 0, 1].map((offset) => new Date(Date.UTC(today.getUTCFullYear() + offset, month, 1)));
+  const over = (start: Date) => monthStart(start, 3) <= today;
+  if (which === 'last') return starts.filter(over).at(-1)!;
+  if (which === 'next') return starts.find((start) => start > today)!;
+  return starts.find((start) => start <= today && !over(start)) ?? starts[2];
+}
+
+const SPAN_RULES: SpanRule[] = [
+  { pattern: /\b(last|this|next) (spring|summer|autumn|fall|winter)\b/giu, resolve: (m, t) => seasonStart(t, m[1].toLowerCase(), m[2].toLowerCase()) },
+  { pattern: /\b(?:since|in|from)\s+(?:early\s+|late\s+)?((?:19|20)\d{2})\b|((?:19|20)\d{2})年(?:开始)?/giu, resolve: (m) => new Date(Date.UTC(Number(m[1] ?? m[2]), 0, 1)) },
+  {
+    pattern: new RegExp(`\\bfor (?:the (?:past|last) )?(?:over |about |almost |nearly |around )?${EN_NUM} (day|week|month|year)s?\\b`, 'giu'),
+    resolve: (m, t, text) => (/\b(?:have|has|had|'ve|been)\b/i.test(text) ? durationStart(t, parseEnglishNumber(m[1]), EN_UNIT[m[2].toLowerCase()]) : null),
+  },
+  { pattern: new RegExp(`${ZH_NUM}多?个?(天|周|星期|月|年)多?(?:了|来|以来)`, 'gu'), resolve: (m, t) => durationStart(t, parseChineseNumber(m[1]), ZH_UNIT[m[2]] ?? ZH_UNIT[`个${m[2]}`]) },
+];
+
+/**
+ * The calendar date a text opens with, as far as it is said: "May 3" → "05-03", "4 July 1990" → "1990-07-04",
+ * 五月三号 → "05-03", "1990" → "1990" (birthdays and anniversaries recur, so an unsaid year stays unsaid).
+ */
+export function statedDate(text: string): string | null {
+  const t = text.trim();
+  const year = /^(?:in |on )?((?:19|20)\d{2})年?$/u.exec(t);
+  if (year) return year[1];
+  const reference = { instant: new Date(Date.UTC(2000, 0, 1)), timezone: 0 };
+  const [found] = chrono.parse(t, reference).concat(chrono.zh.parse(t, reference));
+  if (!found || found.index > 8 || !found.start.isCertain('month')) return null;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const { start } = found;
+  return `${start.isCertain('year') ? `${start.get('year')}-` : ''}${pad(start.get('month')!)}${start.isCertain('day') ? `-${pad(start.get('day')!)}` : ''}`;
 }

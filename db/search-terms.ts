@@ -1,0 +1,75 @@
+/**
+ * The terms of the lexical index: the `search_terms` column of episodes and facts, GIN-indexed
+ * together with the user id, and matched by equality, which the index answers for one user without
+ * touching other users' rows. The query side (lib/memory/keywords.ts) normalises the same way:
+ * - words of alphabetic scripts, lower-cased and lightly stemmed ("Movies" → "movie");
+ * - CJK text, which has no spaces: the words `Intl.Segmenter` finds, plus every character bigram of
+ *   each run, so a query word still meets a text the segmenter cut differently ("北京" in "北京市").
+ * A pure module (no database access), shared with the embedder's text features.
+ */
+const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/u;
+const TOKEN = /[\p{L}\p{N}]+/gu;
+const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+/gu;
+
+export function isCjk(char: string): boolean {
+  return CJK.test(char);
+}
+
+/** Words and CJK characters, in order. "I live in 北京" → ["i", "live", "in", "北", "京"]. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.toLowerCase().matchAll(TOKEN)) {
+    let run = '';
+    for (const char of match[0]) {
+      if (isCjk(char)) {
+        if (run) out.push(run);
+        run = '';
+        out.push(char);
+      } else {
+        run += char;
+      }
+    }
+    if (run) out.push(run);
+  }
+  return out;
+}
+
+/** A light suffix strip so "movies"/"movie", "lives"/"live" and "directed"/"director" meet. Not a real stemmer. */
+export function stem(word: string): string {
+  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  if (word.length > 5 && (word.endsWith('or') || word.endsWith('er'))) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** The words of each CJK run as the segmenter cuts them: "我住在北京市" → 我, 住在, 北京市 (dictionary-dependent). */
+export function cjkWords(text: string): string[] {
+  const out: string[] = [];
+  for (const [run] of text.matchAll(CJK_RUN)) {
+    for (const segment of segmenter.segment(run)) if (segment.isWordLike) out.push(segment.segment);
+  }
+  return out;
+}
+
+/** Every two-character window of each CJK run. */
+function cjkBigrams(text: string): string[] {
+  const out: string[] = [];
+  for (const [run] of text.matchAll(CJK_RUN)) {
+    const chars = [...run];
+    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+  }
+  return out;
+}
+
+/** What a stored text is findable by. Stop words are kept: queries never ask for them, and they cost only index space. */
+export function documentTerms(text: string): string[] {
+  const lower = text.toLowerCase();
+  const terms = new Set<string>();
+  for (const word of words(lower)) if (!isCjk(word) && word.length > 1) terms.add(stem(word));
+  for (const word of cjkWords(lower)) terms.add(word);
+  for (const bigram of cjkBigrams(lower)) terms.add(bigram);
+  return [...terms];
+}

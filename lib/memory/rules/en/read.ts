@@ -1,0 +1,137 @@
+/**
+ * Reading English clauses: splitting a sentence into clauses that each keep their own subject, taking off
+ * lead-ins, telling questions and requests apart, and the value helpers the slot patterns share.
+ */
+import { findDates } from '../relative-dates';
+
+/** Words that place a statement in the present: taken out with the dates before the slot patterns read a clause. */
+export const PRESENT_EN = /\b(?:right now|now(?! that\b)|nowadays|these days|lately|currently|at the moment|at present)\b/gi;
+
+/** A date or a present-time word before the subject stays in the clause: it says when ("last week I adopted a cat", "These days I …"). */
+const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || new RegExp(PRESENT_EN.source, 'i').test(lead);
+
+const FIRST_PERSON = "(?:i|i'm|i've|i'd|i'll|im|my|we|we're|we've|our)";
+const CONNECTOR = '(?:and|but|so|because|although|though|plus|yet|and also|and now|but now|so now|and then)';
+/** "…, and work at Siemens": a clause that starts with its verb borrows the subject of the sentence's first clause. */
+const VERB_FIRST = /^(?:work|works|live|lives|love|loves|like|likes|enjoy|hate|have|has|own|moved|study|teach|play|speak|prefer|am|is|plan|want|started|got|adopted)\b/i;
+const SPLIT = new RegExp(
+  `\\s*[,;]?\\s+${CONNECTOR}\\s+(?=${FIRST_PERSON}\\b)|\\s*,\\s*(?=(?:${CONNECTOR}\\s+)?(?:now\\s+)?${FIRST_PERSON}\\b)|\\s*,?\\s+and\\s+(?=${VERB_FIRST.source.slice(1, -2)}\\b)`,
+  'i',
+);
+
+export function splitClauses(sentence: string): string[] {
+  const out: string[] = [];
+  let subject: string | null = null;
+  for (const part of sentence.split(SPLIT)) {
+    let clause = stripLead(part.trim());
+    if (!clause) continue;
+    // Whose clause it is comes from the sentence: "My sister lives in Ohio and works as …" is the sister's.
+    if (subject === null) subject = /^(?:i|we)\b/i.test(expandEnglish(clause).replace(PRESENT_EN, '').trim()) ? 'I' : '';
+    else if (VERB_FIRST.test(clause)) {
+      if (!subject) continue;
+      clause = `${subject} ${clause}`;
+    }
+    // "My wife and I moved to Lisbon" is one clause: the split left "My wife" without a predicate.
+    const previous = out[out.length - 1];
+    if (previous && /^(?:me|(?:my|our) [\w-]+(?: \p{Lu}[\p{L}'-]*)?)$/iu.test(previous) && /^(?:i|my|our)\b/i.test(clause)) {
+      out[out.length - 1] = `${previous} and ${clause}`;
+      continue;
+    }
+    out.push(clause);
+  }
+  return out;
+}
+
+const EDGE_PUNCTUATION = /^[\s,，、"'“”‘’()（）-]+|[\s,，、"'“”‘’()（）.!?。！？]+$/gu;
+/** "Please remember that I'm vegan", "Don't forget: my birthday is May 3": the fact is what follows. */
+const REMEMBER =
+  /^(?:(?:please|pls|can you|could you|would you|i want you to|i'd like you to|i need you to|just)\s+)*(?:remember|note|keep in mind|make a note|take note|don['’]?t forget|do not forget)(?:\s+(?:that|this))?\s*[,:]?\s+(?=\S)/i;
+/**
+ * Words before the subject that say nothing about the user: "well, ", "oh and by the way, ", "Update: ", "Actually ".
+ * Not words that make the subject their object ("… told me", "… back in my diet").
+ */
+const LEAD_IN = new RegExp(`^(?:[^,:;]{1,40}[,:;—–-]\\s*|(?:\\S+\\s+){1,3}?)(?=${FIRST_PERSON}\\b)`, 'i');
+const NOT_A_LEAD_IN = /\b(?:i|i'm|im|we|my|our|me|you|he|she|they|it|who|that|which|if|when|because|after|before|while|until)\b|\b(?:is|are|was|were|says|said|tells|told|thinks?|knows?|heard|in|on|at|to|of|for|with|from|about|into|without|by|than|like)\s*$|'s\s*$/i;
+
+function stripLead(clause: string): string {
+  let rest = clause.replace(EDGE_PUNCTUATION, '').replace(REMEMBER, '');
+  const lead = LEAD_IN.exec(rest)?.[0];
+  if (lead && !NOT_A_LEAD_IN.test(lead) && !saysWhen(lead)) rest = rest.slice(lead.length);
+  return rest.replace(EDGE_PUNCTUATION, '').trim();
+}
+
+// ---- questions and requests
+
+const QUESTION_START =
+  /^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|is|are|am|was|were|can|could|would|will|shall|should|have|has|any idea|guess what|remind me)\b/i;
+const REQUEST =
+  /^(?:please|pls|plz|kindly|help|recommend|suggest|tell|give|show|find|write|explain|list|make|create|translate|summari[sz]e|describe|remind|let's|let|search|look up|check|calculate|compute|generate|draft|define|compare|convert|fix|rewrite|edit|teach|book|order|send|imagine|pretend|forget|delete|remove|erase|wipe|clear|never mind|stop|continue|go on|try|say|repeat|answer|pick|choose|schedule|set|add|update|change|draw|read|save|store|record|memori[sz]e|do not)\b|^i (?:want|need|would like) you\b|^i (?:want|would like|need) to (?:know|ask|see|find out|learn more|understand|check|confirm|talk|chat)\b|^i need (?:help|advice|a|an|some|more|ideas|information)\b|^i am (?:looking for|searching for|wondering|curious)\b|^i (?:was wondering|wonder|have a question)\b/i;
+
+export function asks(clause: string): boolean {
+  const s = expandEnglish(clause);
+  return QUESTION_START.test(s) || REQUEST.test(s);
+}
+
+/** Contractions spelled out so one pattern covers "I'm" / "I am" / "im", "don't" / "do not". */
+export function expandEnglish(text: string): string {
+  return text
+    .replace(/[’‘`´]/g, "'")
+    .replace(/\bi'm\b|\bim\b/gi, 'i am')
+    .replace(/\bi've\b|\bive\b/gi, 'i have')
+    .replace(/\bi'll\b/gi, 'i will')
+    .replace(/\bi'd\b/gi, 'i would')
+    .replace(/\bwe're\b/gi, 'we are')
+    .replace(/\bwe've\b/gi, 'we have')
+    .replace(/\b(do|does|did|is|are|was|were|have|has|had|would|could|should)n'?t\b/gi, '$1 not')
+    .replace(/\bcan'?t\b|\bcannot\b/gi, 'can not')
+    .replace(/\bwon'?t\b/gi, 'will not')
+    .replace(/\bain'?t\b/gi, 'am not')
+    .replace(/\b(name|birthday|job|address|hometown|diet|plan|goal|dream)'s\b/gi, '$1 is')
+    .replace(/\b(have|has) got\b/gi, '$1')
+    .replace(/\bgonna\b/gi, 'going to')
+    .replace(/\bwanna\b/gi, 'want to')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const EN_ADVERBS =
+  '(?:really|actually|also|still|now|currently|recently|just|finally|already|totally|absolutely|truly|honestly|definitely|kind of|kinda|sort of|mostly|usually|always|originally|basically|officially|pretty much|even|too|then|literally|genuinely|only|mainly|generally|happily|proudly|technically|secretly|newly|personally|obviously|seriously|certainly|both|all|eventually|sometimes|often|very|so)';
+const SUBJECT_ADVERBS = new RegExp(`^(i|we|i am|we are|i have|we have|i was|i will|i would)\\s+(?:${EN_ADVERBS}\\s+)+`, 'i');
+
+export function stripSubjectAdverbs(clause: string): string {
+  return clause.replace(SUBJECT_ADVERBS, '$1 ');
+}
+
+/** Endings that never belong to a value: "Lisbon now", "sushi anymore", "peanuts too". */
+const EN_TRAILING =
+  /(?:\s+(?:now|again|anymore|any more|any longer|too|as well|also|though|lol|haha|a lot|so much|very much|really|at all|right now|for now|already|still|for sure|honestly|actually|btw|by the way|in general|generally|mostly|either|recently|full[- ]time|part[- ]time|permanently|for good|myself|later|someday|one day|eventually|these days|nowadays|lately|at the moment|currently))+$/i;
+
+export function cleanEn(value: string): string {
+  let v = value.replace(/["“”]/g, '').replace(/[\s.!?,;:]+$/g, '').trim();
+  v = v.replace(EN_TRAILING, '').trim();
+  v = v.replace(/^(?:a|an|the|some)\s+/i, '');
+  return v.replace(/\s+/g, ' ').toLowerCase().slice(0, 80);
+}
+
+/** Cut a value at the first clause-like continuation ("Lisbon with my wife", "sushi because …"). */
+export function cutEn(value: string, commas: 'cut' | 'keep' | 'keep-before-capital' = 'cut'): string {
+  const continuation = value.search(
+    /;|\s[-–]\s|\s+(?:because|since|so that|which|who|where|when|but|although|though|except|unless|if|with my|with our|for (?:work|my|our|the|a|an|a living|\d)|as an?|to be closer|and i|and we|and my)\b/i,
+  );
+  // "Berlin, Germany" keeps its comma; "Berlin, with my wife" does not. (Case-sensitive on purpose.)
+  const comma = commas === 'keep' ? -1 : value.search(commas === 'cut' ? /,/ : /,(?!\s*\p{Lu})/u);
+  const cuts = [continuation, comma].filter((at) => at >= 0);
+  return cuts.length ? value.slice(0, Math.min(...cuts)) : value;
+}
+
+/** "peanuts, shellfish and sesame" → three values. */
+export function splitListEn(value: string): string[] {
+  return value
+    .split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|as well as|plus)\s+/i)
+    .map((v) => cleanEn(v.replace(/^(?:then|also|plus|maybe|probably|especially|mostly)\s+/i, '')))
+    .filter(Boolean);
+}
+
+export const PRONOUN_OBJECT = /^(?:it|this|that|these|those|you|your|yours|him|her|them|what|how|when|the way|the idea|the fact|i|we|he|she|they|myself|everything|anything|nothing|something|so|doing that|doing this)\b/i;
+export const MENTIONS_ASSISTANT = /\b(?:you|your|yours|u|ur|chatgpt|assistant)\b/i;
+
