@@ -513,6 +513,10 @@ describe('own words: kinds of input, other phrasings', () => {
     ['My grandkids refer to me as Nonna Rosa', ['name', 'nonna rosa']],
     ['同事们都喊我阿杰', ['name', '阿杰']],
     ['朋友们习惯称我为老周', ['name', '老周']],
+    // a pet named inside a modifier or an apposition, with words before the species
+    ['My third rabbit is a lop called Juniper', ['pet', 'rabbit:juniper']],
+    ['We took in another hamster, a dwarf one named Pip', ['pet', 'hamster:pip']],
+    ['我收养了一只名叫年糕的兔子', ['pet', '兔子:年糕']],
     // a diet said through what is eaten again
     ["I've started having shrimp again", ['diet', 'pescatarian']],
     ["These days I'm eating steak", ['diet', 'omnivore']],

@@ -245,6 +245,9 @@ describe('rewriteOffline: own-words references carry what they lean on', () => {
     ['zh a camera model with digits, 那台相机', said('我新买的相机是富士X100V，拍街景特别好看。'), '那台相机的电池能用多久？', 'X100V'],
     ['zh a game in 「」, 这游戏 without a classifier', said('我最近迷上了一款游戏叫「星露谷物语」。'), '这游戏适合两个人玩吗？', '星露谷物语'],
     ['zh a transliterated name across an unrelated turn', said('我在听坂本龙一和布莱恩·伊诺的合作专辑。', '明天会降温吗？'), '他后来还出过什么？', '布莱恩·伊诺'],
+    ['zh a phone model, Han name and digits, 它的屏幕', said('我一直用着荣耀90，最近有点卡。', '周末适合去哪里爬山？'), '它的屏幕能换吗？', '荣耀90'],
+    ['zh the user\'s own thing after 我的, 它多大了', said('我的鹦鹉今天学会说你好了。'), '它一般能活多少年？', '鹦鹉'],
+    ['zh the user\'s thing after 我家的, split by the segmenter', said('我家的洗衣机昨天漏水了。', '推荐一部纪录片。'), '它保修期多久？', '洗衣机'],
   ])('%s', (_, recent, question, term) => {
     expect(detectRewriteTrigger(question, 1).needed).toBe(true);
     const { query, terms } = rewriteOffline(question, recent, NOW);

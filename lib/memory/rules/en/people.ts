@@ -109,7 +109,10 @@ export function entityValue(word: string, name?: string, count?: number): Found 
 
 export function familyPetEn({ s }: Reading): Found[] | null {
   // "my sister Anna …", "my dog is called Rex", "my mom's name is Mary", "my kids are 5 and 7"
-  let m = new RegExp(`^(?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\b('s name is| is (?:called|named)| named| called)?\\s*,?\\s*(.*)$`, 'iu').exec(s);
+  let m = new RegExp(
+    `^(?:my|our) ${ENTITY_MODIFIER}(?:[\\p{L}-]+\\s+){0,2}?(${ENTITY_EN})\\b('s name is| is (?:an? (?:[\\p{L}-]+\\s+){0,2}?)?(?:called|named)| named| called)?\\s*,?\\s*(.*)$`,
+    'iu',
+  ).exec(s);
   if (m && m[3]) {
     // The name follows "is called" / "named", or is simply the capitalised word after the noun.
     const first = /^[\p{L}'-]+/u.exec(m[3])?.[0];
@@ -117,7 +120,7 @@ export function familyPetEn({ s }: Reading): Found[] | null {
     return [entityValue(m[1], name)];
   }
   // "I have two kids", "we adopted a cat named Luna", "I have a sister named Anna and a brother named Tom"
-  m = /^(?:i|we) (?:have|got|own|adopted|rescued|bought|just got|have adopted|have rescued|welcomed|are expecting|am expecting|am having|are having|live with|take care of|look after) (.+)$/i.exec(s);
+  m = /^(?:i|we) (?:have|got|own|adopted|rescued|took in|bought|just got|have adopted|have rescued|welcomed|are expecting|am expecting|am having|are having|live with|take care of|look after) (.+)$/i.exec(s);
   if (m) {
     // An apposition names what came just before it: "a second cat, a tabby called Pixel".
     const listed = m[1].replace(new RegExp(`\\b(${ENTITY_EN})\\s*,\\s*(?:a|an)\\s+(?:[\\p{L}-]+\\s+){1,2}?(named|called)\\s+`, 'giu'), '$1 $2 ');

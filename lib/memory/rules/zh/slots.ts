@@ -284,10 +284,12 @@ function familyZh({ s }: ZhContext): Found[] | null {
 
 function petZh({ s }: ZhContext): Found[] | null {
   let m = new RegExp(
-    `^我(?:们)?(?:家)?(?:养了|养着|养|有|领养了|收养了|买了|新养了|捡了|又养了|捡到了)${ZH_COUNT}?(?:只|条|个|头|匹|隻)?(?:小)?(${SPECIES_ZH_RE})(.*)$`,
+    `^我(?:们)?(?:家)?(?:养了|养着|养|有|领养了|收养了|买了|新养了|捡了|又养了|捡到了)${ZH_COUNT}?(?:只|条|个|头|匹|隻)?(?:([^，。！？的]{1,8})的)?(?:小)?(${SPECIES_ZH_RE})(.*)$`,
     'u',
   ).exec(s);
-  if (m) return one('pet', keyed(SPECIES_ZH[m[2]], zhEntityName(m[3]), m[1] ? cnNumber(m[1]) : 1));
+  // A name may come before the species, in a modifier: 一只叫豆豆的狗.
+  const namedBefore = m?.[2] && /(?:叫|名叫|叫做)(.+)$/u.exec(m[2])?.[1];
+  if (m) return one('pet', keyed(SPECIES_ZH[m[3]], namedBefore || zhEntityName(m[4]), m[1] ? cnNumber(m[1]) : 1));
   m = new RegExp(`^我(?:的|家的?|们家的?)(${SPECIES_ZH_RE})(.+)$`, 'u').exec(s);
   if (m) return one('pet', keyed(SPECIES_ZH[m[1]], zhEntityName(m[2])));
   return null;
