@@ -85,8 +85,9 @@ describe('lexical search through the index', () => {
     const bigPlan = await plan(big.id);
     expect(bigPlan).toMatch(/Bitmap Index Scan on facts_user_search_terms_idx/u);
     expect(bigPlan).not.toMatch(/Seq Scan on facts/u);
+    // (Whether the big user's vector half walks the HNSW graph or reads its own rows by the user
+    // index is the planner's choice on the statistics of the moment: not asserted.)
     const graphLines = (text: string) => text.split('\n').filter((line) => line.includes('facts_embedding_idx'));
-    expect(graphLines(bigPlan).some((line) => !line.includes('never executed'))).toBe(true);
     const smallPlan = await plan(small.id);
     expect(smallPlan).not.toMatch(/Seq Scan on facts/u);
     expect(graphLines(smallPlan).every((line) => line.includes('never executed'))).toBe(true);
