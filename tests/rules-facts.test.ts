@@ -513,6 +513,9 @@ describe('own words: kinds of input, other phrasings', () => {
     ['My grandkids refer to me as Nonna Rosa', ['name', 'nonna rosa']],
     ['同事们都喊我阿杰', ['name', '阿杰']],
     ['朋友们习惯称我为老周', ['name', '老周']],
+    // a name that is also a word (the dictionary knows it as a name too)
+    ["Hi, I'm Grace", ['name', 'grace']],
+    ["Hello, I'm Hiroshi", ['name', 'hiroshi']],
     // a pet named inside a modifier or an apposition, with words before the species
     ['My third rabbit is a lop called Juniper', ['pet', 'rabbit:juniper']],
     ['We took in another hamster, a dwarf one named Pip', ['pet', 'hamster:pip']],
@@ -551,6 +554,10 @@ describe('own words: kinds of input, other phrasings', () => {
     "I'm Exhausted today.",
     "Hey, I'm Starving",
     'Hi, I\'m Swamped',
+    // (common words that no ending gives away: the dictionary does)
+    "Hello there, I'm Sleepy",
+    "Hi, I'm Busy and need a quick answer",
+    "Hey, I'm Sick.",
     // someone else's life
     'My roommate teaches yoga and lives in Denver',
     'Our landlord is moving to Portugal next month.',

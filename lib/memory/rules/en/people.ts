@@ -4,6 +4,7 @@
  * start of the sentence, not shaped like an adjective or a participle).
  */
 import { one, type FactSlot, type Found, type Reading } from '../fact-types';
+import { isCommonWordOnly } from './lexicon';
 import { cleanEn, cutEn } from './read';
 
 const NAME_WORDS = "\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,2}";
@@ -38,12 +39,14 @@ export function nameEn({ s }: Reading): Found[] | null {
 
 /**
  * "I'm Anna" names the user only when the sentence introduces them: it opens with a greeting, or more follows
- * ("I'm Kenji, a teacher from Osaka", "I'm Anna from Berlin"). "I'm Tired." does neither.
+ * ("I'm Kenji, a teacher from Osaka", "I'm Anna from Berlin"). "I'm Tired." does neither, and "Hi, I'm
+ * Hungry" is a common word, not a name (the English dictionary says which words are only that).
  */
 export function introduction(s: string, greeted: boolean): { name: string; tail: string } | null {
   const m = /^i am (\p{Lu}[\p{L}'-]+(?: \p{Lu}[\p{L}'-]+){0,2})(?:\s*,\s*(.+)|\s+(?:and\s+)?((?:from|an?) .+))?$/u.exec(s);
   const tail = (m?.[2] ?? m?.[3] ?? '').trim();
-  if (!m || (!greeted && !tail) || m[1].split(' ').some((word) => ADJECTIVE_SHAPE.test(word) || NATIONALITY.test(word))) return null;
+  const notAName = (word: string) => ADJECTIVE_SHAPE.test(word) || NATIONALITY.test(word) || isCommonWordOnly(word);
+  if (!m || (!greeted && !tail) || m[1].split(' ').some(notAName)) return null;
   return { name: m[1].toLowerCase(), tail };
 }
 
