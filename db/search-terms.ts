@@ -45,12 +45,17 @@ export function stem(word: string): string {
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
+export type Segment = { text: string; index: number };
+
+/** The word-like segments of a text as the Chinese segmenter cuts it, each with where it starts (runs of digits or Latin letters are segments too). */
+export function segmentWords(text: string): Segment[] {
+  return [...segmenter.segment(text)].filter((segment) => segment.isWordLike).map((segment) => ({ text: segment.segment, index: segment.index }));
+}
+
 /** The words of each CJK run as the segmenter cuts them: "我住在北京市" → 我, 住在, 北京市 (dictionary-dependent). */
 export function cjkWords(text: string): string[] {
   const out: string[] = [];
-  for (const [run] of text.matchAll(CJK_RUN)) {
-    for (const segment of segmenter.segment(run)) if (segment.isWordLike) out.push(segment.segment);
-  }
+  for (const [run] of text.matchAll(CJK_RUN)) out.push(...segmentWords(run).map((word) => word.text));
   return out;
 }
 

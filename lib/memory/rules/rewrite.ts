@@ -11,6 +11,7 @@
  * offline model opens every reply with the same sentence and echoes lines back) and name things
  * the user never brought up.
  */
+import { segmentWords, type Segment } from '@/db/search-terms';
 import { isCjk, words } from '@/lib/llm/text-features';
 import { absolutizeRelativeDates } from './relative-dates';
 
@@ -175,7 +176,7 @@ function titlesIn(text: string): Term[] {
 const NOT_IN_NAME = /[的是了在和与由被把给跟说叫也都很就还又对向从为，。！？、\s]/u;
 
 /** Chinese names: transliterations with a middle dot (维姆·文德斯) and introductions (我的室友叫王磊). */
-function chineseNamesIn(text: string): Term[] {
+function chineseNamesIn(text: string, segments: Segment[]): Term[] {
   const out: Term[] = [];
   for (const m of text.matchAll(/[\u4e00-\u9fff]{1,8}(?:[·・•][\u4e00-\u9fff]{1,8})+/gu)) {
     const parts = m[0].split(/[·・•]/u);
@@ -198,9 +199,8 @@ function chineseNamesIn(text: string): Term[] {
     out.push({ text: m[1], display: m[1], kind: 'person', named: true, position: (m.index ?? 0) + m[0].length - m[1].length });
   }
   // A product or model with a number (小米14; 华为Mate60 is caught by the Latin rule): never a person.
-  const words = chineseWords(text);
-  words.forEach((word, i) => {
-    const before = words[i - 1];
+  segments.forEach((word, i) => {
+    const before = segments[i - 1];
     if (/^\d+$/u.test(word.text) && before && /^[\u4e00-\u9fff]{2,}$/u.test(before.text)) {
       out.push({ text: before.text + word.text, display: before.text + word.text, kind: 'work', named: true, position: before.index });
     }
@@ -212,26 +212,19 @@ function chineseNamesIn(text: string): Term[] {
  * The user's own things in Chinese: the noun after 我的 / 我家的 / 我们的. Segmented words, joined
  * while the next is a single character (自行+车, 笔记+本) and stopping at the next whole word (昨天).
  */
-function chinesePossessionsIn(text: string): Term[] {
+function chinesePossessionsIn(segments: Segment[]): Term[] {
   const out: Term[] = [];
-  const words = chineseWords(text);
-  words.forEach((word, i) => {
-    if (!/^我(?:的|家的?|们的)$/u.test(word.text) && !(/^(?:我家|我们)$/u.test(word.text) && words[i + 1]?.text === '的')) return;
-    let j = words[i + 1]?.text === '的' ? i + 2 : i + 1;
+  segments.forEach((word, i) => {
+    if (!/^我(?:的|家的?|们的)$/u.test(word.text) && !(/^(?:我家|我们)$/u.test(word.text) && segments[i + 1]?.text === '的')) return;
+    let j = segments[i + 1]?.text === '的' ? i + 2 : i + 1;
     let phrase = '';
-    while (words[j] && /^[\u4e00-\u9fff]+$/u.test(words[j].text) && (phrase.length < 2 || words[j].text.length === 1) && phrase.length < 4) {
-      phrase += words[j].text;
+    while (segments[j] && /^[\u4e00-\u9fff]+$/u.test(segments[j].text) && (phrase.length < 2 || segments[j].text.length === 1) && phrase.length < 4) {
+      phrase += segments[j].text;
       j++;
     }
-    if (phrase.length >= 2) out.push({ text: phrase, display: phrase, kind: 'either', named: false, position: words[i + 1].index });
+    if (phrase.length >= 2) out.push({ text: phrase, display: phrase, kind: 'either', named: false, position: segments[i + 1].index });
   });
   return out;
-}
-
-const ZH_WORDS = new Intl.Segmenter('zh', { granularity: 'word' });
-
-function chineseWords(text: string): Array<{ text: string; index: number }> {
-  return [...ZH_WORDS.segment(text)].filter((s) => s.isWordLike).map((s) => ({ text: s.segment, index: s.index }));
 }
 
 /** Whether `index` opens a sentence: only spaces, quotes or a bullet between it and the text start or a full stop. */
@@ -290,9 +283,10 @@ function possessionsIn(text: string): Term[] {
 }
 
 function termsIn(text: string, context: string): Term[] {
-  const named = [...titlesIn(text), ...chineseNamesIn(text), ...capitalisedNamesIn(text, context)];
+  const segments = segmentWords(text);
+  const named = [...titlesIn(text), ...chineseNamesIn(text, segments), ...capitalisedNamesIn(text, context)];
   const inNamed = (s: string) => named.some((n) => n.text.toLowerCase().includes(s.toLowerCase()) || s.toLowerCase().includes(n.text.toLowerCase()));
-  return [...named, ...[...possessionsIn(text), ...chinesePossessionsIn(text)].filter((p) => !inNamed(p.text))];
+  return [...named, ...[...possessionsIn(text), ...chinesePossessionsIn(segments)].filter((p) => !inNamed(p.text))];
 }
 
 /** Whether a term can be what the reference points at: "he" is never a title, "it" never a person's name. */
