@@ -22,3 +22,8 @@ export async function readJson(req: http.IncomingMessage): Promise<any> {
   const text = Buffer.concat(chunks).toString('utf8');
   return text ? JSON.parse(text) : {};
 }
+
+/** One chunk of a streamed Chat Completions answer. */
+export function completionChunk(id: string, model: string, delta: Record<string, unknown>, finish: string | null = null) {
+  return { id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] };
+}

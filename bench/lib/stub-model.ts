@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readJson, wordHashEmbedding } from './stub-http';
+import { completionChunk, readJson, wordHashEmbedding } from './stub-http';
 
 /**
  * An OpenAI-compatible model on 127.0.0.1 with a fixed cost, so a load run measures memlens and not
@@ -115,13 +115,7 @@ async function streamReply(res: http.ServerResponse, chat: ChatBody, options: St
   const started = performance.now();
   const words = stubReply(lastMarker(chat), options.tokens).split(' ');
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-    id,
-    object: 'chat.completion.chunk',
-    created: 1,
-    model: chat.model,
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  });
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => completionChunk(id, chat.model, delta, finish);
   const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
   await sleep(options.latencyMs);
   if (res.destroyed) return;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readJson, wordHashEmbedding } from '../../bench/lib/stub-http';
+import { completionChunk, readJson, wordHashEmbedding } from '../../bench/lib/stub-http';
 
 /**
  * A small OpenAI-compatible server on 127.0.0.1 so tests exercise the real @ai-sdk/openai path:
@@ -94,13 +94,7 @@ export async function startOpenAIStub(initial: StubReply = { text: 'Hello from t
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-      const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-        id,
-        object: 'chat.completion.chunk',
-        created: 1,
-        model: body.model,
-        choices: [{ index: 0, delta, finish_reason: finish }],
-      });
+      const chunk = (delta: Record<string, unknown>, finish: string | null = null) => completionChunk(id, body.model, delta, finish);
       send(chunk({ role: 'assistant', content: '' }));
       for (let i = 0; i < words.length; i++) {
         if (i === reply.hangAfterChunks) return untilClientLeaves(res);
