@@ -123,3 +123,12 @@ export type Language = {
 };
 
 export const one = (slot: FactSlot, value: string, negated = false): Found[] => [{ slot, value, ...(negated ? { negated } : {}) }];
+
+/** What the first matcher that finds anything finds, in the order given (a language's slots, most specific first). */
+export function firstFound<C>(matchers: ReadonlyArray<(context: C) => Found[] | null>, context: C): Found[] | null {
+  for (const matcher of matchers) {
+    const found = matcher(context);
+    if (found?.length) return found;
+  }
+  return null;
+}

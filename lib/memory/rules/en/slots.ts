@@ -2,7 +2,7 @@
  * English slot patterns: one clause → the facts the user states about themselves. A change of state is read
  * through its negation ("no longer", "anymore": the positive fact, ended); diet also through what the user eats.
  */
-import { one, type Found, type Reading } from '../fact-types';
+import { firstFound, one, type Found, type Reading } from '../fact-types';
 import { ENTITIES_EN, ENTITY_EN, ENTITY_MODIFIER, entityValue, familyPetEn, introduction, leadingName, nameEn, petLossEn } from './people';
 import { statedDate } from '../relative-dates';
 import { MENTIONS_ASSISTANT, PRONOUN_OBJECT, cleanEn, cutEn, splitListEn, stripSubjectAdverbs } from './read';
@@ -60,11 +60,7 @@ const MATCHERS_EN: ((ctx: EnContext) => Found[] | null)[] = [
 ];
 
 function positiveEn(ctx: EnContext): Found[] | null {
-  for (const matcher of MATCHERS_EN) {
-    const found = matcher(ctx);
-    if (found?.length) return found;
-  }
-  return null;
+  return firstFound(MATCHERS_EN, ctx);
 }
 
 /** "My wife and I moved to Lisbon": a family member, and the clause restated with "we". */

@@ -2,7 +2,7 @@
  * Chinese slot patterns: one clause → the facts the user states about themselves. A change of state is read
  * through its negation (不再, 已经没有…了: the positive fact, ended); diet also through what the user eats.
  */
-import { HAN, one, type Found, type Reading } from '../fact-types';
+import { firstFound, HAN, one, type Found, type Reading } from '../fact-types';
 import { statedDate } from '../relative-dates';
 
 const ZH_PARTICLES = /[了啦呢哦呀吧啊嘛哈喔噢～~]+$/u;
@@ -78,11 +78,7 @@ const MATCHERS_ZH: ((ctx: ZhContext) => Found[] | null)[] = [
 ];
 
 function positiveZh(ctx: ZhContext): Found[] | null {
-  for (const matcher of MATCHERS_ZH) {
-    const found = matcher(ctx);
-    if (found?.length) return found;
-  }
-  return null;
+  return firstFound(MATCHERS_ZH, ctx);
 }
 
 // ---- name
