@@ -6,6 +6,7 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { VECTOR_SESSION_SETTINGS } from './vector';
 import { PasswordGate } from './wire-auth';
 import { BatchAwareQueue } from './wire-queue';
 
@@ -60,6 +61,8 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
     db = await PGlite.create(inMemory ? options.dataDir : path.resolve(options.dataDir), {
       extensions: { vector, pg_trgm, btree_gin },
     });
+    // Its one session serves every connection, and it ignores startup parameters: set once here.
+    for (const [name, value] of Object.entries(VECTOR_SESSION_SETTINGS)) await db.query('select set_config($1, $2, false)', [name, value]);
     server = new PGLiteSocketServer({
       db,
       host,

@@ -18,21 +18,34 @@ export type NewEpisode = {
 
 /**
  * One episode per assistant message: indexing a turn again replaces its text and embedding (after
- * a correction), and its provenance links are those of the latest text.
+ * a correction), and its provenance links are those of the latest text. Many at once (an import's
+ * turns) in one transaction of two or three statements.
  */
-export async function putEpisode(episode: NewEpisode, sourceMessageIds: string[]): Promise<void> {
-  const searchTerms = documentTerms(episode.content);
+export async function putEpisodes(list: Array<NewEpisode & { sourceMessageIds: string[] }>): Promise<void> {
+  if (list.length === 0) return;
+  const rows = list.map(({ sourceMessageIds: _, ...episode }) => ({ ...episode, searchTerms: documentTerms(episode.content) }));
   await getDb().transaction(async (tx) => {
-    const [row] = await tx
+    const stored = await tx
       .insert(episodes)
-      .values({ ...episode, searchTerms })
+      .values(rows)
       .onConflictDoUpdate({
         target: episodes.assistantMessageId,
-        set: { content: episode.content, embedding: episode.embedding, searchTerms, userMessageId: episode.userMessageId },
+        set: {
+          content: sql`excluded.content`,
+          embedding: sql`excluded.embedding`,
+          searchTerms: sql`excluded.search_terms`,
+          userMessageId: sql`excluded.user_message_id`,
+        },
       })
-      .returning({ id: episodes.id });
-    await tx.delete(memorySources).where(eq(memorySources.episodeId, row.id));
-    await linkSources(tx, sourceMessageIds.map((messageId) => ({ userId: episode.userId, messageId, episodeId: row.id })));
+      // xmax is 0 on a row this statement inserted: only a re-indexed episode has old links to drop.
+      .returning({ id: episodes.id, assistantMessageId: episodes.assistantMessageId, inserted: sql<boolean>`xmax = 0` });
+    const idOf = new Map(stored.map((row) => [row.assistantMessageId, row.id]));
+    const reindexed = stored.filter((row) => !row.inserted).map((row) => row.id);
+    if (reindexed.length > 0) await tx.delete(memorySources).where(inArray(memorySources.episodeId, reindexed));
+    await linkSources(
+      tx,
+      list.flatMap((episode) => episode.sourceMessageIds.map((messageId) => ({ userId: episode.userId, messageId, episodeId: idOf.get(episode.assistantMessageId)! }))),
+    );
   });
 }
 

@@ -21,7 +21,11 @@ export type FactQuery = {
   excludeConversationId?: string;
 };
 
-/** Hybrid recall over the user's ACTIVE facts; superseded and deleted facts have no embedding and are filtered out. */
+/**
+ * Hybrid recall over the user's ACTIVE facts; superseded and deleted facts have no embedding and are
+ * filtered out. Each found fact carries its sources (oldest link first) and whether it replaced an
+ * older one, read in the same statement.
+ */
 export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
   const hits = await hybridSearch({
     table: 'facts',
@@ -32,17 +36,12 @@ export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
     keywords: query.keywords,
     k: query.k,
     minSimilarity: query.minSimilarity ?? -1,
+    annotate: sql`jsonb_build_object(
+      'sources', (select coalesce(jsonb_agg(jsonb_build_object('messageId', s.message_id, 'spanStart', s.span_start, 'spanEnd', s.span_end) order by s.created_at), '[]')
+                  from memory_sources s where s.user_id = e.user_id and s.fact_id = e.id),
+      'replaces', exists (select 1 from facts r where r.user_id = e.user_id and r.superseded_by = e.id))`,
   });
-  const ids = hits.map((hit) => hit.id);
-  const sources = await factSources(query.userId, ids);
-  const replacing = ids.length
-    ? await getDb()
-        .select({ id: facts.supersededBy })
-        .from(facts)
-        .where(and(eq(facts.userId, query.userId), inArray(facts.supersededBy, ids)))
-    : [];
-  const replaces = new Set(replacing.map((r) => r.id));
-  return hits.map(({ row, ...ranks }) => ({ ...ranks, fact: factFromRow(row), sources: sources.get(ranks.id) ?? [], replaces: replaces.has(ranks.id) }));
+  return hits.map(({ row, ...ranks }) => ({ ...ranks, fact: factFromRow(row), sources: row.sources as Span[], replaces: row.replaces as boolean }));
 }
 
 /** Candidates for reconciliation: the active facts of the same slot, plus the most similar others. */

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { getDb, type Db } from './client';
-import { conversations, messages, type Message, type MessageStatus } from './schema';
+import { conversations, messages, type Message, type MessageRedaction, type MessageStatus } from './schema';
 
 /**
  * The conversation history, ruled by message ids (LangGraph's add_messages semantics):
@@ -38,14 +38,33 @@ export function listMessages(scope: Scope): Promise<Message[]> {
 
 /** The last `limit` messages, oldest first: the LIMIT runs in SQL, never over a loaded conversation. */
 export async function loadRecentMessages(scope: Scope, limit: number, exclude: string[] = []): Promise<Message[]> {
+  return (await loadRecentWindow(scope, limit, exclude)).messages;
+}
+
+/**
+ * The recent window (as `loadRecentMessages`) with the redactions of its messages, in one statement:
+ * every turn reads both.
+ */
+export async function loadRecentWindow(scope: Scope, limit: number, exclude: string[] = []): Promise<{ messages: Message[]; redactions: MessageRedaction[] }> {
   const rows = await getDb()
-    .select()
+    .select({ ...getTableColumns(messages), redactions: redactionsOfRow })
     .from(messages)
     .where(and(inScope(scope), exclude.length ? sql`${messages.id} not in ${exclude}` : undefined))
     .orderBy(desc(messages.createdAt), desc(messages.seq))
     .limit(limit);
-  return rows.reverse();
+  rows.reverse();
+  return {
+    messages: rows.map(({ redactions: _, ...message }) => message),
+    redactions: rows.flatMap((row) => row.redactions.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }))),
+  };
 }
+
+/** A message's redactions, by span, as camelCase JSON (createdAt as text). */
+const redactionsOfRow = sql<Array<Omit<MessageRedaction, 'createdAt'> & { createdAt: string }>>`(
+  select coalesce(jsonb_agg(jsonb_build_object(
+    'id', r.id, 'messageId', r.message_id, 'userId', r.user_id, 'kind', r.kind, 'spanStart', r.span_start, 'spanEnd', r.span_end,
+    'factId', r.fact_id, 'replacement', r.replacement, 'needle', r.needle, 'actor', r.actor, 'createdAt', r.created_at) order by r.span_start), '[]'::jsonb)
+  from message_redactions r where r.user_id = messages.user_id and r.message_id = messages.id)`;
 
 export async function getMessage(userId: string, id: string): Promise<Message | undefined> {
   const [row] = await getDb()

@@ -1,5 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { getDb } from './client';
+import { episodes, facts } from './schema';
 import { RRF_K, toVectorLiteral, type RankedCandidate } from './vector';
 
 export type HybridSearch = {
@@ -13,6 +14,8 @@ export type HybridSearch = {
   k: number;
   /** Rows found only by the vector search must be at least this similar (cosine); keyword matches always count. */
   minSimilarity: number;
+  /** A jsonb object over the found row `e`, merged into each returned row: what a caller would otherwise read in another round trip. */
+  annotate?: SQL;
 };
 
 /**
@@ -32,11 +35,12 @@ const ROWS_PER_TERM = 1000;
  * Hybrid recall over one memory table: rows ranked by cosine distance and by the index terms they
  * share with the query, fused by reciprocal rank fusion. The lexical half, and the vector half of a
  * user with few rows, read only that user's rows; a large user's vector half walks the HNSW graph
- * shared by all users (filtered, iteratively). Returns the rows (snake_case columns, without the
- * embedding and terms) with their ranks.
+ * shared by all users (filtered, iteratively: VECTOR_SESSION_SETTINGS). One statement, one round
+ * trip, no transaction. Returns the rows (snake_case columns, without the embedding and terms, plus
+ * `annotate`'s keys) with their ranks.
  */
 export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCandidate & { row: Record<string, unknown> }>> {
-  const rows = await steered<HybridRow>(hybridQuery(search));
+  const rows = (await getDb().execute(hybridQuery(search))) as unknown as HybridRow[];
   const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
   return rows.map((r) => ({
     id: r.row.id as string,
@@ -51,41 +55,51 @@ export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCa
 
 /** The plan Postgres runs for this search (EXPLAIN ANALYZE, without timings): for tests and benchmarks. */
 export async function explainHybridSearch(search: HybridSearch): Promise<string> {
-  const rows = await steered<Record<string, string>>(sql`explain (analyze, costs off, timing off, summary off) ${hybridQuery(search)}`);
+  const rows = (await getDb().execute(sql`explain (analyze, costs off, timing off, summary off) ${hybridQuery(search)}`)) as unknown as Array<Record<string, string>>;
   return rows.map((r) => Object.values(r)[0]).join('\n');
 }
 
 type HybridRow = { row: Record<string, unknown>; vector_rank: unknown; vector_score: unknown; lexical_rank: unknown; lexical_score: unknown; rrf: unknown };
 
+/**
+ * The columns a search returns, named from the schema: all but the vector and the index terms,
+ * which the caller never reads (and turning a 512-float vector into JSON costs more than the rest).
+ */
+const returnedColumns = Object.fromEntries(
+  Object.entries({ episodes, facts }).map(([name, table]) => [
+    name,
+    sql.raw(
+      Object.values(getTableColumns(table))
+        .map((column) => column.name)
+        .filter((column) => column !== 'embedding' && column !== 'search_terms')
+        .map((column) => `e.${column}`)
+        .join(', '),
+    ),
+  ]),
+) as Record<HybridSearch['table'], SQL>;
+
+/**
+ * The candidates of both halves are fused and cut to k on their ids alone; only those k rows are
+ * read whole (and annotated).
+ */
 function hybridQuery(search: HybridSearch): SQL {
   const table = sql.raw(search.table);
   const pool = Math.max(search.k * 4, 20);
   return sql`
       with vec as (${vectorRanking(table, search, pool)}),
-      lex as (${lexicalRanking(table, search.scope, search.keywords, pool)})
-      select to_jsonb(e) - 'embedding' - 'search_terms' as row,
-             vec.rank as vector_rank, vec.score as vector_score, lex.rank as lexical_rank, lex.score as lexical_score,
-             coalesce(1.0 / (${RRF_K} + vec.rank), 0) + coalesce(1.0 / (${RRF_K} + lex.rank), 0) as rrf
-      from (select id from vec union select id from lex) candidate
-      join ${table} e on e.id = candidate.id
-      left join vec on vec.id = candidate.id
-      left join lex on lex.id = candidate.id
-      where lex.id is not null or (vec.id is not null and vec.score >= ${search.minSimilarity})
-      order by rrf desc, e.created_at desc
-      limit ${search.k}`;
-}
-
-/**
- * Runs a search with the planner steered to the indexes. A filtered HNSW scan keeps searching until
- * enough rows pass the filter (iterative_scan). And pgvector's cost model often prefers a sequential
- * scan and sort once a table is analysed; at scale the HNSW and GIN indexes are what keeps recall
- * fast. Both for this transaction only, in one round trip.
- */
-function steered<T extends Record<string, unknown>>(query: SQL): Promise<T[]> {
-  return getDb().transaction(async (tx) => {
-    await tx.execute(sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('enable_seqscan', 'off', true)`);
-    return (await tx.execute(query)) as unknown as T[];
-  });
+      lex as (${lexicalRanking(table, search.scope, search.keywords, pool)}),
+      fused as (
+        select coalesce(vec.id, lex.id) as id, coalesce(vec.created_at, lex.created_at) as created_at,
+               vec.rank as vector_rank, vec.score as vector_score, lex.rank as lexical_rank, lex.score as lexical_score,
+               coalesce(1.0 / (${RRF_K} + vec.rank), 0) + coalesce(1.0 / (${RRF_K} + lex.rank), 0) as rrf
+        from vec full join lex on lex.id = vec.id
+        where lex.id is not null or vec.score >= ${search.minSimilarity}
+        order by rrf desc, created_at desc
+        limit ${search.k})
+      select (select to_jsonb(r) from (select ${returnedColumns[search.table]}) r)${search.annotate ? sql` || ${search.annotate}` : sql``} as row,
+             fused.vector_rank, fused.vector_score, fused.lexical_rank, fused.lexical_score, fused.rrf
+      from fused join ${table} e on e.id = fused.id
+      order by fused.rrf desc, fused.created_at desc`;
 }
 
 /**
@@ -94,20 +108,20 @@ function steered<T extends Record<string, unknown>>(query: SQL): Promise<T[]> {
  * (its condition is a one-time filter). Nothing when there is no query vector (embedder down).
  */
 function vectorRanking(table: SQL, search: HybridSearch, limit: number): SQL {
-  if (search.embedding.length === 0) return sql`select null::uuid as id, 0::bigint as rank, 0::float8 as score where false`;
+  if (search.embedding.length === 0) return sql`select null::uuid as id, null::timestamptz as created_at, 0::bigint as rank, 0::float8 as score where false`;
   const vector = sql`${toVectorLiteral(search.embedding)}::vector`;
   const scope = search.scope;
   const small = sql`(select rows from user_size) <= ${EXACT_SEARCH_MAX_ROWS}`;
   return sql`
-    with user_size as (select count(*) as rows from (select 1 from ${table} u where u.user_id = ${search.userId} limit ${EXACT_SEARCH_MAX_ROWS + 1}) u)
-    select id, row_number() over (order by distance) as rank, 1 - distance as score
+    with user_size as (select memlens_user_rows(${search.table}::regclass, ${search.userId}::uuid, ${EXACT_SEARCH_MAX_ROWS + 1}) as rows)
+    select id, created_at, row_number() over (order by distance) as rank, 1 - distance as score
     from (
-      (select id, distance from (
-         select e.id, e.embedding <=> ${vector} as distance from ${table} e
+      (select id, created_at, distance from (
+         select e.id, e.created_at, e.embedding <=> ${vector} as distance from ${table} e
          where ${scope} and e.embedding is not null and ${small} offset 0
        ) mine order by distance limit ${limit})
       union all
-      (select e.id, e.embedding <=> ${vector} as distance from ${table} e
+      (select e.id, e.created_at, e.embedding <=> ${vector} as distance from ${table} e
        where ${scope} and e.embedding is not null and not ${small}
        order by e.embedding <=> ${vector} limit ${limit})
     ) nearest`;
@@ -120,7 +134,7 @@ function vectorRanking(table: SQL, search: HybridSearch, limit: number): SQL {
  */
 function lexicalRanking(table: SQL, scope: SQL, keywords: string[], limit: number): SQL {
   const terms = [...new Set(keywords.filter((k) => k.length >= 1))].slice(0, 16);
-  if (terms.length === 0) return sql`select null::uuid as id, 0::bigint as rank, 0::float8 as score where false`;
+  if (terms.length === 0) return sql`select null::uuid as id, null::timestamptz as created_at, 0::bigint as rank, 0::float8 as score where false`;
   // One pass over the matching rows (materialised): their term hits give the document frequencies.
   return sql`
     with hits as materialized (
@@ -134,7 +148,7 @@ function lexicalRanking(table: SQL, scope: SQL, keywords: string[], limit: numbe
     ),
     df as (select term, count(*) as rows from hits group by term),
     matched as (select count(distinct id) as rows from hits)
-    select h.id,
+    select h.id, h.created_at,
            row_number() over (order by sum(ln((matched.rows + 1.0) / df.rows) * length(h.term)) desc, h.created_at desc) as rank,
            sum(ln((matched.rows + 1.0) / df.rows) * length(h.term))::float8 as score
     from hits h join df on df.term = h.term cross join matched

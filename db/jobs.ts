@@ -10,16 +10,21 @@ export async function enqueueJobs(
   rows: Array<{ kind: string; messageId: string; userId: string; conversationId: string }>,
   executor: Executor = getDb(),
 ): Promise<void> {
-  if (rows.length === 0) return;
-  await executor.insert(jobs).values(rows).onConflictDoNothing({ target: [jobs.kind, jobs.messageId] });
+  // In pieces, well under Postgres's limit of 65,535 parameters a statement (an import enqueues thousands).
+  for (let i = 0; i < rows.length; i += 2000) {
+    await executor.insert(jobs).values(rows.slice(i, i + 2000)).onConflictDoNothing({ target: [jobs.kind, jobs.messageId] });
+  }
 }
+
+/** Which jobs to claim: a reply's, several replies' (an import's), a user's, or anyone's. */
+export type JobFilter = { messageId?: string; messageIds?: string[]; userId?: string };
 
 /**
  * Claims due jobs for this worker: pending, or failed with attempts left and past their back-off,
  * or running under a lease that lapsed (its worker died). A job waits while its reply is still
  * being written: it is enqueued with the reply's placeholder, but works on the finished text.
  */
-export async function claimDueJobs(filter: { messageId?: string; userId?: string }, leaseSeconds: number, limit = 20): Promise<Job[]> {
+export async function claimDueJobs(filter: JobFilter, leaseSeconds: number, limit = 20): Promise<Job[]> {
   const due = or(
     and(eq(jobs.status, 'pending'), lte(jobs.runAfter, sql`now()`)),
     and(eq(jobs.status, 'failed'), sql`${jobs.attempts} < ${MAX_JOB_ATTEMPTS}`, lte(jobs.runAfter, sql`now()`)),
@@ -35,6 +40,8 @@ export async function claimDueJobs(filter: { messageId?: string; userId?: string
         replyWritten,
         filter.messageId ? eq(jobs.messageId, filter.messageId) : undefined,
         filter.userId ? eq(jobs.userId, filter.userId) : undefined,
+        // Through the message index: an import's claim reads its own jobs, not everyone's.
+        filter.messageIds ? sql`${jobs.messageId} = any(${sql.param(filter.messageIds)}::uuid[])` : undefined,
       ),
     )
     .orderBy(jobs.seq)
@@ -56,13 +63,15 @@ export async function releaseOrphanedJobs(): Promise<number> {
   return rows.length;
 }
 
-/** Renews a running job's lease (its worker is alive). */
-export async function renewLease(id: string): Promise<void> {
-  await getDb().update(jobs).set({ updatedAt: sql`now()` }).where(and(eq(jobs.id, id), eq(jobs.status, 'running')));
+/** Renews running jobs' lease (their worker is alive), in one statement however many. */
+export async function renewLeases(ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await getDb().update(jobs).set({ updatedAt: sql`now()` }).where(and(inArray(jobs.id, ids), eq(jobs.status, 'running')));
 }
 
-export async function completeJob(id: string): Promise<void> {
-  await getDb().update(jobs).set({ status: 'done', lastError: null, updatedAt: sql`now()` }).where(eq(jobs.id, id));
+export async function completeJobs(ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await getDb().update(jobs).set({ status: 'done', lastError: null, updatedAt: sql`now()` }).where(inArray(jobs.id, ids));
 }
 
 /** Failed jobs back off exponentially: 10, 20, 40, 80 seconds (a provider outage is rarely shorter). */

@@ -38,14 +38,6 @@ export async function factSources(userId: string, factIds: string[]): Promise<Ma
   return bySource;
 }
 
-export async function summaryVersionSources(userId: string, summaryVersionId: string): Promise<string[]> {
-  const rows = await getDb()
-    .select({ messageId: memorySources.messageId })
-    .from(memorySources)
-    .where(and(eq(memorySources.userId, userId), eq(memorySources.summaryVersionId, summaryVersionId)));
-  return rows.map((r) => r.messageId);
-}
-
 /** Everything derived from these messages: the reverse of provenance. */
 export async function derivedFrom(executor: Executor, userId: string, messageIds: string[]) {
   if (messageIds.length === 0) return { factIds: [], episodeIds: [], summaryVersionIds: [] };

@@ -300,6 +300,8 @@ export const facts = pgTable(
     index('facts_embedding_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
     // As for episodes: per user and term.
     index('facts_user_search_terms_idx').using('gin', t.userId, t.searchTerms).with({ fastupdate: false }),
+    // Whether a recalled fact replaced an older one is read with every search: by the replacement's id.
+    index('facts_superseded_by_idx').on(t.supersededBy).where(sql`${t.supersededBy} is not null`),
   ],
 );
 

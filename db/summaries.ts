@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { ownerOf, type Scope } from './history';
-import { linkSources, summaryVersionSources } from './provenance';
-import { messages, summaries, summaryVersions, type Summary, type SummaryAction } from './schema';
+import { linkSources } from './provenance';
+import { memorySources, messages, summaries, summaryVersions, type Summary, type SummaryAction } from './schema';
 
 // The rolling summary of a conversation: one current row, every change kept as a version, and each
 // version linked to the messages it came from.
@@ -22,13 +22,30 @@ export function coveredUntil(summary: Pick<Summary, 'coveredUntilAt' | 'coveredU
   return summary?.coveredUntilAt && summary.coveredUntilSeq !== null ? { at: summary.coveredUntilAt, seq: summary.coveredUntilSeq } : null;
 }
 
+/** The position of every message of the conversation (as `positionOfMessage` gives one), by id. */
+export async function messagePositions(scope: Scope): Promise<Map<string, Position>> {
+  const rows = await getDb()
+    .select({ id: messages.id, at: sql<string>`${messages.createdAt}::text`, seq: messages.seq })
+    .from(messages)
+    .where(and(eq(messages.conversationId, scope.conversationId), eq(messages.userId, scope.userId)));
+  return new Map(rows.map(({ id, ...position }) => [id, position]));
+}
+
 /** The messages the current version was built from. */
 export async function summarySources(scope: Scope, version: number): Promise<string[]> {
-  const [row] = await getDb()
-    .select({ id: summaryVersions.id })
-    .from(summaryVersions)
-    .where(and(eq(summaryVersions.conversationId, scope.conversationId), eq(summaryVersions.userId, scope.userId), eq(summaryVersions.version, version)));
-  return row ? summaryVersionSources(scope.userId, row.id) : [];
+  const rows = await getDb()
+    .select({ messageId: memorySources.messageId })
+    .from(memorySources)
+    .innerJoin(summaryVersions, eq(summaryVersions.id, memorySources.summaryVersionId))
+    .where(
+      and(
+        eq(summaryVersions.conversationId, scope.conversationId),
+        eq(summaryVersions.userId, scope.userId),
+        eq(summaryVersions.version, version),
+        eq(memorySources.userId, scope.userId),
+      ),
+    );
+  return rows.map((r) => r.messageId);
 }
 
 export async function listSummaryVersions(scope: Scope) {
@@ -56,6 +73,31 @@ export async function messagesCoveredBySummary(scope: Scope, messageIds: string[
       ),
     );
   return rows.map((r) => r.id);
+}
+
+/**
+ * What a turn reads of the summary, in one statement: the current summary, the messages its version
+ * was built from, and which of the window's messages it already covers (as `messagesCoveredBySummary`).
+ */
+export async function summaryForRecall(scope: Scope, windowIds: string[]): Promise<{ summary: Summary; sources: string[]; covers: string[] } | undefined> {
+  const [row] = await getDb()
+    .select({
+      ...getTableColumns(summaries),
+      sources: sql<string[]>`coalesce((
+        select array_agg(s.message_id)::text[] from summary_versions v
+        join memory_sources s on s.summary_version_id = v.id and s.user_id = v.user_id
+        where v.conversation_id = summaries.conversation_id and v.user_id = summaries.user_id and v.version = summaries.version), '{}')`,
+      covers: sql<string[]>`coalesce((
+        select array_agg(m.id)::text[] from messages m
+        where m.user_id = summaries.user_id and m.conversation_id = summaries.conversation_id and m.id = any(${sql.param(windowIds)}::uuid[])
+          and summaries.content <> '' and m.seq > summaries.floor_seq
+          and (m.created_at, m.seq) <= (summaries.covered_until_at, summaries.covered_until_seq)), '{}')`,
+    })
+    .from(summaries)
+    .where(and(eq(summaries.conversationId, scope.conversationId), eq(summaries.userId, scope.userId)));
+  if (!row) return undefined;
+  const { sources, covers, ...summary } = row;
+  return { summary, sources, covers };
 }
 
 type SummaryWrite = {

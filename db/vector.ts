@@ -14,3 +14,12 @@ export type RankedCandidate = {
   lexicalScore: number | null;
   score: number;
 };
+
+/**
+ * pgvector settings every session holds, so a search needs no SET (and no transaction) of its own.
+ * A filtered HNSW scan keeps walking the graph until enough rows pass the filter (iterative_scan),
+ * so a user's search is never cut short by other users' vectors. Harmless elsewhere: only HNSW
+ * index scans read them. Postgres takes them as startup parameters (db/client.ts); PGlite, which
+ * ignores those and has a single session, gets them once when it starts (db/embedded.ts).
+ */
+export const VECTOR_SESSION_SETTINGS = { 'hnsw.iterative_scan': 'relaxed_order' } as const;

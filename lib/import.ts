@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { conversations, messages, type Message } from '@/db/schema';
-import { runDueJobs, enqueuePostTurn } from './memory/post-turn';
+import { conversations, messages } from '@/db/schema';
+import { enqueuePostTurns, runImportedJobs } from './memory/post-turn';
 import { isoTime, metadata, strictObject, text } from './validation';
 
 /** A conversation to ingest with its given replies: nothing is generated. */
@@ -25,50 +26,68 @@ export const importSchema = strictObject({
 export type ImportInput = z.infer<typeof importSchema>;
 
 /**
- * Stores the messages in order, then runs all post-turn work turn by turn, as if they had been
- * chatted: each reply's episode, the facts of its question, the summary refresh. Returns when done.
+ * Stores the messages in order, then runs all post-turn work as if they had been chatted (each
+ * reply's episode, the facts of its question, the summary refresh), batched across the replies
+ * with the same results (runImportedJobs). Returns when done.
  */
 export async function importConversation(userId: string, input: ImportInput): Promise<{ conversationId: string; messageIds: string[]; jobs: { done: number; failed: number } }> {
   // Imported messages without timestamps are spaced a millisecond apart, ending now.
   const base = Date.now() - input.messages.length;
-  // All or nothing: the conversation and its messages are written together, or not at all.
-  const { scope, stored } = await getDb().transaction(async (tx) => {
+  const rows = messageRows(input, base);
+  // All or nothing: the conversation, its messages and their jobs are written together, or not at all.
+  const scope = await getDb().transaction(async (tx) => {
     const [conversation] = await tx
       .insert(conversations)
       .values({ userId, ...(input.title ? { title: input.title } : {}) })
       .returning({ id: conversations.id });
     const scope = { userId, conversationId: conversation.id };
-    const rows: Message[] = [];
-    let lastUserId: string | null = null;
-    for (const [index, message] of input.messages.entries()) {
-      const [row]: Message[] = await tx
-        .insert(messages)
-        .values({
-          ...scope,
-          role: message.role,
-          content: message.content,
-          parts: [{ type: 'text', text: message.content }],
-          status: 'complete',
-          replyTo: message.role === 'assistant' ? lastUserId : null,
-          metadata: message.metadata ?? {},
-          model: message.role === 'assistant' ? 'imported' : null,
-          createdAt: message.createdAt ? new Date(message.createdAt) : new Date(base + index),
-        })
-        .returning();
-      if (message.role === 'user') lastUserId = row.id;
-      // Committed with the messages: an import cut off midway leaves no reply without its jobs.
-      else await enqueuePostTurn(scope, row.id, tx);
-      rows.push(row);
-    }
-    return { scope, stored: rows };
+    // Rows in input order, so their seqs follow it (a statement numbers its rows in order).
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx.insert(messages).values(rows.slice(i, i + INSERT_CHUNK).map((row) => ({ ...row, ...scope })));
+    // Committed with the messages: an import cut off midway leaves no reply without its jobs.
+    await enqueuePostTurns(scope, rows.filter((row) => row.role === 'assistant').map((row) => row.id), tx);
+    return scope;
   });
+  const jobs = await runImportedJobs(repliesWithQuestions(rows));
+  return { conversationId: scope.conversationId, messageIds: rows.map((row) => row.id), jobs };
+}
 
-  const jobs = { done: 0, failed: 0 };
-  for (const message of stored) {
-    if (message.role !== 'assistant') continue;
-    const result = await runDueJobs({ messageId: message.id });
-    jobs.done += result.done;
-    jobs.failed += result.failed;
+/** Rows per INSERT statement: well under Postgres's limit of 65,535 parameters. */
+const INSERT_CHUNK = 1000;
+
+/** The messages as rows with their ids chosen here, so that a reply can point at its question before either is stored. */
+function messageRows(input: ImportInput, base: number) {
+  let lastUserId: string | null = null;
+  return input.messages.map((message, index) => {
+    const id = randomUUID();
+    const row = {
+      id,
+      role: message.role,
+      content: message.content,
+      parts: [{ type: 'text' as const, text: message.content }],
+      status: 'complete' as const,
+      replyTo: message.role === 'assistant' ? lastUserId : null,
+      metadata: message.metadata ?? {},
+      model: message.role === 'assistant' ? 'imported' : null,
+      createdAt: message.createdAt ? new Date(message.createdAt) : new Date(base + index),
+    };
+    if (message.role === 'user') lastUserId = id;
+    return row;
+  });
+}
+
+/**
+ * Each reply, in input order (the order its jobs run in), with the user messages it answers: those
+ * since the previous reply by position (time, then input order), as the post-turn work reads a turn.
+ */
+function repliesWithQuestions(rows: Array<{ id: string; role: 'user' | 'assistant'; content: string; createdAt: Date }>) {
+  const questions = new Map<string, string[]>();
+  let asked: string[] = [];
+  for (const row of rows.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+    if (row.role === 'user') asked.push(row.content);
+    else {
+      questions.set(row.id, asked);
+      asked = [];
+    }
   }
-  return { conversationId: scope.conversationId, messageIds: stored.map((m) => m.id), jobs };
+  return rows.filter((row) => row.role === 'assistant').map((row) => ({ id: row.id, questions: questions.get(row.id)! }));
 }

@@ -82,14 +82,16 @@ describe('lexical search through the index', () => {
     await getSql()`analyze facts`;
     const plan = (userId: string) =>
       explainHybridSearch({ table: 'facts', userId, scope: sql`e.user_id = ${userId} and e.status = 'active'`, embedding: unitVector(5), keywords: searchKeywords('杭州茶馆'), k: 5, minSimilarity: -1 });
+    // A branch the one-time filter never runs may be planned any way: what is read is what counts.
+    const executedSeqScans = (text: string) => text.split('\n').filter((line) => /Seq Scan on facts/u.test(line) && !line.includes('never executed'));
     const bigPlan = await plan(big.id);
     expect(bigPlan).toMatch(/Bitmap Index Scan on facts_user_search_terms_idx/u);
-    expect(bigPlan).not.toMatch(/Seq Scan on facts/u);
+    expect(executedSeqScans(bigPlan)).toEqual([]);
     // (Whether the big user's vector half walks the HNSW graph or reads its own rows by the user
     // index is the planner's choice on the statistics of the moment: not asserted.)
     const graphLines = (text: string) => text.split('\n').filter((line) => line.includes('facts_embedding_idx'));
     const smallPlan = await plan(small.id);
-    expect(smallPlan).not.toMatch(/Seq Scan on facts/u);
+    expect(executedSeqScans(smallPlan)).toEqual([]);
     expect(graphLines(smallPlan).every((line) => line.includes('never executed'))).toBe(true);
   });
 });

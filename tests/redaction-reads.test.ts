@@ -66,7 +66,7 @@ describe("the window's redactions", () => {
     const state = await previewContext({ userId: user.id, conversationId }, 'Who is my favourite director?');
     expect(state.system).toMatch(/Agnès Varda\.? \([^)]*the user corrected their earlier message with this/u);
     expect(state.history.map((m) => m.content).join('\n')).toContain('Daniel Okafor'); // the window keeps the user's words
-    expect(redactionsOf).toHaveBeenCalledTimes(1); // load_history's read, reused by recall_facts
+    expect(redactionsOf).not.toHaveBeenCalled(); // load_history reads them with the window; recall_facts reuses them
     expect(state.windowRedactions!.some((r) => r.kind === 'corrected')).toBe(true);
   });
 });

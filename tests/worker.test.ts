@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { getSql } from '@/db/client';
-import { claimDueJobs, renewLease } from '@/db/jobs';
+import { claimDueJobs, renewLeases } from '@/db/jobs';
 import { postTurnWork, runDueJobs } from '@/lib/memory/post-turn';
 import { startWorker, type Worker } from '@/lib/memory/worker';
 import { newClient, readUntil, setEnv, waitFor } from './support/app';
@@ -71,7 +71,7 @@ describe('the post-turn worker', () => {
     const [reply] = await getSql()`select id from messages where conversation_id = ${conversationId} and role = 'assistant'`;
     await waitFor(async () => (await jobStates(client.user.id)).done === 3);
     const [job] = await getSql()`update jobs set status = 'running', updated_at = now() - interval '10 seconds' where message_id = ${reply.id} and kind = 'index_episode' returning id`;
-    await renewLease(job.id);
+    await renewLeases([job.id]);
     expect(await claimDueJobs({ messageId: reply.id }, 5)).toEqual([]);
     await getSql()`update jobs set updated_at = now() - interval '10 seconds' where id = ${job.id}`;
     expect((await claimDueJobs({ messageId: reply.id }, 5)).map((j) => j.id)).toEqual([job.id]);

@@ -17,7 +17,7 @@ const INDEXES = [
   { name: 'facts_user_search_terms_idx', create: 'create index facts_user_search_terms_idx on facts using gin (user_id, search_terms) with (fastupdate = off)' },
 ];
 
-/** Bulk-loads N facts and N episodes (with their 2N messages) for a fresh user, embedding every text. */
+/** Bulk-loads N facts and N episodes (with their 2N messages and the facts' sources) for a fresh user, embedding every text. */
 export async function seedUser(size: number, seed: number) {
   const random = seededRandom(seed);
   const words = vocabulary(Math.max(200, Math.round(Math.sqrt(size) * 20)), random);
@@ -62,7 +62,10 @@ export async function seedUser(size: number, seed: number) {
       embedding: toVectorLiteral(vectors[n + i].map((v) => Number(v.toFixed(5)))),
       search_terms: documentTerms(content),
     }));
-    await sql`insert into facts ${sql(factRows)}`;
+    const factIds = await sql`insert into facts ${sql(factRows)} returning id`;
+    // Each fact stated by its user message, as the fact rules link them: recall reads these sources.
+    const sourceRows = factIds.map((fact, i) => ({ user_id: user.id, message_id: ids[2 * i].id, fact_id: fact.id, span_start: 0, span_end: userTexts[i].length }));
+    await sql`insert into memory_sources ${sql(sourceRows)}`;
     if ((offset / BATCH) % 20 === 0) progress(`  size ${size}: loaded ${offset + n}/${size} (${Math.round((performance.now() - started) / 1000)} s)`);
   }
   progress(`  size ${size}: building the HNSW and lexical indexes`);
@@ -70,7 +73,7 @@ export async function seedUser(size: number, seed: number) {
     await tx`set local maintenance_work_mem = '1GB'`;
     for (const index of INDEXES) await tx.unsafe(index.create);
   });
-  await sql`analyze messages; analyze episodes; analyze facts`.simple();
+  await sql`analyze messages; analyze episodes; analyze facts; analyze memory_sources`.simple();
   return { user, conversation, words, loadSeconds: (performance.now() - started) / 1000 };
 }
 

@@ -1,5 +1,4 @@
-import { loadRecentMessages } from '@/db/history';
-import { redactionsOf } from '@/db/provenance';
+import { loadRecentWindow } from '@/db/history';
 import { readRedacted } from './redaction';
 import type { Step } from './state';
 
@@ -11,9 +10,8 @@ import type { Step } from './state';
 export const loadHistory: Step = {
   name: 'load_history',
   async run({ scope, question, assistantMessageId, config }) {
-    const window = await loadRecentMessages(scope, config.HISTORY_WINDOW, [question.id, assistantMessageId]);
-    // The window's redactions are read once per turn: recall_facts reads them from the state.
-    const windowRedactions = await redactionsOf(scope.userId, window.map((m) => m.id));
+    // The window's redactions are read with it, once per turn: recall_facts reads them from the state.
+    const { messages: window, redactions: windowRedactions } = await loadRecentWindow(scope, config.HISTORY_WINDOW, [question.id, assistantMessageId]);
     const rows = await readRedacted(window, 'window', windowRedactions);
     // A failed or empty reply carries nothing the model should see. Markers are stripped after the
     // redactions, whose spans are offsets into the stored text, and before fit_to_budget counts

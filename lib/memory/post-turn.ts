@@ -1,7 +1,7 @@
 import { after } from 'next/server';
 import pLimit from 'p-limit';
 import { ownerOf, type Scope } from '@/db/history';
-import { claimDueJobs, completeJob, enqueueJobs, failJob, renewLease } from '@/db/jobs';
+import { claimDueJobs, completeJobs, enqueueJobs, failJob, renewLeases, type JobFilter } from '@/db/jobs';
 import type { Job } from '@/db/schema';
 import { getConfig, type AppConfig } from '@/lib/config';
 import { getModels, type Models } from '@/lib/llm';
@@ -12,7 +12,24 @@ import { refreshSummary } from './post-turn/refresh-summary';
 import { wakeWorker } from './worker-signal';
 
 export type PostTurnContext = { job: Job; config: AppConfig; models: Models };
-export type PostTurnWork = { kind: string; run: (context: PostTurnContext) => Promise<void> };
+type RunContext = Omit<PostTurnContext, 'job'>;
+export type PostTurnWork = {
+  kind: string;
+  run: (context: PostTurnContext) => Promise<void>;
+  /**
+   * Many replies' jobs of this kind in one conversation (an import's), in reply order, with the
+   * results of running each in turn, and what they share (reading the turns, the embedding call)
+   * done once. Returns the failed jobs' errors by job id; the others are done.
+   */
+  runMany?: (jobs: Job[], context: RunContext) => Promise<Map<string, unknown>>;
+  /** True when this work, for a reply answering these user messages, changes what the other kinds read. */
+  isolates?: (questions: string[]) => boolean;
+  /**
+   * True when it reads nothing another kind writes (only the conversation's messages, their
+   * redactions and its own kind of memory): in an import it runs beside the other such kinds.
+   */
+  ownInputs?: boolean;
+};
 
 /** After each reply, in this order. Each is idempotent per assistant message and tracked as a job. */
 export const postTurnWork: PostTurnWork[] = [indexEpisode, extractFacts, refreshSummary];
@@ -22,8 +39,13 @@ export const postTurnWork: PostTurnWork[] = [indexEpisode, extractFacts, refresh
  * import's messages), they are committed with it: a crash can lose neither one without the other.
  */
 export async function enqueuePostTurn(scope: Scope, assistantMessageId: string, executor?: Parameters<typeof enqueueJobs>[1]): Promise<void> {
+  await enqueuePostTurns(scope, [assistantMessageId], executor);
+}
+
+/** Many replies' jobs (an import's) in one statement, in reply order and post-turn order: the order they run in. */
+export async function enqueuePostTurns(scope: Scope, assistantMessageIds: string[], executor?: Parameters<typeof enqueueJobs>[1]): Promise<void> {
   await enqueueJobs(
-    postTurnWork.map((work) => ({ kind: work.kind, messageId: assistantMessageId, ...ownerOf(scope) })),
+    assistantMessageIds.flatMap((messageId) => postTurnWork.map((work) => ({ kind: work.kind, messageId, ...ownerOf(scope) }))),
     executor,
   );
 }
@@ -35,7 +57,7 @@ export async function enqueuePostTurn(scope: Scope, assistantMessageId: string, 
  * `concurrency` (WORKER_CONCURRENCY) at once, as most of a job's time is spent waiting for the memory model.
  */
 export async function runDueJobs(
-  filter: { messageId?: string; userId?: string },
+  filter: JobFilter,
   concurrency = getConfig().WORKER_CONCURRENCY,
 ): Promise<{ done: number; failed: number }> {
   const config = getConfig();
@@ -60,20 +82,93 @@ export async function runDueJobs(
 }
 
 /** One job, its lease renewed while it runs: true when it was done, false when it failed. */
-async function runJob(job: Job, context: Omit<PostTurnContext, 'job'>): Promise<boolean> {
-  const work = postTurnWork.find((w) => w.kind === job.kind);
-  const heartbeat = setInterval(() => void renewLease(job.id).catch(() => {}), (context.config.JOB_LEASE_SECONDS * 1000) / 3);
+async function runJob(job: Job, context: RunContext): Promise<boolean> {
+  const failures = await whileLeased(() => [job.id], context.config, () => runKind([job], context));
+  return failures.size === 0;
+}
+
+/**
+ * An import's post-turn work, with the results of running it reply by reply: every job of these
+ * replies (one conversation's, in order) claimed at once, then run kind by kind over a stretch of
+ * replies, so that each kind's shared work is done once per stretch; the kinds with `ownInputs`
+ * side by side, then the others in post-turn order. The kinds read nothing the others write,
+ * except where one `isolates` a reply (a request to forget redacts what the others read): that
+ * reply is a stretch of its own, so everything still runs in turn-by-turn order. One heartbeat
+ * renews every lease; a job not done stays due and is retried like any other.
+ */
+export async function runImportedJobs(replies: Array<{ id: string; questions: string[] }>): Promise<{ done: number; failed: number }> {
+  const config = getConfig();
+  const context = { config, models: getModels() };
+  const claimed = await claimDueJobs({ messageIds: replies.map((r) => r.id) }, config.JOB_LEASE_SECONDS, replies.length * postTurnWork.length);
+  const byReply = Map.groupBy(claimed, (job) => job.messageId);
+  const open = new Set(claimed.map((job) => job.id));
+  let failed = 0;
+  await whileLeased(() => [...open], config, async () => {
+    for (const stretch of stretchesOf(replies)) {
+      const jobs = stretch.replies.flatMap((reply) => byReply.get(reply.id) ?? []);
+      failed += await runStretch(jobs, stretch.isolated, context);
+      for (const job of jobs) open.delete(job.id);
+    }
+  });
+  return { done: claimed.length - failed, failed };
+}
+
+/** A stretch's jobs, kind by kind (each kind's in reply order); returns how many failed. */
+async function runStretch(jobs: Job[], isolated: boolean, context: RunContext): Promise<number> {
+  const failedOfKind = async (work: PostTurnWork) => {
+    const ofKind = jobs.filter((job) => job.kind === work.kind);
+    return ofKind.length > 0 ? (await runKind(ofKind, context)).size : 0;
+  };
+  const beside = isolated ? [] : postTurnWork.filter((work) => work.ownInputs);
+  const failed = await Promise.all(beside.map(failedOfKind));
+  for (const work of postTurnWork.filter((w) => !beside.includes(w))) failed.push(await failedOfKind(work));
+  return failed.reduce((sum, n) => sum + n, 0);
+}
+
+/** Consecutive replies that may run kind by kind; a reply some work isolates stands alone. */
+function stretchesOf<T extends { questions: string[] }>(replies: T[]): Array<{ replies: T[]; isolated: boolean }> {
+  const stretches = [{ replies: [] as T[], isolated: false }];
+  for (const reply of replies) {
+    if (postTurnWork.some((work) => work.isolates?.(reply.questions))) stretches.push({ replies: [reply], isolated: true }, { replies: [], isolated: false });
+    else stretches.at(-1)!.replies.push(reply);
+  }
+  return stretches.filter((stretch) => stretch.replies.length > 0);
+}
+
+/** Renews the leases of the jobs still claimed (`ids()`, read at each beat) while `work` runs. */
+async function whileLeased<T>(ids: () => string[], config: AppConfig, work: () => Promise<T>): Promise<T> {
+  const heartbeat = setInterval(() => void renewLeases(ids()).catch(() => {}), (config.JOB_LEASE_SECONDS * 1000) / 3);
   try {
-    if (!work) throw new Error(`unknown job kind ${job.kind}`);
-    await work.run({ job, ...context });
-    await completeJob(job.id);
-    return true;
-  } catch (error) {
-    await failJob(job, error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error));
-    return false;
+    return await work();
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/**
+ * Claimed jobs of one kind (one conversation's, in order): each is then marked done, or failed
+ * with its error to be retried later. Returns the failures by job id.
+ */
+async function runKind(jobs: Job[], context: RunContext): Promise<Map<string, unknown>> {
+  const failures = await runWork(postTurnWork.find((w) => w.kind === jobs[0].kind), jobs, context);
+  await completeJobs(jobs.filter((job) => !failures.has(job.id)).map((job) => job.id));
+  for (const job of jobs) {
+    const error = failures.get(job.id);
+    if (failures.has(job.id)) await failJob(job, error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error));
+  }
+  return failures;
+}
+
+async function runWork(work: PostTurnWork | undefined, jobs: Job[], context: RunContext): Promise<Map<string, unknown>> {
+  const failures = new Map<string, unknown>();
+  try {
+    if (!work) throw new Error(`unknown job kind ${jobs[0].kind}`);
+    if (work.runMany && jobs.length > 1) return await work.runMany(jobs, context);
+    for (const job of jobs) await work.run({ job, ...context }).catch((error: unknown) => failures.set(job.id, error));
+  } catch (error) {
+    for (const job of jobs) failures.set(job.id, error);
+  }
+  return failures;
 }
 
 /**

@@ -1,18 +1,19 @@
-import { getSummary, messagesCoveredBySummary, summarySources } from '@/db/summaries';
+import { summaryForRecall } from '@/db/summaries';
 import type { Step } from './state';
 
 /** The conversation's current rolling summary, if it has one, and which window messages it already stands for. */
 export const recallSummary: Step = {
   name: 'recall_summary',
   async run({ scope, candidates, runs, retrieval, history }) {
-    const summary = await getSummary(scope);
+    const read = await summaryForRecall(scope, history.map((m) => m.id));
     const run = { kind: 'summary' as const, query: retrieval.query, topK: 1 };
-    if (!summary || summary.content.trim() === '') {
+    if (!read || read.summary.content.trim() === '') {
       return { summaryVersion: null, runs: [...runs, { ...run, skipped: 'no summary yet', candidates: [] }] };
     }
+    const { summary, sources, covers } = read;
     return {
       summaryVersion: summary.version,
-      summaryCovers: await messagesCoveredBySummary(scope, history.map((m) => m.id)),
+      summaryCovers: covers,
       candidates: [
         ...candidates,
         {
@@ -20,7 +21,7 @@ export const recallSummary: Step = {
           kind: 'summary',
           block: 'summary',
           text: summary.content.trim(),
-          sourceMessageIds: await summarySources(scope, summary.version),
+          sourceMessageIds: sources,
           meta: { version: summary.version, coveredMessageCount: summary.coveredMessageCount, updatedBy: summary.updatedBy },
         },
       ],

@@ -1,15 +1,15 @@
 import { generateText, Output } from 'ai';
 import { z } from 'zod';
 import { addFact, confirmFact, endFact, findRelatedActiveFacts, listFacts, supersedeFact, type FactWrite } from '@/db/facts';
-import type { Fact, Message } from '@/db/schema';
+import type { Fact, Job, Message } from '@/db/schema';
 import type { Models } from '@/lib/llm';
 import { forgetFacts } from '../corrections';
 import { embedTexts } from '../embed';
 import { searchKeywords } from '../keywords';
 import type { PostTurnWork } from '../post-turn';
-import { decideFactUpdate, detectForgetRequest, extractFactCandidates, factsToForget, type ExistingFact, type FactCandidate, type FactDecision, type FactSlot } from '../rules/facts';
+import { decideFactUpdate, detectForgetRequest, extractFactCandidates, factsToForget, type ExistingFact, type FactCandidate, type FactDecision, type FactSlot, type ForgetRequest } from '../rules/facts';
 import { locateStatement } from '../redaction';
-import { loadTurn } from './turn-messages';
+import { loadTurn, loadTurns, type Turn } from './turn-messages';
 
 /** Typed slots only: what fits none stays findable in the conversation's episodes ('statement' is for notes added by hand). */
 const SLOTS = ['name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', 'like', 'dislike', 'date', 'plan'] as const satisfies readonly FactSlot[];
@@ -21,35 +21,83 @@ const SLOTS = ['name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', '
  */
 export const extractFacts: PostTurnWork = {
   kind: 'extract_facts',
+  ownInputs: true,
   async run({ job, models }) {
     const turn = await loadTurn(job.userId, job.messageId, 'extraction');
-    for (const [i, question] of (turn?.questions ?? []).entries()) {
-      await learnFrom(question, turn!.original[i].content, job.userId, job.conversationId, models);
-    }
+    const [failure] = (await learnFromTurns([{ job, turn }], models)).values();
+    if (failure !== undefined) throw failure;
+  },
+  // Forgetting redacts messages that the other kinds of work read.
+  isolates: (questions) => questions.some((question) => detectForgetRequest(question) !== null),
+  async runMany(jobs, { models }) {
+    const [{ userId, conversationId }] = jobs;
+    const turns = await loadTurns({ userId, conversationId }, jobs.map((j) => j.messageId), 'extraction');
+    return learnFromTurns(jobs.map((job) => ({ job, turn: turns.get(job.messageId) })), models);
   },
 };
 
 /** `question` as fact extraction reads it (forgotten and corrected parts gone); `written` as the user wrote it, where spans point. */
-async function learnFrom(question: Message, written: string, userId: string, conversationId: string, models: Models): Promise<void> {
-  const actor = models.memory ? `model:${models.memory.modelId}` : 'offline-rules';
-  const forget = detectForgetRequest(question.content);
-  if (forget) {
-    const active = await listFacts(userId, 'active');
-    await forgetFacts(userId, factsToForget(forget, active.map(existing)), actor, `the user asked to forget it (message ${question.id})`);
-    return;
-  }
+type Statement = { question: Message; written: string };
+type Learning = { job: Job; steps: Array<Statement & ({ forget: ForgetRequest } | { candidates: FactCandidate[] })> };
 
-  const candidates = models.memory
-    ? await extractWithModel(models, question.content, question.createdAt)
-    : extractFactCandidates(question.content, question.createdAt);
-  for (const candidate of candidates) {
-    const write: FactWrite = { userId, conversationId, actor, source: { messageId: question.id, ...locateStatement(written, candidate.text) } };
-    const [embedding] = await embedTexts(models, [candidate.text]);
-    const related = await findRelatedActiveFacts(userId, candidate.slot, embedding, searchKeywords(candidate.text));
+/**
+ * The turns' statements in order: their candidates found first and embedded in one call, then each
+ * reconciled with the facts as the statements before it left them. Returns each failed job's error.
+ */
+async function learnFromTurns(entries: Array<{ job: Job; turn: Turn | undefined }>, models: Models): Promise<Map<string, unknown>> {
+  const failures = new Map<string, unknown>();
+  const learnings: Learning[] = [];
+  for (const { job, turn } of entries) {
+    try {
+      learnings.push({ job, steps: await statementsOf(turn, models) });
+    } catch (error) {
+      failures.set(job.id, error);
+    }
+  }
+  const texts = learnings.flatMap((l) => l.steps.flatMap((step) => ('candidates' in step ? step.candidates.map((c) => c.text) : [])));
+  const embeddings = (await embedTexts(models, texts)).values();
+  for (const { job, steps } of learnings) {
+    // Taken before any write, so that a failed job leaves the next jobs their own embeddings.
+    const embedded = steps.map((step) => ('candidates' in step ? step.candidates.map(() => embeddings.next().value!) : []));
+    try {
+      for (const [i, step] of steps.entries()) {
+        if ('forget' in step) await forget(step, job.userId, models);
+        else await reconcile(step, step.candidates, embedded[i], job, models);
+      }
+    } catch (error) {
+      failures.set(job.id, error);
+    }
+  }
+  return failures;
+}
+
+/** A turn's user messages: each a request to forget or the candidate facts it states (a model call per message when there is one). */
+async function statementsOf(turn: Turn | undefined, models: Models): Promise<Learning['steps']> {
+  const steps: Learning['steps'] = [];
+  for (const [i, question] of (turn?.questions ?? []).entries()) {
+    const statement = { question, written: turn!.original[i].content };
+    const forget = detectForgetRequest(question.content);
+    if (forget) steps.push({ ...statement, forget });
+    else steps.push({ ...statement, candidates: models.memory ? await extractWithModel(models, question.content, question.createdAt) : extractFactCandidates(question.content, question.createdAt) });
+  }
+  return steps;
+}
+
+const actorOf = (models: Models) => (models.memory ? `model:${models.memory.modelId}` : 'offline-rules');
+
+async function forget({ question, forget }: Statement & { forget: ForgetRequest }, userId: string, models: Models): Promise<void> {
+  const active = await listFacts(userId, 'active');
+  await forgetFacts(userId, factsToForget(forget, active.map(existing)), actorOf(models), `the user asked to forget it (message ${question.id})`);
+}
+
+async function reconcile({ question, written }: Statement, candidates: FactCandidate[], embeddings: number[][], job: Job, models: Models): Promise<void> {
+  for (const [i, candidate] of candidates.entries()) {
+    const write: FactWrite = { userId: job.userId, conversationId: job.conversationId, actor: actorOf(models), source: { messageId: question.id, ...locateStatement(written, candidate.text) } };
+    const related = await findRelatedActiveFacts(job.userId, candidate.slot, embeddings[i], searchKeywords(candidate.text));
     const decisions = models.memory
       ? await decideWithModel(models, candidate, related)
       : decideFactUpdate(candidate, related.map(existing));
-    for (const decision of decisions) await apply(write, decision, embedding, question.createdAt);
+    for (const decision of decisions) await apply(write, decision, embeddings[i], question.createdAt);
   }
 }
 

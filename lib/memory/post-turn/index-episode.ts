@@ -1,38 +1,57 @@
-import { deleteEpisodeOf, putEpisode } from '@/db/episodes';
+import { deleteEpisodeOf, putEpisodes, type NewEpisode } from '@/db/episodes';
+import type { Scope } from '@/db/history';
 import type { Models } from '@/lib/llm';
 import { embedTexts } from '../embed';
 import { FORGOTTEN } from '../redaction';
 import type { PostTurnWork } from '../post-turn';
-import { loadTurn } from './turn-messages';
+import { loadTurn, loadTurns, type Turn } from './turn-messages';
 
 /** Indexes a completed turn (question + reply) as one episode, by meaning and by characters. */
 export const indexEpisode: PostTurnWork = {
   kind: 'index_episode',
+  ownInputs: true,
   run: ({ job, models }) => indexTurn(job.userId, job.messageId, models),
+  // An import's turns: read together, embedded in one call, written in one transaction.
+  async runMany(jobs, { models }) {
+    const [{ userId, conversationId }] = jobs;
+    const turns = await loadTurns({ userId, conversationId }, jobs.map((j) => j.messageId), 'memory');
+    await indexTurns({ userId, conversationId }, jobs.map((j) => turns.get(j.messageId)), models);
+    return new Map();
+  },
 };
 
 /** (Re)indexes one turn from its messages as memory reads them; a turn with nothing left to index has no episode. */
 export async function indexTurn(userId: string, assistantMessageId: string, models: Models): Promise<void> {
   const turn = await loadTurn(userId, assistantMessageId);
-  if (!turn || turn.answer.status === 'streaming') return;
-  const forgotten = (m: { content: string }) => m.content.split(FORGOTTEN).join('').trim() === '';
-  if (turn.questions.length === 0 || turn.answer.status === 'failed' || [turn.answer, ...turn.questions].every(forgotten)) {
-    await deleteEpisodeOf(userId, assistantMessageId);
-    return;
-  }
-  const first = turn.questions[0];
-  const content = [...turn.questions.map((q) => `User: ${q.content.trim()}`), `Assistant: ${turn.answer.content.trim()}`].join('\n');
-  const [embedding] = await embedTexts(models, [content]);
-  await putEpisode(
-    {
-      userId,
-      conversationId: turn.answer.conversationId,
-      userMessageId: first.id,
+  if (turn) await indexTurns({ userId, conversationId: turn.answer.conversationId }, [turn], models);
+}
+
+async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: Models): Promise<void> {
+  const planned = turns.flatMap((turn) => (turn ? [{ turn, episode: episodeOf(turn) }] : []));
+  const gone = planned.filter((p) => p.episode === 'none').map((p) => p.turn.answer.id);
+  const kept = planned.flatMap((p) => (typeof p.episode === 'object' ? [{ turn: p.turn, ...p.episode }] : []));
+  const embeddings = await embedTexts(models, kept.map((k) => k.content));
+  // Rare (a failed reply, a turn forgotten whole): one statement each.
+  for (const reply of gone) await deleteEpisodeOf(scope.userId, reply);
+  await putEpisodes(
+    kept.map(({ turn, content, sourceMessageIds }, i): NewEpisode & { sourceMessageIds: string[] } => ({
+      userId: scope.userId,
+      conversationId: scope.conversationId,
+      userMessageId: turn.questions[0].id,
       assistantMessageId: turn.answer.id,
       content,
-      embedding,
-      createdAt: first.createdAt,
-    },
-    [...turn.questions.map((q) => q.id), turn.answer.id],
+      embedding: embeddings[i],
+      createdAt: turn.questions[0].createdAt,
+      sourceMessageIds,
+    })),
   );
+}
+
+/** A turn's episode text and sources; 'none' when nothing is left to index, 'later' while the reply is being written. */
+function episodeOf(turn: Turn): { content: string; sourceMessageIds: string[] } | 'none' | 'later' {
+  if (turn.answer.status === 'streaming') return 'later';
+  const forgotten = (m: { content: string }) => m.content.split(FORGOTTEN).join('').trim() === '';
+  if (turn.questions.length === 0 || turn.answer.status === 'failed' || [turn.answer, ...turn.questions].every(forgotten)) return 'none';
+  const content = [...turn.questions.map((q) => `User: ${q.content.trim()}`), `Assistant: ${turn.answer.content.trim()}`].join('\n');
+  return { content, sourceMessageIds: [...turn.questions.map((q) => q.id), turn.answer.id] };
 }

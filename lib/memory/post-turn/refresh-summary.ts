@@ -1,13 +1,13 @@
 import { generateText } from 'ai';
-import { getMessages, messagesForSummary, positionOfMessage, type Scope } from '@/db/history';
-import type { Message } from '@/db/schema';
+import type { Scope } from '@/db/history';
+import type { Message, Summary } from '@/db/schema';
 import { coveredUntil, getSummary, summarySources, writeSummary } from '@/db/summaries';
 import { memoryFloor } from '@/db/users';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
 import type { PostTurnWork } from '../post-turn';
-import { readRedacted } from '../redaction';
 import { summariseExtractive } from '../rules/summarise';
+import { readFromDatabase, readOnce, type SummaryReader } from './summary-reader';
 
 /**
  * The rolling summary: starts when the conversation reaches SUMMARY_START_MESSAGES, refreshes when
@@ -19,8 +19,28 @@ import { summariseExtractive } from '../rules/summarise';
  */
 export const refreshSummary: PostTurnWork = {
   kind: 'refresh_summary',
+  ownInputs: true,
   async run({ job, config, models }) {
     await refreshSummaryOf({ userId: job.userId, conversationId: job.conversationId }, job.messageId, config, models);
+  },
+  // An import's replies in order, reading the conversation once: a refresh that would not write
+  // costs no query, one that writes only its own.
+  async runMany(jobs, { config, models }) {
+    const [{ userId, conversationId }] = jobs;
+    const scope = { userId, conversationId };
+    const reader = await readOnce(scope);
+    let current = await getSummary(scope);
+    const floorSeq = Math.max(current?.floorSeq ?? 0, await memoryFloor(userId));
+    const failures = new Map<string, unknown>();
+    for (const job of jobs) {
+      try {
+        current = await refreshFrom(scope, current, floorSeq, { upTo: job.messageId, config, models, rebuild: false, reader });
+      } catch (error) {
+        failures.set(job.id, error);
+        current = await getSummary(scope);
+      }
+    }
+    return failures;
   },
 };
 
@@ -28,33 +48,36 @@ export const refreshSummary: PostTurnWork = {
 const REBUILD_CHUNK = 40;
 
 /**
- * One refresh up to `upTo` (a reply; null = the newest message). With `rebuild`, the summary is
- * recomputed from the messages alone, in pieces, after a correction changed what it was built from.
+ * One refresh up to `upTo` (a reply; null = the newest message); returns the summary as it then is.
+ * With `rebuild`, the summary is recomputed from the messages alone, in pieces, after a correction
+ * changed what it was built from.
  */
-export async function refreshSummaryOf(scope: Scope, upTo: string | null, config: AppConfig, models: Models, rebuild = false): Promise<void> {
-  let current = await getSummary(scope);
-  if (rebuild && !current) return;
+export async function refreshSummaryOf(scope: Scope, upTo: string | null, config: AppConfig, models: Models, rebuild = false): Promise<Summary | undefined> {
+  const current = await getSummary(scope);
+  if (rebuild && !current) return current;
   const floorSeq = Math.max(current?.floorSeq ?? 0, await memoryFloor(scope.userId));
+  return refreshFrom(scope, current, floorSeq, { upTo, config, models, rebuild, reader: readFromDatabase(scope) });
+}
+
+type Refresh = { upTo: string | null; config: AppConfig; models: Models; rebuild: boolean; reader: SummaryReader };
+
+/** A refresh from the summary as it is (`current`) and the clear point. */
+async function refreshFrom(scope: Scope, current: Summary | undefined, floorSeq: number, { upTo, config, models, rebuild, reader }: Refresh): Promise<Summary | undefined> {
   let base = rebuild ? null : current;
   // Each pass covers at least one more message, so the loop ends with the conversation.
   for (;;) {
-    const { fresh, sinceFloor } = await messagesForSummary(scope, {
-      after: coveredUntil(base ?? undefined),
-      floorSeq,
-      upTo,
-      keepRaw: config.SUMMARY_KEEP_RAW,
-    });
+    const { fresh, sinceFloor } = await reader.forSummary({ after: coveredUntil(base ?? undefined), floorSeq, upTo, keepRaw: config.SUMMARY_KEEP_RAW });
     const started = Boolean(base?.content);
-    if (!rebuild && !started && sinceFloor < config.SUMMARY_START_MESSAGES) return;
-    if (!rebuild && started && fresh.length < config.SUMMARY_REFRESH_MESSAGES) return;
-    if (!rebuild && fresh.length === 0) return;
+    if (!rebuild && !started && sinceFloor < config.SUMMARY_START_MESSAGES) return current;
+    if (!rebuild && started && fresh.length < config.SUMMARY_REFRESH_MESSAGES) return current;
+    if (!rebuild && fresh.length === 0) return current;
     const piece = rebuild ? fresh.slice(0, REBUILD_CHUNK) : fresh;
-    const written = await writeVersion(scope, current?.version ?? null, base, piece, models, rebuild ? 'rebuild' : 'refresh');
+    const written = await writeVersion(scope, current?.version ?? null, base, piece, models, rebuild ? 'rebuild' : 'refresh', reader);
     // Someone edited or cleared it meanwhile: fail, so the retry builds on their version.
     if (!written) throw new Error('the summary changed while it was being refreshed');
     current = written;
     base = written;
-    if (!rebuild || fresh.length <= REBUILD_CHUNK) return;
+    if (!rebuild || fresh.length <= REBUILD_CHUNK) return current;
   }
 }
 
@@ -65,8 +88,9 @@ async function writeVersion(
   stored: Message[],
   models: Models,
   action: 'refresh' | 'rebuild',
+  reader: SummaryReader,
 ) {
-  const fresh = await readRedacted(stored, 'memory');
+  const fresh = await reader.readForMemory(stored);
   const previous = base?.content || null;
   const content = fresh.length === 0 ? '' : models.memory ? await summariseWithModel(models, previous, fresh) : summariseExtractive(previous, fresh.map(asInput));
   const earlier = base?.content ? await summarySources(scope, base.version) : [];
@@ -76,10 +100,10 @@ async function writeVersion(
     {
       content,
       coveredMessageCount: (base?.content ? base.coveredMessageCount : 0) + fresh.length,
-      coveredUntil: last ? ((await positionOfMessage(scope, last.id)) ?? null) : null,
+      coveredUntil: last ? ((await reader.position(last.id)) ?? null) : null,
       sourceMessageIds: models.memory
         ? [...earlier, ...fresh.map((m) => m.id)]
-        : sourcesOf(content, [...(await readRedacted(await getMessages(scope.userId, earlier), 'memory')), ...fresh]),
+        : sourcesOf(content, [...(await reader.readForMemory(await reader.byIds(earlier))), ...fresh]),
       actor: models.memory ? `model:${models.memory.modelId}` : 'offline-summariser',
       action,
     },

@@ -1,4 +1,4 @@
-import { getMessage, userMessagesAnsweredBy } from '@/db/history';
+import { getMessage, listMessages, userMessagesAnsweredBy, type Scope } from '@/db/history';
 import type { Message } from '@/db/schema';
 import { memoryFloor } from '@/db/users';
 import { readRedacted, type RedactionReader } from '../redaction';
@@ -19,6 +19,44 @@ export async function loadTurn(userId: string, assistantMessageId: string, reade
   const floor = await memoryFloor(userId);
   if (stored.seq <= floor) return undefined;
   const original = (await userMessagesAnsweredBy({ userId, conversationId: stored.conversationId }, stored.id)).filter((q) => q.seq > floor);
-  const [answer, ...questions] = await readRedacted([stored, ...original], reader);
-  return { answer, questions, original };
+  const [turn] = await readTurns([{ stored, original }], reader);
+  return turn;
+}
+
+/**
+ * Many replies' turns in one conversation at once (an import's): the same turns as `loadTurn`, from
+ * one read of the conversation. A reply answers the user messages since the assistant message
+ * before it, by position (as `userMessagesAnsweredBy`). Replies not found or before a "forget
+ * everything" are left out.
+ */
+export async function loadTurns(scope: Scope, assistantMessageIds: string[], reader: RedactionReader): Promise<Map<string, Turn>> {
+  const wanted = new Set(assistantMessageIds);
+  const floor = await memoryFloor(scope.userId);
+  const stored: Array<{ stored: Message; original: Message[] }> = [];
+  let asked: Message[] = [];
+  for (const message of await listMessages(scope)) {
+    if (message.role === 'user') {
+      asked.push(message);
+      continue;
+    }
+    if (wanted.has(message.id) && message.seq > floor) stored.push({ stored: message, original: asked.filter((q) => q.seq > floor) });
+    asked = [];
+  }
+  const turns = await readTurns(stored, reader);
+  return new Map(turns.map((turn) => [turn.answer.id, turn]));
+}
+
+/** Reads turns as the reader may, all their messages in one pass (their redactions read once). */
+async function readTurns(turns: Array<{ stored: Message; original: Message[] }>, reader: RedactionReader): Promise<Turn[]> {
+  const read = await readRedacted(
+    turns.flatMap((t) => [t.stored, ...t.original]),
+    reader,
+  );
+  let next = 0;
+  return turns.map(({ original }) => {
+    const answer = read[next];
+    const questions = read.slice(next + 1, next + 1 + original.length);
+    next += 1 + original.length;
+    return { answer, questions, original };
+  });
 }
