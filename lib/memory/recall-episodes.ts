@@ -19,7 +19,7 @@ export const recallEpisodes: Step = {
   name: 'recall_episodes',
   async run(state) {
     const { config, models, retrieval, candidates, runs } = state;
-    const topK = recallTopK(config, models.chatModelId, 'episodes');
+    const topK = recallTopK(config, models.chatModelId, 'episodes', state.history.length === 0);
     const k = topK + state.history.filter((m) => m.role === 'assistant').length;
     const keywords = searchKeywords(retrieval.query);
     const hits = await searchByScope(state, config.EPISODE_SCOPE, keywords, k);

@@ -16,11 +16,14 @@ export async function indexTurn(userId: string, assistantMessageId: string, mode
   const turn = await loadTurn(userId, assistantMessageId);
   if (!turn || turn.answer.status === 'streaming') return;
   const forgotten = (m: { content: string }) => m.content.split(FORGOTTEN).join('').trim() === '';
-  if (turn.questions.length === 0 || turn.answer.status === 'failed' || [turn.answer, ...turn.questions].every(forgotten)) {
+  // A reply that answers only forgotten questions is not indexed on its own: it would tell what they asked.
+  const unanswerable = turn.questions.length === 0 && !turn.answersNothing;
+  if (unanswerable || turn.answer.status === 'failed' || [turn.answer, ...turn.questions].every(forgotten)) {
     await deleteEpisodeOf(userId, assistantMessageId);
     return;
   }
-  const first = turn.questions[0];
+  // A reply that follows another reply is its own episode, opened by itself.
+  const first = turn.questions[0] ?? turn.answer;
   const content = [...turn.questions.map((q) => `User: ${q.content.trim()}`), `Assistant: ${turn.answer.content.trim()}`].join('\n');
   const [embedding] = await embedTexts(models, [content]);
   await putEpisode(

@@ -10,6 +10,8 @@ export type Turn = {
   questions: Message[];
   /** The questions as stored, for locating a statement in what the user actually wrote. */
   original: Message[];
+  /** The reply follows another reply with no user message between (an imported monologue, a continuation). */
+  answersNothing: boolean;
 };
 
 /** The assistant message a job is about and the user messages it answers, as memory may read them. */
@@ -18,7 +20,8 @@ export async function loadTurn(userId: string, assistantMessageId: string, reade
   if (!stored) return undefined;
   const floor = await memoryFloor(userId);
   if (stored.seq <= floor) return undefined;
-  const original = (await userMessagesAnsweredBy({ userId, conversationId: stored.conversationId }, stored.id)).filter((q) => q.seq > floor);
+  const answered = await userMessagesAnsweredBy({ userId, conversationId: stored.conversationId }, stored.id);
+  const original = answered.filter((q) => q.seq > floor);
   const [answer, ...questions] = await readRedacted([stored, ...original], reader);
-  return { answer, questions, original };
+  return { answer, questions, original, answersNothing: answered.length === 0 };
 }
