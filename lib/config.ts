@@ -78,6 +78,8 @@ const envSchema = z.object({
   // related: the current conversation first, then other conversations' turns that clear EPISODES_OTHER_MIN_SIMILARITY or share two query words.
   EPISODE_SCOPE: z.enum(['conversation', 'related', 'user']).default('related'),
   EPISODES_OTHER_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.45),
+  // related, in a conversation with no earlier turns: this many of the best other conversations' turns come along even below that bar.
+  EPISODES_NEW_CONVERSATION_BEST: int(5),
   // 0 = auto: enough candidates to fill the block's share of the budget (5 to 50).
   EPISODES_TOP_K: int(0),
   // Facts: what the user told about themselves, across conversations.

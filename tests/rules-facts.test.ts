@@ -582,6 +582,18 @@ describe('own words: kinds of input, other phrasings', () => {
     expect(all(text).map(([s, v]) => [s, v])).toEqual([[slot, value]]);
   });
 
+  it.each<[string, string, string[]]>([
+    // [message, the words kept, what they must not hold]
+    ['My cousin just moved to Lisbon for a job at a bank.', 'My cousin', ['Lisbon', 'bank']],
+    ['my stepdad Colin drives a tram in Sheffield', 'my stepdad Colin', ['tram', 'Sheffield']],
+    ['我表哥在深圳当律师。', '我表哥', ['深圳', '律师']],
+    ['我姑姑叫周敏，在云南开了一家客栈', '我姑姑叫周敏', ['云南', '客栈']],
+  ])("someone else's fact keeps only who they are, not their life: %s", (text, kept, absent) => {
+    const [fact] = extractFactCandidates(text, NOW);
+    expect(fact.text).toBe(kept);
+    for (const word of absent) expect(fact.text).not.toContain(word);
+  });
+
   it.each<[string, string[], string]>([
     ['EN a diet said through food', ["I don't eat any meat", "I've started having shrimp again"], "I've started having shrimp again"],
     ['EN a move said with a season', ['We have been living in Glasgow for ages', 'We relocated to Tucson last spring'], 'We relocated to Tucson last spring'],

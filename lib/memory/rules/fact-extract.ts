@@ -60,7 +60,7 @@ function extractClause(language: Language, clause: string, now: Date, greeted: b
     .filter((f) => f.value.length > 0 || f.negated)
     .map((f) => ({
       slot: f.slot,
-      text: clause,
+      text: f.said ?? clause,
       value: f.value,
       ...(f.negated ? { negated: true } : {}),
       // A date fact carries its date in the value; validFrom is for facts that started at some point.
