@@ -203,7 +203,6 @@ describe('rewriteOffline: only the user\'s own words are carried', () => {
     ['en "My birthday?" is about the user', enDirectorThenNeighbour, 'My birthday?'],
     ['zh 他 → the user\'s own name is not a third person', zhSelfIntro, '他是做什么的？'],
     ['zh 他 → never a title; only the assistant named a person', zhMovieAndTea, '他还写过什么？'],
-    ['en "she" → only the assistant named people', enNovelOnly, 'What else did she write?'],
   ])('%s → unchanged', (_, recent, question) => {
     expect(rewriteOffline(question, recent, NOW)).toEqual({ query: question, terms: [], datesResolved: [] });
   });
@@ -358,6 +357,8 @@ describe('rewriteOffline: with nothing named, the turn the question leans on goe
     ['en board game in lower case, "it"', after('we started playing wingspan on friday nights'), 'How long does a round of it take?', 'wingspan'],
     ['en book in lower case, "that"', after('I picked up a copy of the hobbit at a flea market.'), 'When was that first published?', 'the hobbit'],
     ['en a thing of the user\'s, "it"', after('The tiles behind the sink keep cracking in winter.'), 'Can I fix it myself?', 'tiles behind the sink'],
+    ['zh a person no rule names, 他', after('我特别喜欢宫崎骏的电影。'), '他最新的一部叫什么？', '宫崎骏'],
+    ['en "she" with only the assistant naming people: the user\'s turn, where the search finds them', enNovelOnly, 'What else did she write?', 'lighthouse keeper'],
   ])('%s', (_, recent, question, held) => {
     const { query } = rewriteOffline(question, recent, NOW);
     expect(query.startsWith(question)).toBe(true);

@@ -334,15 +334,20 @@ export function rewriteOffline(question: string, recent: RecentTurn[], now: Date
   const userTurns = recent.filter((t) => t.role === 'user').map((t) => t.content);
   const terms = ref ? salientTerms(ref, text, userTurns) : [];
   const zh = [...text].some(isCjk);
-  // Nothing named to carry for "it", "that", 那里 (a title without marks, a place, a thing in lower
+  // Nothing named to carry (a title without marks, a place, a name no rule knows, a thing in lower
   // case): the words of the turn the question leans on go with it, so that what it points at is
-  // searched for. A person would have been named; "he" with no name in sight carries nothing.
-  const leansOnTurn = ref !== null && ref.kind !== 'person' && ref.form !== 'former' && ref.form !== 'latter';
-  const carried = terms.length > 0 ? terms.map((t) => t.display) : leansOnTurn ? [latestStatement(userTurns)].filter((t) => t !== '') : [];
+  // searched for. "He" can point at no question and at no self-introduction: those are not carried.
+  const leansOnTurn = ref !== null && ref.form !== 'former' && ref.form !== 'latter';
+  const turn = leansOnTurn && terms.length === 0 ? latestStatement(userTurns) : '';
+  const fitsPerson = (text: string) => !/[?？]\s*$/u.test(text) && !SELF_INTRODUCTION.test(text);
+  const carried = terms.length > 0 ? terms.map((t) => t.display) : turn !== '' && (ref?.kind !== 'person' || fitsPerson(turn)) ? [turn] : [];
   if (carried.length === 0) return { query: text, terms: [], datesResolved };
   const listed = carried.join(zh ? '、' : ', ');
   return { query: zh ? `${text}（${listed}）` : `${text} (${listed})`, terms: terms.length > 0 ? terms.map((t) => t.text) : carried, datesResolved };
 }
+
+/** The user saying who they are: never what "he" or 她 points at. */
+const SELF_INTRODUCTION = /\b(?:[Mm]y name is|[Cc]all me|I am \p{Lu}|I'm \p{Lu})|我叫|我是|我的名字|本人/u;
 
 /** Characters of a turn carried in place of terms: its last sentences, up to about this many. */
 const CARRIED_CHARS = 80;
