@@ -599,6 +599,10 @@ describe('own words: kinds of input, other phrasings', () => {
     ['EN a move said with a season', ['We have been living in Glasgow for ages', 'We relocated to Tucson last spring'], 'We relocated to Tucson last spring'],
     ['ZH a diet said through food', ['我不吃肉', '我最近重新开始吃肉了'], '我最近重新开始吃肉了'],
     ['ZH a move from one city to another', ['我住在哈尔滨', '我们家去年从成都搬到了青岛'], '我们家去年从成都搬到了青岛'],
+    ['EN a diet ended, the new habit after "and"', ["I'm a pescatarian.", 'I quit being pescatarian and eat steak again.'], 'I eat steak again'],
+    ['EN a diet said with what follows a comma', ['I eat everything, honestly.', "I'm vegan, so nothing from animals."], "I'm vegan, so nothing from animals"],
+    ['EN back to a kind of food', ["I don't eat meat.", "I'm back to eating pork after years off it."], "I'm back to eating pork after years off it"],
+    ['ZH the next clause borrows 我: the diet ended and the new habit', ['我是素食者', '我不再吃素了，平时也吃牛肉'], '我平时也吃牛肉'],
   ])('supersedes, own words: %s', (_, messages, last) => {
     expect(learn(messages)).toEqual([last]);
   });
