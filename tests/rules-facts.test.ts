@@ -582,6 +582,14 @@ describe('own words: kinds of input, other phrasings', () => {
     expect(all(text).map(([s, v]) => [s, v])).toEqual([[slot, value]]);
   });
 
+  it.each<[string, string]>([
+    ['Hey there, the name\'s Oswin, but everyone says Ozzie.', 'oswin'],
+    ['Good morning! The name is Clementine.', 'clementine'],
+    ['Hello all, my first name is Bartholomew', 'bartholomew'],
+  ])('a greeting before the name says nothing itself: %s', (text, name) => {
+    expect(extract(text).map((c) => [c.slot, c.value])).toEqual([['name', name]]);
+  });
+
   it.each<[string, string, string[]]>([
     // [message, the words kept, what they must not hold]
     ['My cousin just moved to Lisbon for a job at a bank.', 'My cousin', ['Lisbon', 'bank']],
