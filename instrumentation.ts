@@ -1,12 +1,18 @@
 /**
  * Next calls this once when a server process starts: the post-turn worker runs inside it (unless
- * RUN_WORKER=false, for deployments that run `npm run worker` separately), draining due jobs first.
+ * RUN_WORKER=false, for deployments that run `npm run worker` separately), draining due jobs first,
+ * and stored vectors made by another embedder are re-embedded (lib/memory/embedder-sync.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { getConfig } = await import('./lib/config');
   if (!getConfig().RUN_WORKER) return;
-  const { startWorker } = await import('./lib/memory/worker');
+  const [{ startWorker }, { syncStoredEmbeddingsInBackground }, { getModels }] = await Promise.all([
+    import('./lib/memory/worker'),
+    import('./lib/memory/embedder-sync'),
+    import('./lib/llm'),
+  ]);
   const worker = startWorker();
+  syncStoredEmbeddingsInBackground(getModels());
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void worker.stop());
 }

@@ -56,9 +56,10 @@ const envSchema = z.object({
   EMBEDDING_MODEL: z.string().default('text-embedding-3-small'),
   EMBEDDING_DIMENSIONS: int(512),
   OFFLINE_STREAM_DELAY_MS: int(25),
-  // The embedder used without an API key: feature hashing, or a sentence encoder (USE-lite, blended
-  // with hashing for CJK), which recalls better but ingests 2.4x slower; see docs/benchmarks.md.
-  OFFLINE_EMBEDDER: z.enum(['sentence-encoder', 'hashing']).default('hashing'),
+  // The embedder used without an API key: a sentence encoder (USE-lite, blended with hashing for CJK),
+  // which links paraphrases, or feature hashing, which ingests faster but knows no synonyms; see
+  // docs/benchmarks.md. Stored vectors follow a switch by themselves (lib/memory/embedder-sync.ts).
+  OFFLINE_EMBEDDER: z.enum(['sentence-encoder', 'hashing']).default('sentence-encoder'),
   // How long a model may keep us waiting: one embedder call, one memory-model call (rewrite,
   // extraction, summary), the chat model's first token and then each pause between tokens.
   EMBED_TIMEOUT_MS: ms(10_000),
@@ -77,6 +78,8 @@ const envSchema = z.object({
   // related: the current conversation first, then other conversations' turns that clear EPISODES_OTHER_MIN_SIMILARITY or share two query words.
   EPISODE_SCOPE: z.enum(['conversation', 'related', 'user']).default('related'),
   EPISODES_OTHER_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.45),
+  // related, in a conversation with no earlier turns: this many of the best other conversations' turns come along even below that bar.
+  EPISODES_NEW_CONVERSATION_BEST: int(5),
   // 0 = auto: enough candidates to fill the block's share of the budget (5 to 50).
   EPISODES_TOP_K: int(0),
   // Facts: what the user told about themselves, across conversations.

@@ -4,6 +4,8 @@
  */
 import { closeDb } from '../db/client';
 import { runMigrations } from '../db/migrate';
+import { getModels } from '../lib/llm';
+import { syncStoredEmbeddingsInBackground } from '../lib/memory/embedder-sync';
 import { startWorker } from '../lib/memory/worker';
 
 const url = process.env.DATABASE_URL?.trim();
@@ -13,6 +15,7 @@ if (!url) {
 }
 await runMigrations(url);
 const worker = startWorker();
+syncStoredEmbeddingsInBackground(getModels());
 console.log('[memlens] post-turn worker running; Ctrl+C to stop');
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {

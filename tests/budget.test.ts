@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitToBudget, type BlockName, type BudgetInput } from '@/lib/memory/budget';
+import { DEFAULT_LIMITS, lendUnusedShares } from '@/lib/memory/fit-to-budget';
 
 const limits = (over: Partial<Record<BlockName, { floor: number; cap: number }>> = {}) => ({
   facts: { floor: 0.1, cap: 0.3 },
@@ -74,5 +75,28 @@ describe('fitToBudget', () => {
       for (const d of outcome.decisions.filter((x) => !x.kept)) expect(d.reason).not.toBe('fits');
     }
     check?.(outcome);
+  });
+});
+
+describe('lendUnusedShares', () => {
+  const defaults = DEFAULT_LIMITS;
+  const some = (prefix: string, ...tokens: number[]) => tokens.map((t, i) => ({ key: `${prefix}${i + 1}`, tokens: t }));
+  const episodesCap = (blocks: Record<BlockName, Array<{ key: string; tokens: number }>>, budget = 4000) =>
+    lendUnusedShares(defaults, blocks, budget).episodes.cap;
+
+  it('gives a new conversation\'s earlier turns the window\'s and the missing summary\'s shares', () => {
+    const windowShare = 1 - defaults.facts.cap - defaults.summary.cap - defaults.episodes.cap;
+    expect(episodesCap({ facts: some('f', 30), summary: [], episodes: some('e', 60), history: [] })).toBeCloseTo(defaults.episodes.cap + windowShare + defaults.summary.cap);
+  });
+
+  it('leaves the caps alone when the window fills its share and every block has something', () => {
+    const blocks = { facts: some('f', 30), summary: some('s', 200), episodes: some('e', 60), history: some('h', 600, 600) };
+    expect(lendUnusedShares(defaults, blocks, 4000)).toEqual(defaults);
+  });
+
+  it('lends only the part of the window\'s share its messages leave', () => {
+    const windowShare = 1 - defaults.facts.cap - defaults.summary.cap - defaults.episodes.cap;
+    const cap = episodesCap({ facts: some('f', 30), summary: some('s', 100), episodes: some('e', 60), history: some('h', 200) });
+    expect(cap).toBeCloseTo(defaults.episodes.cap + windowShare - 200 / 4000);
   });
 });

@@ -299,7 +299,7 @@ describe('token budget', () => {
       expect(state.budget!.total).toBeLessThanOrEqual(300);
       const dropped = state.budget!.decisions.filter((d) => !d.kept);
       expect(dropped.length).toBeGreaterThan(0);
-      for (const d of dropped) expect(d.reason).toMatch(/cap|budget|older than a dropped message/);
+      for (const d of dropped) expect(d.reason).toMatch(/cap|budget|older than a dropped message|sent in the recent window/);
       expect(contextText(state)).toContain('What is my name?');
     } finally {
       setEnv({ CONTEXT_BUDGET: undefined });

@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { createConversation } from '@/db/conversations';
 import { createGuestUser } from '@/db/users';
 import { previewContext } from '@/lib/memory/preview';
 import { setEnv } from './support/app';
 import { importTurns } from './support/memory';
 
 // EPISODE_SCOPE: which conversations' turns recall_episodes may bring back.
-afterAll(() => setEnv({ EPISODE_SCOPE: undefined }));
+afterAll(() => setEnv({ EPISODE_SCOPE: undefined, EPISODES_NEW_CONVERSATION_BEST: undefined }));
 
 async function userWithTwoConversations() {
   const user = await createGuestUser();
@@ -38,6 +39,26 @@ describe('recall_episodes across conversations', () => {
     const { elsewhere, episodes } = await userWithTwoConversations();
     const found = await episodes('Which cheap phone suits my grandmother?');
     expect(found.filter((e) => e.conversationId === elsewhere)).toEqual([]);
+  });
+
+  it('by default brings a new conversation the best few turns of other conversations, even below the bar', async () => {
+    setEnv({ EPISODE_SCOPE: undefined, EPISODES_NEW_CONVERSATION_BEST: undefined });
+    const user = await createGuestUser();
+    const before = await importTurns(user.id, [
+      ['Lately I live on flat whites, three a day.', 'That is a lot of milk foam.'],
+      ['How do I fix a squeaky door hinge?', 'A drop of oil on the pin.'],
+    ]);
+    const fresh = await createConversation(user.id, 'new');
+    const recalled = async () =>
+      (await previewContext({ userId: user.id, conversationId: fresh.id }, 'What should I get at the café?')).candidates.filter((c) => c.kind === 'episode');
+    const found = await recalled();
+    const coffee = found.find((c) => c.text.includes('flat whites'));
+    expect(coffee?.meta?.conversationId).toBe(before);
+    expect(found.length).toBeLessThanOrEqual(5);
+
+    setEnv({ EPISODES_NEW_CONVERSATION_BEST: '0' });
+    expect((await recalled()).some((c) => c.text.includes('flat whites'))).toBe(false);
+    setEnv({ EPISODES_NEW_CONVERSATION_BEST: undefined });
   });
 
   it('conversation keeps to the current conversation; user ranks every conversation together', async () => {

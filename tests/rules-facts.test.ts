@@ -582,11 +582,35 @@ describe('own words: kinds of input, other phrasings', () => {
     expect(all(text).map(([s, v]) => [s, v])).toEqual([[slot, value]]);
   });
 
+  it.each<[string, string]>([
+    ['Hey there, the name\'s Oswin, but everyone says Ozzie.', 'oswin'],
+    ['Good morning! The name is Clementine.', 'clementine'],
+    ['Hello all, my first name is Bartholomew', 'bartholomew'],
+  ])('a greeting before the name says nothing itself: %s', (text, name) => {
+    expect(extract(text).map((c) => [c.slot, c.value])).toEqual([['name', name]]);
+  });
+
+  it.each<[string, string, string[]]>([
+    // [message, the words kept, what they must not hold]
+    ['My cousin just moved to Lisbon for a job at a bank.', 'My cousin', ['Lisbon', 'bank']],
+    ['my stepdad Colin drives a tram in Sheffield', 'my stepdad Colin', ['tram', 'Sheffield']],
+    ['我表哥在深圳当律师。', '我表哥', ['深圳', '律师']],
+    ['我姑姑叫周敏，在云南开了一家客栈', '我姑姑叫周敏', ['云南', '客栈']],
+  ])("someone else's fact keeps only who they are, not their life: %s", (text, kept, absent) => {
+    const [fact] = extractFactCandidates(text, NOW);
+    expect(fact.text).toBe(kept);
+    for (const word of absent) expect(fact.text).not.toContain(word);
+  });
+
   it.each<[string, string[], string]>([
     ['EN a diet said through food', ["I don't eat any meat", "I've started having shrimp again"], "I've started having shrimp again"],
     ['EN a move said with a season', ['We have been living in Glasgow for ages', 'We relocated to Tucson last spring'], 'We relocated to Tucson last spring'],
     ['ZH a diet said through food', ['我不吃肉', '我最近重新开始吃肉了'], '我最近重新开始吃肉了'],
     ['ZH a move from one city to another', ['我住在哈尔滨', '我们家去年从成都搬到了青岛'], '我们家去年从成都搬到了青岛'],
+    ['EN a diet ended, the new habit after "and"', ["I'm a pescatarian.", 'I quit being pescatarian and eat steak again.'], 'I eat steak again'],
+    ['EN a diet said with what follows a comma', ['I eat everything, honestly.', "I'm vegan, so nothing from animals."], "I'm vegan, so nothing from animals"],
+    ['EN back to a kind of food', ["I don't eat meat.", "I'm back to eating pork after years off it."], "I'm back to eating pork after years off it"],
+    ['ZH the next clause borrows 我: the diet ended and the new habit', ['我是素食者', '我不再吃素了，平时也吃牛肉'], '我平时也吃牛肉'],
   ])('supersedes, own words: %s', (_, messages, last) => {
     expect(learn(messages)).toEqual([last]);
   });

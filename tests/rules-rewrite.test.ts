@@ -203,7 +203,6 @@ describe('rewriteOffline: only the user\'s own words are carried', () => {
     ['en "My birthday?" is about the user', enDirectorThenNeighbour, 'My birthday?'],
     ['zh 他 → the user\'s own name is not a third person', zhSelfIntro, '他是做什么的？'],
     ['zh 他 → never a title; only the assistant named a person', zhMovieAndTea, '他还写过什么？'],
-    ['en "she" → only the assistant named people', enNovelOnly, 'What else did she write?'],
   ])('%s → unchanged', (_, recent, question) => {
     expect(rewriteOffline(question, recent, NOW)).toEqual({ query: question, terms: [], datesResolved: [] });
   });
@@ -344,5 +343,32 @@ describe('absolutizeRelativeDates (now = 2026-11-21, weeks start Monday, UTC)', 
   it('crosses month and year boundaries', () => {
     expect(absolutizeRelativeDates('last month', new Date('2026-01-15T00:00:00Z')).resolved[0].date).toBe('2025-12');
     expect(absolutizeRelativeDates('上周', new Date('2026-01-01T00:00:00Z')).resolved[0].date).toBe('the week of 2025-12-22');
+  });
+});
+
+describe('rewriteOffline: with nothing named, the turn the question leans on goes with it', () => {
+  const after = (...userTurns: string[]): RecentTurn[] => userTurns.flatMap((content) => [{ role: 'user' as const, content }, { role: 'assistant' as const, content: 'Sounds good.' }]);
+  it.each<[string, RecentTurn[], string, string]>([
+    // [label, recent, question, what the query must now hold]
+    ['zh title without marks, 它', after('我这周在看三体，刚读到第二部'), '它的作者还写过什么？', '三体'],
+    ['zh song without marks, 这首', after('最近在听周杰伦的晴天'), '这首歌是哪年发的？', '晴天'],
+    ['zh place, 那里', after('我上周去了西湖'), '那里门票多少钱？', '西湖'],
+    ['zh film with a number, the whole name', after('昨晚看了流浪地球2，特效很震撼'), '这部片的导演是谁？', '流浪地球2'],
+    ['en board game in lower case, "it"', after('we started playing wingspan on friday nights'), 'How long does a round of it take?', 'wingspan'],
+    ['en book in lower case, "that"', after('I picked up a copy of the hobbit at a flea market.'), 'When was that first published?', 'the hobbit'],
+    ['en a thing of the user\'s, "it"', after('The tiles behind the sink keep cracking in winter.'), 'Can I fix it myself?', 'tiles behind the sink'],
+    ['zh a person no rule names, 他', after('我特别喜欢宫崎骏的电影。'), '他最新的一部叫什么？', '宫崎骏'],
+    ['en "she" with only the assistant naming people: the user\'s turn, where the search finds them', enNovelOnly, 'What else did she write?', 'lighthouse keeper'],
+  ])('%s', (_, recent, question, held) => {
+    const { query } = rewriteOffline(question, recent, NOW);
+    expect(query.startsWith(question)).toBe(true);
+    expect(query).toContain(held);
+  });
+
+  it('carries only the last sentences of a long turn, and skips small talk after it', () => {
+    const recent = after(`${'We spent most of the summer repainting the fence and arguing about colours. '.repeat(3)}In the end we bought a used canoe.`, 'thanks!');
+    const { query } = rewriteOffline('Where should I store it?', recent, NOW);
+    expect(query).toContain('used canoe');
+    expect(query.length).toBeLessThan('Where should I store it?'.length + 200);
   });
 });

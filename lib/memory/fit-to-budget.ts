@@ -111,7 +111,7 @@ function fitOnce(state: TurnState, candidates: ContextItem[], window: TurnState[
     budget: limits.budget,
     requiredTokens: required.reduce((sum, line) => sum + line.tokens, 0),
     blocks,
-    limits: blockLimits(config),
+    limits: lendUnusedShares(blockLimits(config), blocks, limits.budget),
     headerTokens,
   });
   if (!outcome.ok) throw new HttpError(400, 'exceeds_context_budget', 'The message does not fit in the context budget.');
@@ -144,15 +144,35 @@ export function blockLimits(config: AppConfig): Record<BlockName, BlockLimit> {
   return { ...DEFAULT_LIMITS, ...mapLimits(config) };
 }
 
+/** The share of the budget the memory blocks' caps leave to the recent window. */
+const windowShare = (limits: Record<BlockName, BlockLimit>) => Math.max(0, 1 - limits.facts.cap - limits.summary.cap - limits.episodes.cap);
+
+/**
+ * What the window and the other memory blocks cannot use goes to earlier turns: the part of the
+ * window's share its messages leave, and the cap of a block with nothing to offer (no summary yet, no
+ * facts). A new conversation has neither window nor summary, and earlier conversations are all
+ * there is to draw on; a long conversation's full window and summary leave the caps as they are.
+ */
+export function lendUnusedShares(limits: Record<BlockName, BlockLimit>, blocks: Record<BlockName, BudgetItem[]>, budget: number): Record<BlockName, BlockLimit> {
+  const windowTokens = blocks.history.reduce((sum, item) => sum + item.tokens, 0);
+  const unusedWindow = Math.max(0, windowShare(limits) - windowTokens / budget);
+  const emptyBlocks = (['facts', 'summary'] as const).filter((block) => blocks[block].length === 0).reduce((sum, block) => sum + limits[block].cap, 0);
+  return { ...limits, episodes: { ...limits.episodes, cap: Math.min(1, limits.episodes.cap + unusedWindow + emptyBlocks) } };
+}
+
 /** Typical tokens of one recalled item, for sizing a recall to its block's cap. */
 const TYPICAL_ITEM_TOKENS = { facts: 30, episodes: 60 } as const;
 
-/** How many candidates a recall asks for: the configured top-k, or (0 = auto) enough to fill the block's cap. */
-export function recallTopK(config: AppConfig, modelId: string, block: 'facts' | 'episodes'): number {
+/**
+ * How many candidates a recall asks for: the configured top-k, or (0 = auto) enough to fill the block's
+ * cap, for episodes in a new conversation also the window's and the summary's shares (lendUnusedShares).
+ */
+export function recallTopK(config: AppConfig, modelId: string, block: 'facts' | 'episodes', newConversation = false): number {
   const configured = block === 'facts' ? config.FACTS_TOP_K : config.EPISODES_TOP_K;
   if (configured > 0) return configured;
-  const cap = blockLimits(config)[block].cap * modelLimits(config, modelId).budget;
-  return Math.min(50, Math.max(5, Math.ceil(cap / TYPICAL_ITEM_TOKENS[block])));
+  const limits = blockLimits(config);
+  const share = limits[block].cap + (newConversation && block === 'episodes' ? windowShare(limits) + limits.summary.cap : 0);
+  return Math.min(50, Math.max(5, Math.ceil((share * modelLimits(config, modelId).budget) / TYPICAL_ITEM_TOKENS[block])));
 }
 
 function mapLimits(config: AppConfig): Partial<Record<BlockName, BlockLimit>> {

@@ -10,7 +10,8 @@ import type { ContextItem, Step, TurnState } from './state';
  *   user          every conversation of the user, ranked together;
  *   related       (default) the current conversation first, then the user's other conversations,
  *                 whose turns must clear a stricter bar (relevantElsewhere), so that what the user
- *                 said elsewhere stays findable without unrelated chatter flooding the context.
+ *                 said elsewhere stays findable without unrelated chatter flooding the context; in a
+ *                 new conversation the best few (EPISODES_NEW_CONVERSATION_BEST) come along regardless.
  * Turns of the recent window are not excluded here: the budget decides which window messages are
  * actually sent, and fit_to_budget drops the episodes of those only (so a window message the budget
  * drops is still reachable as an episode). The search asks for that many more candidates.
@@ -19,7 +20,7 @@ export const recallEpisodes: Step = {
   name: 'recall_episodes',
   async run(state) {
     const { config, models, retrieval, candidates, runs } = state;
-    const topK = recallTopK(config, models.chatModelId, 'episodes');
+    const topK = recallTopK(config, models.chatModelId, 'episodes', state.history.length === 0);
     const k = topK + state.history.filter((m) => m.role === 'assistant').length;
     const keywords = searchKeywords(retrieval.query);
     const hits = await searchByScope(state, config.EPISODE_SCOPE, keywords, k);
@@ -66,7 +67,12 @@ async function searchByScope(state: TurnState, scope: AppConfig['EPISODE_SCOPE']
   if (scope === 'user') return search(null);
   const [current, anywhere] = await Promise.all([search(turnScope.conversationId), search(null)]);
   const seen = new Set(current.map((hit) => hit.id));
-  const elsewhere = anywhere.filter((hit) => !seen.has(hit.id) && relevantElsewhere(hit, keywords, config.EPISODES_OTHER_MIN_SIMILARITY));
+  // A new conversation has nothing of its own to go on: its best few matches elsewhere come along
+  // even below the bar (the inspector shows their scores), the rest must clear it.
+  const best = state.history.length === 0 ? config.EPISODES_NEW_CONVERSATION_BEST : 0;
+  const elsewhere = anywhere
+    .filter((hit) => !seen.has(hit.id))
+    .filter((hit, rank) => rank < best || relevantElsewhere(hit, keywords, config.EPISODES_OTHER_MIN_SIMILARITY));
   // The budget keeps them in this order: the current conversation's turns first.
   return [...current, ...elsewhere.slice(0, k)];
 }

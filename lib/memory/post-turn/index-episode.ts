@@ -37,11 +37,12 @@ async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: 
     kept.map(({ turn, content, sourceMessageIds }, i): NewEpisode & { sourceMessageIds: string[] } => ({
       userId: scope.userId,
       conversationId: scope.conversationId,
-      userMessageId: turn.questions[0].id,
+      // A reply that follows another reply is its own episode, opened by itself.
+      userMessageId: (turn.questions[0] ?? turn.answer).id,
       assistantMessageId: turn.answer.id,
       content,
       embedding: embeddings[i],
-      createdAt: turn.questions[0].createdAt,
+      createdAt: (turn.questions[0] ?? turn.answer).createdAt,
       sourceMessageIds,
     })),
   );
@@ -51,7 +52,9 @@ async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: 
 function episodeOf(turn: Turn): { content: string; sourceMessageIds: string[] } | 'none' | 'later' {
   if (turn.answer.status === 'streaming') return 'later';
   const forgotten = (m: { content: string }) => m.content.split(FORGOTTEN).join('').trim() === '';
-  if (turn.questions.length === 0 || turn.answer.status === 'failed' || [turn.answer, ...turn.questions].every(forgotten)) return 'none';
+  // A reply that answers only forgotten questions is not indexed on its own: it would tell what they asked.
+  const unanswerable = turn.questions.length === 0 && !turn.answersNothing;
+  if (unanswerable || turn.answer.status === 'failed' || [turn.answer, ...turn.questions].every(forgotten)) return 'none';
   const content = [...turn.questions.map((q) => `User: ${q.content.trim()}`), `Assistant: ${turn.answer.content.trim()}`].join('\n');
   return { content, sourceMessageIds: [...turn.questions.map((q) => q.id), turn.answer.id] };
 }

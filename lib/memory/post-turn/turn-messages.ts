@@ -10,6 +10,8 @@ export type Turn = {
   questions: Message[];
   /** The questions as stored, for locating a statement in what the user actually wrote. */
   original: Message[];
+  /** The reply follows another reply with no user message between (an imported monologue, a continuation). */
+  answersNothing: boolean;
 };
 
 /** The assistant message a job is about and the user messages it answers, as memory may read them. */
@@ -18,8 +20,8 @@ export async function loadTurn(userId: string, assistantMessageId: string, reade
   if (!stored) return undefined;
   const floor = await memoryFloor(userId);
   if (stored.seq <= floor) return undefined;
-  const original = (await userMessagesAnsweredBy({ userId, conversationId: stored.conversationId }, stored.id)).filter((q) => q.seq > floor);
-  const [turn] = await readTurns([{ stored, original }], reader);
+  const answered = await userMessagesAnsweredBy({ userId, conversationId: stored.conversationId }, stored.id);
+  const [turn] = await readTurns([{ stored, answered, floor }], reader);
   return turn;
 }
 
@@ -32,14 +34,14 @@ export async function loadTurn(userId: string, assistantMessageId: string, reade
 export async function loadTurns(scope: Scope, assistantMessageIds: string[], reader: RedactionReader): Promise<Map<string, Turn>> {
   const wanted = new Set(assistantMessageIds);
   const floor = await memoryFloor(scope.userId);
-  const stored: Array<{ stored: Message; original: Message[] }> = [];
+  const stored: Array<{ stored: Message; answered: Message[]; floor: number }> = [];
   let asked: Message[] = [];
   for (const message of await listMessages(scope)) {
     if (message.role === 'user') {
       asked.push(message);
       continue;
     }
-    if (wanted.has(message.id) && message.seq > floor) stored.push({ stored: message, original: asked.filter((q) => q.seq > floor) });
+    if (wanted.has(message.id) && message.seq > floor) stored.push({ stored: message, answered: asked, floor });
     asked = [];
   }
   const turns = await readTurns(stored, reader);
@@ -47,16 +49,18 @@ export async function loadTurns(scope: Scope, assistantMessageIds: string[], rea
 }
 
 /** Reads turns as the reader may, all their messages in one pass (their redactions read once). */
-async function readTurns(turns: Array<{ stored: Message; original: Message[] }>, reader: RedactionReader): Promise<Turn[]> {
+async function readTurns(turns: Array<{ stored: Message; answered: Message[]; floor: number }>, reader: RedactionReader): Promise<Turn[]> {
+  // Questions said before a "forget everything" are not memory's to read.
+  const withOriginal = turns.map((t) => ({ ...t, original: t.answered.filter((q) => q.seq > t.floor) }));
   const read = await readRedacted(
-    turns.flatMap((t) => [t.stored, ...t.original]),
+    withOriginal.flatMap((t) => [t.stored, ...t.original]),
     reader,
   );
   let next = 0;
-  return turns.map(({ original }) => {
+  return withOriginal.map(({ original, answered }) => {
     const answer = read[next];
     const questions = read.slice(next + 1, next + 1 + original.length);
     next += 1 + original.length;
-    return { answer, questions, original };
+    return { answer, questions, original, answersNothing: answered.length === 0 };
   });
 }

@@ -17,7 +17,9 @@ export function extractFactCandidates(text: string, now: Date): FactCandidate[] 
   for (const sentence of statementSentences(text)) {
     const language = isChinese(sentence) ? chinese : english;
     const greeted = GREETING.test(sentence);
-    for (const clause of language.clauses(sentence)) {
+    // The greeting itself says nothing: "Hey there, the name's Ada" reads as "the name's Ada".
+    const said = greeted ? sentence.replace(GREETING_WORDS, '') || sentence : sentence;
+    for (const clause of language.clauses(said)) {
       for (const candidate of extractClause(language, clause, now, greeted)) {
         // The same fact twice in one message (a clause and its restatement): keep the later wording.
         const same = out.findIndex((c) => c.slot === candidate.slot && c.value === candidate.value && !c.negated === !candidate.negated);
@@ -31,6 +33,8 @@ export function extractFactCandidates(text: string, now: Date): FactCandidate[] 
 
 /** A sentence that opens by greeting ("Hi, I'm Anna", 你好，我是…) introduces its speaker. */
 const GREETING = /^(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening)|nice to meet you|你好|您好|大家好|嗨|哈喽)\b/iu;
+/** A greeting and the words up to its comma or exclamation mark ("Hey there, ", "你好！"). */
+const GREETING_WORDS = new RegExp(`${GREETING.source}[^,，!！]{0,20}[,，!！]\\s*`, 'iu');
 
 /**
  * Sentences that may state a fact: a question keeps only a statement before its tag ("I'm from Berlin, what about
@@ -60,7 +64,7 @@ function extractClause(language: Language, clause: string, now: Date, greeted: b
     .filter((f) => f.value.length > 0 || f.negated)
     .map((f) => ({
       slot: f.slot,
-      text: clause,
+      text: f.said ?? clause,
       value: f.value,
       ...(f.negated ? { negated: true } : {}),
       // A date fact carries its date in the value; validFrom is for facts that started at some point.

@@ -103,7 +103,8 @@ export function featureOverlap(a: string, b: string, by: 'max' | 'min'): number 
 }
 
 /** A fact a slot pattern found in a clause, before the clause text and dates are attached. */
-export type Found = { slot: FactSlot; value: string; negated?: boolean };
+/** `said`: the words that state it, when less than the clause ("my cousin", not where the cousin moved). */
+export type Found = { slot: FactSlot; value: string; negated?: boolean; said?: string };
 
 /** A clause as a language's slot patterns read it: `s` without its date phrases, `raw` with them; `future` when a date lies ahead. */
 export type Reading = { s: string; raw: string; future: boolean };

@@ -198,12 +198,15 @@ function chineseNamesIn(text: string, segments: Segment[]): Term[] {
     if (/什么|啥/u.test(m[1]) || /我的?$/u.test(text.slice(0, m.index))) continue;
     out.push({ text: m[1], display: m[1], kind: 'person', named: true, position: (m.index ?? 0) + m[0].length - m[1].length });
   }
-  // A product or model with a number (小米14; 华为Mate60 is caught by the Latin rule): never a person.
+  // A product or model with a number (小米14, 流浪地球2; 华为Mate60 is caught by the Latin rule): never a
+  // person. Its name is the whole words before the number (流浪+地球), not single characters (了, 看).
   segments.forEach((word, i) => {
-    const before = segments[i - 1];
-    if (/^\d+$/u.test(word.text) && before && /^[\u4e00-\u9fff]{2,}$/u.test(before.text)) {
-      out.push({ text: before.text + word.text, display: before.text + word.text, kind: 'work', named: true, position: before.index });
-    }
+    if (!/^\d+$/u.test(word.text)) return;
+    let start = i;
+    while (start > 0 && /^[\u4e00-\u9fff]{2,}$/u.test(segments[start - 1].text) && word.index - segments[start - 1].index <= 6) start--;
+    if (start === i) return;
+    const name = segments.slice(start, i + 1).map((s) => s.text).join('');
+    out.push({ text: name, display: name, kind: 'work', named: true, position: segments[start].index });
   });
   return out;
 }
@@ -330,10 +333,35 @@ export function rewriteOffline(question: string, recent: RecentTurn[], now: Date
   const ref = findReference(text);
   const userTurns = recent.filter((t) => t.role === 'user').map((t) => t.content);
   const terms = ref ? salientTerms(ref, text, userTurns) : [];
-  if (terms.length === 0) return { query: text, terms: [], datesResolved };
   const zh = [...text].some(isCjk);
-  const listed = terms.map((t) => t.display).join(zh ? '、' : ', ');
-  return { query: zh ? `${text}（${listed}）` : `${text} (${listed})`, terms: terms.map((t) => t.text), datesResolved };
+  // Nothing named to carry (a title without marks, a place, a name no rule knows, a thing in lower
+  // case): the words of the turn the question leans on go with it, so that what it points at is
+  // searched for. "He" can point at no question and at no self-introduction: those are not carried.
+  const leansOnTurn = ref !== null && ref.form !== 'former' && ref.form !== 'latter';
+  const turn = leansOnTurn && terms.length === 0 ? latestStatement(userTurns) : '';
+  const fitsPerson = (text: string) => !/[?？]\s*$/u.test(text) && !SELF_INTRODUCTION.test(text);
+  const carried = terms.length > 0 ? terms.map((t) => t.display) : turn !== '' && (ref?.kind !== 'person' || fitsPerson(turn)) ? [turn] : [];
+  if (carried.length === 0) return { query: text, terms: [], datesResolved };
+  const listed = carried.join(zh ? '、' : ', ');
+  return { query: zh ? `${text}（${listed}）` : `${text} (${listed})`, terms: terms.length > 0 ? terms.map((t) => t.text) : carried, datesResolved };
+}
+
+/** The user saying who they are: never what "he" or 她 points at. */
+const SELF_INTRODUCTION = /\b(?:[Mm]y name is|[Cc]all me|I am \p{Lu}|I'm \p{Lu})|我叫|我是|我的名字|本人/u;
+
+/** Characters of a turn carried in place of terms: its last sentences, up to about this many. */
+const CARRIED_CHARS = 80;
+
+/** The user's latest turn that says something (not small talk), its last sentences up to CARRIED_CHARS. */
+function latestStatement(userTurns: string[]): string {
+  const turn = [...userTurns].reverse().find((t) => t.trim() !== '' && !SMALL_TALK.test(t)) ?? '';
+  const sentences = turn.match(/[^.!?。！？\n]+[.!?。！？]*/gu)?.map((x) => x.trim()).filter(Boolean) ?? [];
+  let kept = '';
+  for (const sentence of sentences.reverse()) {
+    if (kept !== '' && sentence.length + kept.length > CARRIED_CHARS) break;
+    kept = kept === '' ? sentence : `${sentence} ${kept}`;
+  }
+  return kept.length > CARRIED_CHARS * 2 ? kept.slice(-CARRIED_CHARS * 2) : kept;
 }
 
 function escapeRegExp(s: string): string {

@@ -120,7 +120,9 @@ export function familyPetEn({ s }: Reading): Found[] | null {
     // The name follows "is called" / "named", or is simply the capitalised word after the noun.
     const first = /^[\p{L}'-]+/u.exec(m[3])?.[0];
     const name = first && (m[2] || (/^\p{Lu}/u.test(first) && first !== 'I')) ? first : undefined;
-    return [entityValue(m[1], name)];
+    // What the rest says is the relative's life, not the user's: the fact keeps "my cousin (Ana)" only.
+    const said = `${s.slice(0, s.length - m[3].length).trim()}${name ? ` ${name}` : ''}`;
+    return [{ ...entityValue(m[1], name), said }];
   }
   // "I have two kids", "we adopted a cat named Luna", "I have a sister named Anna and a brother named Tom"
   m = /^(?:i|we) (?:have|got|own|adopted|rescued|took in|bought|just got|have adopted|have rescued|welcomed|are expecting|am expecting|am having|are having|live with|take care of|look after) (.+)$/i.exec(s);

@@ -13,7 +13,7 @@ const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || ne
 const FIRST_PERSON = "(?:i|i'm|i've|i'd|i'll|im|my|we|we're|we've|our)";
 const CONNECTOR = '(?:and|but|so|because|although|though|plus|yet|and also|and now|but now|so now|and then)';
 /** "…, and work at Siemens": a clause that starts with its verb borrows the subject of the sentence's first clause. */
-const VERB_FIRST = /^(?:work|works|live|lives|love|loves|like|likes|enjoy|hate|have|has|own|moved|study|teach|play|speak|prefer|am|is|plan|want|started|got|adopted)\b/i;
+const VERB_FIRST = /^(?:work|works|live|lives|love|loves|like|likes|enjoy|hate|have|has|own|moved|study|teach|play|speak|prefer|am|is|plan|want|started|got|adopted|eat|eats|drink|drinks)\b/i;
 const SPLIT = new RegExp(
   `\\s*[,;]?\\s+${CONNECTOR}\\s+(?=${FIRST_PERSON}\\b)|\\s*,\\s*(?=(?:${CONNECTOR}\\s+)?(?:now\\s+)?${FIRST_PERSON}\\b)|\\s*,?\\s+and\\s+(?=${VERB_FIRST.source.slice(1, -2)}\\b)`,
   'i',

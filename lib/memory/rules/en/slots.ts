@@ -198,7 +198,7 @@ function dietWord(word: string): string {
 
 function dietEn({ s }: EnContext): Found[] | null {
   let m = new RegExp(
-    `^i am (?:(?:a|an|strict|strictly|fully|full|mostly|pretty much|basically|completely|totally|100%|now|on a|following a|going)\\s+)*(${DIET_ALT})(?:\\s+diet)?(?=$|\\s+(?:now|again|these days|nowadays|for|because|since|mostly|at the moment|most of the time|when|,))`,
+    `^i am (?:(?:a|an|strict|strictly|fully|full|mostly|pretty much|basically|completely|totally|100%|now|on a|following a|going)\\s+)*(${DIET_ALT})(?:\\s+diet)?(?=$|\\s*,|\\s+(?:now|again|these days|nowadays|for|because|since|mostly|at the moment|most of the time|when|and|but|so))`,
     'i',
   ).exec(s);
   m ??= new RegExp(
@@ -218,7 +218,7 @@ const FOOD_KINDS: [RegExp, string][] = [
   [/\b(?:dairy|milk|cheese|butter|yogh?urt|eggs?)\b/i, 'vegetarian'],
 ];
 const EATS =
-  /^(?:i|we) (?:have |had |am |are )?(?:been )?(?:(?:started|begun|began|start|gone back to|went back to) )?(?:eat|eats|eating|having|have|added|add|adding|include|including|reintroduced|allowing myself)\b/i;
+  /^(?:i|we) (?:have |had |am |are )?(?:been )?(?:(?:started|begun|began|start|gone back to|went back to|back to) )?(?:eat|eats|eating|having|have|added|add|adding|include|including|reintroduced|allowing myself)\b/i;
 /** Eating as a habit or a change, not one meal ("I had pizza for lunch"). */
 const HABIT = /\b(?:again|back|now|these days|nowadays|started|start|began|begun|added|reintroduced|regularly|every)\b/i;
 const ONE_MEAL = /\b(?:breakfast|lunch|dinner|brunch|supper|snack|meal)\b/i;

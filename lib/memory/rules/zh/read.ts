@@ -9,7 +9,7 @@ export const PRESENT_ZH = /现在|目前|如今|最近|这些天|这几天|近�
 const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || new RegExp(PRESENT_ZH.source, 'u').test(lead);
 
 const CONNECTOR = '(?:但是|但|不过|可是|而且|并且|所以|因此|因为|另外|还有|同时|然后)';
-const SPLIT = new RegExp(`[，,、]?\\s*${CONNECTOR}(?=我)|[，,]\\s*(?=我|现在|目前|以前|${CONNECTOR}|住|在|有|喜欢|爱|讨厌|来自|养|对|做|当|搬|打算|计划|准备)`, 'u');
+const SPLIT = new RegExp(`[，,、]?\\s*${CONNECTOR}(?=我)|[，,]\\s*(?=我|现在|目前|以前|${CONNECTOR}|住|在|有|喜欢|爱|讨厌|来自|养|对|做|当|搬|打算|计划|准备|也|还|又|偶尔|经常|每天|平时|吃|喝)`, 'u');
 
 /** A clause without its own subject borrows 我 only when the sentence's first clause is the user's (我妈妈…，在医院工作 is not). */
 export function splitClauses(sentence: string): string[] {

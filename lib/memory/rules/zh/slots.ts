@@ -257,7 +257,13 @@ function keyed(key: string, name?: string, count?: number): string {
 
 function familyZh({ s }: ZhContext): Found[] | null {
   let m = new RegExp(`^我(?:的)?(?:大|小|二|三|亲|双胞胎)?(${REL_ZH})(.+)$`, 'u').exec(s);
-  if (m && !/^的?(?:生日|纪念日)/u.test(m[2])) return one('family', keyed(relKey(m[1]), zhEntityName(m[2])));
+  if (m && !/^的?(?:生日|纪念日)/u.test(m[2])) {
+    const name = zhEntityName(m[2]);
+    // The rest is the relative's life (我表哥在深圳当律师), not the user's: the fact keeps who, and the name.
+    const at = name ? s.toLowerCase().indexOf(name, s.length - m[2].length) : -1;
+    const said = at >= 0 ? s.slice(0, at + name!.length) : s.slice(0, s.length - m[2].length);
+    return [{ slot: 'family', value: keyed(relKey(m[1]), name), said }];
+  }
   m = new RegExp(`^我(?:们)?(?:家)?有(.+)$`, 'u').exec(s);
   if (m) {
     const item = new RegExp(`^${ZH_COUNT}?(?:个|位|名)?(?:大|小)?(${REL_ZH})(.*)$`, 'u');

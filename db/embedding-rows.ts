@@ -1,0 +1,48 @@
+import { getSql } from './client';
+import { toVectorLiteral } from './vector';
+
+/**
+ * Rows stored by meaning, across tables: what a change of embedder must reach. Any table with an
+ * `id`, a text `content` and a vector `embedding` (episodes, facts, and any later one of that shape).
+ */
+export async function embeddedTables(): Promise<string[]> {
+  const rows = await getSql()<{ table_name: string }[]>`
+    select table_name from information_schema.columns
+    where table_schema = current_schema() and column_name in ('id', 'content', 'embedding')
+    group by table_name having count(*) = 3 order by table_name`;
+  return rows.map((r) => r.table_name);
+}
+
+export type EmbeddedRow = { id: string; content: string; embedding: number[] };
+
+/**
+ * A sample of a table's embedded rows: the `highest` greatest ids (a re-embedding walks ids upwards,
+ * so rows it had not reached when it was cut off are among these) and `random` others.
+ */
+export async function sampleEmbeddedRows(table: string, highest: number, random: number): Promise<EmbeddedRow[]> {
+  const sql = getSql();
+  const rows = await sql<{ id: string; content: string; embedding: string }[]>`
+    (select id::text as id, content, embedding::text as embedding from ${sql(table)} where embedding is not null order by id::text desc limit ${highest})
+    union
+    (select id::text, content, embedding::text from ${sql(table)} where embedding is not null order by random() limit ${random})`;
+  return rows.map((r) => ({ id: r.id, content: r.content, embedding: JSON.parse(r.embedding) as number[] }));
+}
+
+/** The next `limit` embedded rows with an id above `after`, in id order: a re-embedding's cursor. */
+export async function embeddedRowsAfter(table: string, after: string, limit: number): Promise<Array<{ id: string; content: string }>> {
+  const sql = getSql();
+  return sql<{ id: string; content: string }[]>`
+    select id::text as id, content from ${sql(table)}
+    where embedding is not null and id::text > ${after} order by id::text limit ${limit}`;
+}
+
+/** Replaces rows' vectors, in one statement. */
+export async function setEmbeddings(table: string, rows: Array<{ id: string; embedding: number[] }>): Promise<void> {
+  if (rows.length === 0) return;
+  const sql = getSql();
+  const values = rows.map((r) => [r.id, toVectorLiteral(r.embedding)]);
+  await sql`
+    update ${sql(table)} t set embedding = v.embedding::vector
+    from (values ${sql(values)}) as v(id, embedding)
+    where t.id::text = v.id`;
+}
