@@ -56,10 +56,11 @@ const envSchema = z.object({
   EMBEDDING_MODEL: z.string().default('text-embedding-3-small'),
   EMBEDDING_DIMENSIONS: int(512),
   OFFLINE_STREAM_DELAY_MS: int(25),
-  // The embedder used without an API key: a sentence encoder (USE-lite, blended with hashing for CJK),
-  // which links paraphrases, or feature hashing, which ingests faster but knows no synonyms; see
-  // docs/benchmarks.md. Stored vectors follow a switch by themselves (lib/memory/embedder-sync.ts).
-  OFFLINE_EMBEDDER: z.enum(['sentence-encoder', 'hashing']).default('sentence-encoder'),
+  // The embedder used without an API key: feature hashing, or a sentence encoder (USE-lite, blended
+  // with hashing for CJK), which links paraphrases but costs about 25 ms of CPU per question and 200 ms
+  // per turn indexed; see docs/benchmarks.md. Stored vectors follow a switch by themselves
+  // (lib/memory/embedder-sync.ts).
+  OFFLINE_EMBEDDER: z.enum(['sentence-encoder', 'hashing']).default('hashing'),
   // How long a model may keep us waiting: one embedder call, one memory-model call (rewrite,
   // extraction, summary), the chat model's first token and then each pause between tokens.
   EMBED_TIMEOUT_MS: ms(10_000),

@@ -35,7 +35,7 @@ describe('offline embedder setting', () => {
   });
 
   it.each([
-    [undefined, 'use-lite+hash'],
+    [undefined, 'local-hash-512'],
     ['sentence-encoder', 'use-lite+hash'],
     ['hashing', 'local-hash-512'],
   ])('OFFLINE_EMBEDDER=%s embeds with %s', (setting, modelId) => {

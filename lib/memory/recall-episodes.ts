@@ -53,26 +53,26 @@ export const recallEpisodes: Step = {
 
 async function searchByScope(state: TurnState, scope: AppConfig['EPISODE_SCOPE'], keywords: string[], k: number): Promise<EpisodeHit[]> {
   const { config, scope: turnScope, queryEmbedding, question, assistantMessageId } = state;
-  const search = (conversationId: string | null) =>
+  const search = (conversationId: string | null, minSimilarity = config.EPISODES_MIN_SIMILARITY) =>
     searchEpisodes({
       userId: turnScope.userId,
       conversationId,
       embedding: queryEmbedding,
       keywords,
       k,
-      minSimilarity: config.EPISODES_MIN_SIMILARITY,
+      minSimilarity,
       excludeMessageIds: [question.id, assistantMessageId],
     });
   if (scope === 'conversation') return search(turnScope.conversationId);
   if (scope === 'user') return search(null);
-  const [current, anywhere] = await Promise.all([search(turnScope.conversationId), search(null)]);
-  const seen = new Set(current.map((hit) => hit.id));
   // A new conversation has nothing of its own to go on: its best few matches elsewhere come along
-  // even below the bar (the inspector shows their scores), the rest must clear it.
+  // even below the bars (the inspector shows their scores), the rest must clear them.
   const best = state.history.length === 0 ? config.EPISODES_NEW_CONVERSATION_BEST : 0;
+  const [current, anywhere] = await Promise.all([search(turnScope.conversationId), search(null, best > 0 ? -1 : undefined)]);
+  const seen = new Set(current.map((hit) => hit.id));
   const elsewhere = anywhere
     .filter((hit) => !seen.has(hit.id))
-    .filter((hit, rank) => rank < best || relevantElsewhere(hit, keywords, config.EPISODES_OTHER_MIN_SIMILARITY));
+    .filter((hit, rank) => rank < best || relevantElsewhere(hit, keywords, config.EPISODES_OTHER_MIN_SIMILARITY, config.EPISODES_MIN_SIMILARITY));
   // The budget keeps them in this order: the current conversation's turns first.
   return [...current, ...elsewhere.slice(0, k)];
 }
@@ -84,8 +84,10 @@ async function searchByScope(state: TurnState, scope: AppConfig['EPISODE_SCOPE']
  * words are counted here rather than taken from the search's lexical score, whose scale depends on
  * the index.
  */
-function relevantElsewhere(hit: EpisodeHit, keywords: string[], minSimilarity: number): boolean {
+function relevantElsewhere(hit: EpisodeHit, keywords: string[], minSimilarity: number, floor: number): boolean {
   if (hit.vectorScore !== null && hit.vectorScore >= minSimilarity) return true;
+  // Found by meaning alone below EPISODES_MIN_SIMILARITY (the search let it through for the best few): no.
+  if (hit.lexicalRank === null && (hit.vectorScore ?? -1) < floor) return false;
   const text = hit.content.toLowerCase();
   const shared = keywords.filter((word) => text.includes(word)).length;
   return shared >= Math.min(2, keywords.length) && shared > 0;
