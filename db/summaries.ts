@@ -56,6 +56,10 @@ export async function listSummaryVersions(scope: Scope) {
     .orderBy(desc(summaryVersions.version));
 }
 
+/** A message the summary stands for: the summary says something, and the message lies after its clear point and up to where it covers. */
+const SUMMARY_COVERS_MESSAGE = sql`${summaries.content} <> '' and ${messages.seq} > ${summaries.floorSeq}
+  and (${messages.createdAt}, ${messages.seq}) <= (${summaries.coveredUntilAt}, ${summaries.coveredUntilSeq})`;
+
 /** Which of these messages the current summary stands for (so the window need not send them raw). */
 export async function messagesCoveredBySummary(scope: Scope, messageIds: string[]): Promise<string[]> {
   if (messageIds.length === 0) return [];
@@ -68,8 +72,7 @@ export async function messagesCoveredBySummary(scope: Scope, messageIds: string[
         eq(messages.userId, scope.userId),
         eq(messages.conversationId, scope.conversationId),
         inArray(messages.id, messageIds),
-        sql`${summaries.content} <> '' and ${messages.seq} > ${summaries.floorSeq}
-          and (${messages.createdAt}, ${messages.seq}) <= (${summaries.coveredUntilAt}, ${summaries.coveredUntilSeq})`,
+        SUMMARY_COVERS_MESSAGE,
       ),
     );
   return rows.map((r) => r.id);
@@ -88,10 +91,9 @@ export async function summaryForRecall(scope: Scope, windowIds: string[]): Promi
         join memory_sources s on s.summary_version_id = v.id and s.user_id = v.user_id
         where v.conversation_id = summaries.conversation_id and v.user_id = summaries.user_id and v.version = summaries.version), '{}')`,
       covers: sql<string[]>`coalesce((
-        select array_agg(m.id)::text[] from messages m
-        where m.user_id = summaries.user_id and m.conversation_id = summaries.conversation_id and m.id = any(${sql.param(windowIds)}::uuid[])
-          and summaries.content <> '' and m.seq > summaries.floor_seq
-          and (m.created_at, m.seq) <= (summaries.covered_until_at, summaries.covered_until_seq)), '{}')`,
+        select array_agg(${messages.id})::text[] from ${messages}
+        where ${messages.userId} = ${summaries.userId} and ${messages.conversationId} = ${summaries.conversationId}
+          and ${messages.id} = any(${sql.param(windowIds)}::uuid[]) and ${SUMMARY_COVERS_MESSAGE}), '{}')`,
     })
     .from(summaries)
     .where(and(eq(summaries.conversationId, scope.conversationId), eq(summaries.userId, scope.userId)));
