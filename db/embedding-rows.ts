@@ -21,19 +21,24 @@ export type EmbeddedRow = { id: string; content: string; embedding: number[] };
  */
 export async function sampleEmbeddedRows(table: string, highest: number, random: number): Promise<EmbeddedRow[]> {
   const sql = getSql();
+  // The sample is chosen by id alone (the highest through the primary key), and only its rows' vectors are read.
   const rows = await sql<{ id: string; content: string; embedding: string }[]>`
-    (select id::text as id, content, embedding::text as embedding from ${sql(table)} where embedding is not null order by id::text desc limit ${highest})
-    union
-    (select id::text, content, embedding::text from ${sql(table)} where embedding is not null order by random() limit ${random})`;
+    select id::text as id, content, embedding::text as embedding from ${sql(table)} where id in (
+      (select id from ${sql(table)} where embedding is not null order by id desc limit ${highest})
+      union
+      (select id from ${sql(table)} where embedding is not null order by random() limit ${random}))`;
   return rows.map((r) => ({ id: r.id, content: r.content, embedding: JSON.parse(r.embedding) as number[] }));
 }
 
-/** The next `limit` embedded rows with an id above `after`, in id order: a re-embedding's cursor. */
+/** The lowest id: a re-embedding's cursor before its first row. */
+export const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+
+/** The next `limit` embedded rows with an id above `after`, in id order (the primary key's): a re-embedding's cursor. */
 export async function embeddedRowsAfter(table: string, after: string, limit: number): Promise<Array<{ id: string; content: string }>> {
   const sql = getSql();
   return sql<{ id: string; content: string }[]>`
     select id::text as id, content from ${sql(table)}
-    where embedding is not null and id::text > ${after} order by id::text limit ${limit}`;
+    where embedding is not null and id > ${after}::uuid order by id limit ${limit}`;
 }
 
 /** Replaces rows' vectors, in one statement. */
@@ -44,5 +49,5 @@ export async function setEmbeddings(table: string, rows: Array<{ id: string; emb
   await sql`
     update ${sql(table)} t set embedding = v.embedding::vector
     from (values ${sql(values)}) as v(id, embedding)
-    where t.id::text = v.id`;
+    where t.id = v.id::uuid`;
 }

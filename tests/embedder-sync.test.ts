@@ -55,7 +55,7 @@ describe('stored vectors follow the configured embedder', () => {
     await importTurns(user.id, [['Our allotment grows rhubarb and leeks.', 'Both love cold weather.']]);
     await syncStoredEmbeddings(models, () => {});
     // The row a cut-off walk in id order would have reached last still holds another embedder's vector.
-    const [last] = await getSql()`select id::text as id, content from episodes order by id::text desc limit 1`;
+    const [last] = await getSql()`select id::text as id, content from episodes order by id desc limit 1`;
     await setEmbeddings('episodes', [{ id: last.id as string, embedding: embedLocally(last.content as string, 512) }]);
     expect((await checkStoredEmbeddings(models)).find((c) => c.table === 'episodes')?.matches).toBe(false);
   });

@@ -1,4 +1,4 @@
-import { embeddedRowsAfter, embeddedTables, sampleEmbeddedRows, setEmbeddings } from '@/db/embedding-rows';
+import { embeddedRowsAfter, embeddedTables, FIRST_ID, sampleEmbeddedRows, setEmbeddings } from '@/db/embedding-rows';
 import type { Models } from '@/lib/llm';
 import { logError } from '@/lib/log';
 import { embedTexts } from './embed';
@@ -38,7 +38,7 @@ export async function checkStoredEmbeddings(models: Models): Promise<TableCheck[
 /** Re-embeds every row of a table with the configured embedder, in id order; returns how many. */
 export async function reembedTable(models: Models, table: string, onBatch?: (done: number) => void): Promise<number> {
   let done = 0;
-  for (let after = ''; ; ) {
+  for (let after = FIRST_ID; ; ) {
     const rows = await embeddedRowsAfter(table, after, BATCH);
     if (rows.length === 0) return done;
     const vectors = await embedTexts(models, rows.map((r) => r.content));
