@@ -3,25 +3,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
 import { describe, expect, inject, it } from 'vitest';
-import { startEmbeddedDatabase } from '@/db/embedded';
 import { compareVersions, runMigrations } from '@/db/migrate';
-
-/** An empty database of the kind this project runs on; dropped (or stopped) afterwards. */
-async function emptyDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (inject('databaseKind') === 'pglite') return startEmbeddedDatabase({ dataDir: 'memory://', port: 0, maxConnections: 8 });
-  const server = new URL(inject('databaseUrl'));
-  const name = `memlens_migrate_${Date.now().toString(36)}`;
-  const admin = postgres(server.toString(), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  server.pathname = `/${name}`;
-  return {
-    url: server.toString(),
-    stop: async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end({ timeout: 5 });
-    },
-  };
-}
+import { emptyDatabase } from './support/own-database';
 
 const run = promisify(execFile);
 const tsx = path.resolve('node_modules/.bin/tsx');
@@ -32,7 +15,7 @@ function migrateInAnotherProcess(url: string) {
 
 describe('migrations', () => {
   it('several instances migrating one empty database at once: all succeed, each migration applied once', { timeout: 120_000 }, async () => {
-    const database = await emptyDatabase();
+    const database = await emptyDatabase('memlens_migrate', 8);
     try {
       if (inject('databaseKind') === 'postgres') {
         // Separate processes, as app instances starting at once would be: only the advisory lock orders them.

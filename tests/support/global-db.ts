@@ -24,14 +24,20 @@ function requiredUrl(): string {
 
 /** A new database on the server of `serverUrl` (whose role may create databases), with the extensions memlens needs. */
 async function freshDatabase(serverUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const name = `memlens_test_${process.pid}_${Date.now().toString(36)}`;
+  const database = await newDatabaseOn(serverUrl, 'memlens_test');
+  const created = postgres(database.url, { max: 1, onnotice: () => {} });
+  await created.unsafe('create extension if not exists vector; create extension if not exists pg_trgm;');
+  await created.end({ timeout: 5 });
+  return database;
+}
+
+/** An empty database named `prefix_…` on the server of `serverUrl`, dropped by `stop`. */
+export async function newDatabaseOn(serverUrl: string, prefix: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const created = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  await created.unsafe('create extension if not exists vector; create extension if not exists pg_trgm;');
-  await created.end({ timeout: 5 });
   return {
     url: url.toString(),
     stop: async () => {

@@ -1,20 +1,25 @@
-import postgres from 'postgres';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { closeDb } from '@/db/client';
 import { startEmbeddedDatabase } from '@/db/embedded';
 import { runMigrations } from '@/db/migrate';
 import { setEnv } from './app';
+import { newDatabaseOn } from './global-db';
+
+/** An empty database of the run's kind (a throwaway PGlite, or a new database on the run's Postgres server), dropped or stopped by `stop`. */
+export async function emptyDatabase(prefix: string, maxConnections?: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (inject('databaseKind') === 'pglite') return startEmbeddedDatabase({ dataDir: 'memory://', port: 0, maxConnections });
+  return newDatabaseOn(inject('databaseUrl'), prefix);
+}
 
 /**
- * Gives a test file a database of its own, of the run's kind (a throwaway PGlite, or a new database on
- * the run's Postgres server), for tests whose subject is every row of a table: run against the
- * shared database they would reach, and change, the rows of files running beside them.
+ * Gives a test file a database of its own, for tests whose subject is every row of a table: run
+ * against the shared database they would reach, and change, the rows of files running beside them.
  */
 export function useOwnDatabase(): void {
   const shared = inject('databaseUrl');
   let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    const own = inject('databaseKind') === 'postgres' ? await newPostgresDatabase(shared) : await startEmbeddedDatabase({ dataDir: 'memory://', port: 0 });
+    const own = await emptyDatabase('memlens_own');
     stop = own.stop;
     await runMigrations(own.url);
     await closeDb();
@@ -25,19 +30,4 @@ export function useOwnDatabase(): void {
     setEnv({ DATABASE_URL: shared });
     await stop?.();
   });
-}
-
-async function newPostgresDatabase(serverUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const name = `memlens_own_${process.pid}_${Date.now().toString(36)}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    stop: async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end({ timeout: 5 });
-    },
-  };
 }
