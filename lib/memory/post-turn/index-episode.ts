@@ -34,27 +34,31 @@ async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: 
   // Rare (a failed reply, a turn forgotten whole): one statement each.
   for (const reply of gone) await deleteEpisodeOf(scope.userId, reply);
   await putEpisodes(
-    kept.map(({ turn, content, sourceMessageIds }, i): NewEpisode & { sourceMessageIds: string[] } => ({
+    kept.map(({ turn, opener, content, sourceMessageIds }, i): NewEpisode & { sourceMessageIds: string[] } => ({
       userId: scope.userId,
       conversationId: scope.conversationId,
-      // A reply that follows another reply is its own episode, opened by itself.
-      userMessageId: (turn.questions[0] ?? turn.answer).id,
+      userMessageId: opener.id,
       assistantMessageId: turn.answer.id,
       content,
       embedding: embeddings[i],
-      createdAt: (turn.questions[0] ?? turn.answer).createdAt,
+      createdAt: opener.createdAt,
       sourceMessageIds,
     })),
   );
 }
 
-/** A turn's episode text and sources; 'none' when nothing is left to index, 'later' while the reply is being written. */
-function episodeOf(turn: Turn): { content: string; sourceMessageIds: string[] } | 'none' | 'later' {
+/**
+ * A turn's episode: the message that opens it, its text and sources; 'none' when nothing is left to
+ * index, 'later' while the reply is being written.
+ */
+function episodeOf(turn: Turn): { opener: Turn['answer']; content: string; sourceMessageIds: string[] } | 'none' | 'later' {
   if (turn.answer.status === 'streaming') return 'later';
   const forgotten = (m: { content: string }) => m.content.split(FORGOTTEN).join('').trim() === '';
   // A reply that answers only forgotten questions is not indexed on its own: it would tell what they asked.
   const unanswerable = turn.questions.length === 0 && !turn.answersNothing;
   if (unanswerable || turn.answer.status === 'failed' || [turn.answer, ...turn.questions].every(forgotten)) return 'none';
   const content = [...turn.questions.map((q) => `User: ${q.content.trim()}`), `Assistant: ${turn.answer.content.trim()}`].join('\n');
-  return { content, sourceMessageIds: [...turn.questions.map((q) => q.id), turn.answer.id] };
+  // A reply that follows another reply is its own episode, opened by itself.
+  const opener = turn.questions[0] ?? turn.answer;
+  return { opener, content, sourceMessageIds: [...turn.questions.map((q) => q.id), turn.answer.id] };
 }
