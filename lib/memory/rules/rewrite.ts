@@ -333,17 +333,25 @@ export function rewriteOffline(question: string, recent: RecentTurn[], now: Date
   const ref = findReference(text);
   const userTurns = recent.filter((t) => t.role === 'user').map((t) => t.content);
   const terms = ref ? salientTerms(ref, text, userTurns) : [];
-  const zh = [...text].some(isCjk);
-  // Nothing named to carry (a title without marks, a place, a name no rule knows, a thing in lower
-  // case): the words of the turn the question leans on go with it, so that what it points at is
-  // searched for. "He" can point at no question and at no self-introduction: those are not carried.
-  const leansOnTurn = ref !== null && ref.form !== 'former' && ref.form !== 'latter';
-  const turn = leansOnTurn && terms.length === 0 ? latestStatement(userTurns) : '';
-  const fitsPerson = (text: string) => !/[?？]\s*$/u.test(text) && !SELF_INTRODUCTION.test(text);
-  const carried = terms.length > 0 ? terms.map((t) => t.display) : turn !== '' && (ref?.kind !== 'person' || fitsPerson(turn)) ? [turn] : [];
+  const carried = terms.length > 0 ? terms.map((t) => t.display) : ref ? turnLeanedOn(ref, userTurns) : [];
   if (carried.length === 0) return { query: text, terms: [], datesResolved };
+  const zh = [...text].some(isCjk);
   const listed = carried.join(zh ? '、' : ', ');
   return { query: zh ? `${text}（${listed}）` : `${text} (${listed})`, terms: terms.length > 0 ? terms.map((t) => t.text) : carried, datesResolved };
+}
+
+/**
+ * Nothing named to carry (a title without marks, a place, a name no rule knows, a thing in lower
+ * case): the words of the turn the question leans on go with it, so that what it points at is
+ * searched for. The former/latter choose between named things only; "he" can point at no question
+ * and at no self-introduction: those are not carried.
+ */
+function turnLeanedOn(ref: Reference, userTurns: string[]): string[] {
+  if (ref.form === 'former' || ref.form === 'latter') return [];
+  const turn = latestStatement(userTurns);
+  if (turn === '') return [];
+  if (ref.kind === 'person' && (/[?？]\s*$/u.test(turn) || SELF_INTRODUCTION.test(turn))) return [];
+  return [turn];
 }
 
 /** The user saying who they are: never what "he" or 她 points at. */
