@@ -36,7 +36,7 @@ export async function checkStoredEmbeddings(models: Models): Promise<TableCheck[
 }
 
 /** Re-embeds every row of a table with the configured embedder, in id order; returns how many. */
-export async function reembedTable(models: Models, table: string, onBatch?: (done: number) => void): Promise<number> {
+export async function reembedTable(models: Models, table: string): Promise<number> {
   let done = 0;
   for (let after = FIRST_ID; ; ) {
     const rows = await embeddedRowsAfter(table, after, BATCH);
@@ -45,7 +45,6 @@ export async function reembedTable(models: Models, table: string, onBatch?: (don
     await setEmbeddings(table, rows.map((r, i) => ({ id: r.id, embedding: vectors[i] })));
     done += rows.length;
     after = rows[rows.length - 1].id;
-    onBatch?.(done);
   }
 }
 
