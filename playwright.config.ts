@@ -2,7 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-const PORT = 3100;
+// E2E_PORT lets two checkouts run their e2e suites side by side.
+const PORT = Number(process.env.E2E_PORT || 3100);
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 // The app must run on the built-in offline model: no key may leak in from the shell.
