@@ -74,7 +74,10 @@ export async function completeJobs(ids: string[]): Promise<void> {
   await getDb().update(jobs).set({ status: 'done', lastError: null, updatedAt: sql`now()` }).where(inArray(jobs.id, ids));
 }
 
-/** Failed jobs back off exponentially: 10, 20, 40, 80 seconds (a provider outage is rarely shorter). */
+/**
+ * Failed jobs back off exponentially: 10, 20, 40, 80 seconds (a provider outage is rarely shorter).
+ * `error` is a summary of what failed (lib/log.ts describeError), never a query or its parameters.
+ */
 export async function failJob(job: Job, error: string): Promise<void> {
   await getDb()
     .update(jobs)

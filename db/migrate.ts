@@ -14,34 +14,79 @@ export const MIN_PGVECTOR = '0.8.0';
 
 export class DatabaseVersionError extends Error {}
 
+/** The role that migrates may not: the tables belong to another (README, "Two roles"). */
+export class MigrationPrivilegeError extends Error {}
+
 /**
  * Applies drizzle-kit's SQL migrations with drizzle's runtime migrator, on a short-lived single
- * connection, under a Postgres advisory lock: app instances starting at once take turns, and the
- * ones that come second find nothing left to do.
+ * connection to `migrationUrl` (the tables' owner), under a Postgres advisory lock: app instances
+ * starting at once take turns, and the ones that come second find nothing left to do. When the app
+ * connects as another role (`appUrl`'s), that role is then granted what the app needs, every time,
+ * so the tables of later migrations are covered too.
  */
-export function runMigrations(databaseUrl: string): Promise<void> {
+export function runMigrations(migrationUrl: string, appUrl = migrationUrl): Promise<void> {
   // The embedded database has one session for all its connections, where an advisory lock is
   // re-entrant: calls in one process also wait for each other here.
-  const run = (inProcess.get(databaseUrl) ?? Promise.resolve()).catch(() => {}).then(() => migrateLocked(databaseUrl));
-  inProcess.set(databaseUrl, run);
+  const run = (inProcess.get(migrationUrl) ?? Promise.resolve()).catch(() => {}).then(() => migrateLocked(migrationUrl, roleOf(appUrl)));
+  inProcess.set(migrationUrl, run);
   return run;
 }
 
 const inProcess = new Map<string, Promise<void>>();
 
-async function migrateLocked(databaseUrl: string): Promise<void> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+async function migrateLocked(migrationUrl: string, appRole: string): Promise<void> {
+  const sql = postgres(migrationUrl, { max: 1, onnotice: () => {} });
   try {
     await checkPgvector(sql);
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
     try {
-      await migrate(drizzle(sql), { migrationsFolder });
+      await migrate(drizzle(sql), { migrationsFolder }).catch((error: unknown) => {
+        throw isPermissionDenied(error)
+          ? new MigrationPrivilegeError(
+              `The role ${sql.options.user} may not migrate this database (${(error as Error).message}). Run the app's role on DATABASE_URL and set MIGRATION_DATABASE_URL to the role that owns the tables (README, "Two roles").`,
+              { cause: error },
+            )
+          : error;
+      });
+      const [{ migrator }] = await sql<Array<{ migrator: string }>>`select current_user as migrator`;
+      if (appRole !== migrator) await grantAppRole(sql, appRole);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
     }
   } finally {
     await sql.end({ timeout: 5 });
   }
+}
+
+/** The role a connection string logs in as, resolved as postgres.js resolves it (PGUSER, the OS user...). */
+function roleOf(databaseUrl: string): string {
+  const parsed = postgres(databaseUrl);
+  void parsed.end();
+  return parsed.options.user;
+}
+
+/**
+ * What the app's role may do, and no more: read and write the app's tables, only add to and read the
+ * audit log, draw ids from sequences. Owning nothing, it cannot alter, empty or drop a table, nor
+ * switch the audit log's trigger off; not a superuser, it cannot skip triggers
+ * (`session_replication_role`). Re-run after every migration, by the tables' owner.
+ */
+async function grantAppRole(sql: postgres.Sql, role: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    const [{ schema }] = await tx<Array<{ schema: string }>>`select current_schema() as schema`;
+    await tx`grant usage on schema ${tx(schema)} to ${tx(role)}`;
+    await tx`grant select, insert, update, delete on all tables in schema ${tx(schema)} to ${tx(role)}`;
+    await tx`revoke update, delete, truncate, references, trigger on ${tx(schema)}.audit_log from ${tx(role)}`;
+    await tx`grant usage, select on all sequences in schema ${tx(schema)} to ${tx(role)}`;
+  });
+}
+
+/** insufficient_privilege, from Postgres or inside drizzle's wrapper. */
+function isPermissionDenied(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+    if ((current as Error & { code?: unknown }).code === '42501') return true;
+  }
+  return false;
 }
 
 /** Says clearly what is missing when the database's pgvector is absent or too old. */

@@ -32,18 +32,20 @@ export function asActor(actor: string | Actor): Actor {
 /** What a deleted or forgotten thing looked like, for the log: its shape, never its text. */
 export const redactedText = REDACTED;
 
-export async function audit(
-  actor: Actor,
-  targetUserId: string,
-  entries: Array<Pick<NewAuditEntry, 'objectType' | 'objectId' | 'action' | 'before' | 'after'>>,
-): Promise<void> {
+type Entry = Pick<NewAuditEntry, 'objectType' | 'objectId' | 'action' | 'before' | 'after'>;
+
+export async function audit(actor: Actor, targetUserId: string, entries: Entry[]): Promise<void> {
+  await auditEach(actor, entries.map((entry) => ({ ...entry, targetUserId })));
+}
+
+/** Entries about several users at once (a listing that shows each one's data), in one insert. */
+export async function auditEach(actor: Actor, entries: Array<Entry & { targetUserId: string }>): Promise<void> {
   await appendAudit(
     entries.map((entry) => ({
       ...entry,
       actor: actor.label,
       actorUserId: actor.userId,
       actorRole: actor.role,
-      targetUserId,
       reason: actor.reason,
       requestId: actor.requestId,
     })),

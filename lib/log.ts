@@ -1,5 +1,3 @@
-import { DrizzleQueryError } from 'drizzle-orm';
-
 /**
  * The server's error log. By default an error is told by its kind only: name, code, a message with
  * quoted values and URL credentials taken out, and for a database error the table, column and
@@ -58,14 +56,39 @@ export function summarizeError(error: unknown, depth = 0): ErrorSummary {
   return summary;
 }
 
+/**
+ * An error told in one line, for storing (a failed job's `last_error`, shown to staff): what
+ * summarizeError keeps, then each cause: never SQL, parameters or a stack.
+ */
+export function describeError(error: unknown): string {
+  const parts: string[] = [];
+  for (let summary: ErrorSummary | undefined = summarizeError(error); summary; summary = summary.cause) {
+    const where = [summary.table && `table ${summary.table}`, summary.column && `column ${summary.column}`, summary.constraint && `constraint ${summary.constraint}`];
+    const place = where.filter(Boolean).join(', ');
+    parts.push(`${summary.name}${summary.code ? ` ${summary.code}` : ''}: ${summary.message}${place ? ` (${place})` : ''}`);
+  }
+  return parts.join('; caused by ');
+}
+
 function nameOf(error: Error): string {
+  if (isQueryError(error)) return 'DrizzleQueryError';
   return error.name === 'Error' && error.constructor?.name ? error.constructor.name : error.name;
 }
 
 function messageOf(error: Error): string {
   // drizzle's message is the SQL and then every parameter; what failed is in its cause.
-  if (error instanceof DrizzleQueryError) return 'Failed query';
+  if (isQueryError(error)) return 'Failed query';
   return redact(error.message);
+}
+
+/**
+ * drizzle's DrizzleQueryError, told by its shape (its message, or its own query and params), never by
+ * `instanceof` or its class name: a production bundle may hold another copy of the class, its name
+ * shortened, and the check would then pass the SQL and parameters to the log.
+ */
+function isQueryError(error: Error): boolean {
+  const { query, params } = error as Error & { query?: unknown; params?: unknown };
+  return error.message.startsWith('Failed query:') || (typeof query === 'string' && Array.isArray(params));
 }
 
 /**

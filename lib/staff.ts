@@ -4,7 +4,7 @@ import { resetJobs } from '@/db/jobs';
 import type { Job, User } from '@/db/schema';
 import { conversationById, getJob, countJobs, getUser, listJobs, locateMessage, ownerOfFact, ownerOfMessage, searchUsers } from '@/db/staff';
 import { getSummary } from '@/db/summaries';
-import { audit, userActor } from './audit';
+import { audit, auditEach, userActor } from './audit';
 import { notFound } from './http';
 import { clearSummary, correctFact, forgetFacts } from './memory/corrections';
 import { runDueJobs } from './memory/post-turn';
@@ -95,9 +95,17 @@ export async function clearSummaryAsStaff(staff: Staff, conversationId: string, 
   return clearSummary({ userId: conversation.userId, conversationId }, userActor(staff.user, staff.request, reason));
 }
 
+/**
+ * Jobs with their failures, which tell of what a user's turn held: a read of each listed owner's
+ * data (and of the user asked for, when none is listed), audited as one entry per user.
+ */
 export async function jobsForStaff(staff: Staff, filter: { status?: Job['status']; userId?: string }) {
-  if (filter.userId) await read(staff, filter.userId, 'jobs', filter.userId);
-  return { jobs: await listJobs(filter), counts: await countJobs(filter.userId) };
+  const jobs = await listJobs(filter);
+  const owners = new Set([...(filter.userId ? [filter.userId] : []), ...jobs.map((job) => job.userId)]);
+  owners.delete(staff.user.id);
+  const reads = [...owners].map((owner) => ({ targetUserId: owner, objectType: 'jobs', objectId: owner, action: 'read', before: null, after: null }));
+  if (reads.length > 0) await auditEach(userActor(staff.user, staff.request), reads);
+  return { jobs, counts: await countJobs(filter.userId) };
 }
 
 /** Runs a failed job again now (attempts reset), and returns it as it ended. */

@@ -2,9 +2,10 @@
  * Starts the app: `tsx scripts/start.ts start|dev` (npm start / npm run dev), or only the
  * embedded database: `tsx scripts/start.ts db` (npm run db:serve).
  *
- * With DATABASE_URL set, it migrates that database and starts Next. Without it, this process
- * launches the embedded PGlite server first, becomes the one owner of its data directory, migrates
- * it over the wire and hands Next its DATABASE_URL; on SIGINT/SIGTERM it stops Next, then the database.
+ * With DATABASE_URL set, it migrates that database (as MIGRATION_DATABASE_URL's role when set) and
+ * starts Next. Without it, this process launches the embedded PGlite server first, becomes the one
+ * owner of its data directory, migrates it over the wire and hands Next its DATABASE_URL; on
+ * SIGINT/SIGTERM it stops Next, then the database.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,10 +14,9 @@ import { closeDb } from '../db/client';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
 import { recoverInterruptedReplies } from '../db/history';
 import { releaseOrphanedJobs } from '../db/jobs';
-import { runMigrations } from '../db/migrate';
 import { logError } from '../lib/log';
 import { startNext, type NextProcesses } from './next-processes';
-import { appDataDir } from './with-database';
+import { appDataDir, migrateAppDatabase } from './with-database';
 
 const mode = process.argv[2] ?? 'start';
 if (!['start', 'dev', 'db'].includes(mode)) {
@@ -45,7 +45,7 @@ async function main() {
     console.log(`[memlens] embedded database (${dataDir}) ready on ${embedded.host}:${embedded.port} in ${Date.now() - started} ms`);
     console.log(connectionHelp(embedded));
   }
-  await runMigrations(databaseUrl);
+  await migrateAppDatabase(databaseUrl, { embedded: embedded !== undefined });
   console.log('[memlens] migrations applied');
   process.env.DATABASE_URL = databaseUrl;
   // Replies a dead process left `streaming` (no progress saved for two minutes) become incomplete, text kept.

@@ -12,7 +12,7 @@ export async function withDatabase<T>(work: () => Promise<T>, options: { dataDir
   const url = external || embedded!.url;
   process.env.DATABASE_URL = url;
   try {
-    await runMigrations(url);
+    await migrateAppDatabase(url, { embedded: !external });
     return await work();
   } finally {
     await closeDb();
@@ -22,3 +22,13 @@ export async function withDatabase<T>(work: () => Promise<T>, options: { dataDir
 
 /** The app's own embedded data directory (the running app must be stopped: it owns the directory). */
 export const appDataDir = () => process.env.PGLITE_DIR || '.data/pglite';
+
+/**
+ * Migrates the app's database as the role that owns its tables: MIGRATION_DATABASE_URL's when set,
+ * DATABASE_URL's role then granted what the app needs (README, "Two roles"); else DATABASE_URL's own.
+ */
+export async function migrateAppDatabase(appUrl: string, { embedded }: { embedded: boolean }): Promise<void> {
+  const ownerUrl = process.env.MIGRATION_DATABASE_URL?.trim();
+  if (ownerUrl && embedded) throw new Error('MIGRATION_DATABASE_URL is set without DATABASE_URL: the embedded database has one role. Set both (a real Postgres), or neither.');
+  await runMigrations(ownerUrl || appUrl, appUrl);
+}

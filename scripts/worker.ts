@@ -3,17 +3,17 @@
  * (set RUN_WORKER=false on the app then). Needs DATABASE_URL: the embedded database belongs to `npm start`.
  */
 import { closeDb } from '../db/client';
-import { runMigrations } from '../db/migrate';
 import { getModels } from '../lib/llm';
 import { syncStoredEmbeddingsInBackground } from '../lib/memory/embedder-sync';
 import { startWorker } from '../lib/memory/worker';
+import { migrateAppDatabase } from './with-database';
 
 const url = process.env.DATABASE_URL?.trim();
 if (!url) {
   console.error('npm run worker needs DATABASE_URL (a Postgres shared with the app); with the embedded database the app runs its own worker.');
   process.exit(2);
 }
-await runMigrations(url);
+await migrateAppDatabase(url, { embedded: false });
 const worker = startWorker();
 syncStoredEmbeddingsInBackground(getModels());
 console.log('[memlens] post-turn worker running; Ctrl+C to stop');

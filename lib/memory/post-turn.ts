@@ -5,7 +5,7 @@ import { claimDueJobs, completeJobs, enqueueJobs, failJob, renewLeases, type Job
 import type { Job } from '@/db/schema';
 import { getConfig, type AppConfig } from '@/lib/config';
 import { getModels, type Models } from '@/lib/llm';
-import { logError } from '@/lib/log';
+import { describeError, logError } from '@/lib/log';
 import { extractFacts } from './post-turn/extract-facts';
 import { indexEpisode } from './post-turn/index-episode';
 import { refreshSummary } from './post-turn/refresh-summary';
@@ -154,7 +154,7 @@ async function runKind(jobs: Job[], context: RunContext): Promise<Map<string, un
   await completeJobs(jobs.filter((job) => !failures.has(job.id)).map((job) => job.id));
   for (const job of jobs) {
     const error = failures.get(job.id);
-    if (failures.has(job.id)) await failJob(job, error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error));
+    if (failures.has(job.id)) await failJob(job, describeError(error));
   }
   return failures;
 }

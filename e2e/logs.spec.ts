@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import postgres from 'postgres';
+import { runMigrations } from '../db/migrate';
+
+// The production server's own log (the build this run made, as `npm start` runs it), read as an
+// operator reads it: a query that fails inside a route must be logged without its SQL or its
+// parameters, here a fact's text and the user's id. Bundling can defeat an `instanceof` check on
+// the database library's error class, so only the built server shows whether the log holds.
+// The query is made to fail by a trigger the test adds, on a database of its own on the real
+// Postgres of TEST_DATABASE_URL (CI sets it; without it the spec is skipped).
+
+const serverUrl = process.env.TEST_DATABASE_URL?.trim();
+const PORT = Number(process.env.E2E_PORT || 3100) + 8;
+const base = `http://127.0.0.1:${PORT}`;
+const MARKER = 'diary-entry-9c41-never-logged';
+
+test.skip(!serverUrl, 'needs TEST_DATABASE_URL (a real Postgres whose role may create databases)');
+
+let admin: postgres.Sql;
+let databaseName = '';
+let server: ChildProcess | undefined;
+let output = '';
+
+test.beforeAll(async () => {
+  admin = postgres(serverUrl!, { max: 1, onnotice: () => {} });
+  databaseName = `memlens_logs_${process.pid}_${Date.now().toString(36)}`;
+  await admin.unsafe(`create database "${databaseName}"`);
+  const url = new URL(serverUrl!);
+  url.pathname = `/${databaseName}`;
+  await runMigrations(url.toString());
+  const database = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  await database.unsafe(`
+    create function refuse_marked_facts() returns trigger language plpgsql as $$
+    begin
+      if new.content like '%${MARKER}%' then raise exception 'refused by the test'; end if;
+      return new;
+    end $$;
+    create trigger refuse_marked_facts before insert on facts for each row execute function refuse_marked_facts();`);
+  await database.end();
+
+  server = spawn(process.execPath, [path.resolve('node_modules/.bin/tsx'), 'scripts/start.ts', 'start'], {
+    detached: true, // its own process group, stopped whole
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: String(PORT), APP_HOST: '127.0.0.1', DATABASE_URL: url.toString(), OPENAI_API_KEY: '', MEMLENS_DEBUG: '', NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await within(90_000, async () => ((await fetch(`${base}/login`).catch(() => undefined))?.status === 200 ? true : undefined));
+});
+
+test.afterAll(async () => {
+  if (server?.pid) {
+    process.kill(-server.pid, 'SIGTERM');
+    await new Promise((resolve) => server!.once('exit', resolve));
+  }
+  await admin?.unsafe(`drop database if exists "${databaseName}" with (force)`);
+  await admin?.end();
+});
+
+/** Polls until `probe` gives a value, for at most `ms`. */
+async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    expect(Date.now() - started, `not within ${ms} ms; the server printed:\n${output}`).toBeLessThan(ms);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+test('a failing query in the built server is logged by its kind, without the SQL, the fact or the user id', async () => {
+  test.setTimeout(120_000);
+  const headers: Record<string, string> = { 'content-type': 'application/json', origin: base };
+  // A first write makes the visitor a guest; its cookies go with the failing one.
+  const created = await fetch(`${base}/api/conversations`, { method: 'POST', headers });
+  expect(created.status).toBe(201);
+  headers.cookie = created.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  const added = await fetch(`${base}/api/facts`, { method: 'POST', headers, body: JSON.stringify({ content: `My diary says ${MARKER}` }) });
+  expect(added.status).toBe(500);
+  const userId = (await (await fetch(`${base}/api/me`, { headers })).json()).user?.id as string | undefined;
+
+  const logged = await within(10_000, async () => output.split('\n').find((line) => line.includes('unhandled error in route')));
+  expect(logged).toContain('"path":"/api/facts"');
+  expect(logged).toContain('DrizzleQueryError');
+  expect(logged).toContain('refused by the test');
+  expect(output).not.toContain(MARKER);
+  expect(output).not.toContain('params:');
+  expect(output).not.toMatch(/insert into "facts"/iu);
+  if (userId) expect(output).not.toContain(userId);
+});
