@@ -85,8 +85,17 @@ export function Chat({ conversation, initialMessages, model }: Props) {
         // The reply started: record how it ended, as the server does.
         const ended: MessageStatus = isAbort || isDisconnect ? 'incomplete' : isError ? 'failed' : 'complete';
         const endError = isDisconnect ? 'The connection was lost while this reply was streaming.' : isError ? error : null;
+        // A new question is stored under the server's id (the reply's metadata says which): take it, so an edit names it.
+        const sentId = pending?.kind === 'send' ? pending.id : undefined;
+        const storedId = message.metadata?.userMessageId;
         setMessages((current) =>
-          current.map((m) => (m.id === message.id ? { ...m, metadata: { ...m.metadata, status: ended, error: endError } } : m)),
+          current.map((m) =>
+            m.id === message.id
+              ? { ...m, metadata: { ...m.metadata, status: ended, error: endError } }
+              : sentId && storedId && m.id === sentId
+                ? { ...m, id: storedId }
+                : m,
+          ),
         );
         setAnnouncement(ended === 'complete' ? 'Reply complete.' : ended === 'incomplete' ? 'Reply stopped.' : `Reply failed: ${endError ?? ''}`);
         if (isDisconnect) void resync();
