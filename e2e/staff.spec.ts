@@ -9,6 +9,8 @@ import { assistantMessages, exchange, failOnPageErrors, newConversation, screens
 
 failOnPageErrors();
 
+/** A script's call to a staff route sends the console's header (lib/csrf.ts); a browser's page on another origin cannot. */
+const STAFF_CALL = { headers: { 'x-memlens-staff': '1' } };
 const STAFF_EMAIL = 'staff@memlens.test';
 const PASSWORD = 'staff password 1';
 /** Signs up the staff address (or signs in, when an earlier test of this run already made it). */
@@ -36,10 +38,28 @@ test('a signed-out visitor gets 401 from the console and its API, with a way to 
   await expect(page.getByTestId('sign-in-link')).toHaveAttribute('href', '/login?next=%2Fstaff%2Fjobs');
   await screenshot(page, 'staff-unauthorized');
   for (const url of ['/api/staff/users?q=a', '/api/staff/audit', '/api/staff/jobs']) {
-    const response = await page.request.get(url);
+    const response = await page.request.get(url, STAFF_CALL);
     expect(response.status(), url).toBe(401);
     expect((await response.json()).error.code).toBe('not_signed_in');
   }
+});
+
+test("a staff read another page makes the staff member's browser send (an <img> on another port) is refused and not audited", async ({ page, baseURL }) => {
+  await becomeStaff(page);
+  const probe = `img-probe-${Date.now()}`;
+  const target = `${baseURL}/api/staff/users?q=${probe}`;
+  // The attacker's page on another port of the same host: the browser sends the staff member's cookies with its <img>.
+  const elsewhere = new URL(baseURL!);
+  elsewhere.port = String(Number(elsewhere.port) + 1);
+  await page.route(`${elsewhere.origin}/**`, (route) => route.fulfill({ contentType: 'text/html', body: `<img src="${target}" alt="">` }));
+  const [response] = await Promise.all([page.waitForResponse(target), page.goto(`${elsewhere.origin}/cat-pictures`)]);
+  expect(response.status()).toBe(403);
+  expect((await response.json()).error.code).toBe('cross_origin');
+  // The same search made as the console makes it is audited; the <img>'s is not.
+  expect((await page.request.get(`/api/staff/users?q=control-${probe}`, STAFF_CALL)).status()).toBe(200);
+  const searches = (await (await page.request.get('/api/staff/audit?objectType=user_search', STAFF_CALL)).json()).entries as Array<{ after: { q?: string } | null }>;
+  expect(searches.map((entry) => entry.after?.q)).toContain(`control-${probe}`);
+  expect(searches.map((entry) => entry.after?.q)).not.toContain(probe);
 });
 
 test('a user who is not staff gets the 403 page at /staff, and 403 from the staff API', async ({ page }) => {
@@ -57,7 +77,7 @@ test('a user who is not staff gets the 403 page at /staff, and 403 from the staf
   await expect(page.getByRole('heading', { name: 'This page is for memlens staff' })).toBeVisible();
   await screenshot(page, 'staff-forbidden');
   for (const url of ['/api/staff/users?q=a', '/api/staff/audit', '/api/staff/jobs']) {
-    const response = await page.request.get(url);
+    const response = await page.request.get(url, STAFF_CALL);
     expect(response.status(), url).toBe(403);
   }
 });
@@ -181,7 +201,7 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
 
   // A failure as the console shows it: one of the user's jobs answered as failed (the list only is
   // faked); Retry runs the real job again and it succeeds.
-  const jobs = (await (await page.request.get(`/api/staff/jobs?userId=${userId}`)).json()).jobs as Array<Record<string, unknown>>;
+  const jobs = (await (await page.request.get(`/api/staff/jobs?userId=${userId}`, STAFF_CALL)).json()).jobs as Array<Record<string, unknown>>;
   const failing = { ...jobs.find((job) => job.kind === 'index_episode'), status: 'failed', attempts: 5, lastError: 'embedder timed out after 30000 ms' };
   await page.route('**/api/staff/jobs?status=failed*', (route) => route.fulfill({ json: { jobs: [failing] } }), { times: 1 });
   await page.reload();
@@ -250,7 +270,7 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await expect(deleteDialog).toBeHidden();
   await expect(page.getByTestId('fact-change-done')).toContainText('Fact deleted');
   await expect(page.getByTestId('facts-empty')).toBeVisible();
-  const deletions = await (await page.request.get(`/api/staff/audit?targetUserId=${userId}&objectType=fact&action=delete`)).json();
+  const deletions = await (await page.request.get(`/api/staff/audit?targetUserId=${userId}&objectType=fact&action=delete`, STAFF_CALL)).json();
   expect(deletions.entries[0]).toMatchObject({ actorRole: 'staff', reason: 'user asked to forget their cat' });
 
   await page.setViewportSize({ width: 390, height: 844 });
