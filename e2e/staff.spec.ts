@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, exchange, failOnPageErrors, newConversation, screenshot, submitAuth, uniqueEmail, waitForFact, waitForHydration } from './support';
+import { assistantMessages, becomeStaff, exchange, failOnPageErrors, newConversation, screenshot, submitAuth, uniqueEmail, waitForFact, waitForHydration } from './support';
 
 // The staff console (/staff): signed-out visitors get 401 and users 403, on the pages and the API;
 // staff (an email listed in STAFF_EMAILS, see playwright.config.ts) find a user, open a conversation
@@ -11,22 +11,6 @@ failOnPageErrors();
 
 /** A script's call to a staff route sends the console's header (lib/csrf.ts); a browser's page on another origin cannot. */
 const STAFF_CALL = { headers: { 'x-memlens-staff': '1' } };
-const STAFF_EMAIL = 'staff@memlens.test';
-const PASSWORD = 'staff password 1';
-/** Signs up the staff address (or signs in, when an earlier test of this run already made it). */
-async function becomeStaff(page: Page) {
-  await submitAuth(page, 'sign-up', STAFF_EMAIL, PASSWORD, '/staff');
-  const outcome = await Promise.race([
-    page.waitForURL(/\/staff$/).then(() => 'in' as const),
-    page.getByTestId('auth-error').waitFor().then(() => 'exists' as const),
-  ]);
-  if (outcome === 'exists') {
-    await submitAuth(page, 'sign-in', STAFF_EMAIL, PASSWORD, '/staff');
-    await page.waitForURL(/\/staff$/);
-  }
-  await expect(page.getByTestId('staff-console')).toBeVisible();
-  await waitForHydration(page);
-}
 
 test('a signed-out visitor gets 401 from the console and its API, with a way to sign in', async ({ page }) => {
   for (const url of ['/staff', '/staff/audit', '/staff/jobs']) {
