@@ -85,17 +85,8 @@ export function Chat({ conversation, initialMessages, model }: Props) {
         // The reply started: record how it ended, as the server does.
         const ended: MessageStatus = isAbort || isDisconnect ? 'incomplete' : isError ? 'failed' : 'complete';
         const endError = isDisconnect ? 'The connection was lost while this reply was streaming.' : isError ? error : null;
-        // A new question is stored under the server's id (the reply's metadata says which): take it, so an edit names it.
-        const sentId = pending?.kind === 'send' ? pending.id : undefined;
-        const storedId = message.metadata?.userMessageId;
         setMessages((current) =>
-          current.map((m) =>
-            m.id === message.id
-              ? { ...m, metadata: { ...m.metadata, status: ended, error: endError } }
-              : sentId && storedId && m.id === sentId
-                ? { ...m, id: storedId }
-                : m,
-          ),
+          current.map((m) => (m.id === message.id ? { ...m, metadata: { ...m.metadata, status: ended, error: endError } } : m)),
         );
         setAnnouncement(ended === 'complete' ? 'Reply complete.' : ended === 'incomplete' ? 'Reply stopped.' : `Reply failed: ${endError ?? ''}`);
         if (isDisconnect) void resync();
@@ -117,6 +108,17 @@ export function Chat({ conversation, initialMessages, model }: Props) {
       }
     },
   });
+
+  // A new question is stored under an id of the server's, which its reply's first chunk names: the
+  // chat takes it at once, so an edit or a source link names the stored message.
+  useEffect(() => {
+    const pending = pendingRef.current;
+    const [question, reply] = messages.slice(-2);
+    const storedId = reply?.role === 'assistant' ? reply.metadata?.userMessageId : undefined;
+    if (pending?.kind !== 'send' || question?.id !== pending.id || !storedId || storedId === pending.id) return;
+    pendingRef.current = { ...pending, id: storedId };
+    setMessages((current) => current.map((m) => (m.id === pending.id ? { ...m, id: storedId } : m)));
+  }, [messages, setMessages]);
 
   const busy = status === 'submitted' || status === 'streaming';
   statusRef.current = status;
