@@ -5,7 +5,8 @@ import { conversations, messages, type Message, type MessageRedaction, type Mess
 /**
  * The conversation history, ruled by message ids (LangGraph's add_messages semantics):
  * a message with the id of one of the conversation's user messages replaces that message and
- * discards everything after it; any other message is appended under an id the server picks; remove deletes one message; removeAll clears the conversation.
+ * discards everything after it; any other message is appended under an id the server picks;
+ * remove deletes one message; removeAll clears the conversation.
  * Every function is scoped by the signed-in user's id.
  */
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

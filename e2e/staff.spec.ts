@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { assistantMessages, becomeStaff, exchange, failOnPageErrors, newConversation, screenshot, submitAuth, uniqueEmail, waitForFact, waitForHydration } from './support';
 
 // The staff console (/staff): signed-out visitors get 401 and users 403, on the pages and the API;

@@ -118,8 +118,8 @@ type StartedTurn = { question: Message; placeholder: Message; attempt: number };
 
 /**
  * Stores the question and the reply's row. An edited question (the id of a user message of this
- * conversation) replaces the old text and discards what followed, with everything derived from those messages (facts, episodes, the
- * summary) corrected first. A Retry reopens the reply in place: same id, earlier attempt's record kept.
+ * conversation) replaces the old text and discards what followed, with everything derived from
+ * those messages (facts, episodes, the summary) corrected first; any other question is new. A Retry reopens the reply in place: same id, earlier attempt's record kept.
  */
 async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor: Actor): Promise<StartedTurn> {
   try {
