@@ -1,13 +1,14 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from '@/lib/config';
-import { csrfVerdict, declaresBody } from '@/lib/csrf';
+import { csrfVerdict, declaresBody, STAFF_REQUEST_HEADER } from '@/lib/csrf';
 import { errorResponse, HttpError } from '@/lib/http';
 import { API_CONTENT_SECURITY_POLICY, FIXED_SECURITY_HEADERS, newNonce, pageContentSecurityPolicy } from '@/lib/security-headers';
 import { newSessionToken, SESSION_COOKIE, TOKEN_SHAPE } from '@/lib/session-cookie';
 
 /**
  * Every request but static files passes here:
- * - an API mutation that did not come from the app itself is refused (lib/csrf.ts), writing nothing;
+ * - an API mutation, or any staff request (reads are audited), that did not come from the app
+ *   itself is refused (lib/csrf.ts), writing nothing;
  * - a first visit gets a guest session cookie;
  * - every response gets the security headers; a page gets a CSP with a fresh nonce, which Next reads
  *   from the request's own Content-Security-Policy header and puts on its scripts.
@@ -43,6 +44,7 @@ function forgeryRefusal(request: NextRequest): Response | undefined {
       secFetchSite: request.headers.get('sec-fetch-site'),
       contentType: request.headers.get('content-type'),
       hasBody: declaresBody(request.headers),
+      staffHeader: request.headers.get(STAFF_REQUEST_HEADER),
     },
     getConfig().APP_URL,
   );

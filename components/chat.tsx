@@ -109,6 +109,17 @@ export function Chat({ conversation, initialMessages, model }: Props) {
     },
   });
 
+  // A new question is stored under an id of the server's, which its reply's first chunk names: the
+  // chat takes it at once, so an edit or a source link names the stored message.
+  useEffect(() => {
+    const pending = pendingRef.current;
+    const [question, reply] = messages.slice(-2);
+    const storedId = reply?.role === 'assistant' ? reply.metadata?.userMessageId : undefined;
+    if (pending?.kind !== 'send' || question?.id !== pending.id || !storedId || storedId === pending.id) return;
+    pendingRef.current = { ...pending, id: storedId };
+    setMessages((current) => current.map((m) => (m.id === pending.id ? { ...m, id: storedId } : m)));
+  }, [messages, setMessages]);
+
   const busy = status === 'submitted' || status === 'streaming';
   statusRef.current = status;
 

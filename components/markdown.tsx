@@ -3,6 +3,8 @@
 import { memo, useMemo } from 'react';
 import ReactMarkdown, { defaultUrlTransform, type Components, type UrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { splitInvisible } from '@/lib/invisible-chars';
+import { INVISIBLE_TOKEN_CLASS } from './visible-text';
 
 const components: Components = {
   // Links in replies open in a new tab and never leak the referrer.
@@ -12,6 +14,7 @@ const components: Components = {
 const plugins = [remarkGfm];
 const citingPlugins = [remarkGfm, remarkCitations];
 const htmlPlugins = [rehypeExternalImages];
+const revealingPlugins = [rehypeExternalImages, rehypeInvisibleChars];
 
 /** Opens the cited item of a reply's context: the reply's id and the number it cited. */
 export type OnCite = (messageId: string, n: number) => void;
@@ -19,9 +22,20 @@ export type OnCite = (messageId: string, n: number) => void;
 /**
  * Renders message text as GitHub-flavoured markdown. Raw HTML is not rendered, and images load only
  * from data URLs: any other image is a link to open by hand. With `onCite`, each `[n]` of the text
- * (outside code and links) is a button that shows the cited item.
+ * (outside code and links) is a button that shows the cited item. With `showInvisible` (the staff
+ * console), invisible characters are shown as marked tokens, as VisibleText shows them.
  */
-export const Markdown = memo(function Markdown({ text, messageId, onCite }: { text: string; messageId?: string; onCite?: OnCite }) {
+export const Markdown = memo(function Markdown({
+  text,
+  messageId,
+  onCite,
+  showInvisible = false,
+}: {
+  text: string;
+  messageId?: string;
+  onCite?: OnCite;
+  showInvisible?: boolean;
+}) {
   const citing = Boolean(onCite && messageId);
   const withCitations = useMemo<Components>(
     () => ({
@@ -51,7 +65,7 @@ export const Markdown = memo(function Markdown({ text, messageId, onCite }: { te
     <div className="markdown">
       <ReactMarkdown
         remarkPlugins={citing ? citingPlugins : plugins}
-        rehypePlugins={htmlPlugins}
+        rehypePlugins={showInvisible ? revealingPlugins : htmlPlugins}
         urlTransform={keepInlineImages}
         components={citing ? withCitations : components}
       >
@@ -159,4 +173,28 @@ function hostOf(src: string): string {
   const url = new URL(src, placeholder);
   if (url.origin === placeholder) return 'this site';
   return url.host || url.protocol;
+}
+
+// ---- invisible characters as tokens
+
+/** A rehype plugin: each invisible character of the text (lib/invisible-chars.ts) becomes a marked token. */
+function rehypeInvisibleChars() {
+  return (tree: HastNode) => {
+    revealInvisible(tree);
+  };
+}
+
+function revealInvisible(node: HastNode) {
+  if (!node.children) return;
+  node.children = node.children.flatMap((child): HastNode[] => {
+    if (child.type !== 'text') {
+      revealInvisible(child);
+      return [child];
+    }
+    return splitInvisible(child.value ?? '').map((piece) =>
+      piece.kind === 'text'
+        ? { type: 'text', value: piece.text }
+        : { type: 'element', tagName: 'span', properties: { dataTestid: 'invisible-char', title: piece.title, className: INVISIBLE_TOKEN_CLASS }, children: [{ type: 'text', value: piece.label }] },
+    );
+  });
 }

@@ -8,6 +8,7 @@ import { useAfterMemoryChange } from './inspector/memory-changed';
 import type { Fact, FactEvent } from './inspector/types';
 import { Badge, describeActor, formatDateTime, Notice, Skeleton } from './inspector/ui';
 import { plural } from './memory-page/ui';
+import { VisibleText } from './visible-text';
 
 // Correcting memory, as both the inspector's Memory tab (inspector/facts-view.tsx) and the Memory page
 // (memory-page/) offer it. `place` picks each one's wording, look and test ids: the inspector's ids
@@ -156,7 +157,7 @@ export function FactItem({
       ) : (
         <div className="flex items-start gap-2">
           <p className={`min-w-0 flex-1 break-words ${onPage ? 'text-[15px] leading-6 text-fg' : 'leading-5'}`} data-testid={`${prefix}-content`}>
-            {fact.content}
+            <VisibleText text={fact.content} />
           </p>
           {badges}
         </div>

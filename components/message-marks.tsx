@@ -1,6 +1,7 @@
 import { Fragment } from 'react';
 import { EraseIcon, PencilIcon } from './icons';
 import type { MessageMark } from './types';
+import { VisibleText } from './visible-text';
 
 // The parts of a stored message that memlens forgot (a deleted fact's statement, or a reply's
 // sentence that quoted it) or that the user corrected in memory. The message stays as written;
@@ -53,14 +54,18 @@ function withTrailingPunctuation(segments: Segment[]): Array<Segment & { after: 
 const pill =
   'ml-1 inline-block rounded-full border px-1.5 align-[0.1em] text-[10.5px] leading-4 font-medium tracking-normal whitespace-nowrap no-underline select-none';
 
-/** A user message's text with its forgotten parts struck through and its corrected parts underlined. */
-export function MarkedText({ text, marks }: { text: string; marks: MessageMark[] | undefined }) {
+/**
+ * A user message's text with its forgotten parts struck through and its corrected parts underlined;
+ * with `showInvisible` (the staff console), its invisible characters shown as tokens too.
+ */
+export function MarkedText({ text, marks, showInvisible = false }: { text: string; marks: MessageMark[] | undefined; showInvisible?: boolean }) {
   const segments = withTrailingPunctuation(segmentsOf(text, marks));
+  const shown = (part: string) => (showInvisible ? <VisibleText text={part} /> : part);
   return (
     <>
       {segments.map((segment, index) => {
         const { mark, after } = segment;
-        if (!mark) return <Fragment key={index}>{segment.text}</Fragment>;
+        if (!mark) return <Fragment key={index}>{shown(segment.text)}</Fragment>;
         if (mark.kind === 'forgotten') {
           return (
             <Fragment key={index}>
@@ -71,7 +76,7 @@ export function MarkedText({ text, marks }: { text: string; marks: MessageMark[]
                 className="text-muted decoration-muted/80 decoration-[1.5px]"
               >
                 <span className="sr-only">[forgotten by memlens, no longer sent to the model: </span>
-                {segment.text}
+                {shown(segment.text)}
                 <span className="sr-only">]</span>
               </del>
               {after}
@@ -90,7 +95,7 @@ export function MarkedText({ text, marks }: { text: string; marks: MessageMark[]
               className="underline decoration-accent/70 decoration-dotted decoration-2 underline-offset-4"
             >
               <span className="sr-only">[{correctedTitle(mark.replacement)}; you first said: </span>
-              {segment.text}
+              {shown(segment.text)}
               <span className="sr-only">]</span>
             </span>
             {after}

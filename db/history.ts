@@ -4,8 +4,9 @@ import { conversations, messages, type Message, type MessageRedaction, type Mess
 
 /**
  * The conversation history, ruled by message ids (LangGraph's add_messages semantics):
- * a message with a new id is appended; a message with an existing id replaces that message and
- * discards everything after it; remove deletes one message; removeAll clears the conversation.
+ * a message with the id of one of the conversation's user messages replaces that message and
+ * discards everything after it; any other message is appended under an id the server picks;
+ * remove deletes one message; removeAll clears the conversation.
  * Every function is scoped by the signed-in user's id.
  */
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -15,11 +16,12 @@ export type Scope = { userId: string; conversationId: string };
 
 /** Exactly the scope's two columns, for an insert (a caller's scope object may carry more). */
 export const ownerOf = (scope: Scope) => ({ userId: scope.userId, conversationId: scope.conversationId });
+/** `id`: a user message of the scope to replace; any other id is ignored (a new message gets the server's). */
 export type NewUserMessage = { id?: string; content: string; metadata?: Record<string, unknown> };
 
 export class HistoryError extends Error {
   constructor(
-    readonly code: 'message_not_found' | 'not_a_user_message' | 'nothing_to_regenerate',
+    readonly code: 'not_a_user_message' | 'nothing_to_regenerate',
     message: string,
   ) {
     super(message);
@@ -82,14 +84,19 @@ export async function getMessages(userId: string, ids: string[]): Promise<Messag
     .where(and(eq(messages.userId, userId), inArray(messages.id, ids)));
 }
 
-/** Appends, or replaces by id and discards what follows. Returns the stored message. */
+/**
+ * Replaces a user message of this conversation by id and discards what follows, or appends. A new
+ * message's id is always the server's: an id that names no message of this scope (unused, or
+ * another user's) is not used, so the answer never shows whether it exists elsewhere. Returns the
+ * stored message; its id is the one the client learns.
+ */
 export async function putUserMessage(executor: Executor, scope: Scope, message: NewUserMessage): Promise<Message> {
   if (message.id) {
-    const [existing] = await executor.select().from(messages).where(eq(messages.id, message.id));
+    const [existing] = await executor
+      .select()
+      .from(messages)
+      .where(and(inScope(scope), eq(messages.id, message.id)));
     if (existing) {
-      if (existing.userId !== scope.userId || existing.conversationId !== scope.conversationId) {
-        throw new HistoryError('message_not_found', `Message ${message.id} is not in this conversation.`);
-      }
       if (existing.role !== 'user') {
         throw new HistoryError('not_a_user_message', `Message ${message.id} is an assistant message; only user messages can be edited.`);
       }
@@ -117,7 +124,6 @@ export async function putUserMessage(executor: Executor, scope: Scope, message: 
   const [appended] = await executor
     .insert(messages)
     .values({
-      ...(message.id ? { id: message.id } : {}),
       ...ownerOf(scope),
       role: 'user',
       content: message.content,
@@ -144,10 +150,10 @@ export async function reopenLastReply(executor: Executor, scope: Scope, model: s
   const [first] = await executor
     .select({ id: messages.id })
     .from(messages)
-    .where(and(inScope(scope), sql`${position} > ${positionOf(question.id)}`))
+    .where(and(inScope(scope), sql`${position} > ${positionOf(scope, question.id)}`))
     .orderBy(...byPosition)
     .limit(1);
-  await executor.delete(messages).where(and(inScope(scope), sql`${position} > ${positionOf(question.id)}`, first ? sql`${messages.id} <> ${first.id}` : undefined));
+  await executor.delete(messages).where(and(inScope(scope), sql`${position} > ${positionOf(scope, question.id)}`, first ? sql`${messages.id} <> ${first.id}` : undefined));
   if (!first) return { question, reply: undefined };
   const [reply] = await executor
     .update(messages)
@@ -163,7 +169,7 @@ export async function idsFrom(executor: Executor, scope: Scope, messageId: strin
   const rows = await executor
     .select({ id: messages.id })
     .from(messages)
-    .where(and(inScope(scope), sql`${position} >= ${positionOf(messageId)}`));
+    .where(and(inScope(scope), sql`${position} >= ${positionOf(scope, messageId)}`));
   return rows.map((r) => r.id);
 }
 
@@ -249,14 +255,16 @@ export async function recoverInterruptedReplies(olderThanSeconds: number): Promi
 
 /** A message's place in its conversation, compared in SQL (created_at has microseconds, a JS Date only milliseconds). */
 const position = sql`(${messages.createdAt}, ${messages.seq})`;
-const positionOf = (id: string) => sql`(select m.created_at, m.seq from messages m where m.id = ${id})`;
+/** A message's position, read only within the scope: an id from elsewhere has none, so comparisons with it match nothing. */
+const positionOf = (scope: Scope, id: string) =>
+  sql`(select m.created_at, m.seq from messages m where m.id = ${id} and m.user_id = ${scope.userId} and m.conversation_id = ${scope.conversationId})`;
 
 function inScope(scope: Scope) {
   return and(eq(messages.conversationId, scope.conversationId), eq(messages.userId, scope.userId));
 }
 
 async function removeAfter(executor: Executor, scope: Scope, message: Message): Promise<void> {
-  await executor.delete(messages).where(and(inScope(scope), sql`${position} > ${positionOf(message.id)}`));
+  await executor.delete(messages).where(and(inScope(scope), sql`${position} > ${positionOf(scope, message.id)}`));
 }
 
 /**
@@ -268,7 +276,7 @@ export async function messagesForSummary(
   scope: Scope,
   window: { after: { at: string; seq: number } | null; floorSeq: number; upTo: string | null; keepRaw: number },
 ): Promise<{ fresh: Message[]; sinceFloor: number }> {
-  const upTo = window.upTo ? sql`${position} <= ${positionOf(window.upTo)}` : undefined;
+  const upTo = window.upTo ? sql`${position} <= ${positionOf(scope, window.upTo)}` : undefined;
   const older = getDb()
     .select()
     .from(messages)
@@ -306,11 +314,11 @@ export async function userMessagesAnsweredBy(scope: Scope, assistantMessageId: s
       and(
         inScope(scope),
         eq(messages.role, 'user'),
-        sql`${position} < ${positionOf(assistantMessageId)}`,
+        sql`${position} < ${positionOf(scope, assistantMessageId)}`,
         sql`${position} > coalesce((
           select (p.created_at, p.seq) from messages p
           where p.conversation_id = ${scope.conversationId} and p.role = 'assistant'
-            and (p.created_at, p.seq) < ${positionOf(assistantMessageId)}
+            and (p.created_at, p.seq) < ${positionOf(scope, assistantMessageId)}
           order by p.created_at desc, p.seq desc limit 1), ('-infinity'::timestamptz, 0::bigint))`,
       ),
     )

@@ -5,6 +5,8 @@
  * - words of alphabetic scripts, lower-cased and lightly stemmed ("Movies" → "movie");
  * - CJK text, which has no spaces: the words `Intl.Segmenter` finds, plus every character bigram of
  *   each run, so a query word still meets a text the segmenter cut differently ("北京" in "北京市").
+ * - every term cut to MAX_TERM_CHARS characters (capTerm), here and on the query side alike, so a
+ *   longer "word" is stored and still finds itself.
  * A pure module (no database access), shared with the embedder's text features.
  */
 const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/u;
@@ -69,12 +71,24 @@ function cjkBigrams(text: string): string[] {
   return out;
 }
 
+/**
+ * The longest term, in characters (code points). Each term is one entry of the GIN index, which
+ * Postgres refuses above about 2.7 kB ("index row size exceeds maximum"): 100 characters are at most
+ * 400 bytes in UTF-8, and longer than any real word.
+ */
+export const MAX_TERM_CHARS = 100;
+
+/** A term as the index keeps it: its first MAX_TERM_CHARS characters, never half a surrogate pair. */
+export function capTerm(term: string): string {
+  return term.length <= MAX_TERM_CHARS ? term : Array.from(term).slice(0, MAX_TERM_CHARS).join('');
+}
+
 /** What a stored text is findable by. Stop words are kept: queries never ask for them, and they cost only index space. */
 export function documentTerms(text: string): string[] {
   const lower = text.toLowerCase();
   const terms = new Set<string>();
-  for (const word of words(lower)) if (!isCjk(word) && word.length > 1) terms.add(stem(word));
-  for (const word of cjkWords(lower)) terms.add(word);
+  for (const word of words(lower)) if (!isCjk(word) && word.length > 1) terms.add(capTerm(stem(word)));
+  for (const word of cjkWords(lower)) terms.add(capTerm(word));
   for (const bigram of cjkBigrams(lower)) terms.add(bigram);
   return [...terms];
 }

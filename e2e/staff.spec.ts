@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, exchange, failOnPageErrors, newConversation, screenshot, submitAuth, uniqueEmail, waitForFact, waitForHydration } from './support';
+import { expect, test, type Request } from '@playwright/test';
+import { assistantMessages, becomeStaff, exchange, failOnPageErrors, newConversation, screenshot, submitAuth, uniqueEmail, waitForFact, waitForHydration } from './support';
 
 // The staff console (/staff): signed-out visitors get 401 and users 403, on the pages and the API;
 // staff (an email listed in STAFF_EMAILS, see playwright.config.ts) find a user, open a conversation
@@ -9,22 +9,8 @@ import { assistantMessages, exchange, failOnPageErrors, newConversation, screens
 
 failOnPageErrors();
 
-const STAFF_EMAIL = 'staff@memlens.test';
-const PASSWORD = 'staff password 1';
-/** Signs up the staff address (or signs in, when an earlier test of this run already made it). */
-async function becomeStaff(page: Page) {
-  await submitAuth(page, 'sign-up', STAFF_EMAIL, PASSWORD, '/staff');
-  const outcome = await Promise.race([
-    page.waitForURL(/\/staff$/).then(() => 'in' as const),
-    page.getByTestId('auth-error').waitFor().then(() => 'exists' as const),
-  ]);
-  if (outcome === 'exists') {
-    await submitAuth(page, 'sign-in', STAFF_EMAIL, PASSWORD, '/staff');
-    await page.waitForURL(/\/staff$/);
-  }
-  await expect(page.getByTestId('staff-console')).toBeVisible();
-  await waitForHydration(page);
-}
+/** A script's call to a staff route sends the console's header (lib/csrf.ts); a browser's page on another origin cannot. */
+const STAFF_CALL = { headers: { 'x-memlens-staff': '1' } };
 
 test('a signed-out visitor gets 401 from the console and its API, with a way to sign in', async ({ page }) => {
   for (const url of ['/staff', '/staff/audit', '/staff/jobs']) {
@@ -36,10 +22,35 @@ test('a signed-out visitor gets 401 from the console and its API, with a way to 
   await expect(page.getByTestId('sign-in-link')).toHaveAttribute('href', '/login?next=%2Fstaff%2Fjobs');
   await screenshot(page, 'staff-unauthorized');
   for (const url of ['/api/staff/users?q=a', '/api/staff/audit', '/api/staff/jobs']) {
-    const response = await page.request.get(url);
+    const response = await page.request.get(url, STAFF_CALL);
     expect(response.status(), url).toBe(401);
     expect((await response.json()).error.code).toBe('not_signed_in');
   }
+});
+
+test("a staff read another page makes the staff member's browser send (an <img> on another port) is refused and not audited", async ({ page, baseURL }) => {
+  await becomeStaff(page);
+  const probe = `img-probe-${Date.now()}`;
+  const target = `${baseURL}/api/staff/users?q=${probe}`;
+  // The attacker's page on another port of the same host: the browser sends the staff member's cookies with its <img>.
+  const elsewhere = new URL(baseURL!);
+  elsewhere.port = String(Number(elsewhere.port) + 1);
+  await page.route(`${elsewhere.origin}/**`, (route) => route.fulfill({ contentType: 'text/html', body: `<img src="${target}" alt="">` }));
+  // The browser may block the JSON answer to an <img> (ORB) and report a failed request: wait for either end.
+  const settled = new Promise<Request>((resolve) => {
+    const done = (request: Request) => request.url() === target && resolve(request);
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+  });
+  await page.goto(`${elsewhere.origin}/cat-pictures`);
+  const request = await settled;
+  expect(await request.headerValue('sec-fetch-site')).toBe('same-site');
+  expect(await request.headerValue('cookie'), 'the staff member\'s cookies go with it').toMatch(/session/);
+  // The same search made as the console makes it is audited; the <img>'s is not.
+  expect((await page.request.get(`/api/staff/users?q=control-${probe}`, STAFF_CALL)).status()).toBe(200);
+  const searches = (await (await page.request.get('/api/staff/audit?objectType=user_search', STAFF_CALL)).json()).entries as Array<{ after: { q?: string } | null }>;
+  expect(searches.map((entry) => entry.after?.q)).toContain(`control-${probe}`);
+  expect(searches.map((entry) => entry.after?.q)).not.toContain(probe);
 });
 
 test('a user who is not staff gets the 403 page at /staff, and 403 from the staff API', async ({ page }) => {
@@ -57,7 +68,7 @@ test('a user who is not staff gets the 403 page at /staff, and 403 from the staf
   await expect(page.getByRole('heading', { name: 'This page is for memlens staff' })).toBeVisible();
   await screenshot(page, 'staff-forbidden');
   for (const url of ['/api/staff/users?q=a', '/api/staff/audit', '/api/staff/jobs']) {
-    const response = await page.request.get(url);
+    const response = await page.request.get(url, STAFF_CALL);
     expect(response.status(), url).toBe(403);
   }
 });
@@ -181,7 +192,7 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
 
   // A failure as the console shows it: one of the user's jobs answered as failed (the list only is
   // faked); Retry runs the real job again and it succeeds.
-  const jobs = (await (await page.request.get(`/api/staff/jobs?userId=${userId}`)).json()).jobs as Array<Record<string, unknown>>;
+  const jobs = (await (await page.request.get(`/api/staff/jobs?userId=${userId}`, STAFF_CALL)).json()).jobs as Array<Record<string, unknown>>;
   const failing = { ...jobs.find((job) => job.kind === 'index_episode'), status: 'failed', attempts: 5, lastError: 'embedder timed out after 30000 ms' };
   await page.route('**/api/staff/jobs?status=failed*', (route) => route.fulfill({ json: { jobs: [failing] } }), { times: 1 });
   await page.reload();
@@ -250,7 +261,7 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await expect(deleteDialog).toBeHidden();
   await expect(page.getByTestId('fact-change-done')).toContainText('Fact deleted');
   await expect(page.getByTestId('facts-empty')).toBeVisible();
-  const deletions = await (await page.request.get(`/api/staff/audit?targetUserId=${userId}&objectType=fact&action=delete`)).json();
+  const deletions = await (await page.request.get(`/api/staff/audit?targetUserId=${userId}&objectType=fact&action=delete`, STAFF_CALL)).json();
   expect(deletions.entries[0]).toMatchObject({ actorRole: 'staff', reason: 'user asked to forget their cat' });
 
   await page.setViewportSize({ width: 390, height: 844 });

@@ -157,3 +157,20 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: file, fullPage: false });
   expect(fs.statSync(file).size).toBeGreaterThan(10_000);
 }
+
+const STAFF_EMAIL = 'staff@memlens.test';
+const PASSWORD = 'staff password 1';
+/** Signs up the staff address (or signs in, when an earlier test of this run already made it). */
+export async function becomeStaff(page: Page) {
+  await submitAuth(page, 'sign-up', STAFF_EMAIL, PASSWORD, '/staff');
+  const outcome = await Promise.race([
+    page.waitForURL(/\/staff$/).then(() => 'in' as const),
+    page.getByTestId('auth-error').waitFor().then(() => 'exists' as const),
+  ]);
+  if (outcome === 'exists') {
+    await submitAuth(page, 'sign-in', STAFF_EMAIL, PASSWORD, '/staff');
+    await page.waitForURL(/\/staff$/);
+  }
+  await expect(page.getByTestId('staff-console')).toBeVisible();
+  await waitForHydration(page);
+}

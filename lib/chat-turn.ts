@@ -117,9 +117,9 @@ function normaliseTrigger(body: unknown) {
 type StartedTurn = { question: Message; placeholder: Message; attempt: number };
 
 /**
- * Stores the question and the reply's row. An edited question (a known id) replaces the old text
- * and discards what followed, with everything derived from those messages (facts, episodes, the
- * summary) corrected first. A Retry reopens the reply in place: same id, earlier attempt's record kept.
+ * Stores the question and the reply's row. An edited question (the id of a user message of this
+ * conversation) replaces the old text and discards what followed, with everything derived from
+ * those messages (facts, episodes, the summary) corrected first; any other question is new. A Retry reopens the reply in place: same id, earlier attempt's record kept.
  */
 async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor: Actor): Promise<StartedTurn> {
   try {
@@ -137,9 +137,7 @@ async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor:
     await correction.after();
     return turn;
   } catch (error) {
-    if (error instanceof HistoryError) {
-      throw error.code === 'message_not_found' ? new HttpError(404, error.code, error.message) : new HttpError(409, error.code, error.message);
-    }
+    if (error instanceof HistoryError) throw new HttpError(409, error.code, error.message);
     throw error;
   }
 }

@@ -16,7 +16,17 @@
  * This is the scheme of Go's net/http CrossOriginProtection. On top of it a body must be JSON:
  * HTML forms cannot send `application/json`, and a cross-origin fetch that does needs a CORS
  * preflight the app never grants, so even a browser that sent neither header could not forge one.
+ *
+ * Staff routes (`/api/staff/*`) are guarded for every method, reads included: a staff read is
+ * audited in the staff member's name, so an `<img>` or `<script>` on another site must not make one.
+ * `Sec-Fetch-Site`, when present, must be `same-origin` or `none`; without it (a cross-site `<img>`
+ * in such a browser sends no Origin either) the request must carry STAFF_REQUEST_HEADER, which the
+ * console's fetches set and which no `<img>`, `<script>`, link or form can send (a cross-origin fetch
+ * with it needs a preflight, refused here like any other staff request from elsewhere).
  */
+
+/** The header the staff console sends with every call; scripts calling staff routes send it too. */
+export const STAFF_REQUEST_HEADER = 'x-memlens-staff';
 
 export type CsrfRequest = {
   method: string;
@@ -28,6 +38,8 @@ export type CsrfRequest = {
   contentType: string | null;
   /** Whether the request carries a body (Content-Length above 0, or Transfer-Encoding). */
   hasBody: boolean;
+  /** The value of STAFF_REQUEST_HEADER, if sent. */
+  staffHeader?: string | null;
 };
 
 export type CsrfVerdict = { ok: true } | { ok: false; status: 403 | 415; code: 'cross_origin' | 'unsupported_media_type'; message: string };
@@ -43,8 +55,21 @@ export function isGuardedRequest(method: string, pathname: string): boolean {
   return !(pathname === '/api/auth' || pathname.startsWith('/api/auth/'));
 }
 
+/** Whether the path is a staff route: guarded for reads too. */
+export function isStaffPath(pathname: string): boolean {
+  return pathname === '/api/staff' || pathname.startsWith('/api/staff/');
+}
+
 /** The decision for one request; `appUrl` is APP_URL, the app's public address, when set. */
 export function csrfVerdict(request: CsrfRequest, appUrl?: string): CsrfVerdict {
+  if (isStaffPath(request.pathname) && !staffRequestFromTheApp(request)) {
+    return {
+      ok: false,
+      status: 403,
+      code: 'cross_origin',
+      message: `Cross-origin request refused: staff routes answer only the staff console (a script sends the header ${STAFF_REQUEST_HEADER}: 1).`,
+    };
+  }
   if (!isGuardedRequest(request.method, request.pathname)) return ALLOWED;
   if (!fromTheAppItself(request, appUrl)) {
     return {
@@ -58,6 +83,11 @@ export function csrfVerdict(request: CsrfRequest, appUrl?: string): CsrfVerdict 
     return { ok: false, status: 415, code: 'unsupported_media_type', message: 'Send the request body as JSON, with Content-Type: application/json.' };
   }
   return ALLOWED;
+}
+
+function staffRequestFromTheApp(request: CsrfRequest): boolean {
+  if (request.secFetchSite !== null) return TRUSTED_FETCH_SITES.has(request.secFetchSite.toLowerCase());
+  return request.staffHeader === '1';
 }
 
 function fromTheAppItself(request: CsrfRequest, appUrl: string | undefined): boolean {

@@ -60,13 +60,16 @@ describe('bad input to POST /api/chat gets a 4xx JSON error and writes nothing',
     expect(await storedMessages(conversationId)).toEqual(before);
   });
 
-  it("editing another conversation's message id is a 404 and changes nothing", async () => {
+  it("another conversation's message id edits nothing: it is a new question there, under an id of the server's", async () => {
     const other = (await (await createConversation(client.request('/api/conversations', { method: 'POST' }))).json()).conversation.id;
-    const [question] = await storedMessages(conversationId);
-    const response = await chat(client.request('/api/chat', { body: { conversationId: other, message: { id: question.id, text: 'hijack' } } }));
-    expect(response.status).toBe(404);
-    expect((await storedMessages(conversationId))[0].content).toBe('Keep me');
-    expect(await storedMessages(other)).toEqual([]);
+    const before = await storedMessages(conversationId);
+    const response = await chat(client.request('/api/chat', { body: { conversationId: other, message: { id: before[0].id, text: 'hijack' } } }));
+    expect(response.status).toBe(200);
+    await response.text();
+    expect(await storedMessages(conversationId)).toEqual(before);
+    const [asked] = await storedMessages(other);
+    expect(asked).toMatchObject({ role: 'user', content: 'hijack' });
+    expect(asked.id).not.toBe(before[0].id);
   });
 
   it('editing an assistant message is refused with 409', async () => {

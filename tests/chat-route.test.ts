@@ -31,8 +31,7 @@ function send(text: string, id?: string, signal?: AbortSignal) {
 describe('POST /api/chat against an OpenAI-compatible server', () => {
   it('stores the placeholder before the first token and streams under its id, then finalizes it', async () => {
     stub.reply = { text: 'Paris is the capital of France.', chunkDelayMs: 30 };
-    const userMessageId = crypto.randomUUID();
-    const response = await send('What is the capital of France?', userMessageId);
+    const response = await send('What is the capital of France?', crypto.randomUUID());
     expect(response.status).toBe(200);
     // Never gzipped frame by frame on the way out (Next's compression honours no-transform).
     expect(response.headers.get('cache-control')).toContain('no-transform');
@@ -40,6 +39,8 @@ describe('POST /api/chat against an OpenAI-compatible server', () => {
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffered = await readUntil(reader, (text) => text.includes('"type":"start"'));
     const start = parseChunks(buffered).find((c) => c.type === 'start')!;
+    // The question's id is the server's (the client's new id is not taken); the client learns it here.
+    const userMessageId = start.messageMetadata.userMessageId;
     // The row exists, streaming, under the id the client sees first.
     const [row] = (await storedMessages(conversationId)).filter((m) => m.id === start.messageId);
     expect(row).toMatchObject({ role: 'assistant', status: 'streaming', reply_to: userMessageId });
@@ -131,8 +132,8 @@ describe('POST /api/chat against an OpenAI-compatible server', () => {
   });
 
   it('replaces an edited user message by id, discards what followed, and answers the new text', async () => {
-    const firstId = crypto.randomUUID();
-    await readChunks(await send('What is 2+2?', firstId));
+    const first = await readChunks(await send('What is 2+2?'));
+    const firstId = first.find((c) => c.type === 'start')!.messageMetadata.userMessageId as string;
     await readChunks(await send('And 3+3?'));
     expect(await storedMessages(conversationId)).toHaveLength(4);
 

@@ -59,6 +59,20 @@ describe('csrfVerdict', () => {
     expect(csrfVerdict(jsonPost(overrides))).toMatchObject({ ok: false, status: 415, code: 'unsupported_media_type' });
   });
 
+  it.each<[string, Partial<CsrfRequest>, boolean]>([
+    ['a cross-site <img> of a staff read', { secFetchSite: 'cross-site', origin: null }, false],
+    ['a staff read from another port', { secFetchSite: 'same-site', origin: null }, false],
+    ['a staff read with neither header nor the console\'s', { secFetchSite: null, origin: null }, false],
+    ['a staff read with a matching Origin but no header (Origin alone is no proof on a GET)', { secFetchSite: null }, false],
+    ['the console\'s staff read', { secFetchSite: 'same-origin', staffHeader: '1' }, true],
+    ['a staff read typed in', { secFetchSite: 'none', origin: null }, true],
+    ['a staff read from a script or old browser with the header', { secFetchSite: null, origin: null, staffHeader: '1' }, true],
+  ])('staff routes, reads included: %s', (_, overrides, ok) => {
+    const read = jsonPost({ method: 'GET', pathname: '/api/staff/users/x', contentType: null, hasBody: false, ...overrides });
+    expect(csrfVerdict(read).ok).toBe(ok);
+    if (!ok) expect(csrfVerdict(read)).toMatchObject({ status: 403, code: 'cross_origin' });
+  });
+
   it('accepts the public address APP_URL as the origin behind a proxy whose Host differs', () => {
     const behindProxy = jsonPost({ host: 'app:3000', origin: 'https://memlens.example', secFetchSite: null });
     expect(csrfVerdict(behindProxy).ok).toBe(false);

@@ -63,10 +63,15 @@ describe('history ruled by message ids', () => {
     expect((await listMessages(scope)).map((m) => m.content)).toEqual(expected);
   });
 
-  it('appending with a fresh client id keeps that id', async () => {
+  it('a new message gets an id of the server\'s: a client\'s unused id, or an id from another conversation, is not taken', async () => {
     const { scope } = await seed([]);
-    const id = crypto.randomUUID();
-    expect((await putUserMessage(getDb(), scope, { id, content: 'hi' })).id).toBe(id);
+    const other = await seed(['elsewhere']);
+    for (const id of [crypto.randomUUID(), other.ids.elsewhere]) {
+      const appended = await putUserMessage(getDb(), scope, { id, content: 'hi' });
+      expect(appended.id).not.toBe(id);
+      expect(appended.conversationId).toBe(scope.conversationId);
+    }
+    expect((await listMessages(other.scope)).map((m) => m.content)).toEqual(['elsewhere']);
   });
 
   it('operations on one conversation leave the others alone', async () => {

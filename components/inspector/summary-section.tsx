@@ -6,6 +6,7 @@ import { api, ApiError, memoryKeys } from '../api';
 import { ConfirmDialog } from '../confirm-dialog';
 import type { SummaryResponse, SummaryVersion } from './types';
 import { Badge, describeActor, Disclosure, formatDateTime, LoadError, Notice, Section, Skeleton, SourceLinks } from './ui';
+import { VisibleText } from '../visible-text';
 
 const ACTION_LABELS: Record<SummaryVersion['action'], string> = { refresh: 'Refreshed', edit: 'Edited', clear: 'Cleared' };
 
@@ -130,7 +131,7 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
                   </p>
                   {conflict.latest?.content ? (
                     <pre className="mt-2 max-h-40 overflow-auto rounded bg-surface/70 p-2 font-mono text-[12px] whitespace-pre-wrap text-fg">
-                      {conflict.latest.content}
+                      <VisibleText text={conflict.latest.content} />
                     </pre>
                   ) : null}
                 </Notice>
@@ -158,7 +159,7 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
             <>
               {summary && !empty ? (
                 <p data-testid="summary-content" className="rounded-lg border border-line bg-canvas px-3 py-2 text-sm leading-6 whitespace-pre-wrap">
-                  {summary.content}
+                  <VisibleText text={summary.content} />
                 </p>
               ) : (
                 <p data-testid="summary-content" className="text-sm text-muted">

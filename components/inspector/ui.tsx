@@ -1,11 +1,12 @@
 'use client';
 
 import Link from 'next/link';
-import { Fragment, useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { ChevronIcon } from '../icons';
 import { useEndpoints, useMessageLocation, useViewer, type Viewer } from './endpoints';
 import { revealMessage, useInspector } from './store';
 import { REDACTED } from './types';
+import { VisibleText } from '../visible-text';
 
 // Small building blocks shared by the inspector's sections.
 
@@ -371,15 +372,15 @@ const MARKER_TITLES: Array<[string, string]> = [
   ['[corrected by the user', 'What was here was corrected: the model was sent the correction'],
 ];
 
-/** Text of a record with its markers (`[redacted]`, a forgotten or corrected part) set off from the rest. */
+/** Text of a record with its markers (`[redacted]`, a forgotten or corrected part) and its invisible characters set off from the rest. */
 export function RedactedText({ text }: { text: string }) {
-  if (!text.includes('[')) return <>{text}</>;
+  if (!text.includes('[')) return <VisibleText text={text} />;
   const parts = text.split(MARKERS);
-  if (parts.length === 1) return <>{text}</>;
+  if (parts.length === 1) return <VisibleText text={text} />;
   return (
     <>
       {parts.map((part, index) => {
-        if (index % 2 === 0) return <Fragment key={index}>{part}</Fragment>;
+        if (index % 2 === 0) return <VisibleText key={index} text={part} />;
         const redacted = part === REDACTED;
         return (
           <span
@@ -390,7 +391,7 @@ export function RedactedText({ text }: { text: string }) {
               redacted ? 'bg-danger-soft text-danger ring-danger/25' : 'bg-warn-soft text-warn ring-warn/25'
             }`}
           >
-            {part}
+            <VisibleText text={part} />
           </span>
         );
       })}

@@ -1,3 +1,4 @@
+import { STAFF_REQUEST_HEADER } from '@/lib/csrf';
 import { ApiError, parseApiError } from '../api';
 import type { MessageLocation } from '../inspector/endpoints';
 import type { ReplayOptions, ReplayResponse, TurnContext } from '../inspector/types';
@@ -5,13 +6,17 @@ import type { AuditEntry, AuditFilter, ConversationDetail, JobStatus, StaffFact,
 
 // The staff console's calls to /api/staff/** (every one needs a signed-in staff member).
 
-async function request<T>(path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
+/**
+ * One call, with the header that shows the server it comes from the console itself (lib/csrf.ts:
+ * staff routes refuse requests another site's `<img>` or link could make the browser send).
+ */
+async function call(path: string, init: { method?: string; json?: unknown } = {}): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(path, {
       method: init.method ?? 'GET',
       cache: 'no-store',
-      headers: init.json !== undefined ? { 'content-type': 'application/json' } : undefined,
+      headers: { [STAFF_REQUEST_HEADER]: '1', ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
     });
   } catch {
@@ -21,7 +26,11 @@ async function request<T>(path: string, init: { method?: string; json?: unknown 
     const parsed = parseApiError(await response.text());
     throw new ApiError(parsed?.message ?? `The server answered ${response.status}.`, response.status, parsed?.code ?? 'http_error');
   }
-  return (await response.json()) as T;
+  return response;
+}
+
+async function request<T>(path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
+  return (await (await call(path, init)).json()) as T;
 }
 
 const query = (params: Record<string, string | undefined>) => {
@@ -69,6 +78,8 @@ export const staffApi = {
   retryJob: (id: string) => request<{ job: StaffJob | null }>(`/api/staff/jobs/${id}/retry`, { method: 'POST' }).then((r) => r.job),
   audit: (filter: AuditFilter, before: number | undefined, limit: number) =>
     request<{ entries: AuditEntry[] }>(`/api/staff/audit${auditQuery(filter, { before, limit })}`).then((r) => r.entries),
+  /** The newest `limit` matching entries as a JSON Lines file. */
+  auditExport: async (filter: AuditFilter, limit: number) => (await call(`/api/staff/audit${auditQuery(filter, { format: 'jsonl', limit })}`)).blob(),
 };
 
 export const staffKeys = {

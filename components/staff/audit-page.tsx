@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useState, type ReactNode } from 'react';
 import { Badge, Disclosure, formatDateTime, LoadError, RedactedText, Skeleton } from '../inspector/ui';
-import { auditQuery, staffApi, staffKeys } from './api';
+import { staffApi, staffKeys } from './api';
 import type { AuditEntry, AuditFilter } from './types';
 import { buttons, Card, Empty, IdText, inputStyle, plural } from './ui';
 
@@ -73,6 +73,50 @@ const FIELDS_HELP = (
   </>
 );
 
+const EXPORT_LIMIT = 1000;
+
+/**
+ * Downloads the matching entries. Fetched with the console's header, as every staff call is (a
+ * plain link would carry none, and the server could not tell it from a link on another site).
+ */
+function ExportButton({ filter }: { filter: AuditFilter }) {
+  const [exporting, setExporting] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const download = async () => {
+    setExporting(true);
+    setProblem(null);
+    try {
+      const url = URL.createObjectURL(await staffApi.auditExport(filter, EXPORT_LIMIT));
+      const link = Object.assign(document.createElement('a'), { href: url, download: 'memlens-audit.jsonl' });
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 0);
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    } finally {
+      setExporting(false);
+    }
+  };
+  return (
+    <div className="flex flex-col items-end gap-1">
+      <button
+        type="button"
+        onClick={() => void download()}
+        disabled={exporting}
+        data-testid="audit-export"
+        className={buttons.secondary}
+        title="The newest 1,000 entries matching the filters, one JSON object per line"
+      >
+        {exporting ? 'Exporting…' : 'Export JSON Lines'}
+      </button>
+      {problem && (
+        <p role="alert" className="text-sm text-danger">
+          Export failed: {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** /staff/audit: the audit log with filters, paging and a JSON Lines export. */
 export function AuditPage({ filter }: { filter: AuditFilter }) {
   const me = useQuery({
@@ -89,7 +133,6 @@ export function AuditPage({ filter }: { filter: AuditFilter }) {
   const rows = entries.data?.pages.flat() ?? [];
   const moreError = entries.isFetchNextPageError ? entries.error : null;
   const active = Object.values(filter).filter(Boolean).length;
-  const exportHref = `/api/staff/audit${auditQuery(filter, { format: 'jsonl', limit: 1000 })}`;
 
   return (
     <div className="space-y-6" data-testid="staff-audit">
@@ -101,15 +144,7 @@ export function AuditPage({ filter }: { filter: AuditFilter }) {
             1,000 entries) as JSON Lines, one entry per line.
           </p>
         </div>
-        <a
-          href={exportHref}
-          download="memlens-audit.jsonl"
-          data-testid="audit-export"
-          className={buttons.secondary}
-          title="The newest 1,000 entries matching the filters, one JSON object per line"
-        >
-          Export JSON Lines
-        </a>
+        <ExportButton filter={filter} />
       </div>
 
       <FilterForm key={JSON.stringify(filter)} filter={filter} />

@@ -15,6 +15,7 @@ import { toChatMessage, type ChatMessage } from '../types';
 import { staffApi, staffKeys } from './api';
 import type { ConversationDetail, StaffMessage, StaffSummary, UserOverview } from './types';
 import { buttons, Card, Empty, Loaded, plural, ReasonDialog, StatusLine } from './ui';
+import { VisibleText } from '../visible-text';
 
 const MESSAGES_HELP = (
   <>
@@ -214,7 +215,7 @@ function StaffMessageView({
         <div className="flex flex-col items-end gap-1">
           <div className="max-w-[85%] rounded-2xl rounded-br-md bg-bubble px-4 py-2.5 text-[15px] leading-7 break-words whitespace-pre-wrap">
             <span data-testid="message-text" data-marks={message.marks.length || undefined}>
-              {message.marks.length ? <MarkedText text={message.content} marks={message.marks} /> : message.content}
+              {message.marks.length ? <MarkedText text={message.content} marks={message.marks} showInvisible /> : <VisibleText text={message.content} />}
             </span>
           </div>
           <CorrectionsCaption marks={message.marks} />
@@ -230,7 +231,7 @@ function StaffMessageView({
           <div className="min-w-0 flex-1">
             <div data-testid="message-text">
               {message.content ? (
-                <Markdown text={message.content} messageId={message.id} onCite={onCite} />
+                <Markdown text={message.content} messageId={message.id} onCite={onCite} showInvisible />
               ) : (
                 <p className="text-[15px] leading-7 text-faint italic">No text was generated.</p>
               )}
@@ -351,7 +352,7 @@ function TurnPanel({ messageId, replies, onTurn }: { messageId: string; replies:
         </div>
         {turn.data ? (
           <p className="mt-1 line-clamp-2 text-xs text-muted" title={turn.data.context.question.text}>
-            Answering: <span className="text-fg">“{turn.data.context.question.text}”</span>
+            Answering: <span className="text-fg">“<VisibleText text={turn.data.context.question.text} />”</span>
           </p>
         ) : null}
       </div>
@@ -447,7 +448,7 @@ function SummaryCard({ conversationId, userId, summary }: { conversationId: stri
       ) : (
         <>
           <p className="text-sm leading-6 whitespace-pre-wrap" data-testid="summary-content">
-            {summary.content}
+            <VisibleText text={summary.content} />
           </p>
           <p className="mt-2 text-xs text-muted">
             Last updated by {describeUpdater(summary.updatedBy, userId)} on {formatDateTime(summary.updatedAt)}.

@@ -9,6 +9,7 @@ import { Badge, Field, formatDate, formatDateTime } from '../inspector/ui';
 import { staffApi, staffKeys } from './api';
 import type { StaffConversation, StaffFact, UserOverview } from './types';
 import { AccountBadges, buttons, Card, Empty, IdText, Loaded, plural, ReasonDialog, ROLE_HELP, StatusLine } from './ui';
+import { VisibleText } from '../visible-text';
 
 const FACTS_HELP = (
   <>
@@ -289,7 +290,7 @@ function FactsCard({ userId, facts, titles }: { userId: string; facts: StaffFact
         tone="danger"
         description={
           <>
-            <span className="mb-1 block text-fg">“{pending?.fact.content}”</span>
+            <span className="mb-1 block text-fg">“<VisibleText text={pending?.fact.content ?? ''} />”</span>
             memlens forgets it everywhere: it is no longer recalled, the messages that stated it are marked forgotten, and turn records that
             quoted it are redacted. This cannot be undone.
           </>
@@ -316,7 +317,7 @@ function FactRow({ fact, conversationTitle, onEdit, onDelete }: { fact: StaffFac
     >
       <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
         <p className={`min-w-0 flex-1 basis-48 text-sm leading-6 break-words ${fact.status === 'active' ? '' : 'text-muted'}`} data-testid="staff-fact-content">
-          {fact.content}
+          <VisibleText text={fact.content} />
         </p>
         {fact.status === 'active' ? (
           <div className="flex shrink-0 items-center gap-1">

@@ -1,0 +1,78 @@
+/**
+ * Characters a reader cannot see but a model reads: Unicode tag characters (U+E0000–U+E007F, which
+ * can spell out a whole hidden instruction in ASCII), bidirectional controls (which reorder what is
+ * displayed, so the text on screen is not the text sent) and zero-width and other invisible format
+ * characters. The inspector and the staff console show each as a visible token (components/
+ * visible-text.tsx); what is stored and sent is never changed. A pure module, for the browser too.
+ */
+
+export type TextPiece =
+  | { kind: 'text'; text: string }
+  /** One invisible character, or a run of tag characters; `label` is what is shown, `title` says what it is. */
+  | { kind: 'invisible'; chars: string; label: string; title: string };
+
+const NAMES: Record<number, [short: string, name: string]> = {
+  0x00ad: ['SHY', 'SOFT HYPHEN'],
+  0x061c: ['ALM', 'ARABIC LETTER MARK'],
+  0x180e: ['MVS', 'MONGOLIAN VOWEL SEPARATOR'],
+  0x200b: ['ZWSP', 'ZERO WIDTH SPACE'],
+  0x200c: ['ZWNJ', 'ZERO WIDTH NON-JOINER'],
+  0x200d: ['ZWJ', 'ZERO WIDTH JOINER'],
+  0x200e: ['LRM', 'LEFT-TO-RIGHT MARK'],
+  0x200f: ['RLM', 'RIGHT-TO-LEFT MARK'],
+  0x202a: ['LRE', 'LEFT-TO-RIGHT EMBEDDING'],
+  0x202b: ['RLE', 'RIGHT-TO-LEFT EMBEDDING'],
+  0x202c: ['PDF', 'POP DIRECTIONAL FORMATTING'],
+  0x202d: ['LRO', 'LEFT-TO-RIGHT OVERRIDE'],
+  0x202e: ['RLO', 'RIGHT-TO-LEFT OVERRIDE'],
+  0x2060: ['WJ', 'WORD JOINER'],
+  0x2061: ['FA', 'FUNCTION APPLICATION'],
+  0x2062: ['IT', 'INVISIBLE TIMES'],
+  0x2063: ['IS', 'INVISIBLE SEPARATOR'],
+  0x2064: ['IP', 'INVISIBLE PLUS'],
+  0x2066: ['LRI', 'LEFT-TO-RIGHT ISOLATE'],
+  0x2067: ['RLI', 'RIGHT-TO-LEFT ISOLATE'],
+  0x2068: ['FSI', 'FIRST STRONG ISOLATE'],
+  0x2069: ['PDI', 'POP DIRECTIONAL ISOLATE'],
+  0xfeff: ['ZWNBSP', 'ZERO WIDTH NO-BREAK SPACE (BOM)'],
+};
+
+// Every character this module names, and the whole tag block: one pass finds them all.
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]+/gu;
+
+export const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** The ASCII a tag character stands for (U+E0020–U+E007E mirror U+0020–U+007E); others by code point. */
+function tagText(run: string): string {
+  return Array.from(run, (char) => {
+    const code = char.codePointAt(0)! - 0xe0000;
+    return code >= 0x20 && code <= 0x7e ? String.fromCharCode(code) : `{${codePoint(char)}}`;
+  }).join('');
+}
+
+function describe(chars: string): { label: string; title: string } {
+  const first = chars.codePointAt(0)!;
+  if (first >= 0xe0000) {
+    const points = Array.from(chars, codePoint);
+    const shown = points.length > 8 ? `${points.slice(0, 8).join(' ')} … (${points.length})` : points.join(' ');
+    return {
+      label: `⟨TAG ${JSON.stringify(tagText(chars))}⟩`,
+      title: `Invisible Unicode tag characters ${shown}: hidden text a model can read. Shown here decoded; stored and sent as is.`,
+    };
+  }
+  const [short, name] = NAMES[first];
+  return { label: `⟨${short}⟩`, title: `${codePoint(chars)} ${name}: an invisible character, shown here as a mark; stored and sent as is.` };
+}
+
+/** The text cut into visible text and invisible characters (tag characters grouped in runs). */
+export function splitInvisible(text: string): TextPiece[] {
+  const pieces: TextPiece[] = [];
+  let at = 0;
+  for (const match of text.matchAll(INVISIBLE)) {
+    if (match.index > at) pieces.push({ kind: 'text', text: text.slice(at, match.index) });
+    pieces.push({ kind: 'invisible', chars: match[0], ...describe(match[0]) });
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) pieces.push({ kind: 'text', text: text.slice(at) });
+  return pieces;
+}
