@@ -2,7 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
+import type postgres from 'postgres';
+import { openPostgres } from './postgres-url';
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -30,7 +31,7 @@ export function runMigrations(databaseUrl: string): Promise<void> {
 const inProcess = new Map<string, Promise<void>>();
 
 async function migrateLocked(databaseUrl: string): Promise<void> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const sql = openPostgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
     await checkPgvector(sql);
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;

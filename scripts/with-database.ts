@@ -8,7 +8,7 @@ import { runMigrations } from '../db/migrate';
  */
 export async function withDatabase<T>(work: () => Promise<T>, options: { dataDir?: string } = {}): Promise<T> {
   const external = process.env.DATABASE_URL?.trim();
-  const embedded = external ? undefined : await startEmbeddedDatabase({ dataDir: options.dataDir ?? 'memory://', port: 0 });
+  const embedded = external ? undefined : await startEmbeddedDatabase({ dataDir: options.dataDir ?? 'memory://' });
   const url = external || embedded!.url;
   process.env.DATABASE_URL = url;
   try {
