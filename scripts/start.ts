@@ -6,8 +6,6 @@
  * launches the embedded PGlite server first, becomes the one owner of its data directory, migrates
  * it over the wire and hands Next its DATABASE_URL; on SIGINT/SIGTERM it stops Next, then the database.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { closeDb } from '../db/client';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
@@ -15,6 +13,7 @@ import { recoverInterruptedReplies } from '../db/history';
 import { releaseOrphanedJobs } from '../db/jobs';
 import { runMigrations } from '../db/migrate';
 import { logError } from '../lib/log';
+import { authSecretFor } from './auth-secret';
 import { startNext, type NextProcesses } from './next-processes';
 import { appDataDir } from './with-database';
 
@@ -60,7 +59,7 @@ async function main() {
     console.log('[memlens] serving the database only; Ctrl+C to stop');
     return;
   }
-  ensureAuthSecret();
+  if (!process.env.BETTER_AUTH_SECRET?.trim()) process.env.BETTER_AUTH_SECRET = authSecretFor(appDataDir());
   app = startNext({
     args: [mode, '--port', process.env.PORT || '3000', '--hostname', process.env.APP_HOST || '127.0.0.1'],
     env: { ...process.env, DATABASE_URL: databaseUrl },
@@ -124,20 +123,6 @@ const shellWord = (text: string) => (/^[\w./@%+:-]+$/u.test(text) ? text : `'${t
 function fail(message: string): never {
   console.error(`[memlens] ${message}`);
   process.exit(2);
-}
-
-/**
- * Accounts need a secret to sign session cookies. Unset, one is generated on the first start and
- * kept beside the data (`.data/auth-secret`, mode 0600), so sessions survive restarts.
- */
-function ensureAuthSecret() {
-  if (process.env.BETTER_AUTH_SECRET?.trim()) return;
-  const file = path.join(path.dirname(path.resolve(appDataDir())), 'auth-secret');
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
-  }
-  process.env.BETTER_AUTH_SECRET = readFileSync(file, 'utf8').trim();
 }
 
 async function shutdown(exitCode: number) {

@@ -2,6 +2,8 @@ import { closeDb } from '../db/client';
 import { startEmbeddedDatabase } from '../db/embedded';
 import { runMigrations } from '../db/migrate';
 
+export { appDataDir } from './data-dir';
+
 /**
  * For command-line tools: use DATABASE_URL when set, else an embedded database — by default a
  * throwaway in-memory one, so a benchmark never touches the app's data directory — migrated first.
@@ -20,5 +22,3 @@ export async function withDatabase<T>(work: () => Promise<T>, options: { dataDir
   }
 }
 
-/** The app's own embedded data directory (the running app must be stopped: it owns the directory). */
-export const appDataDir = () => process.env.PGLITE_DIR || '.data/pglite';
