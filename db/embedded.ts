@@ -109,7 +109,7 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
     tcp: tcp && {
       host: tcp.host,
       port: tcp.port,
-      url: `postgres://${USER}:${encodeURIComponent(tcp.password)}@${tcp.host}:${tcp.port}/${DATABASE}`,
+      url: `postgres://${USER}:${encodeURIComponent(tcp.password)}@${tcp.host.includes(':') ? `[${tcp.host}]` : tcp.host}:${tcp.port}/${DATABASE}`,
       passwordFile: tcp.passwordFile,
     },
     stop: () => (stopped ??= stopAll()),
