@@ -57,7 +57,6 @@ export default defineConfig({
       PORT: String(PORT),
       APP_HOST: '127.0.0.1',
       PGLITE_DIR: dataDir,
-      PGLITE_PORT: '0',
       OFFLINE_STREAM_DELAY_MS: '60',
       OPENAI_API_KEY: '',
       DATABASE_URL: '',

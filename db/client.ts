@@ -1,6 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { getConfig } from '@/lib/config';
+import { openPostgres } from './postgres-url';
 import * as schema from './schema';
 import { VECTOR_SESSION_SETTINGS } from './vector';
 
@@ -28,7 +29,7 @@ function pool(): Pool {
     );
   }
   if (holder.__memlensPool?.url === DATABASE_URL) return holder.__memlensPool;
-  const sql = postgres(DATABASE_URL, { max: DB_POOL_MAX, onnotice: () => {}, connection: VECTOR_SESSION_SETTINGS });
+  const sql = openPostgres(DATABASE_URL, { max: DB_POOL_MAX, onnotice: () => {}, connection: VECTOR_SESSION_SETTINGS });
   holder.__memlensPool = { sql, db: drizzle(sql, { schema }), url: DATABASE_URL };
   return holder.__memlensPool;
 }

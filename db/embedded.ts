@@ -1,44 +1,55 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { unixSocketUrl } from './postgres-url';
 import { VECTOR_SESSION_SETTINGS } from './vector';
-import { PasswordGate } from './wire-auth';
 import { BatchAwareQueue } from './wire-queue';
+import { listenTcp, type TcpListener, type TcpOptions } from './wire-tcp';
 
 /**
- * The embedded default database: PGlite (Postgres in WASM) served over the Postgres wire protocol
- * on 127.0.0.1, so the app talks to it with the same driver and SQL as to a production Postgres.
+ * The embedded default database: PGlite (Postgres in WASM) served over the Postgres wire protocol,
+ * so the app talks to it with the same driver and SQL as to a production Postgres.
  *
  * PGlite has no lock of its own, and Next may evaluate server modules in several processes, so
  * exactly one process owns the data directory: this one, guarded by a pid lock file.
  *
- * Only clients that know the password get in (SCRAM-SHA-256, see wire-auth.ts): another local
- * process or user cannot read the data. The password is generated on the first start and kept in
- * the data directory (`db-password`, mode 0600); a throwaway in-memory database gets a fresh one.
+ * It is served on a Unix socket inside the data directory (mode 0700), so only the directory's
+ * owner can connect, as only they can read the files: no port is open and no password is needed.
+ * An in-memory database (tests) gets a fresh 0700 directory of its own for its socket, and so does
+ * a data directory whose path is too long for a socket's. TCP is an opt-in (`tcp`), for clients
+ * elsewhere: behind a password and bounds on what an unauthenticated client may hold (wire-tcp.ts).
+ * Its password is generated on the first start and kept in the data directory (`db-password`,
+ * mode 0600); a throwaway in-memory database gets a fresh one.
  */
 export type EmbeddedOptions = {
   /** A directory to persist to, or 'memory://' for a throwaway database (tests). */
   dataDir: string;
-  host?: string;
-  /** 0 lets the OS pick a free port. */
-  port?: number;
   maxConnections?: number;
+  tcp?: TcpOptions;
 };
 
 export type EmbeddedDatabase = {
-  /** Carries the password: hand it to clients, never print it. */
+  /** For clients on this machine: the Unix socket (no password). */
   url: string;
-  host: string;
-  port: number;
+  /** The socket's directory and the number in its name (`.s.PGSQL.<port>`): psql's -h and -p. */
+  socketDir: string;
+  socketPort: number;
   user: string;
   database: string;
-  /** Where the password is kept; undefined for an in-memory database. */
-  passwordFile?: string;
+  tcp?: {
+    host: string;
+    port: number;
+    /** Carries the password: hand it to clients, never print it. */
+    url: string;
+    /** Where the password is kept; undefined for an in-memory database. */
+    passwordFile?: string;
+  };
   stop: () => Promise<void>;
 };
 
@@ -46,51 +57,93 @@ const LOCK_FILE = 'memlens.lock';
 const PASSWORD_FILE = 'db-password';
 const USER = 'postgres';
 const DATABASE = 'postgres';
+const SOCKET_PORT = 5432;
+const SOCKET_FILE = `.s.PGSQL.${SOCKET_PORT}`;
+/** sun_path holds 108 bytes on Linux, 104 on macOS, the final NUL included. */
+const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
 
 export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
-  const host = options.host ?? '127.0.0.1';
   const inMemory = options.dataDir.startsWith('memory://');
   if (!inMemory) ownerOnlyDirectory(options.dataDir);
   const releaseLock = inMemory ? () => {} : acquireLock(options.dataDir);
-  const passwordFile = inMemory ? undefined : path.resolve(options.dataDir, PASSWORD_FILE);
-  let password = '';
+  let socket: SocketPlace | undefined;
   let db: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
+  let tcp: (TcpListener & { password: string; passwordFile?: string }) | undefined;
+  const stopAll = async () => {
+    await tcp?.stop().catch(() => {});
+    await server?.stop().catch(() => {});
+    await db?.close().catch(() => {});
+    socket?.remove();
+    releaseLock();
+  };
   try {
-    password = passwordFile ? readOrCreatePassword(passwordFile) : newPassword();
+    socket = socketPlace(inMemory ? undefined : options.dataDir);
     db = await PGlite.create(inMemory ? options.dataDir : path.resolve(options.dataDir), {
       extensions: { vector, pg_trgm, btree_gin },
     });
     // Its one session serves every connection, and it ignores startup parameters: set once here.
     for (const [name, value] of Object.entries(VECTOR_SESSION_SETTINGS)) await db.query('select set_config($1, $2, false)', [name, value]);
-    server = new PGLiteSocketServer({
-      db,
-      host,
-      port: options.port ?? 0,
-      maxConnections: options.maxConnections ?? 32,
-    });
-    // See wire-queue.ts: the stock queue interleaves pooled connections mid-batch, and checks no password.
-    const queue = new BatchAwareQueue(db, new PasswordGate(USER, password));
-    (server as unknown as { queryQueue: BatchAwareQueue }).queryQueue = queue;
+    server = new PGLiteSocketServer({ db, path: socket.path, maxConnections: options.maxConnections ?? 32 });
+    // See wire-queue.ts: the stock queue interleaves pooled connections mid-batch.
+    (server as unknown as { queryQueue: BatchAwareQueue }).queryQueue = new BatchAwareQueue(db);
     await server.start();
+    fs.chmodSync(socket.path, 0o600);
+    if (options.tcp) {
+      const passwordFile = inMemory ? undefined : path.resolve(options.dataDir, PASSWORD_FILE);
+      const password = passwordFile ? readOrCreatePassword(passwordFile) : newPassword();
+      tcp = { ...(await listenTcp({ ...options.tcp, socketPath: socket.path, user: USER, password })), password, passwordFile };
+    }
   } catch (error) {
-    await server?.stop().catch(() => {});
-    await db?.close().catch(() => {});
-    releaseLock();
+    await stopAll();
     throw error;
   }
 
-  const port = Number(server.getServerConn().split(':').pop());
   let stopped: Promise<void> | undefined;
-  const stop = () =>
-    (stopped ??= (async () => {
-      await server!.stop();
-      await db!.close();
-      releaseLock();
-    })());
+  return {
+    url: unixSocketUrl({ directory: socket.dir, port: SOCKET_PORT, user: USER, database: DATABASE }),
+    socketDir: socket.dir,
+    socketPort: SOCKET_PORT,
+    user: USER,
+    database: DATABASE,
+    tcp: tcp && {
+      host: tcp.host,
+      port: tcp.port,
+      url: `postgres://${USER}:${encodeURIComponent(tcp.password)}@${tcp.host.includes(':') ? `[${tcp.host}]` : tcp.host}:${tcp.port}/${DATABASE}`,
+      passwordFile: tcp.passwordFile,
+    },
+    stop: () => (stopped ??= stopAll()),
+  };
+}
 
-  const url = `postgres://${USER}:${encodeURIComponent(password)}@${host}:${port}/${DATABASE}`;
-  return { url, host, port, user: USER, database: DATABASE, passwordFile, stop };
+type SocketPlace = { dir: string; path: string; remove: () => void };
+
+/**
+ * The socket goes in the data directory; an in-memory database, or a data directory too deep for
+ * a socket path, gets a new 0700 directory in the system's temporary directory, removed at stop.
+ */
+function socketPlace(dataDir: string | undefined): SocketPlace {
+  const fits = (dir: string) => Buffer.byteLength(path.join(dir, SOCKET_FILE)) <= MAX_SOCKET_PATH_BYTES;
+  if (dataDir && fits(path.resolve(dataDir))) {
+    const dir = path.resolve(dataDir);
+    const socketPath = path.join(dir, SOCKET_FILE);
+    removeStaleSocket(socketPath); // ours to remove: this process holds the directory's lock
+    return { dir, path: socketPath, remove: () => removeStaleSocket(socketPath) };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-db-')); // mkdtemp makes it 0700
+  if (!fits(dir)) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`The embedded database's socket path ${path.join(dir, SOCKET_FILE)} is over ${MAX_SOCKET_PATH_BYTES} bytes: set TMPDIR to a shorter directory.`);
+  }
+  return { dir, path: path.join(dir, SOCKET_FILE), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+function removeStaleSocket(socketPath: string): void {
+  try {
+    if (fs.lstatSync(socketPath).isSocket()) fs.rmSync(socketPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 const newPassword = () => randomBytes(24).toString('base64url');

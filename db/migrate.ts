@@ -2,7 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
+import type postgres from 'postgres';
+import { openPostgres } from './postgres-url';
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -35,7 +36,7 @@ export function runMigrations(migrationUrl: string, appUrl = migrationUrl): Prom
 const inProcess = new Map<string, Promise<void>>();
 
 async function migrateLocked(migrationUrl: string, appRole: string): Promise<void> {
-  const sql = postgres(migrationUrl, { max: 1, onnotice: () => {} });
+  const sql = openPostgres(migrationUrl, { max: 1, onnotice: () => {} });
   try {
     await checkPgvector(sql);
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
@@ -60,7 +61,7 @@ async function migrateLocked(migrationUrl: string, appRole: string): Promise<voi
 
 /** The role a connection string logs in as, resolved as postgres.js resolves it (PGUSER, the OS user...). */
 function roleOf(databaseUrl: string): string {
-  const parsed = postgres(databaseUrl);
+  const parsed = openPostgres(databaseUrl);
   void parsed.end();
   return parsed.options.user;
 }

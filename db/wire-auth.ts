@@ -1,11 +1,12 @@
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Password authentication for the embedded server, SCRAM-SHA-256 (RFC 5802 / RFC 7677) as
- * Postgres does it. PGlite itself trusts every startup message (it answers AuthenticationOk at
- * once), so the gate answers a connection's startup itself and hands it on to PGlite only once the
- * client has proved it knows the password; until then nothing of the client's reaches the database.
- * Channel binding is not offered (the server has no TLS), as with a Postgres without SSL.
+ * Password authentication for the embedded database's TCP listener (wire-tcp.ts), SCRAM-SHA-256
+ * (RFC 5802 / RFC 7677) as Postgres does it. PGlite itself trusts every startup message (it answers
+ * AuthenticationOk at once), so the gate answers a connection's startup itself and hands it on only
+ * once the client has proved it knows the password; until then nothing of the client's reaches the
+ * database. Channel binding is not offered (the server has no TLS), as with a Postgres without SSL.
+ * (The Unix socket needs none of this: only the owner of its 0700 directory can reach it.)
  */
 const MECHANISM = 'SCRAM-SHA-256';
 const ITERATIONS = 4096;
@@ -15,10 +16,9 @@ type Verifier = { salt: Buffer; storedKey: Buffer; serverKey: Buffer };
 
 type Session =
   | { stage: 'client-first'; startup: Uint8Array; user: string }
-  | { stage: 'client-final'; startup: Uint8Array; user: string; gs2Header: string; nonce: string; clientFirstBare: string; serverFirst: string }
-  | { stage: 'open' };
+  | { stage: 'client-final'; startup: Uint8Array; user: string; gs2Header: string; nonce: string; clientFirstBare: string; serverFirst: string };
 
-/** Closes the client's connection: pglite-socket drops a connection whose message handling throws. */
+/** The client failed to authenticate: it has been answered with the error, its connection is to be closed. */
 export class AuthenticationFailed extends Error {
   constructor(
     /** SQLSTATE: 28P01 wrong password, 08P01 protocol violation. */
@@ -43,37 +43,37 @@ export class PasswordGate {
   }
 
   /**
-   * Returns the message to hand to PGlite, or null when the gate has answered it itself (through
-   * `reply`). Throws AuthenticationFailed, after replying with the error, to close the connection.
+   * Answers one message of a connection's authentication (through `reply`). Returns null until the
+   * password is proved, then the client's startup message, to hand to the database. Throws
+   * AuthenticationFailed, after replying with the error, to close the connection.
    */
-  screen(handlerId: number, message: Uint8Array, reply: (data: Uint8Array) => void): Uint8Array | null {
-    const session = this.sessions.get(handlerId);
-    if (session?.stage === 'open') return message;
+  screen(connectionId: number, message: Uint8Array, reply: (data: Uint8Array) => void): Uint8Array | null {
+    const session = this.sessions.get(connectionId);
     try {
-      if (!session && isStartup(message)) return this.begin(handlerId, message, reply);
-      if (session?.stage === 'client-first' && message[0] === P) return this.challenge(handlerId, session, message, reply);
-      if (session?.stage === 'client-final' && message[0] === P) return this.verify(handlerId, session, message, reply);
+      if (!session && isStartup(message)) return this.begin(connectionId, message, reply);
+      if (session?.stage === 'client-first' && message[0] === P) return this.challenge(connectionId, session, message, reply);
+      if (session?.stage === 'client-final' && message[0] === P) return this.verify(connectionId, session, message, reply);
       throw protocolViolation('the client sent a message before authenticating');
     } catch (error) {
-      this.sessions.delete(handlerId);
+      this.sessions.delete(connectionId);
       const failed = error instanceof AuthenticationFailed ? error : protocolViolation('malformed authentication message');
       reply(errorResponse(failed.code, failed.message));
       throw failed;
     }
   }
 
-  forget(handlerId: number): void {
-    this.sessions.delete(handlerId);
+  forget(connectionId: number): void {
+    this.sessions.delete(connectionId);
   }
 
-  private begin(handlerId: number, startup: Uint8Array, reply: (data: Uint8Array) => void): null {
+  private begin(connectionId: number, startup: Uint8Array, reply: (data: Uint8Array) => void): null {
     const user = startupParameters(startup).get('user') ?? '';
-    this.sessions.set(handlerId, { stage: 'client-first', startup, user });
+    this.sessions.set(connectionId, { stage: 'client-first', startup, user });
     reply(authentication(10, Buffer.from(`${MECHANISM}\0\0`)));
     return null;
   }
 
-  private challenge(handlerId: number, session: Session & { stage: 'client-first' }, message: Uint8Array, reply: (data: Uint8Array) => void): null {
+  private challenge(connectionId: number, session: Session & { stage: 'client-first' }, message: Uint8Array, reply: (data: Uint8Array) => void): null {
     const { mechanism, data } = readInitialResponse(message);
     if (mechanism !== MECHANISM) throw protocolViolation(`unsupported SASL mechanism ${JSON.stringify(mechanism)}`);
     // gs2 header: "n,," (no channel binding) or "y,," (client could bind, server did not offer).
@@ -85,12 +85,12 @@ export class PasswordGate {
     const nonce = clientNonce + randomBytes(18).toString('base64');
     const serverFirst = `r=${nonce},s=${this.verifier.salt.toString('base64')},i=${ITERATIONS}`;
     const gs2Header = data.slice(0, data.length - clientFirstBare.length);
-    this.sessions.set(handlerId, { ...session, stage: 'client-final', gs2Header, nonce, clientFirstBare, serverFirst });
+    this.sessions.set(connectionId, { ...session, stage: 'client-final', gs2Header, nonce, clientFirstBare, serverFirst });
     reply(authentication(11, Buffer.from(serverFirst)));
     return null;
   }
 
-  private verify(handlerId: number, session: Session & { stage: 'client-final' }, message: Uint8Array, reply: (data: Uint8Array) => void): Uint8Array {
+  private verify(connectionId: number, session: Session & { stage: 'client-final' }, message: Uint8Array, reply: (data: Uint8Array) => void): Uint8Array {
     const clientFinal = Buffer.from(message.subarray(5)).toString('utf8');
     const proofAt = clientFinal.lastIndexOf(',p=');
     const withoutProof = clientFinal.slice(0, Math.max(proofAt, 0));
@@ -102,7 +102,7 @@ export class PasswordGate {
     if (!(this.proves(proof, authMessage) && session.user === this.user)) {
       throw new AuthenticationFailed('28P01', `password authentication failed for user ${JSON.stringify(session.user)}`);
     }
-    this.sessions.set(handlerId, { stage: 'open' });
+    this.sessions.delete(connectionId);
     reply(authentication(12, Buffer.from(`v=${hmac(this.verifier.serverKey, authMessage).toString('base64')}`)));
     return session.startup;
   }
@@ -164,7 +164,7 @@ function authentication(kind: number, data: Buffer): Uint8Array {
   return message;
 }
 
-function errorResponse(code: string, text: string): Uint8Array {
+export function errorResponse(code: string, text: string): Uint8Array {
   const fields = Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${text}\0\0`);
   const message = Buffer.alloc(5 + fields.length);
   message.write('E', 0);

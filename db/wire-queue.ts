@@ -1,5 +1,4 @@
 import type { PGlite } from '@electric-sql/pglite';
-import type { PasswordGate } from './wire-auth';
 
 /**
  * Decides which client connection may talk to PGlite's single backend next.
@@ -9,7 +8,6 @@ import type { PasswordGate } from './wire-auth';
  * one backend, so B replaces A's unnamed portal ("portal \"\" does not exist"). Here a connection
  * keeps the backend from its first message until its batch ends (Sync, a simple Query, startup or
  * Terminate) outside a transaction; inside a transaction it keeps it until COMMIT or ROLLBACK.
- * Every message passes the password gate first: a connection reaches the backend only once authenticated.
  * The interface is the one PGLiteSocketServer expects of its queue.
  */
 export class BatchAwareQueue {
@@ -17,14 +15,9 @@ export class BatchAwareQueue {
   private busy = false;
   private waiters: Array<{ handlerId: number; wake: () => void; cancel: (error: Error) => void }> = [];
 
-  constructor(
-    private readonly db: PGlite,
-    private readonly gate: PasswordGate,
-  ) {}
+  constructor(private readonly db: PGlite) {}
 
-  async enqueue(handlerId: number, received: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
-    const message = this.gate.screen(handlerId, received, onData);
-    if (!message) return 0;
+  async enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
     await this.acquire(handlerId);
     let bytes = 0;
     try {
@@ -47,7 +40,6 @@ export class BatchAwareQueue {
   }
 
   clearQueueForHandler(handlerId: number): void {
-    this.gate.forget(handlerId);
     this.waiters = this.waiters.filter((waiter) => {
       if (waiter.handlerId !== handlerId) return true;
       waiter.cancel(new Error('Handler disconnected'));

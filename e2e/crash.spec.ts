@@ -23,7 +23,6 @@ function startServer(): ChildProcess {
       PORT: String(PORT),
       APP_HOST: '127.0.0.1',
       PGLITE_DIR: path.join(root, 'pglite'),
-      PGLITE_PORT: '0',
       DATABASE_URL: '',
       OPENAI_API_KEY: '',
       OFFLINE_STREAM_DELAY_MS: '150',

@@ -7,14 +7,13 @@
  * owner of its data directory, migrates it over the wire and hands Next its DATABASE_URL; on
  * SIGINT/SIGTERM it stops Next, then the database.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { closeDb } from '../db/client';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
 import { recoverInterruptedReplies } from '../db/history';
 import { releaseOrphanedJobs } from '../db/jobs';
 import { logError } from '../lib/log';
+import { authSecretFor } from './auth-secret';
 import { startNext, type NextProcesses } from './next-processes';
 import { appDataDir, migrateAppDatabase } from './with-database';
 
@@ -37,13 +36,12 @@ async function main() {
     const started = Date.now();
     embedded = await startEmbeddedDatabase({
       dataDir,
-      host: process.env.PGLITE_HOST || '127.0.0.1',
-      port: Number(process.env.PGLITE_PORT ?? 54329),
       maxConnections: Number(process.env.PGLITE_MAX_CONNECTIONS ?? 32),
+      tcp: tcpOptIn(),
     });
-    databaseUrl = embedded.url; // carries the password: handed to Next in its environment, never printed
-    console.log(`[memlens] embedded database (${dataDir}) ready on ${embedded.host}:${embedded.port} in ${Date.now() - started} ms`);
-    console.log(connectionHelp(embedded));
+    databaseUrl = embedded.url; // the Unix socket: no password in it
+    console.log(`[memlens] embedded database (${dataDir}) ready on a Unix socket in ${embedded.socketDir} in ${Date.now() - started} ms`);
+    console.log(connectionHelp(embedded, dataDir));
   }
   await migrateAppDatabase(databaseUrl, { embedded: embedded !== undefined });
   console.log('[memlens] migrations applied');
@@ -61,7 +59,7 @@ async function main() {
     console.log('[memlens] serving the database only; Ctrl+C to stop');
     return;
   }
-  ensureAuthSecret();
+  if (!process.env.BETTER_AUTH_SECRET?.trim()) process.env.BETTER_AUTH_SECRET = authSecretFor(appDataDir());
   app = startNext({
     args: [mode, '--port', process.env.PORT || '3000', '--hostname', process.env.APP_HOST || '127.0.0.1'],
     env: { ...process.env, DATABASE_URL: databaseUrl },
@@ -82,28 +80,49 @@ function webConcurrency(): number {
   return count;
 }
 
-/** How to reach the embedded database by hand: where the password is, never the password itself. */
-function connectionHelp({ host, port, user, database, passwordFile }: EmbeddedDatabase): string {
-  const relative = path.relative(process.cwd(), passwordFile!);
-  const file = relative.startsWith('..') || path.isAbsolute(relative) ? passwordFile! : relative;
-  return [
-    `[memlens] connect as user ${user} to database ${database} on ${host}:${port}; the password is in ${file} (readable by you only):`,
-    `  PGPASSWORD="$(cat ${file})" psql -h ${host} -p ${port} -U ${user} ${database}`,
-  ].join('\n');
+/**
+ * TCP is an opt-in: PGLITE_PORT (0 picks a free port) on PGLITE_HOST (default 127.0.0.1), for
+ * clients that cannot reach the socket (another container or machine). Checked before anything starts.
+ */
+function tcpOptIn(): { host: string; port: number } | undefined {
+  const rawPort = process.env.PGLITE_PORT?.trim();
+  const host = process.env.PGLITE_HOST?.trim();
+  if (!rawPort) {
+    if (host) fail(`PGLITE_HOST (${host}) takes effect only with PGLITE_PORT: set PGLITE_PORT to serve the embedded database on TCP too.`);
+    return undefined;
+  }
+  const port = Number(rawPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PGLITE_PORT must be a port number from 0 to 65535 (got "${rawPort}")`);
+  return { host: host || '127.0.0.1', port };
 }
 
-/**
- * Accounts need a secret to sign session cookies. Unset, one is generated on the first start and
- * kept beside the data (`.data/auth-secret`, mode 0600), so sessions survive restarts.
- */
-function ensureAuthSecret() {
-  if (process.env.BETTER_AUTH_SECRET?.trim()) return;
-  const file = path.join(path.dirname(path.resolve(appDataDir())), 'auth-secret');
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+/** How to reach the embedded database by hand: the socket, and for TCP where the password is, never the password itself. */
+function connectionHelp({ url, socketDir, socketPort, user, database, tcp }: EmbeddedDatabase, dataDir: string): string {
+  const lines = [
+    `[memlens] connect as user ${user} to database ${database} (only your user can reach the socket):`,
+    `  psql -h ${shellWord(socketDir)} -p ${socketPort} -U ${user} ${database}`,
+    `  DATABASE_URL=${url}`,
+  ];
+  if (socketDir !== path.resolve(dataDir)) {
+    lines.push(`[memlens] the data directory's path is too long for a Unix socket, so the socket is in ${socketDir} (mode 0700, removed at stop)`);
   }
-  process.env.BETTER_AUTH_SECRET = readFileSync(file, 'utf8').trim();
+  if (tcp) {
+    const relative = path.relative(process.cwd(), tcp.passwordFile!);
+    const file = shellWord(relative.startsWith('..') || path.isAbsolute(relative) ? tcp.passwordFile! : relative);
+    lines.push(
+      `[memlens] also on TCP ${tcp.host}:${tcp.port}, for clients that prove the password in ${file} (readable by you only):`,
+      `  PGPASSWORD="$(cat ${file})" psql -h ${tcp.host} -p ${tcp.port} -U ${user} ${database}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** A path as one shell word: quoted only when it has to be. */
+const shellWord = (text: string) => (/^[\w./@%+:-]+$/u.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
+
+function fail(message: string): never {
+  console.error(`[memlens] ${message}`);
+  process.exit(2);
 }
 
 async function shutdown(exitCode: number) {

@@ -2,13 +2,15 @@ import { closeDb } from '../db/client';
 import { startEmbeddedDatabase } from '../db/embedded';
 import { runMigrations } from '../db/migrate';
 
+export { appDataDir } from './data-dir';
+
 /**
  * For command-line tools: use DATABASE_URL when set, else an embedded database — by default a
  * throwaway in-memory one, so a benchmark never touches the app's data directory — migrated first.
  */
 export async function withDatabase<T>(work: () => Promise<T>, options: { dataDir?: string } = {}): Promise<T> {
   const external = process.env.DATABASE_URL?.trim();
-  const embedded = external ? undefined : await startEmbeddedDatabase({ dataDir: options.dataDir ?? 'memory://', port: 0 });
+  const embedded = external ? undefined : await startEmbeddedDatabase({ dataDir: options.dataDir ?? 'memory://' });
   const url = external || embedded!.url;
   process.env.DATABASE_URL = url;
   try {
@@ -19,9 +21,6 @@ export async function withDatabase<T>(work: () => Promise<T>, options: { dataDir
     await embedded?.stop();
   }
 }
-
-/** The app's own embedded data directory (the running app must be stopped: it owns the directory). */
-export const appDataDir = () => process.env.PGLITE_DIR || '.data/pglite';
 
 /**
  * Migrates the app's database as the role that owns its tables: MIGRATION_DATABASE_URL's when set,

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import postgres from 'postgres';
 import { describe, expect, inject, it } from 'vitest';
 import { compareVersions, runMigrations } from '@/db/migrate';
+import { openPostgres } from '@/db/postgres-url';
 import { emptyDatabase } from './support/own-database';
 
 const run = promisify(execFile);
@@ -23,7 +23,7 @@ describe('migrations', () => {
       } else {
         await Promise.all([runMigrations(database.url), runMigrations(database.url), runMigrations(database.url)]);
       }
-      const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+      const sql = openPostgres(database.url, { max: 1, onnotice: () => {} });
       try {
         const applied = await sql`select hash from drizzle.__drizzle_migrations`;
         expect(new Set(applied.map((row) => row.hash)).size).toBe(applied.length);

@@ -1,9 +1,9 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { POST as importConversation } from '@/app/api/import/route';
+import { openPostgres } from '@/db/postgres-url';
 import * as schema from '@/db/schema';
 import { HttpError } from '@/lib/http';
 import { consumeOrRefuse, createRateLimiter } from '@/lib/rate-limit';
@@ -127,7 +127,7 @@ describe('per-user rate limits on POST /api/import', () => {
 
 describe('the limiter across app instances', () => {
   it('shares one count between two limiters on separate connection pools, as two processes would', async () => {
-    const otherProcess = postgres(process.env.DATABASE_URL!, { max: 4, onnotice: () => {} });
+    const otherProcess = openPostgres(process.env.DATABASE_URL!, { max: 4, onnotice: () => {} });
     try {
       const limit = { points: 5, windowSeconds: 60 };
       const here = createRateLimiter('chat', limit);

@@ -1,8 +1,9 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { getSql, type Db } from '@/db/client';
 import { listMessages, positionOfMessage } from '@/db/history';
+import { openPostgres } from '@/db/postgres-url';
 import * as schema from '@/db/schema';
 import { getSummary, writeSummary } from '@/db/summaries';
 import { createGuestUser } from '@/db/users';
@@ -20,7 +21,7 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   const holder = globalThis as typeof globalThis & { __memlensPool?: Pool };
   const url = process.env.DATABASE_URL!;
   const statements: string[] = [];
-  const sql = postgres(url, { max: 4, onnotice: () => {}, connection: VECTOR_SESSION_SETTINGS, debug: (_connection, query) => statements.push(query) });
+  const sql = openPostgres(url, { max: 4, onnotice: () => {}, connection: VECTOR_SESSION_SETTINGS, debug: (_connection, query) => statements.push(query) });
   const saved = holder.__memlensPool;
   holder.__memlensPool = { sql, db: drizzle(sql, { schema }), url };
   try {

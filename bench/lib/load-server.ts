@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { unixSocketDirectory } from '../../db/postgres-url';
 
 /**
  * The production server for a load run, as `npm start` runs it (scripts/start.ts: the embedded
@@ -15,14 +16,14 @@ export type ServerOptions = {
   stubBaseURL: string;
   /** A Postgres for the server; unset = the embedded PGlite. */
   databaseUrl?: string;
-  /** Where the server's output goes (it is also read for the embedded database's port). */
+  /** Where the server's output goes (it is also read for the embedded database's URL). */
   logFile: string;
   readyTimeoutMs?: number;
 };
 
 export type RunningServer = {
   baseUrl: string;
-  /** For the checks after the run: the Postgres given, or the embedded database (its password read from its directory). */
+  /** For the checks after the run: the Postgres given, or the embedded database's Unix socket. */
   databaseUrl: string;
   database: 'pglite' | 'postgres';
   /** The process group: the launcher (and the embedded database), Next and its workers. */
@@ -54,7 +55,6 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
       APP_HOST: '127.0.0.1',
       APP_URL: baseUrl,
       PGLITE_DIR: pgliteDir,
-      PGLITE_PORT: '0',
       DATABASE_URL: options.databaseUrl ?? '',
       OPENAI_BASE_URL: options.stubBaseURL,
       OPENAI_API_KEY: 'stub',
@@ -98,7 +98,7 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
 
   try {
     await waitUntilReady(baseUrl, server, exited, options.readyTimeoutMs ?? 90_000, options.logFile);
-    const databaseUrl = options.databaseUrl ?? embeddedDatabaseUrl(options.logFile, pgliteDir);
+    const databaseUrl = options.databaseUrl ?? embeddedDatabaseUrl(options.logFile);
     return {
       baseUrl,
       databaseUrl,
@@ -132,16 +132,11 @@ async function waitUntilReady(baseUrl: string, server: ChildProcess, exited: Pro
   throw new Error(`The server was not ready within ${timeoutMs / 1000} s; see ${logFile}.`);
 }
 
-/**
- * The launcher prints where the embedded database listens (never its password); the password, when
- * the database has one, is in the data directory (`db-password`).
- */
-function embeddedDatabaseUrl(logFile: string, pgliteDir: string): string {
-  const line = /embedded database \(.*\) ready (?:at \S*@|on )([\d.]+):(\d+)/u.exec(fs.readFileSync(logFile, 'utf8'));
-  if (!line) throw new Error(`Could not find the embedded database's address in ${logFile}.`);
-  const passwordFile = path.join(pgliteDir, 'db-password');
-  const password = fs.existsSync(passwordFile) ? fs.readFileSync(passwordFile, 'utf8').trim() : 'postgres';
-  return `postgres://postgres:${encodeURIComponent(password)}@${line[1]}:${line[2]}/postgres`;
+/** The launcher prints the URL of the embedded database's Unix socket (it holds no password). */
+function embeddedDatabaseUrl(logFile: string): string {
+  const line = /^\s*DATABASE_URL=(\S+)$/mu.exec(fs.readFileSync(logFile, 'utf8'));
+  if (!line) throw new Error(`Could not find the embedded database's URL in ${logFile}.`);
+  return line[1];
 }
 
 function signalGroup(server: ChildProcess, signal: NodeJS.Signals) {
@@ -160,8 +155,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Loopback only: a load run never sends traffic off this machine. */
+/** Loopback (or a Unix socket) only: a load run never sends traffic off this machine. */
 export function assertLoopback(url: string, what: string): void {
+  if (unixSocketDirectory(url)) return;
   const host = new URL(url).hostname.replace(/^\[|\]$/gu, '');
   if (!(host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/u.test(host))) {
     throw new Error(`${what} must be on this machine (127.0.0.1, localhost or ::1), not ${host}.`);

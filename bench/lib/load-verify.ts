@@ -1,4 +1,4 @@
-import postgres from 'postgres';
+import { openPostgres } from '../../db/postgres-url';
 import { apiClient, markerFor, type VirtualUser } from './load-driver';
 import { MARKER } from './stub-model';
 
@@ -66,7 +66,7 @@ export async function checkThroughApi(baseUrl: string, runId: string, users: Vir
 
 /** Every row of the run's conversations belongs to that conversation's user, as the run knows it. */
 export async function checkOwnersInDatabase(databaseUrl: string, users: VirtualUser[]): Promise<string[]> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const sql = openPostgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
     const ownerOf = new Map(users.map((u) => [u.conversationId, u.userId]));
     const rows = await sql<Array<{ id: string; conversation_id: string; user_id: string; owner: string }>>`
@@ -90,7 +90,7 @@ export async function waitForJobsInDatabase(
   /** False once nothing can run the jobs any more (the server started for the run is gone). */
   workerAlive: () => boolean = () => true,
 ): Promise<JobsCheck> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const sql = openPostgres(databaseUrl, { max: 1, onnotice: () => {} });
   const conversationIds = users.map((u) => u.conversationId);
   const replies = users.reduce((sum, u) => sum + u.turns.filter((t) => t.accepted).length, 0);
   try {

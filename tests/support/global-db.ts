@@ -1,7 +1,7 @@
-import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedDatabase } from '../../db/embedded';
 import { runMigrations } from '../../db/migrate';
+import { openPostgres } from '../../db/postgres-url';
 
 /**
  * The database of one run: for the `pglite` project a throwaway embedded Postgres, reached over the
@@ -9,7 +9,7 @@ import { runMigrations } from '../../db/migrate';
  * fresh database created on that server for this run and dropped after it.
  */
 export default async function setup(project: TestProject) {
-  const database = project.name === 'postgres' ? await freshDatabase(requiredUrl()) : await startEmbeddedDatabase({ dataDir: 'memory://', port: 0, maxConnections: 64 });
+  const database = project.name === 'postgres' ? await freshDatabase(requiredUrl()) : await startEmbeddedDatabase({ dataDir: 'memory://', maxConnections: 64 });
   await runMigrations(database.url);
   project.provide('databaseUrl', database.url);
   project.provide('databaseKind', project.name === 'postgres' ? 'postgres' : 'pglite');
@@ -25,7 +25,7 @@ function requiredUrl(): string {
 /** A new database on the server of `serverUrl` (whose role may create databases), with the extensions memlens needs. */
 async function freshDatabase(serverUrl: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const database = await newDatabaseOn(serverUrl, 'memlens_test');
-  const created = postgres(database.url, { max: 1, onnotice: () => {} });
+  const created = openPostgres(database.url, { max: 1, onnotice: () => {} });
   await created.unsafe('create extension if not exists vector; create extension if not exists pg_trgm;');
   await created.end({ timeout: 5 });
   return database;
@@ -34,7 +34,7 @@ async function freshDatabase(serverUrl: string): Promise<{ url: string; stop: ()
 /** An empty database named `prefix_…` on the server of `serverUrl`, dropped by `stop`. */
 export async function newDatabaseOn(serverUrl: string, prefix: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  const admin = openPostgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

@@ -7,7 +7,7 @@ import { newDatabaseOn } from './global-db';
 
 /** An empty database of the run's kind (a throwaway PGlite, or a new database on the run's Postgres server), dropped or stopped by `stop`. */
 export async function emptyDatabase(prefix: string, maxConnections?: number): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (inject('databaseKind') === 'pglite') return startEmbeddedDatabase({ dataDir: 'memory://', port: 0, maxConnections });
+  if (inject('databaseKind') === 'pglite') return startEmbeddedDatabase({ dataDir: 'memory://', maxConnections });
   return newDatabaseOn(inject('databaseUrl'), prefix);
 }
 
