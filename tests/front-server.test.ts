@@ -10,7 +10,7 @@ import { rawExchange, sleep, writeHead } from './support/raw-http';
 // place that reads the whole body and tells what reached it. e2e/server-hardening.spec.ts runs the
 // same server in front of the production build.
 
-type Seen = { clientAddress?: string; forwardedHost?: string; bodyBytes: number };
+type Seen = { clientAddress?: string; forwardedFor?: string; forwardedHost?: string; bodyBytes: number };
 
 async function start(overrides: Partial<FrontServerOptions> = {}) {
   const seen: Seen[] = [];
@@ -26,6 +26,7 @@ async function start(overrides: Partial<FrontServerOptions> = {}) {
       }
       const entry: Seen = {
         clientAddress: request.headers[CLIENT_ADDRESS_HEADER] as string | undefined,
+        forwardedFor: request.headers['x-forwarded-for'] as string | undefined,
         forwardedHost: request.headers['x-forwarded-host'] as string | undefined,
         bodyBytes,
       };
@@ -69,14 +70,14 @@ describe('the app server in front of Next', () => {
     behindProxy.server.close();
   });
 
-  it('tells the handler the socket peer as the client, whatever address headers the client sent', async () => {
+  it('tells the handler the socket peer as the client, and drops the forwarding headers it sent', async () => {
     const response = await app.get('/x', { 'x-forwarded-for': '198.51.100.7', [CLIENT_ADDRESS_HEADER]: '203.0.113.9', 'x-forwarded-host': 'evil.example' });
     expect(await response.json()).toEqual({ clientAddress: '127.0.0.1', bodyBytes: 0 });
   });
 
   it('behind one trusted proxy, the client is the entry the proxy added', async () => {
     const response = await behindProxy.get('/x', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7', 'x-forwarded-host': 'app.example' });
-    expect(await response.json()).toEqual({ clientAddress: '198.51.100.7', forwardedHost: 'app.example', bodyBytes: 0 });
+    expect(await response.json()).toEqual({ clientAddress: '198.51.100.7', forwardedFor: '6.6.6.6, 198.51.100.7', forwardedHost: 'app.example', bodyBytes: 0 });
   });
 
   it('passes a body within the limit whole; imports have their larger one', async () => {

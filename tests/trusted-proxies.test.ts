@@ -1,4 +1,7 @@
+import { getIP } from '@better-auth/core/utils/ip';
 import { afterEach, describe, expect, it } from 'vitest';
+import { getAuth } from '@/lib/auth';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { getConfig, resetConfigForTests } from '@/lib/config';
 import { clientAddressOf, parseTrustedProxies, peerIsTrusted, trustOf, type TrustedProxies } from '@/lib/trusted-proxies';
 import { setEnv } from './support/app';
@@ -35,6 +38,11 @@ describe('the client address (TRUSTED_PROXIES)', () => {
     ['loopback by name', { ranges: ['loopback'] }, '::1', '198.51.100.7', '198.51.100.7'],
   ])('%s', (_, setting, peer, forwardedFor, expected) => {
     expect(clientAddressOf(request(peer, forwardedFor), trustOf(setting))).toBe(expected);
+  });
+
+  it("better-auth's limits key on the same address, never on what X-Forwarded-For claims", () => {
+    const headers = new Headers({ 'x-forwarded-for': '6.6.6.6', [CLIENT_ADDRESS_HEADER]: '198.51.100.7' });
+    expect(getIP(headers, getAuth().options)).toBe('198.51.100.7');
   });
 
   it('believes forwarded headers only from a trusted peer', () => {

@@ -10,8 +10,8 @@ import { bodyLimitFor, declaredLengthRefusal, hostRefusal, targetRefusal, tooLar
  * The app's HTTP server, in front of Next's request handler (scripts/server.ts). It owns what must
  * hold before any route runs, whatever the route or library behind it does:
  * - the client's address: any client-sent X-Memlens-Client-Address is replaced by the one resolved
- *   from the socket's peer and TRUSTED_PROXIES; X-Forwarded-Host/-Proto/-Port and Forwarded from a
- *   peer that is not a trusted proxy are dropped, so Next fills in the truth;
+ *   from the socket's peer and TRUSTED_PROXIES; X-Forwarded-For/-Host/-Proto/-Port, X-Real-IP and
+ *   Forwarded from a peer that is not a trusted proxy are dropped, so Next fills in the truth;
  * - bounds before authentication: time to send the headers and the whole request (408), idle
  *   kept-alive connections, open connections, and the body size (413: by Content-Length before
  *   reading, and by counting a chunked body as it arrives);
@@ -31,7 +31,7 @@ export type FrontServerOptions = BodyLimits & {
   maxConnections: number;
 };
 
-const FORWARDED_HEADERS = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded'];
+const FORWARDED_HEADERS = ['x-forwarded-for', 'x-real-ip', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded'];
 
 export function createFrontServer(options: FrontServerOptions): http.Server {
   const server = http.createServer({
@@ -79,8 +79,8 @@ function checkRequest(request: IncomingMessage, options: FrontServerOptions): Re
 }
 
 function setClientAddress(request: IncomingMessage, trust: Trust) {
-  if (!peerIsTrusted(request, trust)) for (const name of FORWARDED_HEADERS) delete request.headers[name];
   const address = clientAddressOf(request, trust);
+  if (!peerIsTrusted(request, trust)) for (const name of FORWARDED_HEADERS) delete request.headers[name];
   if (address) request.headers[CLIENT_ADDRESS_HEADER] = address;
   else delete request.headers[CLIENT_ADDRESS_HEADER];
 }
