@@ -65,6 +65,8 @@ export default defineConfig({
       GUESTS_PER_ADDRESS_PER_HOUR: '10000',
       // e2e/staff.spec.ts signs up this address: it becomes staff.
       STAFF_EMAILS: 'staff@memlens.test',
+      // e2e/server-hardening.spec.ts trickles a body past it (the default is 30 s).
+      REQUEST_TIMEOUT_MS: '5000',
     },
   },
 });

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { sameOriginPath } from '@/lib/safe-next';
 import { authClient } from './auth-client';
 
 /** Sign in or sign up with email and password (better-auth does the work; we only show it). */
@@ -16,7 +17,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   // Where to go once signed in: `?next=/staff/…` (a path of this site only), else the chat.
   const [next, setNext] = useState<string | null>(null);
   useEffect(() => {
-    setNext(safeNext(new URLSearchParams(window.location.search).get('next')));
+    setNext(sameOriginPath(new URLSearchParams(window.location.search).get('next'), window.location.origin));
     // Marks the page interactive (end-to-end tests wait for it before typing).
     document.body.dataset.hydrated = 'true';
   }, []);
@@ -113,10 +114,4 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       </form>
     </main>
   );
-}
-
-/** A path on this site (`/staff`), never another origin (`//evil.example`, `/\\evil`). */
-function safeNext(value: string | null): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
-  return value;
 }

@@ -1,6 +1,7 @@
 import { appendAudit, type NewAuditEntry } from '@/db/audit';
 import type { User } from '@/db/schema';
 import { REDACTED } from './memory/redaction';
+import { sentRequestId } from './request-id';
 
 /**
  * Who did something, for the audit log: a user (themselves or, as staff, someone else), or the
@@ -13,7 +14,7 @@ export function userActor(user: Pick<User, 'id' | 'role'>, request?: Request, re
     label: `user:${user.id}`,
     userId: user.id,
     role: user.role,
-    requestId: request?.headers.get('x-request-id') ?? crypto.randomUUID(),
+    requestId: (request && sentRequestId(request.headers)) ?? crypto.randomUUID(),
     reason: reason ?? null,
   };
 }

@@ -4,6 +4,7 @@ import { nextCookies } from 'better-auth/next-js';
 import { getDb } from '@/db/client';
 import { authAccounts, authSessions, authUsers, authVerifications } from '@/db/schema';
 import { adoptAccount } from '@/db/users';
+import { CLIENT_ADDRESS_HEADER } from './client-address';
 import { getConfig } from './config';
 import { logFromLibrary } from './log';
 import { sessionTokenFrom } from './session-cookie';
@@ -25,6 +26,8 @@ function createAuth() {
     }),
     emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
     telemetry: { enabled: false },
+    // The address the app's server resolved (TRUSTED_PROXIES), never a client's X-Forwarded-For: its per-address limits hold.
+    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     logger: { log: (level, message, ...args) => logFromLibrary('auth', level, message, args) },
     databaseHooks: {
       user: {

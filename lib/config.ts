@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
 
 /**
  * Every setting the app reads from the environment, with its default.
@@ -102,6 +103,26 @@ const envSchema = z.object({
   // Request bodies larger than this are refused with 413 (bytes); imports have their own, larger limit.
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
   MAX_IMPORT_BODY_BYTES: z.coerce.number().int().positive().default(8_388_608),
+  // The app's own HTTP server (lib/server/front-server.ts), before Next sees a request: the longest a
+  // request may take to arrive whole (headers and body; a slower one gets 408), to send its headers, and
+  // an idle kept-alive connection may stay; the most connections one server process holds open at once.
+  REQUEST_TIMEOUT_MS: ms(30_000),
+  HEADERS_TIMEOUT_MS: ms(10_000),
+  KEEP_ALIVE_TIMEOUT_MS: ms(5_000),
+  MAX_CONNECTIONS: z.coerce.number().int().positive().default(1024),
+  // The reverse proxies in front of the app, whose X-Forwarded-For entries are believed: a hop count
+  // (`1`: one proxy) or a comma list of addresses and CIDR ranges; none by default (the peer is the client).
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((value, ctx): TrustedProxies => {
+      try {
+        return parseTrustedProxies(value ?? '');
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+        return z.NEVER;
+      }
+    }),
   // Accounts (better-auth): the secret signs session cookies; the launcher generates one under the data dir when unset.
   BETTER_AUTH_SECRET: optionalText,
   // The app's public URL (for auth cookies and origin checks); default http://APP_HOST:PORT.

@@ -1,3 +1,5 @@
+import { sentRequestId } from './request-id';
+
 /**
  * The server's error log. By default an error is told by its kind only: name, code, a message with
  * quoted values and URL credentials taken out, and for a database error the table, column and
@@ -103,7 +105,7 @@ function redact(message: string): string {
 function contextOf(context: Request | LogContext | undefined): LogContext {
   if (!context) return {};
   if (!(context instanceof Request)) return context;
-  const requestId = context.headers.get('x-request-id');
+  const requestId = sentRequestId(context.headers);
   return { ...(requestId ? { requestId } : {}), method: context.method, path: new URL(context.url).pathname };
 }
 

@@ -4,6 +4,7 @@ import type { User } from '@/db/schema';
 import { adoptAccount, findSessionUser, memberOf, recentGuests, resolveSessionUser } from '@/db/users';
 import { changeRole } from './roles';
 import { getAuth, isStaffEmail } from './auth';
+import { clientAddress } from './client-address';
 import { getConfig } from './config';
 import { HttpError, notFound, uuidParam } from './http';
 import { sessionTokenFrom, TOKEN_SHAPE } from './session-cookie';
@@ -53,11 +54,6 @@ async function guestFor(token: string, address: string | null): Promise<User> {
     throw new HttpError(429, 'too_many_guests', 'Too many new guest sessions from here in the last hour; sign in, or try again later.', undefined, { 'retry-after': '3600' });
   }
   return resolveSessionUser(token, address);
-}
-
-/** The client's address as the nearest proxy reports it (x-forwarded-for), else unknown. */
-function clientAddress(headers: Headers): string | null {
-  return headers.get('x-forwarded-for')?.split(',')[0]?.trim() || headers.get('x-real-ip') || null;
 }
 
 /** For server components, which read the cookie through next/headers. */

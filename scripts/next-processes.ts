@@ -1,31 +1,34 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import cluster from 'node:cluster';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 export type NextProcesses = { stop: () => Promise<void> };
 
+const serverScript = fileURLToPath(new URL('./server.ts', import.meta.url));
+
 /**
- * Runs Next's own CLI (on this Node, so it works whether or not node_modules/.bin is on the PATH).
- * Next serves on one thread, so one process uses one core at most: with `count` > 1 Node's cluster
- * runs that many `next start` processes sharing one port, the launcher handing each new connection
- * to the next process in turn. Any of them ending ends the app (`onExit`), as a single one does.
+ * Runs the app's server (scripts/server.ts: Next behind lib/server/front-server.ts) in `dev` or
+ * `start` mode, on this Node with this process's TypeScript loader (tsx). Next serves on one thread,
+ * so one process uses one core at most: with `count` > 1 Node's cluster runs that many server
+ * processes sharing one port, the launcher handing each new connection to the next process in
+ * turn. Any of them ending ends the app (`onExit`), as a single one does.
  */
-export function startNext(options: { args: string[]; env: NodeJS.ProcessEnv; count: number; onExit: (code: number) => void }): NextProcesses {
-  const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
+export function startNext(options: { mode: 'dev' | 'start'; env: NodeJS.ProcessEnv; count: number; onExit: (code: number) => void }): NextProcesses {
+  const env: NodeJS.ProcessEnv = { ...options.env, NODE_ENV: options.mode === 'dev' ? 'development' : 'production' };
   let stopping = false;
   const children: ChildProcess[] = [];
   const ended = (code: number | null, signal: NodeJS.Signals | null) => {
     if (!stopping) options.onExit(code ?? (signal ? 1 : 0));
   };
   if (options.count <= 1) {
-    const child = spawn(process.execPath, [nextBin, ...options.args], { stdio: 'inherit', env: options.env });
+    const child = spawn(process.execPath, [...process.execArgv, serverScript, options.mode], { stdio: 'inherit', env });
     child.on('error', () => ended(1, null));
     child.on('exit', ended);
     children.push(child);
   } else {
-    cluster.setupPrimary({ exec: nextBin, args: options.args });
+    cluster.setupPrimary({ exec: serverScript, args: [options.mode] });
     for (let i = 0; i < options.count; i++) {
-      const worker = cluster.fork(options.env);
+      const worker = cluster.fork(env);
       worker.on('exit', ended);
       children.push(worker.process);
     }
@@ -38,7 +41,7 @@ export function startNext(options: { args: string[]; env: NodeJS.ProcessEnv; cou
   };
 }
 
-/** SIGTERM lets Next finish its requests; one that has not ended after 10 s is killed. */
+/** SIGTERM lets the server finish its requests; one that has not ended after 10 s is killed. */
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -17,7 +17,7 @@ import { authSecretFor } from './auth-secret';
 import { startNext, type NextProcesses } from './next-processes';
 import { appDataDir, migrateAppDatabase } from './with-database';
 
-const mode = process.argv[2] ?? 'start';
+const mode = (process.argv[2] ?? 'start') as 'start' | 'dev' | 'db';
 if (!['start', 'dev', 'db'].includes(mode)) {
   console.error(`usage: tsx scripts/start.ts start|dev|db (got "${mode}")`);
   process.exit(2);
@@ -61,7 +61,7 @@ async function main() {
   }
   if (!process.env.BETTER_AUTH_SECRET?.trim()) process.env.BETTER_AUTH_SECRET = authSecretFor(appDataDir());
   app = startNext({
-    args: [mode, '--port', process.env.PORT || '3000', '--hostname', process.env.APP_HOST || '127.0.0.1'],
+    mode,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     count: nextProcessCount,
     onExit: (code) => void shutdown(code),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GET as listConversations, POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { changeRole } from '@/lib/roles';
 import { requireStaff, requireUser } from '@/lib/session';
 import { setEnv } from './support/app';
@@ -83,14 +84,14 @@ describe('accounts', () => {
   it('guest creation is bounded per client address and hour', async () => {
     setEnv({ GUESTS_PER_ADDRESS_PER_HOUR: '2' });
     try {
-      const from = { 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 200) + 1}` };
+      const from = { [CLIENT_ADDRESS_HEADER]: `203.0.113.${Math.floor(Math.random() * 200) + 1}` };
       const mint = () => requireUser(browser().request('/', { headers: from }));
       await mint();
       await mint();
       await expect(mint()).rejects.toMatchObject({ status: 429, headers: { 'retry-after': '3600' } });
       // A known cookie is not a new guest: still served.
       const known = browser();
-      await requireUser(known.request('/', { headers: { 'x-forwarded-for': '198.51.100.7' } }));
+      await requireUser(known.request('/', { headers: { [CLIENT_ADDRESS_HEADER]: '198.51.100.7' } }));
       await expect(requireUser(known.request('/', { headers: from }))).resolves.toBeDefined();
     } finally {
       setEnv({ GUESTS_PER_ADDRESS_PER_HOUR: '1000000' });

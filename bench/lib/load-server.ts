@@ -8,7 +8,7 @@ import { unixSocketDirectory } from '../../db/postgres-url';
 
 /**
  * The production server for a load run, as `npm start` runs it (scripts/start.ts: the embedded
- * PGlite in the launcher's process, or DATABASE_URL; then `next start`), detached in its own process
+ * PGlite in the launcher's process, or DATABASE_URL; then the app's server with Next behind it), detached in its own process
  * group on 127.0.0.1, on a free port and a temporary data directory, with the stub model and
  * no rate limits.
  */
@@ -33,7 +33,7 @@ export type RunningServer = {
   stop: () => Promise<void>;
 };
 
-/** `next start` serves the last `next build`; without one there is nothing to measure. */
+/** The app's server serves the last `next build`; without one there is nothing to measure. */
 export function assertBuilt(root = process.cwd()): void {
   if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
     throw new Error(`No production build in ${path.join(root, '.next')}: run \`npm run build\` first (the load bench measures the built app, as \`npm start\` serves it).`);
