@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import postgres from 'postgres';
@@ -82,6 +83,23 @@ test.afterAll(async () => {
   await admin?.end();
 });
 
+/**
+ * The environments of the server's Next processes, as /proc shows them (Linux): what a compromised
+ * app process could read. The launcher itself, which migrates, is not among them.
+ */
+function nextEnvironments(processGroup: number): string[] {
+  return fs.readdirSync('/proc').filter((name) => /^\d+$/u.test(name)).flatMap((pid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return group === processGroup && /next-server|next\/dist\/bin\/next/u.test(command) ? [fs.readFileSync(`/proc/${pid}/environ`, 'utf8')] : [];
+    } catch {
+      return []; // a process that ended meanwhile
+    }
+  });
+}
+
 /** Polls until `probe` gives a value, for at most `ms`. */
 async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promise<T> {
   const started = Date.now();
@@ -133,4 +151,12 @@ test('the built server, run as a role that owns nothing, logs a failing query by
   }
   expect(output).toContain('migrations applied');
   expect(output).not.toContain('permission denied');
+  // The owner's credentials stay with the launcher: Next runs with the app's role alone.
+  const environments = nextEnvironments(server!.pid!);
+  expect(environments.length).toBeGreaterThan(0);
+  for (const environment of environments) {
+    expect(environment).toContain(`DATABASE_URL=${urlOf(appRole)}`);
+    expect(environment).not.toContain('MIGRATION_DATABASE_URL');
+    expect(environment).not.toContain(ownerRole);
+  }
 });
