@@ -15,7 +15,7 @@ export const MIN_PGVECTOR = '0.8.0';
 
 export class DatabaseVersionError extends Error {}
 
-/** The role that migrates may not: the tables belong to another (README, "Two roles"). */
+/** The role that migrates may not: the tables belong to another (README: Two roles). */
 export class MigrationPrivilegeError extends Error {}
 
 /**
@@ -44,7 +44,7 @@ async function migrateLocked(migrationUrl: string, appRole: string): Promise<voi
       await migrate(drizzle(sql), { migrationsFolder }).catch((error: unknown) => {
         throw isPermissionDenied(error)
           ? new MigrationPrivilegeError(
-              `The role ${sql.options.user} may not migrate this database (${(error as Error).message}). Run the app's role on DATABASE_URL and set MIGRATION_DATABASE_URL to the role that owns the tables (README, "Two roles").`,
+              `The role ${sql.options.user} may not migrate this database: set MIGRATION_DATABASE_URL to the role that owns its tables, DATABASE_URL to the app's (README: Two roles).`,
               { cause: error },
             )
           : error;

@@ -1,15 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import postgres from 'postgres';
 import { runMigrations } from '../db/migrate';
 
-// The production server's own log (the build this run made, as `npm start` runs it), read as an
-// operator reads it: a query that fails inside a route must be logged without its SQL or its
-// parameters, here a fact's text and the user's id. Bundling can defeat an `instanceof` check on
-// the database library's error class, so only the built server shows whether the log holds.
-// The query is made to fail by a trigger the test adds, on a database of its own on the real
-// Postgres of TEST_DATABASE_URL (CI sets it; without it the spec is skipped).
+// The production server (the build this run made, started as `npm start` starts it) on a real
+// Postgres set up as README's "Two roles" says: migrated by the tables' owner, run as a role that
+// owns nothing. Its own log, read as an operator reads it: a query that fails inside a route must
+// be logged without its SQL or its parameters, here a fact's text and the user's id. Bundling can
+// defeat an `instanceof` check on the database library's error class, so only the built server
+// shows whether the log holds. The query is made to fail by a trigger the test adds, on a database
+// of its own on the Postgres of TEST_DATABASE_URL (CI sets it; without it the spec is skipped).
 
 const serverUrl = process.env.TEST_DATABASE_URL?.trim();
 const PORT = Number(process.env.E2E_PORT || 3100) + 8;
@@ -18,19 +20,31 @@ const MARKER = 'diary-entry-9c41-never-logged';
 
 test.skip(!serverUrl, 'needs TEST_DATABASE_URL (a real Postgres whose role may create databases)');
 
+const suffix = `${process.pid}_${Date.now().toString(36)}`;
+const databaseName = `memlens_logs_${suffix}`;
+const ownerRole = `memlens_logs_owner_${suffix}`;
+const appRole = `memlens_logs_app_${suffix}`;
 let admin: postgres.Sql;
-let databaseName = '';
 let server: ChildProcess | undefined;
 let output = '';
 
-test.beforeAll(async () => {
-  admin = postgres(serverUrl!, { max: 1, onnotice: () => {} });
-  databaseName = `memlens_logs_${process.pid}_${Date.now().toString(36)}`;
-  await admin.unsafe(`create database "${databaseName}"`);
+/** The test database's address, as `role` (the superuser of TEST_DATABASE_URL when none is given). */
+function urlOf(role?: string): string {
   const url = new URL(serverUrl!);
   url.pathname = `/${databaseName}`;
-  await runMigrations(url.toString());
-  const database = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  if (role) Object.assign(url, { username: role, password: 'pw' });
+  return url.toString();
+}
+
+test.beforeAll(async () => {
+  admin = postgres(serverUrl!, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create role ${ownerRole} login password 'pw'; create role ${appRole} login password 'pw'`);
+  await admin.unsafe(`create database "${databaseName}" owner ${ownerRole}`);
+  const superuser = postgres(urlOf(), { max: 1, onnotice: () => {} });
+  await superuser.unsafe('create extension if not exists vector');
+  await superuser.end();
+  await runMigrations(urlOf(ownerRole), urlOf(appRole));
+  const database = postgres(urlOf(ownerRole), { max: 1, onnotice: () => {} });
   await database.unsafe(`
     create function refuse_marked_facts() returns trigger language plpgsql as $$
     begin
@@ -43,7 +57,16 @@ test.beforeAll(async () => {
   server = spawn(process.execPath, [path.resolve('node_modules/.bin/tsx'), 'scripts/start.ts', 'start'], {
     detached: true, // its own process group, stopped whole
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(PORT), APP_HOST: '127.0.0.1', DATABASE_URL: url.toString(), OPENAI_API_KEY: '', MEMLENS_DEBUG: '', NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      APP_HOST: '127.0.0.1',
+      MIGRATION_DATABASE_URL: urlOf(ownerRole),
+      DATABASE_URL: urlOf(appRole),
+      OPENAI_API_KEY: '',
+      MEMLENS_DEBUG: '',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
   });
   server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -56,8 +79,26 @@ test.afterAll(async () => {
     await new Promise((resolve) => server!.once('exit', resolve));
   }
   await admin?.unsafe(`drop database if exists "${databaseName}" with (force)`);
+  await admin?.unsafe(`drop role if exists ${appRole}; drop role if exists ${ownerRole}`);
   await admin?.end();
 });
+
+/**
+ * The environments of the server's Next processes, as /proc shows them (Linux): what a compromised
+ * app process could read. The launcher itself, which migrates, is not among them.
+ */
+function nextEnvironments(processGroup: number): string[] {
+  return fs.readdirSync('/proc').filter((name) => /^\d+$/u.test(name)).flatMap((pid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return group === processGroup && /next-server|next\/dist\/bin\/next/u.test(command) ? [fs.readFileSync(`/proc/${pid}/environ`, 'utf8')] : [];
+    } catch {
+      return []; // a process that ended meanwhile
+    }
+  });
+}
 
 /** Polls until `probe` gives a value, for at most `ms`. */
 async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promise<T> {
@@ -70,7 +111,7 @@ async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promi
   }
 }
 
-test('a failing query in the built server is logged by its kind, without the SQL, the fact or the user id', async () => {
+test('the built server, run as a role that owns nothing, logs a failing query by its kind: no SQL, no fact, no user id', async () => {
   test.setTimeout(120_000);
   const headers: Record<string, string> = { 'content-type': 'application/json', origin: base };
   // A first write makes the visitor a guest; its cookies go with the failing one.
@@ -89,4 +130,33 @@ test('a failing query in the built server is logged by its kind, without the SQL
   expect(output).not.toContain('params:');
   expect(output).not.toMatch(/insert into "facts"/iu);
   if (userId) expect(output).not.toContain(userId);
+  // Everything else the server does went through as the app's role: migrating (as the owner), a
+  // chat turn and its post-turn work in the server's worker, the embedder check.
+  const conversationId = (await created.json()).conversation.id as string;
+  const reply = await fetch(`${base}/api/chat`, { method: 'POST', headers, body: JSON.stringify({ conversationId, message: { text: 'I live in Tromsø.' } }) });
+  expect(reply.status).toBe(200);
+  expect(await reply.text()).toContain('text-delta');
+  const superuser = postgres(urlOf(), { max: 1, onnotice: () => {} });
+  try {
+    await within(30_000, async () => {
+      const [{ unfinished, done }] = await superuser`
+        select count(*) filter (where status <> 'done')::int as unfinished, count(*) filter (where status = 'done')::int as done
+        from jobs where conversation_id = ${conversationId}`;
+      return done > 0 && unfinished === 0 ? true : undefined;
+    });
+    const facts = await superuser`select content from facts where conversation_id = ${conversationId}`;
+    expect(facts.map((fact) => fact.content).join('\n')).toContain('Tromsø');
+  } finally {
+    await superuser.end();
+  }
+  expect(output).toContain('migrations applied');
+  expect(output).not.toContain('permission denied');
+  // The owner's credentials stay with the launcher: Next runs with the app's role alone.
+  const environments = nextEnvironments(server!.pid!);
+  expect(environments.length).toBeGreaterThan(0);
+  for (const environment of environments) {
+    expect(environment).toContain(`DATABASE_URL=${urlOf(appRole)}`);
+    expect(environment).not.toContain('MIGRATION_DATABASE_URL');
+    expect(environment).not.toContain(ownerRole);
+  }
 });

@@ -45,6 +45,9 @@ async function main() {
   }
   await migrateAppDatabase(databaseUrl, { embedded: embedded !== undefined });
   console.log('[memlens] migrations applied');
+  // The owner's credentials stay with this launcher: Next's processes (spawned or forked, which
+  // inherit this environment) run as the app's role only.
+  delete process.env.MIGRATION_DATABASE_URL;
   process.env.DATABASE_URL = databaseUrl;
   // Replies a dead process left `streaming` (no progress saved for two minutes) become incomplete, text kept.
   const recovered = await recoverInterruptedReplies(embedded ? 0 : 120);
