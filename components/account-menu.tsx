@@ -40,9 +40,9 @@ export function AccountMenu() {
           Staff
         </Link>
       ) : null}
-      <span className="truncate text-fg" title={user.email ?? undefined}>
+      <Link href="/account" data-testid="account-link" className="truncate text-fg hover:underline" title={`${user.email ?? ''}: your account, change password`}>
         {user.email}
-      </span>
+      </Link>
       <button
         type="button"
         data-testid="sign-out"

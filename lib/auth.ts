@@ -6,6 +6,7 @@ import { authAccounts, authSessions, authUsers, authVerifications } from '@/db/s
 import { adoptAccount } from '@/db/users';
 import { getConfig } from './config';
 import { logFromLibrary } from './log';
+import { sendMail } from './mail';
 import { sessionTokenFrom } from './session-cookie';
 
 /**
@@ -23,7 +24,21 @@ function createAuth() {
       provider: 'pg',
       schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications },
     }),
-    emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      autoSignIn: true,
+      // A reset link proves the mailbox: every session of the account ends with the old password.
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: ({ user, url }) =>
+        sendMail({ to: user.email, subject: 'Reset your memlens password', text: `To choose a new password, open ${url}\nIf you did not ask for this, ignore this mail.`, link: url }),
+    },
+    // Sign-up mails a link that proves the address; only a verified address can be staff (lib/session.ts).
+    emailVerification: {
+      sendOnSignUp: true,
+      sendVerificationEmail: ({ user, url }) =>
+        sendMail({ to: user.email, subject: 'Verify your memlens email', text: `To verify this address for memlens, open ${url}`, link: url }),
+    },
     telemetry: { enabled: false },
     logger: { log: (level, message, ...args) => logFromLibrary('auth', level, message, args) },
     databaseHooks: {

@@ -106,11 +106,15 @@ const envSchema = z.object({
   BETTER_AUTH_SECRET: optionalText,
   // The app's public URL (for auth cookies and origin checks); default http://APP_HOST:PORT.
   APP_URL: optionalText,
-  // Comma-separated emails that are staff as soon as they sign up or in.
+  // Comma-separated emails that are staff once the account's email is verified.
   STAFF_EMAILS: z
     .string()
     .optional()
     .transform((value) => (value ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+  // Outgoing mail (verification and password-reset links): an SMTP URL for nodemailer
+  // (smtp://user:pass@host:587, smtps://…); unset, the link is written to the server log instead.
+  SMTP_URL: optionalText,
+  MAIL_FROM: z.string().default('memlens <no-reply@localhost>'),
   // Guests (a first request without a cookie creates one): at most this many per client address, and in all, per hour.
   GUESTS_PER_ADDRESS_PER_HOUR: int(60),
   GUESTS_PER_HOUR: int(2000),

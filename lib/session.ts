@@ -30,15 +30,16 @@ export async function requireStaff(request: Request): Promise<User> {
 
 /**
  * The member behind a better-auth session. STAFF_EMAILS is read on every request: a listed email
- * is staff at once, and staff who came from the list are users again once they are taken off it
- * (staff granted by hand stay staff until `npm run user:grant-staff -- --revoke`).
+ * is staff once the account has proven it owns the address (followed the verification link), and
+ * staff who came from the list are users again once they are taken off it (staff granted by hand
+ * stay staff until `npm run user:grant-staff -- --revoke`).
  */
 export async function signedInMember(headers: Headers): Promise<User | undefined> {
   const session = await getAuth().api.getSession({ headers });
   if (!session) return undefined;
   // No row yet: an account made outside the app.
   const member = (await memberOf(session.user.id)) ?? (await adoptAccount({ authUserId: session.user.id, email: session.user.email, name: session.user.name }));
-  const listed = isStaffEmail(session.user.email);
+  const listed = session.user.emailVerified && isStaffEmail(session.user.email);
   if (listed && member.role !== 'staff') return changeRole(member, 'staff', 'STAFF_EMAILS');
   if (!listed && member.role === 'staff' && member.staffVia === 'STAFF_EMAILS') return changeRole(member, 'user', 'STAFF_EMAILS');
   return member;

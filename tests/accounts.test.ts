@@ -4,7 +4,7 @@ import { getSql } from '@/db/client';
 import { changeRole } from '@/lib/roles';
 import { requireStaff, requireUser } from '@/lib/session';
 import { setEnv } from './support/app';
-import { browser, email } from './support/auth';
+import { browser, email, mailedLinks } from './support/auth';
 
 describe('accounts', () => {
   it('a guest who signs up keeps their conversations; signing in elsewhere reaches them; signed out is a new guest', async () => {
@@ -46,7 +46,9 @@ describe('accounts', () => {
     setEnv({ STAFF_EMAILS: `someone@else.test, ${staffEmail.toUpperCase()}` });
     try {
       const staff = browser();
-      await staff.auth('sign-up/email', { email: staffEmail, password: 'staff password 1', name: 'Staff' });
+      const { links } = await mailedLinks(() => staff.auth('sign-up/email', { email: staffEmail, password: 'staff password 1', name: 'Staff' }));
+      await expect(requireStaff(staff.request('/'))).rejects.toMatchObject({ status: 403 }); // listed, not yet verified
+      await staff.follow(links[0].link);
       expect((await requireStaff(staff.request('/'))).role).toBe('staff');
 
       const user = browser();
