@@ -5,6 +5,7 @@ import { getDb } from '@/db/client';
 import { authAccounts, authSessions, authUsers, authVerifications } from '@/db/schema';
 import { adoptAccount } from '@/db/users';
 import { getConfig } from './config';
+import { authAfterHook, authBeforeHook } from './auth-guards';
 import { logFromLibrary } from './log';
 import { sendMail } from './mail';
 import { sessionTokenFrom } from './session-cookie';
@@ -41,6 +42,7 @@ function createAuth() {
     },
     telemetry: { enabled: false },
     logger: { log: (level, message, ...args) => logFromLibrary('auth', level, message, args) },
+    hooks: { before: authBeforeHook, after: authAfterHook },
     databaseHooks: {
       user: {
         create: {

@@ -134,6 +134,9 @@ const envSchema = z.object({
   CHAT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   IMPORT_RATE_LIMIT: int(10),
   IMPORT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  // Failed sign-ins per account (the email), whatever address they come from; 0 = no limit.
+  SIGN_IN_FAILURES_PER_ACCOUNT: int(10),
+  SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   SYSTEM_PROMPT: z
     .string()
     .default('You are memlens, a helpful assistant. Answer clearly and concisely.'),

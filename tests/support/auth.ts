@@ -25,7 +25,8 @@ export function browser(guestToken: string | null = newSessionToken()) {
     }
     return response;
   };
-  const auth = async (path: string, body?: unknown) => keep(await (body === undefined ? authGet : authPost)(request(`/api/auth/${path}`, { body })));
+  const auth = async (path: string, body?: unknown, headers?: Record<string, string>) =>
+    keep(await (body === undefined ? authGet : authPost)(request(`/api/auth/${path}`, { body, headers })));
   /** Opens a link the app mailed (it points into /api/auth), as a click in this browser would. */
   const follow = (link: string) => auth(new URL(link).href.replace(/^.*?\/api\/auth\//u, ''));
   return { jar, request, auth, follow };
