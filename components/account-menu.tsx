@@ -6,7 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { authClient } from './auth-client';
 
-type Me = { user: { id: string; kind: 'guest' | 'member'; role: 'user' | 'staff'; email: string | null; name: string | null } };
+type Me = { user: { id: string | null; kind: 'guest' | 'member'; role: 'user' | 'staff'; email: string | null; name: string | null } };
 
 export const meKey = ['me'] as const;
 

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { guestsFromAddress } from '@/db/users';
+import { clientAddress } from './client-address';
+import { getConfig } from './config';
 import { HttpError } from './http';
 import { clearFailures, recordFailure, refuseWhenSpent } from './rate-limit';
 
@@ -9,17 +12,21 @@ import { clearFailures, recordFailure, refuseWhenSpent } from './rate-limit';
  *   http(s) URL or absent (a `javascript:` URL would run when a page links it);
  * - failed sign-ins are counted per account (the email, hashed), whatever address they come from:
  *   past SIGN_IN_FAILURES_PER_ACCOUNT in the window, sign-in to that account answers 429 with
- *   Retry-After until the window ends. A success clears the count; other accounts are not touched.
+ *   Retry-After until the window ends. A success clears the count; other accounts are not touched;
+ * - new guests (anonymous sign-in) are bounded per client address and hour, when the address is
+ *   known. There is no global bound: it would let anyone lock every new visitor out.
  */
 export const MAX_NAME_CHARS = 100;
 
 const PROFILE_PATHS = new Set(['/sign-up/email', '/update-user']);
 const SIGN_IN_PATH = '/sign-in/email';
+const GUEST_PATH = '/sign-in/anonymous';
 
 export const authBeforeHook = createAuthMiddleware(async (ctx) => {
   try {
     if (PROFILE_PATHS.has(ctx.path)) checkProfile(ctx.body);
     if (ctx.path === SIGN_IN_PATH) await refuseWhenSpent('sign-in', accountKey(ctx.body));
+    if (ctx.path === GUEST_PATH && ctx.headers) await boundGuests(clientAddress(ctx.headers));
   } catch (error) {
     throw asAuthError(error);
   }
@@ -35,6 +42,11 @@ export const authAfterHook = createAuthMiddleware(async (ctx) => {
     await clearFailures('sign-in', key);
   }
 });
+
+async function boundGuests(address: string | null): Promise<void> {
+  if (!address || (await guestsFromAddress(address)) < getConfig().GUESTS_PER_ADDRESS_PER_HOUR) return;
+  throw new HttpError(429, 'too_many_guests', 'Too many new guest sessions from your address in the last hour; sign in, or try again later.', undefined, { 'Retry-After': '3600' });
+}
 
 function checkProfile(body: unknown): void {
   const { name, image } = (body ?? {}) as { name?: unknown; image?: unknown };
@@ -70,4 +82,12 @@ function asAuthError(error: unknown): unknown {
   if (!(error instanceof HttpError)) return error;
   const body = { code: error.code, message: error.message, error: { code: error.code, message: error.message } };
   return new APIError(error.status === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST', body, error.headers);
+}
+
+/** The way back, for auth calls made from our own code (lib/session.ts): better-auth's error as ours. */
+export function asHttpError(error: unknown): unknown {
+  if (!(error instanceof APIError)) return error;
+  const body = (error.body ?? {}) as { code?: string; message?: string };
+  const headers = Object.fromEntries(new Headers(error.headers).entries());
+  return new HttpError(error.statusCode, (body.code ?? 'auth_error').toLowerCase(), body.message ?? error.message, undefined, headers);
 }

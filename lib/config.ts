@@ -115,9 +115,8 @@ const envSchema = z.object({
   // (smtp://user:pass@host:587, smtps://…); unset, the link is written to the server log instead.
   SMTP_URL: optionalText,
   MAIL_FROM: z.string().default('memlens <no-reply@localhost>'),
-  // Guests (a first request without a cookie creates one): at most this many per client address, and in all, per hour.
+  // Guests (a browser's first write makes one): at most this many per client address and hour.
   GUESTS_PER_ADDRESS_PER_HOUR: int(60),
-  GUESTS_PER_HOUR: int(2000),
   // The post-turn worker: a running job's lease (renewed while it runs; a dead worker's job is
   // claimed again once it lapses), how many conversations' jobs it runs at once, how often an idle
   // worker looks for due jobs, and whether the app's server process runs one (false when

@@ -2,17 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { GET as listConversations, POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
 import { changeRole } from '@/lib/roles';
-import { requireStaff, requireUser } from '@/lib/session';
+import { requireStaff, requireUser, requireUserOrStartGuest } from '@/lib/session';
 import { setEnv } from './support/app';
 import { browser, email, mailedLinks } from './support/auth';
 
 describe('accounts', () => {
-  it('a guest who signs up keeps their conversations; signing in elsewhere reaches them; signed out is a new guest', async () => {
+  it('a guest who signs up keeps their conversations; signing in elsewhere reaches them; signed out is nobody until a write', async () => {
     const b = browser();
+    const created = b.keep(await createConversation(b.request('/api/conversations', { body: { title: 'Plans for the garden' } })));
+    expect(created.status).toBe(201);
     const guest = await requireUser(b.request('/'));
-    await createConversation(b.request('/api/conversations', { body: { title: 'Plans for the garden' } }));
+    expect(guest.kind).toBe('guest');
     const address = email();
-    const signup = await b.auth('sign-up/email', { email: address, password: 'correct horse 42', name: 'Ada' });
+    const { result: signup } = await mailedLinks(() => b.auth('sign-up/email', { email: address, password: 'correct horse 42', name: 'Ada' }));
     expect(signup.status).toBe(200);
 
     const member = await requireUser(b.request('/'));
@@ -20,15 +22,16 @@ describe('accounts', () => {
     expect(member.kind).toBe('member');
     expect(member.email).toBe(address);
 
-    const laptop = browser(null);
+    const laptop = browser();
     expect((await laptop.auth('sign-in/email', { email: address, password: 'wrong password!' })).status).toBe(401);
     expect((await laptop.auth('sign-in/email', { email: address, password: 'correct horse 42' })).status).toBe(200);
     const titles = (await (await listConversations(laptop.request('/api/conversations'))).json()).conversations.map((c: { title: string }) => c.title);
     expect(titles).toEqual(['Plans for the garden']);
 
     expect((await b.auth('sign-out', {})).status).toBe(200);
-    const after = await requireUser(b.request('/'));
-    expect(after.id).not.toBe(member.id); // the old guest cookie no longer opens the member
+    await expect(requireUser(b.request('/'))).rejects.toMatchObject({ status: 401 });
+    const after = await requireUserOrStartGuest(b.request('/api/conversations', { method: 'POST' }));
+    expect(after.id).not.toBe(member.id); // signed out, a write makes a new guest
     expect(after.kind).toBe('guest');
   });
 
@@ -82,18 +85,22 @@ describe('accounts', () => {
     expect(await changeRole({ email: 'nobody-here@example.test' }, 'staff', 'grant')).toBeUndefined();
   });
 
-  it('guest creation is bounded per client address and hour', async () => {
+  it('guest creation is bounded per client address and hour, and a session never makes a second guest', async () => {
     setEnv({ GUESTS_PER_ADDRESS_PER_HOUR: '2' });
     try {
       const from = { 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 200) + 1}` };
-      const mint = () => requireUser(browser().request('/', { headers: from }));
+      const mint = () => requireUserOrStartGuest(browser().request('/api/conversations', { method: 'POST', headers: from }));
       await mint();
       await mint();
-      await expect(mint()).rejects.toMatchObject({ status: 429, headers: { 'retry-after': '3600' } });
-      // A known cookie is not a new guest: still served.
+      await expect(mint()).rejects.toMatchObject({ status: 429, code: 'too_many_guests', headers: { 'retry-after': '3600' } });
+      // The auth route itself is bounded the same way.
+      expect((await browser().auth('sign-in/anonymous', {}, from)).status).toBe(429);
+      // A browser with a session is not a new guest: still served, from that address too.
       const known = browser();
-      await requireUser(known.request('/', { headers: { 'x-forwarded-for': '198.51.100.7' } }));
-      await expect(requireUser(known.request('/', { headers: from }))).resolves.toBeDefined();
+      await known.asGuest();
+      const first = await requireUserOrStartGuest(known.request('/api/conversations', { method: 'POST', headers: from }));
+      expect((await requireUserOrStartGuest(known.request('/api/conversations', { method: 'POST', headers: from }))).id).toBe(first.id);
+      expect((await known.auth('sign-in/anonymous', {})).status).toBe(400);
     } finally {
       setEnv({ GUESTS_PER_ADDRESS_PER_HOUR: '1000000' });
     }

@@ -57,15 +57,15 @@ describe('failed sign-ins are limited per account', () => {
       });
       const from = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}` });
       for (let i = 1; i <= 3; i++) {
-        expect((await browser(null).auth('sign-in/email', { email: target, password: `wrong guess ${i}` }, from(i))).status).toBe(401);
+        expect((await browser().auth('sign-in/email', { email: target, password: `wrong guess ${i}` }, from(i))).status).toBe(401);
       }
       for (const password of ['wrong guess 4', 'the right one 1']) {
-        const refused = await browser(null).auth('sign-in/email', { email: target.toUpperCase(), password }, from(9));
+        const refused = await browser().auth('sign-in/email', { email: target.toUpperCase(), password }, from(9));
         expect(refused.status).toBe(429);
         expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
         expect((await refused.json()).error.code).toBe('rate_limited');
       }
-      expect((await browser(null).auth('sign-in/email', { email: bystander, password: 'the right one 2' }, from(9))).status).toBe(200);
+      expect((await browser().auth('sign-in/email', { email: bystander, password: 'the right one 2' }, from(9))).status).toBe(200);
     } finally {
       setEnv({ SIGN_IN_FAILURES_PER_ACCOUNT: undefined, SIGN_IN_FAILURE_WINDOW_SECONDS: undefined });
     }
@@ -76,7 +76,7 @@ describe('failed sign-ins are limited per account', () => {
     try {
       const address = email();
       await mailedLinks(() => browser().auth('sign-up/email', { email: address, password: 'the right one 3', name: 'Clear' }));
-      const attempt = (password: string) => browser(null).auth('sign-in/email', { email: address, password });
+      const attempt = (password: string) => browser().auth('sign-in/email', { email: address, password });
       expect((await attempt('wrong once')).status).toBe(401);
       expect((await attempt('the right one 3')).status).toBe(200);
       expect((await attempt('wrong again')).status).toBe(401);

@@ -98,7 +98,7 @@ describe('mail over SMTP', () => {
     expect((await other.auth('reset-password', { token, newPassword: 'second password 2' })).status).toBe(200);
 
     expect(await (await b.auth('get-session')).json()).toBeNull(); // the session from before the reset has ended
-    const laptop = browser(null);
+    const laptop = browser();
     expect((await laptop.auth('sign-in/email', { email: address, password: 'first password 1' })).status).toBe(401);
     expect((await laptop.auth('sign-in/email', { email: address, password: 'second password 2' })).status).toBe(200);
     // The token is spent.
@@ -118,13 +118,13 @@ describe('change password', () => {
     const address = email();
     const phone = browser();
     await mailedLinks(() => phone.auth('sign-up/email', { email: address, password: 'old password 1', name: 'Kim' }));
-    const laptop = browser(null);
+    const laptop = browser();
     expect((await laptop.auth('sign-in/email', { email: address, password: 'old password 1' })).status).toBe(200);
 
     expect((await phone.auth('change-password', { currentPassword: 'not it at all', newPassword: 'new password 2', revokeOtherSessions: true })).status).toBe(400);
     expect((await phone.auth('change-password', { currentPassword: 'old password 1', newPassword: 'new password 2', revokeOtherSessions: true })).status).toBe(200);
     expect((await (await phone.auth('get-session')).json()).user.email).toBe(address);
     expect(await (await laptop.auth('get-session')).json()).toBeNull();
-    expect((await browser(null).auth('sign-in/email', { email: address, password: 'new password 2' })).status).toBe(200);
+    expect((await browser().auth('sign-in/email', { email: address, password: 'new password 2' })).status).toBe(200);
   });
 });

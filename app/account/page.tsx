@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: 'Your account' };
 /** A member's account: their email, whether it is verified, and change password. */
 export default async function AccountPage() {
   const session = await getAuth().api.getSession({ headers: await headers() });
-  if (!session) redirect('/login?next=/account');
+  if (!session || session.user.isAnonymous) redirect('/login?next=/account');
   const { email, emailVerified } = session.user;
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-6 bg-canvas px-4 py-10">

@@ -1,14 +1,16 @@
 import { vi } from 'vitest';
 import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route';
 import { LOGGED_MAIL_PREFIX } from '@/lib/mail';
-import { newSessionToken, SESSION_COOKIE } from '@/lib/session-cookie';
 import { setEnv } from './app';
 
 const ORIGIN = 'http://127.0.0.1:3000';
 
-/** A browser: a cookie jar sent with every request, filled from Set-Cookie. */
-export function browser(guestToken: string | null = newSessionToken()) {
-  const jar = new Map<string, string>(guestToken ? [[SESSION_COOKIE, guestToken]] : []);
+/**
+ * A browser: a cookie jar sent with every request, filled from Set-Cookie (`keep` it from any
+ * response). A new one has no session; `asGuest` starts one as a first write would.
+ */
+export function browser() {
+  const jar = new Map<string, string>();
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   const request = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
     new Request(`${ORIGIN}${path}`, {
@@ -29,7 +31,12 @@ export function browser(guestToken: string | null = newSessionToken()) {
     keep(await (body === undefined ? authGet : authPost)(request(`/api/auth/${path}`, { body, headers })));
   /** Opens a link the app mailed (it points into /api/auth), as a click in this browser would. */
   const follow = (link: string) => auth(new URL(link).href.replace(/^.*?\/api\/auth\//u, ''));
-  return { jar, request, auth, follow };
+  const asGuest = async () => {
+    const response = await auth('sign-in/anonymous', {});
+    if (response.status !== 200) throw new Error(`guest sign-in failed: ${response.status} ${await response.text()}`);
+    return response;
+  };
+  return { jar, request, auth, follow, keep, asGuest };
 }
 
 /**
