@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, exchange, failOnPageErrors, newConversation, screenshot, submitAuth, uniqueEmail, waitForFact, waitForHydration } from './support';
+import { assistantMessages, exchange, failOnPageErrors, mailedLink, newConversation, screenshot, submitAuth, uniqueEmail, waitForFact, waitForHydration } from './support';
 
 // The staff console (/staff): signed-out visitors get 401 and users 403, on the pages and the API;
-// staff (an email listed in STAFF_EMAILS, see playwright.config.ts) find a user, open a conversation
+// staff (an email listed in STAFF_EMAILS, see playwright.config.ts, once verified by its mailed link) find a user, open a conversation
 // and a reply's turn record, edit a fact with a reason, find that edit in the audit log and export
 // it as JSON Lines. The server runs the built-in offline model with 60 ms between words.
 
@@ -11,7 +11,11 @@ failOnPageErrors();
 
 const STAFF_EMAIL = 'staff@memlens.test';
 const PASSWORD = 'staff password 1';
-/** Signs up the staff address (or signs in, when an earlier test of this run already made it). */
+/**
+ * Signs up the staff address and proves it by following the link mailed to it (listed but not yet
+ * verified, it is a user: the console answers 403); or signs in, when an earlier test of this run
+ * already did.
+ */
 async function becomeStaff(page: Page) {
   await submitAuth(page, 'sign-up', STAFF_EMAIL, PASSWORD, '/staff');
   const outcome = await Promise.race([
@@ -21,6 +25,11 @@ async function becomeStaff(page: Page) {
   if (outcome === 'exists') {
     await submitAuth(page, 'sign-in', STAFF_EMAIL, PASSWORD, '/staff');
     await page.waitForURL(/\/staff$/);
+  } else {
+    await expect(page.getByTestId('forbidden-page')).toBeVisible();
+    expect((await page.request.get('/api/staff/users?q=a')).status()).toBe(403);
+    await page.goto(await mailedLink(STAFF_EMAIL, /Subject: Verify your memlens email/));
+    await page.goto('/staff');
   }
   await expect(page.getByTestId('staff-console')).toBeVisible();
   await waitForHydration(page);

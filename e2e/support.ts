@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { MAILBOX_FILE } from './mailbox-config';
 
-// Shared by the e2e specs. Every test gets a fresh browser context, hence a fresh guest session with
-// no conversations; the server runs the built-in offline model with 60 ms between words (~2.5 s per reply).
+// Shared by the e2e specs. Every test gets a fresh browser context with no session: it becomes a
+// guest with its first conversation; the server runs the built-in offline model with 60 ms between words (~2.5 s per reply).
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -135,6 +136,25 @@ export async function submitAuth(page: Page, mode: 'sign-up' | 'sign-in', email:
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: mode === 'sign-up' ? 'Create account' : 'Sign in' }).click();
+}
+
+/**
+ * The newest link mailed to `email` whose subject matches, from the e2e mailbox (real SMTP, see
+ * e2e/setup/mailbox.ts); waits for it to arrive.
+ */
+export async function mailedLink(email: string, subject: RegExp): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      const mails = fs.readFileSync(MAILBOX_FILE, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { to: string[]; body: string });
+      // quoted-printable folds long lines with "=\r\n" and writes "=" as "=3D".
+      const bodies = mails.filter((mail) => mail.to.includes(email.toLowerCase())).map((mail) => mail.body.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+      const body = bodies.reverse().find((text) => subject.test(text));
+      link = body ? /https?:\/\/\S+/.exec(body)?.[0] : undefined;
+      return link;
+    }, { message: `a mail to ${email} matching ${subject}` })
+    .toBeTruthy();
+  return link!;
 }
 
 /** Switches the page to the dark theme and waits until it is painted in it. */

@@ -13,12 +13,18 @@ describe('accounts', () => {
     expect(created.status).toBe(201);
     const guest = await requireUser(b.request('/'));
     expect(guest.kind).toBe('guest');
+    const guestCookie = b.jar.get('better-auth.session_token')!;
     const address = email();
     const { result: signup } = await mailedLinks(() => b.auth('sign-up/email', { email: address, password: 'correct horse 42', name: 'Ada' }));
     expect(signup.status).toBe(200);
 
     const member = await requireUser(b.request('/'));
     expect(member.id).toBe(guest.id);
+    // A new session for the member; the guest's session is gone with its anonymous account.
+    expect(b.jar.get('better-auth.session_token')).not.toBe(guestCookie);
+    const old = browser();
+    old.jar.set('better-auth.session_token', guestCookie);
+    expect(await (await old.auth('get-session')).json()).toBeNull();
     expect(member.kind).toBe('member');
     expect(member.email).toBe(address);
 
