@@ -15,8 +15,8 @@ import { sendMail } from './mail';
 /**
  * Accounts and every session: sign up, sign in and sign out with email and password, and guests as
  * better-auth's anonymous accounts, on our own Postgres (its drizzle adapter). Sessions, password
- * hashing and the auth routes' CSRF checks are the library's. Our `users` row is linked to the
- * account (lib/session.ts makes it); a guest who signs up or in is linked by lib/guest-link.ts.
+ * hashing and the auth routes' CSRF checks are the library's. Our `users` row comes with the
+ * account (the databaseHooks below); a guest who signs up or in is linked by lib/guest-link.ts.
  */
 function createAuth() {
   const config = getConfig();
