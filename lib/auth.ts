@@ -43,6 +43,9 @@ function createAuth() {
       sendVerificationEmail: ({ user, url }) =>
         sendMail({ to: user.email, subject: 'Verify your memlens email', text: `To verify this address for memlens, open ${url}`, link: url }),
     },
+    // Guests start on the server, at a browser's first write (lib/session.ts), never by this route:
+    // better-auth's per-address limit for it falls back to one bucket for all visitors without a proxy.
+    disabledPaths: ['/sign-in/anonymous'],
     telemetry: { enabled: false },
     logger: { log: (level, message, ...args) => logFromLibrary('auth', level, message, args) },
     hooks: { before: authBeforeHook, after: authAfterHook },

@@ -87,8 +87,8 @@ async function memberOf(session: AuthSession): Promise<User> {
 }
 
 /**
- * A new guest: an anonymous better-auth session, whose user row lib/auth.ts makes with the account.
- * Bounded per client address in lib/auth-guards.ts, where the auth route /sign-in/anonymous is too.
+ * A new guest: an anonymous better-auth session (its HTTP route is not served), whose user row
+ * lib/auth.ts makes with the account; bounded per client address by lib/auth-guards.ts.
  */
 export async function startGuest(headers: Headers): Promise<{ user: User; setCookies: string[] }> {
   try {
