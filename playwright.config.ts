@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { SMTP_PORT } from './e2e/mailbox-config';
 
 // E2E_PORT lets two checkouts run their e2e suites side by side.
 const PORT = Number(process.env.E2E_PORT || 3100);
@@ -16,6 +17,8 @@ const dataDir = path.join(os.tmpdir(), `memlens-e2e-${Date.now()}`);
 
 export default defineConfig({
   testDir: 'e2e',
+  // A local SMTP server that keeps the mail the app sends (e2e/setup/mailbox.ts).
+  globalSetup: './e2e/setup/mailbox.ts',
   outputDir: 'test-results',
   fullyParallel: false,
   workers: 1,
@@ -63,10 +66,12 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: '1',
       // Every test is a fresh browser, hence a new guest, all from one address.
       GUESTS_PER_ADDRESS_PER_HOUR: '10000',
-      // e2e/staff.spec.ts signs up this address: it becomes staff.
+      // e2e/staff.spec.ts signs up this address and follows the verification link: it becomes staff.
       STAFF_EMAILS: 'staff@memlens.test',
       // e2e/server-hardening.spec.ts trickles a body past it (the default is 30 s).
       REQUEST_TIMEOUT_MS: '5000',
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      MAIL_FROM: 'memlens e2e <e2e@memlens.test>',
     },
   },
 });

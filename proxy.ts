@@ -3,13 +3,11 @@ import { getConfig } from '@/lib/config';
 import { csrfVerdict, declaresBody, STAFF_REQUEST_HEADER } from '@/lib/csrf';
 import { errorResponse, HttpError } from '@/lib/http';
 import { API_CONTENT_SECURITY_POLICY, FIXED_SECURITY_HEADERS, newNonce, pageContentSecurityPolicy } from '@/lib/security-headers';
-import { newSessionToken, SESSION_COOKIE, TOKEN_SHAPE } from '@/lib/session-cookie';
 
 /**
  * Every request but static files passes here:
  * - an API mutation, or any staff request (reads are audited), that did not come from the app
  *   itself is refused (lib/csrf.ts), writing nothing;
- * - a first visit gets a guest session cookie;
  * - every response gets the security headers; a page gets a CSP with a fresh nonce, which Next reads
  *   from the request's own Content-Security-Policy header and puts on its scripts.
  */
@@ -24,14 +22,7 @@ export function proxy(request: NextRequest) {
 
   const headers = new Headers(request.headers);
   if (!isApi) headers.set('content-security-policy', csp);
-  // A missing or malformed cookie gets a new token (a malformed one would otherwise never be replaced).
-  const token = TOKEN_SHAPE.test(request.cookies.get(SESSION_COOKIE)?.value ?? '') ? undefined : newSessionToken();
-  // The new token is also added to this request's own cookies, so the page or handler that runs next already sees it.
-  if (token) headers.set('cookie', `${headers.get('cookie') ? `${headers.get('cookie')}; ` : ''}${SESSION_COOKIE}=${token}`);
-
-  const response = NextResponse.next({ request: { headers } });
-  if (token) setGuestCookie(response, token, request);
-  return withSecurityHeaders(response, csp);
+  return withSecurityHeaders(NextResponse.next({ request: { headers } }), csp);
 }
 
 function forgeryRefusal(request: NextRequest): Response | undefined {
@@ -49,16 +40,6 @@ function forgeryRefusal(request: NextRequest): Response | undefined {
     getConfig().APP_URL,
   );
   return verdict.ok ? undefined : errorResponse(new HttpError(verdict.status, verdict.code, verdict.message));
-}
-
-function setGuestCookie(response: NextResponse, token: string, request: NextRequest) {
-  response.cookies.set(SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    path: '/',
-    secure: request.nextUrl.protocol === 'https:',
-    maxAge: 60 * 60 * 24 * 365,
-  });
 }
 
 function withSecurityHeaders<T extends Response>(response: T, csp: string): T {

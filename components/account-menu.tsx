@@ -6,7 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { authClient } from './auth-client';
 
-type Me = { user: { id: string; kind: 'guest' | 'member'; role: 'user' | 'staff'; email: string | null; name: string | null } };
+type Me = { user: { id: string | null; kind: 'guest' | 'member'; role: 'user' | 'staff'; email: string | null; name: string | null } };
 
 export const meKey = ['me'] as const;
 
@@ -40,9 +40,9 @@ export function AccountMenu() {
           Staff
         </Link>
       ) : null}
-      <span className="truncate text-fg" title={user.email ?? undefined}>
+      <Link href="/account" data-testid="account-link" className="truncate text-fg hover:underline" title={`${user.email ?? ''}: your account, change password`}>
         {user.email}
-      </span>
+      </Link>
       <button
         type="button"
         data-testid="sign-out"

@@ -76,7 +76,13 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
             autoComplete={signUp ? 'new-password' : 'current-password'}
             className="w-full rounded-lg border border-line bg-canvas px-3 py-2"
           />
-          {signUp ? <span className="mt-1 block text-xs text-muted">At least 8 characters.</span> : null}
+          {signUp ? (
+            <span className="mt-1 block text-xs text-muted">At least 8 characters.</span>
+          ) : (
+            <Link href="/forgot-password" data-testid="forgot-password-link" className="mt-1 block text-xs text-accent hover:underline">
+              Forgot your password?
+            </Link>
+          )}
         </label>
         {error ? (
           <p role="alert" data-testid="auth-error" className="rounded-lg bg-danger-soft px-3 py-2 text-sm text-danger">

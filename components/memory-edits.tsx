@@ -248,6 +248,7 @@ const EVENT_BADGES: Record<FactEvent['event'], { label: string; tone: 'neutral' 
   DELETE: { label: 'Ended', tone: 'danger' },
   NONE: { label: 'Confirmed', tone: 'neutral' },
   EDIT: { label: 'Edited', tone: 'accent' },
+  MOVE: { label: 'Moved from guest', tone: 'neutral' },
 };
 
 /** A fact's recorded events, each with the text it changed. */

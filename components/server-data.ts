@@ -1,21 +1,17 @@
-import { cookies, headers } from 'next/headers';
+import { headers } from 'next/headers';
 import { cache } from 'react';
 import { listConversations } from '@/db/conversations';
 import type { Conversation, Message } from '@/db/schema';
 import type { MessageMark } from '@/lib/messages';
 import { getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
-import { SESSION_COOKIE } from '@/lib/session-cookie';
 import { userFromHeaders } from '@/lib/session';
 import type { ConversationSummary, ModelInfo, StoredMessage } from './types';
 
 // Server-only helpers for the pages: they read the session cookie, so every page using them is dynamic.
 
-/** The signed-in member, else the guest (proxy.ts has already put the cookie on the very first request). */
-export const currentUser = cache(async () => {
-  const store = await cookies();
-  return userFromHeaders(await headers(), store.get(SESSION_COOKIE)?.value);
-});
+/** The signed-in member, else this browser's guest; undefined before its first write (a page view makes nothing). */
+export const currentUser = cache(async () => userFromHeaders(await headers()));
 
 export function modelInfo(): ModelInfo {
   const models = getModels();

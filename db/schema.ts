@@ -35,6 +35,8 @@ export const authUsers = pgTable('auth_users', {
   email: text('email').notNull().unique(),
   emailVerified: boolean('email_verified').notNull().default(false),
   image: text('image'),
+  // A guest: better-auth's anonymous plugin made this account for a browser's first write.
+  isAnonymous: boolean('is_anonymous').notNull().default(false),
   ...authTimestamps,
 });
 
@@ -84,8 +86,9 @@ export const authVerifications = pgTable('auth_verifications', {
 });
 
 /**
- * The app's user: a guest (a cookie) or a member (a better-auth account). A guest who signs up
- * becomes the member, so conversations and memory stay with them.
+ * The app's user, behind a better-auth account: a guest (an anonymous account, made on a browser's
+ * first write) or a member (email and password). A guest who signs up becomes that member; one who
+ * signs in to an existing account is merged into it (db/merge-guest.ts).
  */
 export const users = pgTable(
   'users',
@@ -107,23 +110,6 @@ export const users = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('users_kind_created_idx').on(t.kind, t.createdAt), index('users_email_idx').on(t.email)],
-);
-
-/**
- * A browser session. The cookie holds a random token; only its SHA-256 is stored.
- * Signing in later re-points a session at a member user without changing the cookie.
- */
-export const sessions = pgTable(
-  'sessions',
-  {
-    tokenHash: text('token_hash').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: createdAt(),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
 /** A conversation's title until its first question names it. */
@@ -315,7 +301,7 @@ export const factEvents = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    event: text('event').$type<'ADD' | 'UPDATE' | 'DELETE' | 'NONE' | 'EDIT'>().notNull(),
+    event: text('event').$type<'ADD' | 'UPDATE' | 'DELETE' | 'NONE' | 'EDIT' | 'MOVE'>().notNull(),
     oldContent: text('old_content'),
     newContent: text('new_content'),
     actor: text('actor').notNull(),

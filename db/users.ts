@@ -1,89 +1,52 @@
-import { createHash } from 'node:crypto';
-import { and, eq, getTableName, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableName, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { maxSeq } from './history';
-import { conversations, episodes, facts, messages, retrievalCache, sessions, summaries, summaryVersions, users, type User } from './schema';
+import { conversations, episodes, facts, messages, retrievalCache, summaries, summaryVersions, users, type User } from './schema';
 
-export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
-/** The user behind a guest session token, if the token is known. */
-export async function findSessionUser(token: string): Promise<User | undefined> {
-  const [row] = await getDb()
-    .select({ user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.tokenHash, hashSessionToken(token)));
-  return row?.user;
-}
-
-/** The user behind a session token; a token seen for the first time becomes a new guest user. */
-export async function resolveSessionUser(token: string, createdFrom: string | null = null): Promise<User> {
-  const db = getDb();
-  const tokenHash = hashSessionToken(token);
-  const existing = await findSessionUser(token);
-  if (existing) return existing;
-
-  return db.transaction(async (tx) => {
-    const [guest] = await tx.insert(users).values({ kind: 'guest', createdFrom }).returning();
-    const inserted = await tx
-      .insert(sessions)
-      .values({ tokenHash, userId: guest.id })
-      .onConflictDoNothing()
-      .returning({ userId: sessions.userId });
-    if (inserted.length > 0) return guest;
-    // A concurrent first request for the same cookie won the race: use its user, drop ours.
-    await tx.delete(users).where(eq(users.id, guest.id));
-    const [winner] = await tx
-      .select({ user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(eq(sessions.tokenHash, tokenHash));
-    return winner.user;
-  });
-}
-
-/** Guests created in the last hour, from one client address and in all. */
-export async function recentGuests(createdFrom: string | null): Promise<{ fromAddress: number; total: number }> {
-  const [row] = await getDb()
-    .select({
-      fromAddress: sql<number>`count(*) filter (where ${users.createdFrom} is not distinct from ${createdFrom})::int`,
-      total: sql<number>`count(*)::int`,
-    })
-    .from(users)
-    .where(and(eq(users.kind, 'guest'), sql`${users.createdAt} > now() - interval '1 hour'`));
-  return row;
-}
-
-/**
- * A new account takes over the guest behind the browser's cookie (conversations and memory stay
- * theirs); without a guest (or one already someone's account) the member starts afresh.
- */
-export async function adoptAccount(account: { authUserId: string; email: string; name: string; guestToken?: string }): Promise<User> {
-  const guest = account.guestToken ? await findSessionUser(account.guestToken) : undefined;
-  const values = {
-    kind: 'member' as const,
-    authUserId: account.authUserId,
-    email: account.email.toLowerCase(),
-    displayName: account.name || null,
-  };
-  if (guest && guest.kind === 'guest' && !guest.authUserId) {
-    const member = await getDb().transaction(async (tx) => {
-      const [row] = await tx.update(users).set(values).where(and(eq(users.id, guest.id), isNull(users.authUserId))).returning();
-      // The guest cookie no longer opens this user: only the account does (signed out, the browser is a new guest).
-      if (row) await tx.delete(sessions).where(eq(sessions.userId, row.id));
-      return row;
-    });
-    if (member) return member;
-  }
-  const [member] = await getDb().insert(users).values(values).onConflictDoNothing({ target: users.authUserId }).returning();
-  return member ?? (await memberOf(account.authUserId))!;
-}
-
-export async function memberOf(authUserId: string): Promise<User | undefined> {
+/** The app's user behind a better-auth account (guest or member), if it has one yet. */
+export async function userOfAccount(authUserId: string): Promise<User | undefined> {
   const [row] = await getDb().select().from(users).where(eq(users.authUserId, authUserId));
   return row;
+}
+
+/** The guest behind an anonymous account, made once (a concurrent second call gets the same row). */
+export async function createGuest(authUserId: string, createdFrom: string | null): Promise<User> {
+  const [guest] = await getDb().insert(users).values({ kind: 'guest', authUserId, createdFrom }).onConflictDoNothing({ target: users.authUserId }).returning();
+  return guest ?? (await userOfAccount(authUserId))!;
+}
+
+/** Guests made from one client address in the last hour. */
+export async function guestsFromAddress(createdFrom: string): Promise<number> {
+  const [row] = await getDb()
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(and(eq(users.kind, 'guest'), eq(users.createdFrom, createdFrom), sql`${users.createdAt} > now() - interval '1 hour'`));
+  return row.n;
+}
+
+type Account = { authUserId: string; email: string; name: string };
+
+const memberValues = (account: Account) => ({
+  kind: 'member' as const,
+  authUserId: account.authUserId,
+  email: account.email.toLowerCase(),
+  displayName: account.name || null,
+});
+
+/** The member row of an account made outside a guest's browser (or before it had a row). */
+export async function adoptAccount(account: Account): Promise<User> {
+  const [member] = await getDb().insert(users).values(memberValues(account)).onConflictDoNothing({ target: users.authUserId }).returning();
+  return member ?? (await userOfAccount(account.authUserId))!;
+}
+
+/** A guest who signs up becomes the new member: same user, so conversations and memory stay theirs. */
+export async function promoteGuest(guestId: string, account: Account): Promise<User | undefined> {
+  const [member] = await getDb()
+    .update(users)
+    .set(memberValues(account))
+    .where(and(eq(users.id, guestId), eq(users.kind, 'guest')))
+    .returning();
+  return member;
 }
 
 export type StaffSource = 'STAFF_EMAILS' | 'grant';

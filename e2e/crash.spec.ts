@@ -81,7 +81,8 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
   try {
     await fetch(`${base}/`).catch(() => undefined);
     await ready();
-    await api('/api/me'); // a guest session
+    // The first write starts the guest session (a read makes none).
+    const conversation = (await (await api('/api/conversations', { method: 'POST', body: { title: 'Crash' } })).json()).conversation;
     expect(cookie).not.toBe('');
 
     // An import whose post-turn work is still running when the server dies.
@@ -92,7 +93,6 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
     void api('/api/import', { method: 'POST', body: { title: 'Garden log', messages: turns } }).catch(() => undefined);
 
     // A reply cut mid-stream.
-    const conversation = (await (await api('/api/conversations', { method: 'POST', body: { title: 'Crash' } })).json()).conversation;
     const response = await api('/api/chat', { method: 'POST', body: { conversationId: conversation.id, message: { text: 'My name is Idris Vantongeren.' } } });
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let seen = '';

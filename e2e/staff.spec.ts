@@ -3,7 +3,7 @@ import { expect, test, type Request } from '@playwright/test';
 import { assistantMessages, becomeStaff, exchange, failOnPageErrors, newConversation, screenshot, submitAuth, uniqueEmail, waitForFact, waitForHydration } from './support';
 
 // The staff console (/staff): signed-out visitors get 401 and users 403, on the pages and the API;
-// staff (an email listed in STAFF_EMAILS, see playwright.config.ts) find a user, open a conversation
+// staff (an email listed in STAFF_EMAILS, see playwright.config.ts, once verified by its mailed link) find a user, open a conversation
 // and a reply's turn record, edit a fact with a reason, find that edit in the audit log and export
 // it as JSON Lines. The server runs the built-in offline model with 60 ms between words.
 

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { MAILBOX_FILE } from './mailbox-config';
 
-// Shared by the e2e specs. Every test gets a fresh browser context, hence a fresh guest session with
-// no conversations; the server runs the built-in offline model with 60 ms between words (~2.5 s per reply).
+// Shared by the e2e specs. Every test gets a fresh browser context with no session: it becomes a
+// guest with its first conversation; the server runs the built-in offline model with 60 ms between words (~2.5 s per reply).
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -137,6 +138,25 @@ export async function submitAuth(page: Page, mode: 'sign-up' | 'sign-in', email:
   await page.getByRole('button', { name: mode === 'sign-up' ? 'Create account' : 'Sign in' }).click();
 }
 
+/**
+ * The newest link mailed to `email` whose subject matches, from the e2e mailbox (real SMTP, see
+ * e2e/setup/mailbox.ts); waits for it to arrive.
+ */
+export async function mailedLink(email: string, subject: RegExp): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      const mails = fs.readFileSync(MAILBOX_FILE, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { to: string[]; body: string });
+      // quoted-printable folds long lines with "=\r\n" and writes "=" as "=3D".
+      const bodies = mails.filter((mail) => mail.to.includes(email.toLowerCase())).map((mail) => mail.body.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+      const body = bodies.reverse().find((text) => subject.test(text));
+      link = body ? /https?:\/\/\S+/.exec(body)?.[0] : undefined;
+      return link;
+    }, { message: `a mail to ${email} matching ${subject}` })
+    .toBeTruthy();
+  return link!;
+}
+
 /** Switches the page to the dark theme and waits until it is painted in it. */
 export async function switchToDarkTheme(page: Page) {
   await page.emulateMedia({ colorScheme: 'dark' });
@@ -160,7 +180,7 @@ export async function screenshot(page: Page, name: string) {
 
 const STAFF_EMAIL = 'staff@memlens.test';
 const PASSWORD = 'staff password 1';
-/** Signs up the staff address (or signs in, when an earlier test of this run already made it). */
+/** Signs up the staff address and proves it by following the mailed link (or signs in, when an earlier test of this run already did). */
 export async function becomeStaff(page: Page) {
   await submitAuth(page, 'sign-up', STAFF_EMAIL, PASSWORD, '/staff');
   const outcome = await Promise.race([
@@ -170,6 +190,12 @@ export async function becomeStaff(page: Page) {
   if (outcome === 'exists') {
     await submitAuth(page, 'sign-in', STAFF_EMAIL, PASSWORD, '/staff');
     await page.waitForURL(/\/staff$/);
+  } else {
+    // Listed but not yet verified, the address is a user: the console answers 403 until the mailed link is followed.
+    await expect(page.getByTestId('forbidden-page')).toBeVisible();
+    expect((await page.request.get('/api/staff/users?q=a', { headers: { 'x-memlens-staff': '1' } })).status()).toBe(403);
+    await page.goto(await mailedLink(STAFF_EMAIL, /Subject: Verify your memlens email/));
+    await page.goto('/staff');
   }
   await expect(page.getByTestId('staff-console')).toBeVisible();
   await waitForHydration(page);

@@ -1,18 +1,22 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { nextCookies } from 'better-auth/next-js';
+import { anonymous } from 'better-auth/plugins';
 import { getDb } from '@/db/client';
 import { authAccounts, authSessions, authUsers, authVerifications } from '@/db/schema';
-import { adoptAccount } from '@/db/users';
-import { CLIENT_ADDRESS_HEADER } from './client-address';
+import { createGuest } from '@/db/users';
+import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
 import { getConfig } from './config';
+import { authAfterHook, authBeforeHook } from './auth-guards';
 import { logFromLibrary } from './log';
-import { sessionTokenFrom } from './session-cookie';
+import { linkGuest } from './guest-link';
+import { sendMail } from './mail';
 
 /**
- * Accounts: sign up, sign in and sign out with email and password, by better-auth on our own
- * Postgres (its drizzle adapter). Sessions, password hashing and the auth routes' CSRF checks are
- * the library's. Our `users` row is linked to the account: a guest who signs up becomes that member.
+ * Accounts and every session: sign up, sign in and sign out with email and password, and guests as
+ * better-auth's anonymous accounts, on our own Postgres (its drizzle adapter). Sessions, password
+ * hashing and the auth routes' CSRF checks are the library's. Our `users` row comes with the
+ * account (the databaseHooks below); a guest who signs up or in is linked by lib/guest-link.ts.
  */
 function createAuth() {
   const config = getConfig();
@@ -24,24 +28,67 @@ function createAuth() {
       provider: 'pg',
       schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications },
     }),
-    emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      autoSignIn: true,
+      // A reset link proves the mailbox: every session of the account ends with the old password.
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: ({ user, url }) =>
+        sendMail({ to: user.email, subject: 'Reset your memlens password', text: `To choose a new password, open ${url}\nIf you did not ask for this, ignore this mail.`, link: url }),
+    },
+    // Sign-up mails a link that proves the address; only a verified address can be staff (lib/session.ts).
+    emailVerification: {
+      sendOnSignUp: true,
+      sendVerificationEmail: ({ user, url }) =>
+        sendMail({ to: user.email, subject: 'Verify your memlens email', text: `To verify this address for memlens, open ${url}`, link: url }),
+    },
+    // Guests start on the server, at a browser's first write (lib/session.ts), never by this route:
+    // better-auth's per-address limit for it falls back to one bucket for all visitors without a proxy.
+    disabledPaths: ['/sign-in/anonymous'],
     telemetry: { enabled: false },
-    // The address the app's server resolved (TRUSTED_PROXIES), never a client's X-Forwarded-For: its per-address limits hold.
-    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     logger: { log: (level, message, ...args) => logFromLibrary('auth', level, message, args) },
+    hooks: { before: authBeforeHook, after: authAfterHook },
     databaseHooks: {
       user: {
         create: {
-          // The guest behind this browser's cookie (if any) becomes the new member.
+          // Our user row comes with the account: a guest's with its anonymous account; a member's at
+          // sign-up, taking over the guest of the browser that signed up, if it had one.
           after: async (user, context) => {
-            const guestToken = sessionTokenFrom(context?.headers?.get('cookie') ?? context?.request?.headers.get('cookie') ?? null);
-            await adoptAccount({ authUserId: user.id, email: user.email, name: user.name, guestToken });
+            const headers = context?.headers ?? context?.request?.headers;
+            if (user.isAnonymous) return void (await createGuest(user.id, headers ? clientAddress(headers) : null));
+            const session = headers ? await getAuth().api.getSession({ headers }) : null;
+            await linkGuest(session?.user.isAnonymous ? session.user.id : null, user);
           },
         },
       },
     },
-    plugins: [nextCookies()],
+    advanced: {
+      ...sessionCookies(baseURL),
+      // The address the app's server resolved (TRUSTED_PROXIES), never a client's X-Forwarded-For: its per-address limits hold.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
+    },
+    plugins: [
+      anonymous({
+        generateName: () => 'Guest',
+        onLinkAccount: async ({ anonymousUser, newUser }) => {
+          await linkGuest(anonymousUser.user.id, newUser.user);
+        },
+      }),
+      // Last: it hands the cookies of calls made from server code to Next.
+      nextCookies(),
+    ],
   });
+}
+
+/**
+ * Over https the session cookie is `__Host-better-auth.session_token`: Secure, Path=/, no Domain, so
+ * neither a page on another port or subdomain of the host nor plain http can set or replace it
+ * (cookies ignore ports). better-auth's own `__Secure-` prefix is turned off, as it would come first.
+ */
+function sessionCookies(baseURL: string) {
+  if (!baseURL.startsWith('https://')) return { useSecureCookies: false };
+  return { useSecureCookies: false, cookiePrefix: '__Host-better-auth', defaultCookieAttributes: { secure: true, path: '/' } };
 }
 
 export function isStaffEmail(email: string): boolean {
@@ -49,11 +96,12 @@ export function isStaffEmail(email: string): boolean {
 }
 
 type Auth = ReturnType<typeof createAuth>;
-const holder = globalThis as typeof globalThis & { __memlensAuth?: { auth: Auth; url: string } };
+const holder = globalThis as typeof globalThis & { __memlensAuth?: { auth: Auth; key: string } };
 
-/** One instance per process and database (tests switch databases between runs). */
+/** One instance per process, database and public URL (tests switch both between runs). */
 export function getAuth(): Auth {
-  const url = getConfig().DATABASE_URL ?? '';
-  if (holder.__memlensAuth?.url !== url) holder.__memlensAuth = { auth: createAuth(), url };
+  const config = getConfig();
+  const key = `${config.DATABASE_URL ?? ''} ${config.APP_URL ?? ''}`;
+  if (holder.__memlensAuth?.key !== key) holder.__memlensAuth = { auth: createAuth(), key };
   return holder.__memlensAuth.auth;
 }

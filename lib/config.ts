@@ -127,14 +127,17 @@ const envSchema = z.object({
   BETTER_AUTH_SECRET: optionalText,
   // The app's public URL (for auth cookies and origin checks); default http://APP_HOST:PORT.
   APP_URL: optionalText,
-  // Comma-separated emails that are staff as soon as they sign up or in.
+  // Comma-separated emails that are staff once the account's email is verified.
   STAFF_EMAILS: z
     .string()
     .optional()
     .transform((value) => (value ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
-  // Guests (a first request without a cookie creates one): at most this many per client address, and in all, per hour.
+  // Outgoing mail (verification and password-reset links): an SMTP URL for nodemailer
+  // (smtp://user:pass@host:587, smtps://…); unset, the link is written to the server log instead.
+  SMTP_URL: optionalText,
+  MAIL_FROM: z.string().default('memlens <no-reply@localhost>'),
+  // Guests (a browser's first write makes one): at most this many per client address and hour.
   GUESTS_PER_ADDRESS_PER_HOUR: int(60),
-  GUESTS_PER_HOUR: int(2000),
   // The post-turn worker: a running job's lease (renewed while it runs; a dead worker's job is
   // claimed again once it lapses), how many conversations' jobs it runs at once, how often an idle
   // worker looks for due jobs, and whether the app's server process runs one (false when
@@ -151,6 +154,9 @@ const envSchema = z.object({
   CHAT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   IMPORT_RATE_LIMIT: int(10),
   IMPORT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  // Failed sign-ins per account (the email), whatever address they come from; 0 = no limit.
+  SIGN_IN_FAILURES_PER_ACCOUNT: int(10),
+  SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   SYSTEM_PROMPT: z
     .string()
     .default('You are memlens, a helpful assistant. Answer clearly and concisely.'),

@@ -28,14 +28,32 @@ export function errorResponse(error: HttpError): Response {
 /** Wraps a route handler: HttpErrors become their JSON response; anything else is a logged 500. */
 export function route<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>) {
   return async (...args: Args): Promise<Response> => {
-    try {
-      return await handler(...args);
-    } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error);
-      logError('unhandled error in route', error, args[0] instanceof Request ? args[0] : undefined);
-      return errorResponse(new HttpError(500, 'internal_error', 'Something went wrong on the server.'));
-    }
+    const request = args[0] instanceof Request ? args[0] : undefined;
+    return withCookiesSetFor(request, await answer(handler, args, request));
   };
+}
+
+async function answer<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>, args: Args, request: Request | undefined): Promise<Response> {
+  try {
+    return await handler(...args);
+  } catch (error) {
+    if (error instanceof HttpError) return errorResponse(error);
+    logError('unhandled error in route', error, request);
+    return errorResponse(new HttpError(500, 'internal_error', 'Something went wrong on the server.'));
+  }
+}
+
+// Set-Cookie lines a handler's request earned on the way (a guest session started by its first write).
+const cookiesFor = new WeakMap<Request, string[]>();
+
+/** Puts these Set-Cookie lines on the response `route()` gives to `request`, error or not. */
+export function setCookiesFor(request: Request, setCookies: string[]): void {
+  cookiesFor.set(request, [...(cookiesFor.get(request) ?? []), ...setCookies]);
+}
+
+function withCookiesSetFor(request: Request | undefined, response: Response): Response {
+  for (const line of (request && cookiesFor.get(request)) ?? []) response.headers.append('set-cookie', line);
+  return response;
 }
 
 type BodyOptions = {

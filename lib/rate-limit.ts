@@ -4,12 +4,12 @@ import { rateLimits } from '@/db/schema';
 import { getConfig } from './config';
 import { HttpError } from './http';
 
-/** The routes limited per user, each with its own count. */
-export type LimitedAction = 'chat' | 'import';
+/** What is limited, each with its own count: chats and imports per user, failed sign-ins per account. */
+export type LimitedAction = 'chat' | 'import' | 'sign-in';
 
 export type RateLimit = { points: number; windowSeconds: number };
 
-const what: Record<LimitedAction, string> = { chat: 'messages', import: 'imports' };
+const what: Record<LimitedAction, string> = { chat: 'messages', import: 'imports', 'sign-in': 'failed sign-ins for this account' };
 
 /**
  * A fixed-window counter kept in the `rate_limits` table by one atomic upsert per request,
@@ -38,22 +38,47 @@ export async function consumeOrRefuse(limiter: RateLimiterDrizzle, action: Limit
   } catch (error) {
     // The library rejects with a RateLimiterRes when over the limit, with an Error when the store fails.
     if (!(error instanceof RateLimiterRes)) throw error;
-    const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    throw new HttpError(
-      429,
-      'rate_limited',
-      `Too many ${what[action]}: at most ${limit.points} per ${limit.windowSeconds} seconds. Try again in ${retryAfter} seconds.`,
-      undefined,
-      { 'Retry-After': String(retryAfter) },
-    );
+    throw limitReached(action, limit, error.msBeforeNext);
   }
+}
+
+function limitReached(action: LimitedAction, limit: RateLimit, msBeforeNext: number): HttpError {
+  const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new HttpError(
+    429,
+    'rate_limited',
+    `Too many ${what[action]}: at most ${limit.points} per ${limit.windowSeconds} seconds. Try again in ${retryAfter} seconds.`,
+    undefined,
+    { 'Retry-After': String(retryAfter) },
+  );
+}
+
+/**
+ * For limits counted only on failure (sign-in): throws the 429 when `key` has used up its points,
+ * counting nothing. `recordFailure` and `clearFailures` keep the count.
+ */
+export async function refuseWhenSpent(action: LimitedAction, key: string): Promise<void> {
+  const limit = configuredLimit(action);
+  if (limit.points === 0) return;
+  const spent = await limiterFor(action, limit).get(key);
+  if (spent && spent.consumedPoints >= limit.points) throw limitReached(action, limit, spent.msBeforeNext);
+}
+
+export async function recordFailure(action: LimitedAction, key: string): Promise<void> {
+  const limit = configuredLimit(action);
+  if (limit.points > 0) await limiterFor(action, limit).penalty(key, 1);
+}
+
+export async function clearFailures(action: LimitedAction, key: string): Promise<void> {
+  const limit = configuredLimit(action);
+  if (limit.points > 0) await limiterFor(action, limit).delete(key);
 }
 
 function configuredLimit(action: LimitedAction): RateLimit {
   const config = getConfig();
-  return action === 'chat'
-    ? { points: config.CHAT_RATE_LIMIT, windowSeconds: config.CHAT_RATE_WINDOW_SECONDS }
-    : { points: config.IMPORT_RATE_LIMIT, windowSeconds: config.IMPORT_RATE_WINDOW_SECONDS };
+  if (action === 'chat') return { points: config.CHAT_RATE_LIMIT, windowSeconds: config.CHAT_RATE_WINDOW_SECONDS };
+  if (action === 'import') return { points: config.IMPORT_RATE_LIMIT, windowSeconds: config.IMPORT_RATE_WINDOW_SECONDS };
+  return { points: config.SIGN_IN_FAILURES_PER_ACCOUNT, windowSeconds: config.SIGN_IN_FAILURE_WINDOW_SECONDS };
 }
 
 // One limiter per action and setting in this process; a new one when the setting or the pool changes (tests do both).

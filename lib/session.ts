@@ -1,27 +1,50 @@
 import { getConversation } from '@/db/conversations';
 import type { Scope } from '@/db/history';
 import type { User } from '@/db/schema';
-import { adoptAccount, findSessionUser, memberOf, recentGuests, resolveSessionUser } from '@/db/users';
+import { adoptAccount, createGuest, userOfAccount } from '@/db/users';
 import { changeRole } from './roles';
+import { asHttpError } from './auth-guards';
 import { getAuth, isStaffEmail } from './auth';
 import { clientAddress } from './client-address';
-import { getConfig } from './config';
-import { HttpError, notFound, uuidParam } from './http';
-import { sessionTokenFrom, TOKEN_SHAPE } from './session-cookie';
+import { HttpError, notFound, setCookiesFor, uuidParam } from './http';
+
+type AuthSession = NonNullable<Awaited<ReturnType<ReturnType<typeof getAuth>['api']['getSession']>>>;
 
 /**
- * The user of a request: the member signed in (a better-auth session), else the guest behind the
- * session cookie. A cookie seen for the first time becomes a new guest, within the hourly bounds.
+ * The user of a request: the member signed in, else the guest of this browser (both are better-auth
+ * sessions; a guest is an anonymous account). Without a session: 401. Nothing is made here.
  */
 export async function requireUser(request: Request): Promise<User> {
-  const member = await signedInMember(request.headers);
-  if (member) return member;
-  const token = sessionTokenFrom(request.headers.get('cookie'));
-  if (!token) throw new HttpError(401, 'no_session', 'No session cookie: load the app once to get one, or sign in.');
-  return guestFor(token, clientAddress(request.headers));
+  const user = await sessionUser(request.headers, { write: isWrite(request) });
+  if (!user) throw new HttpError(401, 'no_session', 'No session yet: a guest session starts with your first conversation, fact or import, or sign in.');
+  return user;
 }
 
-/** Staff only: signed-out callers get 401, everyone else 403. */
+/**
+ * For the writes that make something new (a conversation, a fact, an import): a browser without a
+ * session becomes a guest here, and the response carries its new session cookie. Page views and
+ * other requests never make one.
+ */
+export async function requireUserOrStartGuest(request: Request): Promise<User> {
+  const user = await sessionUser(request.headers, { write: true });
+  if (user) return user;
+  const started = await startGuest(request.headers);
+  setCookiesFor(request, started.setCookies);
+  return started.user;
+}
+
+/** Nobody's id: no row has it, so a read with it finds nothing. */
+const NOBODY = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * For list reads (conversations, facts, episodes, memory counts): a browser without a session is an
+ * empty guest, answered with empty lists, so a first page view needs no session and makes none.
+ */
+export async function requireReader(request: Request): Promise<Pick<User, 'id'>> {
+  return (await sessionUser(request.headers, { write: false })) ?? { id: NOBODY };
+}
+
+/** Staff only: signed-out callers (guests included) get 401, everyone else 403. */
 export async function requireStaff(request: Request): Promise<User> {
   const member = await signedInMember(request.headers);
   if (!member) throw new HttpError(401, 'not_signed_in', 'Sign in with a staff account to use the staff console.');
@@ -29,39 +52,54 @@ export async function requireStaff(request: Request): Promise<User> {
   return member;
 }
 
-/**
- * The member behind a better-auth session. STAFF_EMAILS is read on every request: a listed email
- * is staff at once, and staff who came from the list are users again once they are taken off it
- * (staff granted by hand stay staff until `npm run user:grant-staff -- --revoke`).
- */
+/** The member signed in (not a guest), if any. */
 export async function signedInMember(headers: Headers): Promise<User | undefined> {
   const session = await getAuth().api.getSession({ headers });
+  return session && !session.user.isAnonymous ? memberOf(session) : undefined;
+}
+
+/** For server components and reads: the user of this session, if there is one; never makes anything. */
+export async function userFromHeaders(headers: Headers): Promise<User | undefined> {
+  return sessionUser(headers, { write: false });
+}
+
+async function sessionUser(headers: Headers, { write }: { write: boolean }): Promise<User | undefined> {
+  const session = await getAuth().api.getSession({ headers });
   if (!session) return undefined;
+  if (!session.user.isAnonymous) return memberOf(session);
+  // A guest's row is made with its session; one lost since (deleted by DELETE /api/me) is made again by a write only.
+  return (await userOfAccount(session.user.id)) ?? (write ? createGuest(session.user.id, clientAddress(headers)) : undefined);
+}
+
+/**
+ * The member behind a better-auth session. STAFF_EMAILS is read on every request: a listed email
+ * is staff once the account has proven it owns the address (followed the verification link), and
+ * staff who came from the list are users again once they are taken off it (staff granted by hand
+ * stay staff until `npm run user:grant-staff -- --revoke`).
+ */
+async function memberOf(session: AuthSession): Promise<User> {
   // No row yet: an account made outside the app.
-  const member = (await memberOf(session.user.id)) ?? (await adoptAccount({ authUserId: session.user.id, email: session.user.email, name: session.user.name }));
-  const listed = isStaffEmail(session.user.email);
-  if (listed && member.role !== 'staff') return changeRole(member, 'staff', 'STAFF_EMAILS');
-  if (!listed && member.role === 'staff' && member.staffVia === 'STAFF_EMAILS') return changeRole(member, 'user', 'STAFF_EMAILS');
+  const member = (await userOfAccount(session.user.id)) ?? (await adoptAccount({ authUserId: session.user.id, email: session.user.email, name: session.user.name }));
+  const listed = session.user.emailVerified && isStaffEmail(session.user.email);
+  if (listed && member.role !== 'staff') return (await changeRole(member, 'staff', 'STAFF_EMAILS'))!;
+  if (!listed && member.role === 'staff' && member.staffVia === 'STAFF_EMAILS') return (await changeRole(member, 'user', 'STAFF_EMAILS'))!;
   return member;
 }
 
-async function guestFor(token: string, address: string | null): Promise<User> {
-  const known = await findSessionUser(token);
-  if (known) return known;
-  const config = getConfig();
-  const recent = await recentGuests(address);
-  if (recent.fromAddress >= config.GUESTS_PER_ADDRESS_PER_HOUR || recent.total >= config.GUESTS_PER_HOUR) {
-    throw new HttpError(429, 'too_many_guests', 'Too many new guest sessions from here in the last hour; sign in, or try again later.', undefined, { 'retry-after': '3600' });
+/**
+ * A new guest: an anonymous better-auth session (its HTTP route is not served), whose user row
+ * lib/auth.ts makes with the account; bounded per client address by lib/auth-guards.ts.
+ */
+export async function startGuest(headers: Headers): Promise<{ user: User; setCookies: string[] }> {
+  try {
+    const { headers: answer, response } = await getAuth().api.signInAnonymous({ headers, returnHeaders: true });
+    return { user: (await userOfAccount(response!.user.id)) ?? (await createGuest(response!.user.id, clientAddress(headers))), setCookies: answer.getSetCookie() };
+  } catch (error) {
+    throw asHttpError(error);
   }
-  return resolveSessionUser(token, address);
 }
 
-/** For server components, which read the cookie through next/headers. */
-export async function userFromHeaders(headers: Headers, token: string | undefined): Promise<User | undefined> {
-  const member = await signedInMember(headers);
-  if (member) return member;
-  return token && TOKEN_SHAPE.test(token) ? guestFor(token, clientAddress(headers)).catch(() => undefined) : undefined;
-}
+const isWrite = (request: Request) => !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
 
 /** The signed-in user's scope in one of their conversations; any other id is a 404. */
 export async function requireConversationScope(request: Request, params: Promise<{ id: string }>): Promise<Scope & { user: User }> {

@@ -3,33 +3,42 @@ import { GET as listConversations, POST as createConversation } from '@/app/api/
 import { getSql } from '@/db/client';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { changeRole } from '@/lib/roles';
-import { requireStaff, requireUser } from '@/lib/session';
+import { requireStaff, requireUser, requireUserOrStartGuest } from '@/lib/session';
 import { setEnv } from './support/app';
-import { browser, email } from './support/auth';
+import { browser, email, mailedLinks } from './support/auth';
 
 describe('accounts', () => {
-  it('a guest who signs up keeps their conversations; signing in elsewhere reaches them; signed out is a new guest', async () => {
+  it('a guest who signs up keeps their conversations; signing in elsewhere reaches them; signed out is nobody until a write', async () => {
     const b = browser();
+    const created = b.keep(await createConversation(b.request('/api/conversations', { body: { title: 'Plans for the garden' } })));
+    expect(created.status).toBe(201);
     const guest = await requireUser(b.request('/'));
-    await createConversation(b.request('/api/conversations', { body: { title: 'Plans for the garden' } }));
+    expect(guest.kind).toBe('guest');
+    const guestCookie = b.jar.get('better-auth.session_token')!;
     const address = email();
-    const signup = await b.auth('sign-up/email', { email: address, password: 'correct horse 42', name: 'Ada' });
+    const { result: signup } = await mailedLinks(() => b.auth('sign-up/email', { email: address, password: 'correct horse 42', name: 'Ada' }));
     expect(signup.status).toBe(200);
 
     const member = await requireUser(b.request('/'));
     expect(member.id).toBe(guest.id);
+    // A new session for the member; the guest's session is gone with its anonymous account.
+    expect(b.jar.get('better-auth.session_token')).not.toBe(guestCookie);
+    const old = browser();
+    old.jar.set('better-auth.session_token', guestCookie);
+    expect(await (await old.auth('get-session')).json()).toBeNull();
     expect(member.kind).toBe('member');
     expect(member.email).toBe(address);
 
-    const laptop = browser(null);
+    const laptop = browser();
     expect((await laptop.auth('sign-in/email', { email: address, password: 'wrong password!' })).status).toBe(401);
     expect((await laptop.auth('sign-in/email', { email: address, password: 'correct horse 42' })).status).toBe(200);
     const titles = (await (await listConversations(laptop.request('/api/conversations'))).json()).conversations.map((c: { title: string }) => c.title);
     expect(titles).toEqual(['Plans for the garden']);
 
     expect((await b.auth('sign-out', {})).status).toBe(200);
-    const after = await requireUser(b.request('/'));
-    expect(after.id).not.toBe(member.id); // the old guest cookie no longer opens the member
+    await expect(requireUser(b.request('/'))).rejects.toMatchObject({ status: 401 });
+    const after = await requireUserOrStartGuest(b.request('/api/conversations', { method: 'POST' }));
+    expect(after.id).not.toBe(member.id); // signed out, a write makes a new guest
     expect(after.kind).toBe('guest');
   });
 
@@ -47,7 +56,9 @@ describe('accounts', () => {
     setEnv({ STAFF_EMAILS: `someone@else.test, ${staffEmail.toUpperCase()}` });
     try {
       const staff = browser();
-      await staff.auth('sign-up/email', { email: staffEmail, password: 'staff password 1', name: 'Staff' });
+      const { links } = await mailedLinks(() => staff.auth('sign-up/email', { email: staffEmail, password: 'staff password 1', name: 'Staff' }));
+      await expect(requireStaff(staff.request('/'))).rejects.toMatchObject({ status: 403 }); // listed, not yet verified
+      await staff.follow(links[0].link);
       expect((await requireStaff(staff.request('/'))).role).toBe('staff');
 
       const user = browser();
@@ -81,18 +92,21 @@ describe('accounts', () => {
     expect(await changeRole({ email: 'nobody-here@example.test' }, 'staff', 'grant')).toBeUndefined();
   });
 
-  it('guest creation is bounded per client address and hour', async () => {
+  it('guest creation is bounded per client address and hour, and a session never makes a second guest', async () => {
     setEnv({ GUESTS_PER_ADDRESS_PER_HOUR: '2' });
     try {
       const from = { [CLIENT_ADDRESS_HEADER]: `203.0.113.${Math.floor(Math.random() * 200) + 1}` };
-      const mint = () => requireUser(browser().request('/', { headers: from }));
+      const mint = () => requireUserOrStartGuest(browser().request('/api/conversations', { method: 'POST', headers: from }));
       await mint();
       await mint();
-      await expect(mint()).rejects.toMatchObject({ status: 429, headers: { 'retry-after': '3600' } });
-      // A known cookie is not a new guest: still served.
+      await expect(mint()).rejects.toMatchObject({ status: 429, code: 'too_many_guests', headers: { 'retry-after': '3600' } });
+      // better-auth's own route for it is not served: guests start only at a first write.
+      expect((await browser().auth('sign-in/anonymous', {})).status).toBe(404);
+      // A browser with a session is not a new guest: still served, from that address too.
       const known = browser();
-      await requireUser(known.request('/', { headers: { [CLIENT_ADDRESS_HEADER]: '198.51.100.7' } }));
-      await expect(requireUser(known.request('/', { headers: from }))).resolves.toBeDefined();
+      const started = await known.asGuest();
+      expect((await requireUserOrStartGuest(known.request('/api/conversations', { method: 'POST', headers: from }))).id).toBe(started.id);
+      expect((await requireUserOrStartGuest(known.request('/api/conversations', { method: 'POST', headers: from }))).id).toBe(started.id);
     } finally {
       setEnv({ GUESTS_PER_ADDRESS_PER_HOUR: '1000000' });
     }

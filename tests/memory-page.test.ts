@@ -145,7 +145,7 @@ describe('adding a fact by hand', () => {
     expect(await activeFacts(client.user.id)).toEqual([]);
   });
 
-  it('refuses a body that is not JSON, a duplicate (409), and a caller with no session (401)', async () => {
+  it('refuses a body that is not JSON and a duplicate (409); a caller with no session becomes a guest', async () => {
     const client = await newClient();
     const bad = await addFact(client.request('/api/facts', { method: 'POST', rawBody: '{content:' }));
     expect(bad.status).toBe(400);
@@ -157,8 +157,13 @@ describe('adding a fact by hand', () => {
     expect((await again.json()).error.code).toBe('duplicate');
     expect(await activeFacts(client.user.id)).toEqual(['I like green tea.']);
 
-    const anonymous = await addFact(new Request('http://localhost/api/facts', { method: 'POST', body: JSON.stringify({ content: 'x' }) }));
-    expect(anonymous.status).toBe(401);
+    // Without a session, a bad body makes nothing (400, no cookie); a good one is a first write: it starts a guest.
+    const refused = await addFact(new Request('http://localhost/api/facts', { method: 'POST', body: '{content:' }));
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    const firstWrite = await addFact(new Request('http://localhost/api/facts', { method: 'POST', body: JSON.stringify({ content: 'x' }) }));
+    expect(firstWrite.status).toBe(201);
+    expect(firstWrite.headers.get('set-cookie')).toMatch(/better-auth\.session_token=/u);
   });
 });
 

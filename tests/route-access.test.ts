@@ -14,7 +14,7 @@ describe('access to every route that takes an id', () => {
     const ids = await ownerWithData(owner);
     for (const { route, call } of userRoutes) {
       expect((await call(stranger, ids)).status, `${route} for another user`).toBe(404);
-      expect((await call(browser(null), ids)).status, `${route} signed out`).toBe(401);
+      expect((await call(browser(), ids)).status, `${route} signed out`).toBe(401);
       expect((await call(owner, ids)).status, `${route} for the owner`).toBeLessThan(300);
     }
   });
@@ -25,7 +25,7 @@ describe('access to every route that takes an id', () => {
     const ids = await ownerWithData(owner);
     for (const { route, call } of staffRoutes) {
       expect((await call(owner, ids)).status, `${route} for a user`).toBe(403);
-      expect((await call(browser(null), ids)).status, `${route} signed out`).toBe(401);
+      expect((await call(browser(), ids)).status, `${route} signed out`).toBe(401);
       expect((await call(staff, ids)).status, `${route} for staff`).toBeLessThan(300);
     }
   });

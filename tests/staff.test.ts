@@ -93,7 +93,7 @@ describe('the staff console API', () => {
 
   it('a user gets 403 on every staff route, a signed-out caller 401', async () => {
     const user = await member();
-    const anonymous = browser(null);
+    const anonymous = browser();
     const id = crypto.randomUUID();
     const calls: Array<(b: ReturnType<typeof browser>) => Promise<Response>> = [
       (b) => staffUsers(b.request('/api/staff/users?q=a')),

@@ -54,16 +54,15 @@ export function questionFor(runId: string, user: number, turn: number): string {
   return `${QUESTIONS[turn % QUESTIONS.length]} (ref ${markerFor(runId, user, turn)})`;
 }
 
-/** A guest as a browser becomes one: the first page load sets the cookie; then its own conversation. */
+/** A guest as a browser becomes one: its first write (a new conversation) starts the session and sets the cookie. */
 export async function openUser(baseUrl: string, index: number, timeoutMs: number): Promise<VirtualUser> {
-  const page = await fetch(`${baseUrl}/`, { signal: AbortSignal.timeout(timeoutMs) });
-  await page.arrayBuffer();
-  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('memlens_session='));
-  if (!cookie) throw new Error(`GET / (status ${page.status}) set no session cookie`);
-  const api = apiClient(baseUrl, cookie, timeoutMs);
-  const me = await api.json<{ user: { id: string } }>('/api/me');
-  const created = await api.json<{ conversation: { id: string } }>('/api/conversations', { method: 'POST', body: { title: `Load user ${index}` } });
-  return { index, cookie, userId: me.user.id, conversationId: created.conversation.id, turns: [] };
+  const first = await apiClient(baseUrl, '', timeoutMs).send('/api/conversations', { method: 'POST', body: { title: `Load user ${index}` } });
+  const text = await first.text();
+  if (!first.ok) throw new Error(`POST /api/conversations: ${first.status} ${text.slice(0, 300)}`);
+  const cookie = first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  if (!cookie) throw new Error('the first write set no session cookie');
+  const me = await apiClient(baseUrl, cookie, timeoutMs).json<{ user: { id: string } }>('/api/me');
+  return { index, cookie, userId: me.user.id, conversationId: (JSON.parse(text) as { conversation: { id: string } }).conversation.id, turns: [] };
 }
 
 export function apiClient(baseUrl: string, cookie: string, timeoutMs: number) {

@@ -86,7 +86,7 @@ export type Fact = {
 
 export type FactEvent = {
   id?: string;
-  event: 'ADD' | 'UPDATE' | 'DELETE' | 'NONE' | 'EDIT';
+  event: 'ADD' | 'UPDATE' | 'DELETE' | 'NONE' | 'EDIT' | 'MOVE';
   oldContent: string | null;
   newContent: string | null;
   actor: string;

@@ -1,13 +1,11 @@
 import { getSql } from '@/db/client';
-import { resolveSessionUser } from '@/db/users';
 import { resetConfigForTests } from '@/lib/config';
-import { newSessionToken, SESSION_COOKIE } from '@/lib/session-cookie';
+import { startGuest } from '@/lib/session';
 
-/** A browser-like client of the real route handlers: its own session cookie, JSON in and out. */
+/** A browser-like client of the real route handlers: a guest with its own session cookie, JSON in and out. */
 export async function newClient() {
-  const token = newSessionToken();
-  const user = await resolveSessionUser(token);
-  const cookie = `${SESSION_COOKIE}=${token}`;
+  const { user, setCookies } = await startGuest(new Headers());
+  const cookie = setCookies.map((line) => line.split(';')[0]).join('; ');
   return {
     user,
     cookie,

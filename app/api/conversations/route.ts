@@ -1,19 +1,20 @@
 import { createConversation, listConversations } from '@/db/conversations';
 import { otherMethods, readJson, route } from '@/lib/http';
 import { strictObject, text } from '@/lib/validation';
-import { requireUser } from '@/lib/session';
+import { requireReader, requireUserOrStartGuest } from '@/lib/session';
 
 export const titleSchema = text().trim().min(1, 'must not be empty').max(200, 'is longer than 200 characters');
 
 export const GET = route(async (request: Request) => {
-  const user = await requireUser(request);
+  const user = await requireReader(request);
   return Response.json({ conversations: await listConversations(user.id) });
 });
 
+/** POST { title? }: a new conversation; a browser's first one starts its guest session (the body is checked first). */
 export const POST = route(async (request: Request) => {
-  const user = await requireUser(request);
   // An empty body is fine: the conversation gets the default title.
   const { title } = await readJson(request, strictObject({ title: titleSchema.optional() }), { emptyAs: {} });
+  const user = await requireUserOrStartGuest(request);
   return Response.json({ conversation: await createConversation(user.id, title) }, { status: 201 });
 });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listEpisodesPage } from '@/db/memory-page';
 import { HttpError, otherMethods, parseInput, route } from '@/lib/http';
 import { decodeCursor, encodeCursor } from '@/lib/memory/memory-page';
-import { requireUser } from '@/lib/session';
+import { requireReader } from '@/lib/session';
 import { text } from '@/lib/validation';
 
 const listQuery = z.object({
@@ -17,7 +17,7 @@ const listQuery = z.object({
  * newest first, a page at a time; `nextCursor` asks for the next page (null on the last).
  */
 export const GET = route(async (request: Request) => {
-  const user = await requireUser(request);
+  const user = await requireReader(request);
   const search = new URL(request.url).searchParams;
   const input = parseInput(
     { q: search.get('q') ?? undefined, cursor: search.get('cursor') || undefined, limit: search.get('limit') ?? undefined },

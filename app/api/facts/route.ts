@@ -3,7 +3,7 @@ import { searchFactsByText } from '@/db/memory-page';
 import { userActor } from '@/lib/audit';
 import { HttpError, otherMethods, parseInput, readJson, route } from '@/lib/http';
 import { addFactByHand, describeFacts, FACT_SLOTS } from '@/lib/memory/memory-page';
-import { requireUser } from '@/lib/session';
+import { requireReader, requireUserOrStartGuest } from '@/lib/session';
 import { strictObject, text } from '@/lib/validation';
 
 const listQuery = z.object({
@@ -17,7 +17,7 @@ const listQuery = z.object({
  * its sources (message, span, conversation) and the replies that cited it (`usedIn`).
  */
 export const GET = route(async (request: Request) => {
-  const user = await requireUser(request);
+  const user = await requireReader(request);
   const search = new URL(request.url).searchParams;
   const { status, q } = parseInput({ status: search.get('status') ?? undefined, q: search.get('q') ?? undefined }, listQuery);
   return Response.json({ facts: await describeFacts(user.id, await searchFactsByText(user.id, { status, q: q || undefined })) });
@@ -33,8 +33,9 @@ const newFact = strictObject({
  * unless given). 201 with the fact; 409 when an active fact already says exactly that.
  */
 export const POST = route(async (request: Request) => {
-  const user = await requireUser(request);
+  // The body first: a bad one makes no guest.
   const { content, slot } = await readJson(request, newFact);
+  const user = await requireUserOrStartGuest(request);
   const added = await addFactByHand(user.id, { content, slot: slot ?? 'statement' }, userActor(user, request));
   if (added.status === 'duplicate') {
     throw new HttpError(409, 'duplicate', 'memlens already keeps this fact.', { factId: added.fact.id });

@@ -1,21 +1,26 @@
 import { deleteUser } from '@/db/users';
 import { getConfig } from '@/lib/config';
-import { otherMethods, readNoBody, route } from '@/lib/http';
+import { HttpError, otherMethods, readNoBody, route } from '@/lib/http';
 import { getModels } from '@/lib/llm';
-import { requireUser } from '@/lib/session';
+import { userFromHeaders } from '@/lib/session';
 
+/** GET /api/me: who this browser is; before its first write, a guest with no id yet (nothing is made). */
 export const GET = route(async (request: Request) => {
-  const user = await requireUser(request);
+  const user = await userFromHeaders(request.headers);
   const models = getModels();
   return Response.json({
-    user: { id: user.id, kind: user.kind, role: user.role, email: user.email, name: user.displayName },
+    user: user
+      ? { id: user.id, kind: user.kind, role: user.role, email: user.email, name: user.displayName }
+      : { id: null, kind: 'guest', role: 'user', email: null, name: null },
     model: { chat: models.chatModelId, offline: models.offline, maxMessageChars: getConfig().MAX_MESSAGE_CHARS },
   });
 });
 
 /** DELETE /api/me: the user and everything they own (conversations, messages, memory) go at once. */
 export const DELETE = route(async (request: Request) => {
-  const user = await requireUser(request);
+  // Nothing to delete without a session: no guest is made just to be deleted.
+  const user = await userFromHeaders(request.headers);
+  if (!user) throw new HttpError(401, 'no_session', 'No session: there is nobody here to delete.');
   await readNoBody(request);
   await deleteUser(user.id);
   return Response.json({ deleted: user.id });

@@ -2,11 +2,11 @@ import { memoryCounts } from '@/db/users';
 import { otherMethods, readNoBody, route } from '@/lib/http';
 import { forgetEverything } from '@/lib/memory/corrections';
 import { userActor } from '@/lib/audit';
-import { requireUser } from '@/lib/session';
+import { requireReader, requireUser } from '@/lib/session';
 
 /** GET /api/memory: what "forget everything" would remove now, and what stays (for its dialog). */
 export const GET = route(async (request: Request) => {
-  const user = await requireUser(request);
+  const user = await requireReader(request);
   return Response.json(await memoryCounts(user.id));
 });
 

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { guestsFromAddress } from '@/db/users';
+import { clientAddress } from './client-address';
+import { getConfig } from './config';
+import { HttpError } from './http';
+import { clearFailures, recordFailure, refuseWhenSpent } from './rate-limit';
+
+/**
+ * What better-auth's routes do not check by themselves, as its before and after hooks:
+ * - a profile (sign-up, update-user) has a name of at most MAX_NAME_CHARS and an image that is an
+ *   http(s) URL or absent (a `javascript:` URL would run when a page links it);
+ * - failed sign-ins are counted per account (the email, hashed), whatever address they come from:
+ *   past SIGN_IN_FAILURES_PER_ACCOUNT in the window, sign-in to that account answers 429 with
+ *   Retry-After until the window ends. A success clears the count; other accounts are not touched;
+ * - new guests (anonymous sign-in) are bounded per client address and hour, when the address is
+ *   known. There is no global bound: it would let anyone lock every new visitor out.
+ */
+export const MAX_NAME_CHARS = 100;
+
+const PROFILE_PATHS = new Set(['/sign-up/email', '/update-user']);
+const SIGN_IN_PATH = '/sign-in/email';
+const GUEST_PATH = '/sign-in/anonymous';
+
+export const authBeforeHook = createAuthMiddleware(async (ctx) => {
+  try {
+    if (PROFILE_PATHS.has(ctx.path)) checkProfile(ctx.body);
+    if (ctx.path === SIGN_IN_PATH) await refuseWhenSpent('sign-in', accountKey(ctx.body));
+    if (ctx.path === GUEST_PATH && ctx.headers) await boundGuests(clientAddress(ctx.headers));
+  } catch (error) {
+    throw asAuthError(error);
+  }
+});
+
+export const authAfterHook = createAuthMiddleware(async (ctx) => {
+  if (ctx.path !== SIGN_IN_PATH) return;
+  const key = accountKey(ctx.body);
+  const returned = ctx.context.returned;
+  if (returned instanceof APIError) {
+    if (returned.statusCode === 401) await recordFailure('sign-in', key);
+  } else {
+    await clearFailures('sign-in', key);
+  }
+});
+
+async function boundGuests(address: string | null): Promise<void> {
+  if (!address || (await guestsFromAddress(address)) < getConfig().GUESTS_PER_ADDRESS_PER_HOUR) return;
+  throw new HttpError(429, 'too_many_guests', 'Too many new guest sessions from your address in the last hour; sign in, or try again later.', undefined, { 'Retry-After': '3600' });
+}
+
+function checkProfile(body: unknown): void {
+  const { name, image } = (body ?? {}) as { name?: unknown; image?: unknown };
+  if (typeof name === 'string' && [...name].length > MAX_NAME_CHARS) {
+    throw new HttpError(400, 'name_too_long', `The name is ${[...name].length} characters long; at most ${MAX_NAME_CHARS} are allowed.`);
+  }
+  if (image !== undefined && image !== null && !isWebUrl(image)) {
+    throw new HttpError(400, 'invalid_image', 'The image must be an http:// or https:// URL, or left out.');
+  }
+}
+
+function isWebUrl(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length > 2048) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** The account a sign-in names, hashed: the count must not keep every email (or password typed there) in clear. */
+function accountKey(body: unknown): string {
+  const email = (body as { email?: unknown } | undefined)?.email;
+  return createHash('sha256').update(typeof email === 'string' ? email.trim().toLowerCase() : '').digest('hex');
+}
+
+/**
+ * Our errors as better-auth's, which its router answers with (any other error is a bare 500): the
+ * body carries both its `{code, message}` (its client reads them) and our `{error: {code, message}}`.
+ */
+function asAuthError(error: unknown): unknown {
+  if (!(error instanceof HttpError)) return error;
+  const body = { code: error.code, message: error.message, error: { code: error.code, message: error.message } };
+  return new APIError(error.status === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST', body, error.headers);
+}
+
+/** The way back, for auth calls made from our own code (lib/session.ts): better-auth's error as ours. */
+export function asHttpError(error: unknown): unknown {
+  if (!(error instanceof APIError)) return error;
+  const body = (error.body ?? {}) as { code?: string; message?: string };
+  const headers = Object.fromEntries(new Headers(error.headers).entries());
+  return new HttpError(error.statusCode, (body.code ?? 'auth_error').toLowerCase(), body.message ?? error.message, undefined, headers);
+}
