@@ -130,6 +130,8 @@ const envSchema = z.object({
   CHAT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   IMPORT_RATE_LIMIT: int(10),
   IMPORT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  REPLAY_RATE_LIMIT: int(20),
+  REPLAY_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   SYSTEM_PROMPT: z
     .string()
     .default('You are memlens, a helpful assistant. Answer clearly and concisely.'),

@@ -5,11 +5,11 @@ import { getConfig } from './config';
 import { HttpError } from './http';
 
 /** The routes limited per user, each with its own count. */
-export type LimitedAction = 'chat' | 'import';
+export type LimitedAction = 'chat' | 'import' | 'replay';
 
 export type RateLimit = { points: number; windowSeconds: number };
 
-const what: Record<LimitedAction, string> = { chat: 'messages', import: 'imports' };
+const what: Record<LimitedAction, string> = { chat: 'messages', import: 'imports', replay: 'replays' };
 
 /**
  * A fixed-window counter kept in the `rate_limits` table by one atomic upsert per request,
@@ -51,9 +51,13 @@ export async function consumeOrRefuse(limiter: RateLimiterDrizzle, action: Limit
 
 function configuredLimit(action: LimitedAction): RateLimit {
   const config = getConfig();
-  return action === 'chat'
-    ? { points: config.CHAT_RATE_LIMIT, windowSeconds: config.CHAT_RATE_WINDOW_SECONDS }
-    : { points: config.IMPORT_RATE_LIMIT, windowSeconds: config.IMPORT_RATE_WINDOW_SECONDS };
+  const limits: Record<LimitedAction, RateLimit> = {
+    chat: { points: config.CHAT_RATE_LIMIT, windowSeconds: config.CHAT_RATE_WINDOW_SECONDS },
+    import: { points: config.IMPORT_RATE_LIMIT, windowSeconds: config.IMPORT_RATE_WINDOW_SECONDS },
+    // A replay runs the retrieval chain (the memory model's rewrite and an embedding when configured) without a chat.
+    replay: { points: config.REPLAY_RATE_LIMIT, windowSeconds: config.REPLAY_RATE_WINDOW_SECONDS },
+  };
+  return limits[action];
 }
 
 // One limiter per action and setting in this process; a new one when the setting or the pool changes (tests do both).

@@ -4,14 +4,24 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { POST as importConversation } from '@/app/api/import/route';
+import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
+import { GET as staffReplayGet, POST as staffReplayPost } from '@/app/api/staff/messages/[id]/replay/route';
 import * as schema from '@/db/schema';
 import { HttpError } from '@/lib/http';
 import { consumeOrRefuse, createRateLimiter } from '@/lib/rate-limit';
-import { countRows, newClient, readChunks, setEnv, storedMessages, type Client } from './support/app';
+import { countRows, newClient, params, readChunks, setEnv, storedMessages, type Client } from './support/app';
+import { member } from './support/auth';
 
 // tests/support/env.ts lifts the limits for every other file; each case here sets its own.
 afterEach(() => {
-  setEnv({ CHAT_RATE_LIMIT: '1000000', CHAT_RATE_WINDOW_SECONDS: undefined, IMPORT_RATE_LIMIT: '1000000', IMPORT_RATE_WINDOW_SECONDS: undefined });
+  setEnv({
+    CHAT_RATE_LIMIT: '1000000',
+    CHAT_RATE_WINDOW_SECONDS: undefined,
+    IMPORT_RATE_LIMIT: '1000000',
+    IMPORT_RATE_WINDOW_SECONDS: undefined,
+    REPLAY_RATE_LIMIT: '1000000',
+    REPLAY_RATE_WINDOW_SECONDS: undefined,
+  });
 });
 
 async function newConversation(client: Client): Promise<string> {
@@ -122,6 +132,40 @@ describe('per-user rate limits on POST /api/import', () => {
     setEnv({ IMPORT_RATE_LIMIT: '0' });
     const unlimited = await Promise.all([sendImport(client), sendImport(client), sendImport(client)]);
     expect(unlimited.map((r) => r.status)).toEqual([201, 201, 201]);
+  });
+});
+
+describe('per-user rate limits on replay', () => {
+  it('counts GET and POST replays together per user, refuses past the limit with Retry-After, and counts staff replays on their own', async () => {
+    const alice = await newClient();
+    const conversationId = await newConversation(alice);
+    const chunks = await readChunks(await sendChat(alice, conversationId, 'I live in Lisbon.'));
+    const replyId = chunks.find((c) => c.type === 'start')!.messageId as string;
+    const replay = (client: { request: Client['request'] }, method: 'GET' | 'POST', staff = false) => {
+      const path = `/api/${staff ? 'staff/' : ''}messages/${replyId}/replay`;
+      const request = client.request(path, method === 'POST' ? { method, body: { mode: 'stored' } } : {});
+      const handler = staff ? (method === 'GET' ? staffReplayGet : staffReplayPost) : method === 'GET' ? replayGet : replayPost;
+      return handler(request, params({ id: replyId }));
+    };
+    const staff = await member({ staff: true });
+    setEnv({ REPLAY_RATE_LIMIT: '3', REPLAY_RATE_WINDOW_SECONDS: '60' });
+
+    const responses = await Promise.all((['GET', 'POST', 'GET', 'POST', 'GET'] as const).map((method) => replay(alice, method)));
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429]);
+    for (const response of responses.filter((r) => r.status === 429)) {
+      await expectRateLimited(response);
+    }
+    expect((await replay(alice, 'POST')).status).toBe(429);
+
+    // Staff replays count against the staff member, not the user whose turn it is.
+    const staffResponses = await Promise.all((['GET', 'POST', 'POST', 'GET'] as const).map((method) => replay(staff, method, true)));
+    expect(staffResponses.map((r) => r.status).sort()).toEqual([200, 200, 200, 429]);
+    const refused = staffResponses.find((r) => r.status === 429)!;
+    expect((await refused.clone().json()).error.message).toMatch(/^Too many replays/);
+    await expectRateLimited(refused);
+
+    setEnv({ REPLAY_RATE_LIMIT: '0' });
+    expect((await replay(alice, 'GET')).status).toBe(200);
   });
 });
 
