@@ -11,6 +11,7 @@ import { HttpError } from '@/lib/http';
 import { consumeOrRefuse, createRateLimiter } from '@/lib/rate-limit';
 import { countRows, newClient, params, readChunks, setEnv, storedMessages, type Client } from './support/app';
 import { member } from './support/auth';
+import { importFinished } from './support/imports';
 
 // tests/support/env.ts lifts the limits for every other file; each case here sets its own.
 afterEach(() => {
@@ -103,35 +104,46 @@ describe('per-user rate limits on POST /api/chat', () => {
 });
 
 describe('per-user rate limits on POST /api/import', () => {
-  it('lets exactly the limit through among concurrent imports, creates nothing for the rest, and leaves other users alone', async () => {
+  it('lets exactly the limit through among concurrent imports, queues one and refuses the rest, and leaves other users alone', async () => {
     setEnv({ IMPORT_RATE_LIMIT: '5', IMPORT_RATE_WINDOW_SECONDS: '60' });
     const alice = await newClient();
     const responses = await Promise.all(Array.from({ length: 8 }, () => sendImport(alice)));
 
-    expect(responses.filter((r) => r.status === 201)).toHaveLength(5);
-    const refused = responses.filter((r) => r.status !== 201);
+    // Five within the limit: one is queued, the other four meet the import in progress (one at a time per user).
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(4);
+    const refused = responses.filter((r) => r.status === 429);
     expect(refused).toHaveLength(3);
     for (const response of refused) await expectRateLimited(response);
-    expect(await countRows('conversations', alice.user.id)).toBe(5);
-    expect(await countRows('messages', alice.user.id)).toBe(10);
+    const { import: queued } = await responses.find((r) => r.status === 202)!.json();
+    expect((await importFinished(alice, queued.id)).status).toBe('done');
+    expect(await countRows('conversations', alice.user.id)).toBe(1);
+    expect(await countRows('messages', alice.user.id)).toBe(2);
 
     const bob = await newClient();
-    expect((await sendImport(bob)).status).toBe(201);
+    expect((await sendImport(bob)).status).toBe(202);
   });
 
   it('accepts again once the window has passed, and a limit of 0 turns the limit off', async () => {
     setEnv({ IMPORT_RATE_LIMIT: '1', IMPORT_RATE_WINDOW_SECONDS: '2' });
     const client = await newClient();
     const [first, second] = await Promise.all([sendImport(client), sendImport(client)]);
-    expect([first.status, second.status].sort()).toEqual([201, 429]);
+    expect([first.status, second.status].sort()).toEqual([202, 429]);
     const retryAfter = await expectRateLimited(first.status === 429 ? first : second);
+    await importFinished(client, (await (first.status === 202 ? first : second).json()).import.id);
 
     await sleep(retryAfter * 1000 + 100);
-    expect((await sendImport(client)).status).toBe(201);
+    const again = await sendImport(client);
+    expect(again.status).toBe(202);
+    await importFinished(client, (await again.json()).import.id);
 
     setEnv({ IMPORT_RATE_LIMIT: '0' });
-    const unlimited = await Promise.all([sendImport(client), sendImport(client), sendImport(client)]);
-    expect(unlimited.map((r) => r.status)).toEqual([201, 201, 201]);
+    for (let i = 0; i < 3; i++) {
+      const unlimited = await sendImport(client);
+      expect(unlimited.status).toBe(202);
+      await importFinished(client, (await unlimited.json()).import.id);
+    }
   });
 });
 
