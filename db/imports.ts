@@ -7,6 +7,10 @@ import { conversations, imports, type Import, type ImportedMessage } from './sch
 
 const ACTIVE = ['pending', 'running'] as const;
 
+// What a user reads of an import (polled while it runs): not its messages, up to MAX_IMPORT_BODY_BYTES.
+const { payload: _payload, ...columnsWithoutPayload } = getTableColumns(imports);
+const withoutPayload = { ...columnsWithoutPayload, payload: sql<null>`null` };
+
 /** A new pending import; undefined when the user already has one pending or running (the partial unique index). */
 export async function insertImport(userId: string, title: string | undefined, payload: ImportedMessage[]): Promise<Import | undefined> {
   const [row] = await getDb()
@@ -26,29 +30,30 @@ export async function insertImport(userId: string, title: string | undefined, pa
 /** The user's pending or running import, if any. */
 export async function activeImportOf(userId: string): Promise<Import | undefined> {
   const [row] = await getDb()
-    .select()
+    .select(withoutPayload)
     .from(imports)
     .where(and(eq(imports.userId, userId), inArray(imports.status, [...ACTIVE])));
   return row;
 }
 
 export async function importOf(userId: string, id: string): Promise<Import | undefined> {
-  const [row] = await getDb().select().from(imports).where(and(eq(imports.id, id), eq(imports.userId, userId)));
+  const [row] = await getDb()
+    .select(withoutPayload)
+    .from(imports)
+    .where(and(eq(imports.id, id), eq(imports.userId, userId)));
   return row;
 }
 
-/** The user's imports, newest first, without their payloads. */
+/** The user's imports, newest first. */
 export async function importsOf(userId: string, limit: number): Promise<Import[]> {
   const rows = await getDb()
-    .select({ ...columnsWithoutPayload, payload: sql<null>`null` })
+    .select(withoutPayload)
     .from(imports)
     .where(eq(imports.userId, userId))
     .orderBy(desc(imports.createdAt))
     .limit(limit);
   return rows;
 }
-
-const { payload: _payload, ...columnsWithoutPayload } = getTableColumns(imports);
 
 /**
  * Claims the oldest import that is due: pending, or running under a lease that lapsed (its worker
