@@ -61,8 +61,12 @@ test('an import is followed to the end on the import page, then opens its conver
   await screenshot(page, 'import-done');
   await switchToDarkTheme(page);
   await screenshot(page, 'import-done-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(progress).toBeVisible();
+  // On a phone the sidebar is a drawer: wait until it has slid away.
+  await expect(page.getByRole('navigation', { name: 'Conversations' })).not.toBeInViewport();
+  await progress.scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('import-open')).toBeInViewport();
   await screenshot(page, 'import-done-phone');
   await page.setViewportSize({ width: 1280, height: 800 });
 
