@@ -86,8 +86,8 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
     await api('/api/me'); // a guest session
     expect(cookie).not.toBe('');
 
-    // An import whose post-turn work is still running when the server dies.
-    const turns = Array.from({ length: 40 }, (_, i) => [
+    // An import the worker is still storing or remembering when the server dies.
+    const turns = Array.from({ length: 1500 }, (_, i) => [
       { role: 'user', content: `Entry ${i}: I planted ${i + 2} rows of heirloom carrots in plot ${i}.` },
       { role: 'assistant', content: `Noted, plot ${i}.` },
     ]).flat();
@@ -108,6 +108,8 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
       if (next.done) throw new Error(`the reply ended before the crash: ${seen}`);
       seen += next.value;
     }
+    const atCrash = ((await (await api(`/api/import/${importId}`)).json()) as { import: { status: string; progress: number } }).import;
+    expect(atCrash.status, 'the import is cut off midway').not.toBe('done');
     kill(server);
 
     server = startServer();
@@ -127,7 +129,7 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
     });
 
     // The import resumes where the crash cut it: every message once, and all its work done.
-    const imported = await within(30_000, async () => {
+    const imported = await within(90_000, async () => {
       const view = ((await (await api(`/api/import/${importId}`)).json()) as { import: { status: string; conversationId: string | null } }).import;
       expect(view.status).not.toBe('failed');
       return view.status === 'done' ? view : undefined;
@@ -136,9 +138,9 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
     expect(garden).toHaveLength(turns.length);
     await within(10_000, async () => {
       const page = (await (await api('/api/episodes?q=heirloom')).json()) as { total: number };
-      return page.total === 40 || undefined;
+      return page.total === 1500 || undefined;
     });
-    console.log(`[crash] restart ready; pending work and the import done within ${Date.now() - up} ms`);
+    console.log(`[crash] import cut at ${Math.round(atCrash.progress * 100)}% (${atCrash.status}); restart ready; pending work and the import done within ${Date.now() - up} ms`);
   } finally {
     try {
       kill(server);
