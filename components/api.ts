@@ -1,6 +1,6 @@
 import type { Fact, FactDeleteResult, FactEvent, FactStatus, ForgetResult, MemoryCounts, SummaryResponse, TurnContext } from './inspector/types';
 import type { AddFactResult, EpisodeDeleteResult, EpisodePage, FactKind, PageFact } from './memory-page/types';
-import type { ConversationSummary, StoredMessage } from './types';
+import type { ConversationSummary, ImportView, StoredMessage } from './types';
 import type { ReplayOptions, ReplayResponse } from './inspector/types';
 import type { MessageLocation } from './inspector/endpoints';
 
@@ -93,6 +93,11 @@ export const api = {
   replayTurn: (messageId: string, options: ReplayOptions = {}) =>
     request<ReplayResponse>(`/api/messages/${messageId}/replay`, { method: 'POST', json: options, cache: 'no-store' }),
 
+  // ---- imports (/import): queued at once, then followed until the worker is done
+  startImport: (body: unknown) => request<{ import: ImportView }>('/api/import', { method: 'POST', json: body }).then((r) => r.import),
+  getImport: (id: string) => request<{ import: ImportView }>(`/api/import/${id}`, { cache: 'no-store' }).then((r) => r.import),
+  listImports: () => request<{ imports: ImportView[] }>('/api/import', { cache: 'no-store' }).then((r) => r.imports),
+
   // ---- the Memory page (/memory)
   searchFacts: (filter: { q?: string; status?: FactStatus }) =>
     request<{ facts: PageFact[] }>(`/api/facts${query({ q: filter.q, status: filter.status })}`, { cache: 'no-store' }).then((r) => r.facts),
@@ -129,6 +134,7 @@ export function onMemoryChanged(listener: () => void): () => void {
 }
 
 export const conversationsKey = ['conversations'] as const;
+export const importsKey = ['imports'] as const;
 
 /** Query keys of the memory views; `memoryKeys.all` invalidates every one of them. */
 export const memoryKeys = {

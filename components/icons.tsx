@@ -122,6 +122,11 @@ export const MemoryIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="M7 5h10M9 2.5h6M8 13h8M8 16.5h5" />
   </Icon>
 );
+export const UploadIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon {...p}>
+    <path d="M12 15V4M7.5 8.5 12 4l4.5 4.5M5 14v4a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-4" />
+  </Icon>
+);
 export const SearchIcon = (p: SVGProps<SVGSVGElement>) => (
   <Icon {...p}>
     <circle cx="11" cy="11" r="6.5" />

@@ -6,7 +6,7 @@ import { useParams, useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { api, conversationsKey } from './api';
 import { ConfirmDialog } from './confirm-dialog';
-import { CloseIcon, LensIcon, PencilIcon, PlusIcon, TrashIcon } from './icons';
+import { CloseIcon, LensIcon, PencilIcon, PlusIcon, TrashIcon, UploadIcon } from './icons';
 import type { ConversationSummary, ModelInfo } from './types';
 import { AccountMenu } from './account-menu';
 
@@ -74,6 +74,14 @@ export function Sidebar({
           <PlusIcon />
           {create.isPending ? 'Creating…' : 'New conversation'}
         </button>
+        <Link
+          href="/import"
+          data-testid="import-link"
+          className="mt-1.5 flex w-full items-center justify-center gap-2 rounded-lg px-3 py-1.5 text-sm text-muted hover:bg-subtle hover:text-fg"
+        >
+          <UploadIcon />
+          Import a conversation
+        </Link>
         {error ? (
           <p role="alert" className="mt-2 rounded-md bg-danger-soft px-2.5 py-1.5 text-xs text-danger">
             {error}

@@ -1,8 +1,9 @@
 import type { UIMessage } from 'ai';
+import type { ImportView } from '@/lib/import-queue';
 import type { MessageMark } from '@/lib/messages';
 import type { TurnRecord } from './inspector/types';
 
-export type { MessageMark };
+export type { ImportView, MessageMark };
 
 /** How a stored message ended; `streaming` while a reply is still being written. */
 export type MessageStatus = 'streaming' | 'complete' | 'incomplete' | 'failed';

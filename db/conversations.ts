@@ -1,15 +1,17 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, not, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { conversations, UNTITLED, type Conversation } from './schema';
+import { conversations, imports, UNTITLED, type Conversation } from './schema';
 
 // Every query here takes the signed-in user's id and filters by it: a conversation that is not
 // yours does not exist for you.
 
+/** The user's conversations, newest first; one that an import is still filling appears once it is done. */
 export function listConversations(userId: string): Promise<Conversation[]> {
+  const importing = sql`exists (select 1 from ${imports} where ${imports.conversationId} = ${conversations.id} and ${imports.status} in ('pending', 'running'))`;
   return getDb()
     .select()
     .from(conversations)
-    .where(eq(conversations.userId, userId))
+    .where(and(eq(conversations.userId, userId), not(importing)))
     .orderBy(desc(conversations.updatedAt));
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import type { Executor } from './provenance';
-import { jobs, messages, type Job } from './schema';
+import { imports, jobs, messages, type Job } from './schema';
 
 export const MAX_JOB_ATTEMPTS = 5;
 
@@ -31,6 +31,8 @@ export async function claimDueJobs(filter: JobFilter, leaseSeconds: number, limi
     and(eq(jobs.status, 'running'), sql`${jobs.updatedAt} < now() - make_interval(secs => ${leaseSeconds})`),
   );
   const replyWritten = sql`not exists (select 1 from ${messages} where ${messages.id} = ${jobs.messageId} and ${messages.status} = 'streaming')`;
+  // An import runs its own conversation's jobs, batched and in order (lib/import.ts); others leave them be until it is done.
+  const notImporting = sql`not exists (select 1 from ${imports} where ${imports.conversationId} = ${jobs.conversationId} and ${imports.status} in ('pending', 'running'))`;
   const candidates = getDb()
     .select({ id: jobs.id })
     .from(jobs)
@@ -41,7 +43,7 @@ export async function claimDueJobs(filter: JobFilter, leaseSeconds: number, limi
         filter.messageId ? eq(jobs.messageId, filter.messageId) : undefined,
         filter.userId ? eq(jobs.userId, filter.userId) : undefined,
         // Through the message index: an import's claim reads its own jobs, not everyone's.
-        filter.messageIds ? sql`${jobs.messageId} = any(${sql.param(filter.messageIds)}::uuid[])` : undefined,
+        filter.messageIds ? sql`${jobs.messageId} = any(${sql.param(filter.messageIds)}::uuid[])` : notImporting,
       ),
     )
     .orderBy(jobs.seq)

@@ -401,6 +401,54 @@ export const jobs = pgTable(
   ],
 );
 
+/** One message of an import as it will be stored: its id and time chosen when the import was accepted. */
+export type ImportedMessage = {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  replyTo: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+};
+
+export const importStatus = pgEnum('import_status', ['pending', 'running', 'done', 'failed']);
+
+/**
+ * A conversation imported through POST /api/import: accepted at once with its validated messages
+ * (`payload`, dropped once done), then stored and remembered by the worker a chunk at a time, with
+ * its progress. At most one pending or running import per user. A running import's lease is its
+ * `updated_at`, renewed while it runs: a worker that died leaves it to be resumed from its counts.
+ */
+export const imports = pgTable(
+  'imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // Created when its first chunk is stored; deleted with everything in it when the import fails.
+    conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
+    title: text('title'),
+    status: importStatus('status').notNull().default('pending'),
+    payload: jsonb('payload').$type<ImportedMessage[]>(),
+    messagesTotal: integer('messages_total').notNull(),
+    messagesStored: integer('messages_stored').notNull().default(0),
+    repliesTotal: integer('replies_total').notNull(),
+    repliesDone: integer('replies_done').notNull().default(0),
+    jobsDone: integer('jobs_done').notNull().default(0),
+    jobsFailed: integer('jobs_failed').notNull().default(0),
+    error: text('error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('imports_one_active_per_user_idx').on(t.userId).where(sql`${t.status} in ('pending', 'running')`),
+    index('imports_user_created_idx').on(t.userId, t.createdAt),
+    index('imports_conversation_idx').on(t.conversationId),
+  ],
+);
+
 /**
  * Provenance: which messages each derived memory (a fact, an episode, a summary version) came from,
  * with foreign keys both ways, so a correction of a message finds everything derived from it. A
@@ -508,3 +556,4 @@ export type MessageRedaction = typeof messageRedactions.$inferSelect;
 export type Episode = typeof episodes.$inferSelect;
 export type Summary = typeof summaries.$inferSelect;
 export type Job = typeof jobs.$inferSelect;
+export type Import = typeof imports.$inferSelect;

@@ -5,6 +5,7 @@ import {
   facts,
   type FactRow,
   failOnPageErrors,
+  importConversation,
   inspectorOf,
   newConversation,
   screenshot,
@@ -255,14 +256,10 @@ test('summary: shown with its version, edited (a stale edit is refused), version
   await page.goto('/');
   await waitForHydration(page);
   // The page's guest cookie is shared with page.request.
-  const imported = await page.request.post('/api/import', {
-    data: {
-      title: 'Kyoto trip',
-      messages: [...TRIP, ...LATER].flatMap(([q, a]) => [{ role: 'user', content: q }, { role: 'assistant', content: a }]),
-    },
+  const conversationId = await importConversation(page, {
+    title: 'Kyoto trip',
+    messages: [...TRIP, ...LATER].flatMap(([q, a]) => [{ role: 'user', content: q }, { role: 'assistant', content: a }]),
   });
-  expect(imported.status()).toBe(201);
-  const { conversationId } = (await imported.json()) as { conversationId: string };
 
   await page.goto(`/c/${conversationId}`);
   await waitForHydration(page);
@@ -330,10 +327,7 @@ test('summary: shown with its version, edited (a stale edit is refused), version
 test('the inspector collapses (remembered across reloads) and is a drawer on small screens', async ({ page }) => {
   await page.goto('/');
   await waitForHydration(page);
-  const imported = await page.request.post('/api/import', {
-    data: { title: 'Short', messages: [{ role: 'user', content: 'Hello there' }, { role: 'assistant', content: 'Hi!' }] },
-  });
-  const { conversationId } = (await imported.json()) as { conversationId: string };
+  const conversationId = await importConversation(page, { title: 'Short', messages: [{ role: 'user', content: 'Hello there' }, { role: 'assistant', content: 'Hi!' }] });
   await page.goto(`/c/${conversationId}`);
   await waitForHydration(page);
 

@@ -200,3 +200,22 @@ export async function becomeStaff(page: Page) {
   await expect(page.getByTestId('staff-console')).toBeVisible();
   await waitForHydration(page);
 }
+
+/** POST /api/import with the page's session, then waits for the worker to finish it; returns the conversation's id. */
+export async function importConversation(page: Page, data: { title?: string; messages: Array<{ role: string; content: string }> }): Promise<string> {
+  const queued = await page.request.post('/api/import', { data });
+  expect(queued.status()).toBe(202);
+  const { id } = ((await queued.json()) as { import: { id: string } }).import;
+  let conversationId: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        const view = ((await (await page.request.get(`/api/import/${id}`)).json()) as { import: { status: string; conversationId: string | null } }).import;
+        conversationId = view.conversationId;
+        return view.status;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe('done');
+  return conversationId!;
+}

@@ -145,6 +145,11 @@ const envSchema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).default(15),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_POLL_MS: z.coerce.number().int().min(50).default(1000),
+  // Imports (POST /api/import) run in the worker: how many at once per worker process (the rest of
+  // WORKER_CONCURRENCY is left to live turns' post-turn work), and how many messages one
+  // transaction stores and how many replies' post-turn work one step runs.
+  IMPORT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  IMPORT_CHUNK: z.coerce.number().int().min(1).max(2000).default(200),
   RUN_WORKER: z
     .enum(['true', 'false', '1', '0'])
     .default('true')
@@ -157,6 +162,8 @@ const envSchema = z.object({
   // Failed sign-ins per account (the email), whatever address they come from; 0 = no limit.
   SIGN_IN_FAILURES_PER_ACCOUNT: int(10),
   SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  REPLAY_RATE_LIMIT: int(20),
+  REPLAY_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   SYSTEM_PROMPT: z
     .string()
     .default('You are memlens, a helpful assistant. Answer clearly and concisely.'),

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { conversations, messages } from '@/db/schema';
+import { createConversation, deleteConversation } from '@/db/conversations';
+import type { Scope } from '@/db/history';
+import type { Executor } from '@/db/provenance';
+import { messages, type ImportedMessage } from '@/db/schema';
+import { getConfig } from './config';
 import { enqueuePostTurns, runImportedJobs } from './memory/post-turn';
 import { isoTime, metadata, strictObject, text } from './validation';
 
@@ -25,64 +29,107 @@ export const importSchema = strictObject({
 
 export type ImportInput = z.infer<typeof importSchema>;
 
-/**
- * Stores the messages in order, then runs all post-turn work as if they had been chatted (each
- * reply's episode, the facts of its question, the summary refresh), batched across the replies
- * with the same results (runImportedJobs). Returns when done.
- */
-export async function importConversation(userId: string, input: ImportInput): Promise<{ conversationId: string; messageIds: string[]; jobs: { done: number; failed: number } }> {
+/** The messages as they will be stored, with their ids and times chosen now, so that a reply can point at its question before either is stored. */
+export function importedMessages(input: ImportInput, now = Date.now()): ImportedMessage[] {
   // Imported messages without timestamps are spaced a millisecond apart, ending now.
-  const base = Date.now() - input.messages.length;
-  const rows = messageRows(input, base);
-  // All or nothing: the conversation, its messages and their jobs are written together, or not at all.
-  const scope = await getDb().transaction(async (tx) => {
-    const [conversation] = await tx
-      .insert(conversations)
-      .values({ userId, ...(input.title ? { title: input.title } : {}) })
-      .returning({ id: conversations.id });
-    const scope = { userId, conversationId: conversation.id };
-    // Rows in input order, so their seqs follow it (a statement numbers its rows in order).
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx.insert(messages).values(rows.slice(i, i + INSERT_CHUNK).map((row) => ({ ...row, ...scope })));
-    // Committed with the messages: an import cut off midway leaves no reply without its jobs.
-    await enqueuePostTurns(scope, rows.filter((row) => row.role === 'assistant').map((row) => row.id), tx);
-    return scope;
-  });
-  const jobs = await runImportedJobs(repliesWithQuestions(rows));
-  return { conversationId: scope.conversationId, messageIds: rows.map((row) => row.id), jobs };
-}
-
-/** Rows per INSERT statement: well under Postgres's limit of 65,535 parameters. */
-const INSERT_CHUNK = 1000;
-
-/** The messages as rows with their ids chosen here, so that a reply can point at its question before either is stored. */
-function messageRows(input: ImportInput, base: number) {
+  const base = now - input.messages.length;
   let lastUserId: string | null = null;
   return input.messages.map((message, index) => {
     const id = randomUUID();
-    const row = {
+    const row: ImportedMessage = {
       id,
       role: message.role,
       content: message.content,
-      parts: [{ type: 'text' as const, text: message.content }],
-      status: 'complete' as const,
       replyTo: message.role === 'assistant' ? lastUserId : null,
       metadata: message.metadata ?? {},
-      model: message.role === 'assistant' ? 'imported' : null,
-      createdAt: message.createdAt ? new Date(message.createdAt) : new Date(base + index),
+      createdAt: message.createdAt ?? new Date(base + index).toISOString(),
     };
     if (message.role === 'user') lastUserId = id;
     return row;
   });
 }
 
+/** How far an import has come: messages stored, then replies whose post-turn work has run (both in order). */
+export type ImportProgress = { messagesStored: number; repliesDone: number };
+type ProgressUpdate = Partial<ImportProgress> & { jobs?: { done: number; failed: number } };
+
+/**
+ * Stores the messages (from `from.messagesStored` on) and then runs all post-turn work as if they had
+ * been chatted (each reply's episode, the facts of its question, the summary refresh), batched across
+ * the replies with the same results (runImportedJobs), IMPORT_CHUNK at a time: a few hundred messages
+ * per transaction, so that live turns get the database between chunks. Each chunk's messages are
+ * committed with their jobs and with `record(tx, progress)`, so that a cut-off import resumes where its
+ * record says (`signal` stops it between chunks). A job that fails stays due, as any turn's does,
+ * and does not fail the import.
+ */
+export async function ingestImport(
+  scope: Scope,
+  rows: ImportedMessage[],
+  from: ImportProgress,
+  record: (executor: Executor, progress: ProgressUpdate) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<{ done: number; failed: number }> {
+  const chunk = getConfig().IMPORT_CHUNK;
+  for (let start = from.messagesStored; start < rows.length; start += chunk) {
+    signal?.throwIfAborted();
+    const stored = rows.slice(start, start + chunk);
+    await getDb().transaction(async (tx) => {
+      // Rows in input order, so their seqs follow it (a statement numbers its rows in order).
+      await tx.insert(messages).values(stored.map((row) => messageRow(row, scope)));
+      // Committed with the messages: an import cut off midway leaves no reply without its jobs.
+      await enqueuePostTurns(scope, stored.filter((row) => row.role === 'assistant').map((row) => row.id), tx);
+      await record(tx, { messagesStored: start + stored.length });
+    });
+  }
+  const replies = repliesWithQuestions(rows);
+  const jobs = { done: 0, failed: 0 };
+  for (let start = from.repliesDone; start < replies.length; start += chunk) {
+    signal?.throwIfAborted();
+    const stretch = replies.slice(start, start + chunk);
+    const ran = await runImportedJobs(stretch);
+    jobs.done += ran.done;
+    jobs.failed += ran.failed;
+    await record(getDb(), { repliesDone: start + stretch.length, jobs: ran });
+  }
+  return jobs;
+}
+
+/**
+ * Imports at once, for scripts, benchmarks and tests that read the result: returns when every
+ * message is stored and its post-turn work has run. All or nothing: on an error, the conversation
+ * and everything stored with it are deleted. (POST /api/import queues instead: lib/import-queue.ts.)
+ */
+export async function importConversation(userId: string, input: ImportInput): Promise<{ conversationId: string; messageIds: string[]; jobs: { done: number; failed: number } }> {
+  const rows = importedMessages(input);
+  const { id: conversationId } = await createConversation(userId, input.title);
+  try {
+    const jobs = await ingestImport({ userId, conversationId }, rows, { messagesStored: 0, repliesDone: 0 }, async () => {});
+    return { conversationId, messageIds: rows.map((row) => row.id), jobs };
+  } catch (error) {
+    await deleteConversation(userId, conversationId);
+    throw error;
+  }
+}
+
+function messageRow(row: ImportedMessage, scope: Scope) {
+  return {
+    ...row,
+    ...scope,
+    parts: [{ type: 'text' as const, text: row.content }],
+    status: 'complete' as const,
+    model: row.role === 'assistant' ? 'imported' : null,
+    createdAt: new Date(row.createdAt),
+  };
+}
+
 /**
  * Each reply, in input order (the order its jobs run in), with the user messages it answers: those
  * since the previous reply by position (time, then input order), as the post-turn work reads a turn.
  */
-function repliesWithQuestions(rows: Array<{ id: string; role: 'user' | 'assistant'; content: string; createdAt: Date }>) {
+function repliesWithQuestions(rows: ImportedMessage[]) {
   const questions = new Map<string, string[]>();
   let asked: string[] = [];
-  for (const row of rows.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+  for (const row of rows.toSorted((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))) {
     if (row.role === 'user') asked.push(row.content);
     else {
       questions.set(row.id, asked);

@@ -4,12 +4,12 @@ import { rateLimits } from '@/db/schema';
 import { getConfig } from './config';
 import { HttpError } from './http';
 
-/** What is limited, each with its own count: chats and imports per user, failed sign-ins per account. */
-export type LimitedAction = 'chat' | 'import' | 'sign-in';
+/** What is limited, each with its own count: chats, imports and replays per user, failed sign-ins per account. */
+export type LimitedAction = 'chat' | 'import' | 'replay' | 'sign-in';
 
 export type RateLimit = { points: number; windowSeconds: number };
 
-const what: Record<LimitedAction, string> = { chat: 'messages', import: 'imports', 'sign-in': 'failed sign-ins for this account' };
+const what: Record<LimitedAction, string> = { chat: 'messages', import: 'imports', replay: 'replays', 'sign-in': 'failed sign-ins for this account' };
 
 /**
  * A fixed-window counter kept in the `rate_limits` table by one atomic upsert per request,
@@ -76,9 +76,14 @@ export async function clearFailures(action: LimitedAction, key: string): Promise
 
 function configuredLimit(action: LimitedAction): RateLimit {
   const config = getConfig();
-  if (action === 'chat') return { points: config.CHAT_RATE_LIMIT, windowSeconds: config.CHAT_RATE_WINDOW_SECONDS };
-  if (action === 'import') return { points: config.IMPORT_RATE_LIMIT, windowSeconds: config.IMPORT_RATE_WINDOW_SECONDS };
-  return { points: config.SIGN_IN_FAILURES_PER_ACCOUNT, windowSeconds: config.SIGN_IN_FAILURE_WINDOW_SECONDS };
+  const limits: Record<LimitedAction, RateLimit> = {
+    chat: { points: config.CHAT_RATE_LIMIT, windowSeconds: config.CHAT_RATE_WINDOW_SECONDS },
+    import: { points: config.IMPORT_RATE_LIMIT, windowSeconds: config.IMPORT_RATE_WINDOW_SECONDS },
+    // A replay runs the retrieval chain (the memory model's rewrite and an embedding when configured) without a chat.
+    replay: { points: config.REPLAY_RATE_LIMIT, windowSeconds: config.REPLAY_RATE_WINDOW_SECONDS },
+    'sign-in': { points: config.SIGN_IN_FAILURES_PER_ACCOUNT, windowSeconds: config.SIGN_IN_FAILURE_WINDOW_SECONDS },
+  };
+  return limits[action];
 }
 
 // One limiter per action and setting in this process; a new one when the setting or the pool changes (tests do both).

@@ -1,13 +1,17 @@
 /**
  * npm run import -- FILE [--user USER_ID]
  * FILE: { title?, messages: [{ role, content, metadata?, createdAt? }] } or a bare array of messages.
- * Ingests with the given replies (nothing generated) and runs all post-turn work. Uses DATABASE_URL;
- * without it, the embedded database at PGLITE_DIR (the app must not be running meanwhile).
+ * Queues the import as POST /api/import does (one at a time per user), then runs it here and waits
+ * for it: stored and remembered a chunk at a time, with the given replies (nothing generated). Uses
+ * DATABASE_URL; without it, the embedded database at PGLITE_DIR (the app must not be running meanwhile).
+ * Cut off, it is resumed by the next worker (the app's, or this command run again).
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createGuestUser } from '../db/users';
-import { importConversation, importSchema } from '../lib/import';
+import { HttpError } from '../lib/http';
+import { importSchema } from '../lib/import';
+import { getImport, queueImport, runDueImports } from '../lib/import-queue';
 import { appDataDir, withDatabase } from './with-database';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { user: { type: 'string' } } });
@@ -25,8 +29,19 @@ if (!parsed.success) {
 await withDatabase(
   async () => {
     const userId = values.user ?? (await createGuestUser()).id;
-    const result = await importConversation(userId, parsed.data);
-    console.log(JSON.stringify({ userId, ...result, messageIds: result.messageIds.length }, null, 2));
+    try {
+      const queued = await queueImport(userId, parsed.data);
+      // Runs every due import, this one among them (unless another worker on the same database took it).
+      await runDueImports();
+      const view = await getImport(userId, queued.id);
+      console.log(JSON.stringify({ userId, import: view }, null, 2));
+      if (view.status === 'failed') process.exitCode = 1;
+      else if (view.status !== 'done') console.error(`Import ${view.id} is being run by another worker: follow it with GET /api/import/${view.id}.`);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      console.error(error.message);
+      process.exitCode = 1;
+    }
   },
   { dataDir: appDataDir() },
 );

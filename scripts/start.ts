@@ -11,6 +11,7 @@ import path from 'node:path';
 import { closeDb } from '../db/client';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
 import { recoverInterruptedReplies } from '../db/history';
+import { releaseOrphanedImports } from '../db/imports';
 import { releaseOrphanedJobs } from '../db/jobs';
 import { logError } from '../lib/log';
 import { authSecretFor } from './auth-secret';
@@ -54,9 +55,11 @@ async function main() {
   // The embedded database is this process's alone: a job still `running` was cut off by a crash.
   // (On a shared Postgres, another instance may be running it: its lease decides.)
   const released = embedded ? await releaseOrphanedJobs() : 0;
+  const resumed = embedded ? await releaseOrphanedImports() : 0;
   await closeDb();
   if (recovered) console.log(`[memlens] marked ${recovered} interrupted replies incomplete`);
   if (released) console.log(`[memlens] ${released} post-turn jobs cut off by a crash are due again`);
+  if (resumed) console.log(`[memlens] ${resumed} imports cut off by a crash resume where they stopped`);
 
   if (mode === 'db') {
     console.log('[memlens] serving the database only; Ctrl+C to stop');

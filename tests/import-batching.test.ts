@@ -5,6 +5,7 @@ import { createGuestUser } from '@/db/users';
 import { importConversation, type ImportInput } from '@/lib/import';
 import { getModels } from '@/lib/llm';
 import { enqueuePostTurn, runDueJobs } from '@/lib/memory/post-turn';
+import { setEnv } from './support/app';
 
 // An import runs its post-turn work batched across the replies (lib/memory/post-turn.ts
 // runImportedJobs). It must store exactly what running each reply's jobs in turn stores.
@@ -128,7 +129,10 @@ async function counted(work: () => Promise<unknown>): Promise<{ queries: number;
   return { queries, embedCalls: embed.mock.calls.length };
 }
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  setEnv({ IMPORT_CHUNK: undefined });
+});
 
 describe('an imported conversation', () => {
   it('stores the same episodes, facts, summaries, provenance and redactions as its turns run one by one', async () => {
@@ -146,6 +150,17 @@ describe('an imported conversation', () => {
     expect(expected.redactions.length).toBeGreaterThan(0);
     expect(expected.summaryVersions.length).toBeGreaterThanOrEqual(3);
     expect(mine).toEqual(expected);
+  });
+
+  it('stores the same when it is stored and remembered a few messages at a time (IMPORT_CHUNK)', async () => {
+    setEnv({ IMPORT_CHUNK: '7' });
+    const input = conversation(TURNS);
+    const batched = await createGuestUser();
+    const reference = await createGuestUser();
+    const result = await importConversation(batched.id, input);
+    await importTurnByTurn(reference.id, input);
+    expect(result.jobs).toEqual({ done: 3 * TURNS.length, failed: 0 });
+    expect(await memoryOf(batched.id)).toEqual(await memoryOf(reference.id));
   });
 
   it('keeps its order when times put a later message first', async () => {

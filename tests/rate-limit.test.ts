@@ -3,15 +3,26 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { POST as importConversation } from '@/app/api/import/route';
+import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
+import { GET as staffReplayGet, POST as staffReplayPost } from '@/app/api/staff/messages/[id]/replay/route';
 import { openPostgres } from '@/db/postgres-url';
 import * as schema from '@/db/schema';
 import { HttpError } from '@/lib/http';
 import { consumeOrRefuse, createRateLimiter } from '@/lib/rate-limit';
-import { countRows, newClient, readChunks, setEnv, storedMessages, type Client } from './support/app';
+import { countRows, newClient, params, readChunks, setEnv, storedMessages, type Client } from './support/app';
+import { member } from './support/auth';
+import { importFinished } from './support/imports';
 
 // tests/support/env.ts lifts the limits for every other file; each case here sets its own.
 afterEach(() => {
-  setEnv({ CHAT_RATE_LIMIT: '1000000', CHAT_RATE_WINDOW_SECONDS: undefined, IMPORT_RATE_LIMIT: '1000000', IMPORT_RATE_WINDOW_SECONDS: undefined });
+  setEnv({
+    CHAT_RATE_LIMIT: '1000000',
+    CHAT_RATE_WINDOW_SECONDS: undefined,
+    IMPORT_RATE_LIMIT: '1000000',
+    IMPORT_RATE_WINDOW_SECONDS: undefined,
+    REPLAY_RATE_LIMIT: '1000000',
+    REPLAY_RATE_WINDOW_SECONDS: undefined,
+  });
 });
 
 async function newConversation(client: Client): Promise<string> {
@@ -93,35 +104,80 @@ describe('per-user rate limits on POST /api/chat', () => {
 });
 
 describe('per-user rate limits on POST /api/import', () => {
-  it('lets exactly the limit through among concurrent imports, creates nothing for the rest, and leaves other users alone', async () => {
+  it('lets exactly the limit through among concurrent imports, queues one and refuses the rest, and leaves other users alone', async () => {
     setEnv({ IMPORT_RATE_LIMIT: '5', IMPORT_RATE_WINDOW_SECONDS: '60' });
     const alice = await newClient();
     const responses = await Promise.all(Array.from({ length: 8 }, () => sendImport(alice)));
 
-    expect(responses.filter((r) => r.status === 201)).toHaveLength(5);
-    const refused = responses.filter((r) => r.status !== 201);
+    // Five within the limit: one is queued, the other four meet the import in progress (one at a time per user).
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(4);
+    const refused = responses.filter((r) => r.status === 429);
     expect(refused).toHaveLength(3);
     for (const response of refused) await expectRateLimited(response);
-    expect(await countRows('conversations', alice.user.id)).toBe(5);
-    expect(await countRows('messages', alice.user.id)).toBe(10);
+    const { import: queued } = await responses.find((r) => r.status === 202)!.json();
+    expect((await importFinished(alice, queued.id)).status).toBe('done');
+    expect(await countRows('conversations', alice.user.id)).toBe(1);
+    expect(await countRows('messages', alice.user.id)).toBe(2);
 
     const bob = await newClient();
-    expect((await sendImport(bob)).status).toBe(201);
+    expect((await sendImport(bob)).status).toBe(202);
   });
 
   it('accepts again once the window has passed, and a limit of 0 turns the limit off', async () => {
     setEnv({ IMPORT_RATE_LIMIT: '1', IMPORT_RATE_WINDOW_SECONDS: '2' });
     const client = await newClient();
     const [first, second] = await Promise.all([sendImport(client), sendImport(client)]);
-    expect([first.status, second.status].sort()).toEqual([201, 429]);
+    expect([first.status, second.status].sort()).toEqual([202, 429]);
     const retryAfter = await expectRateLimited(first.status === 429 ? first : second);
+    await importFinished(client, (await (first.status === 202 ? first : second).json()).import.id);
 
     await sleep(retryAfter * 1000 + 100);
-    expect((await sendImport(client)).status).toBe(201);
+    const again = await sendImport(client);
+    expect(again.status).toBe(202);
+    await importFinished(client, (await again.json()).import.id);
 
     setEnv({ IMPORT_RATE_LIMIT: '0' });
-    const unlimited = await Promise.all([sendImport(client), sendImport(client), sendImport(client)]);
-    expect(unlimited.map((r) => r.status)).toEqual([201, 201, 201]);
+    for (let i = 0; i < 3; i++) {
+      const unlimited = await sendImport(client);
+      expect(unlimited.status).toBe(202);
+      await importFinished(client, (await unlimited.json()).import.id);
+    }
+  });
+});
+
+describe('per-user rate limits on replay', () => {
+  it('counts GET and POST replays together per user, refuses past the limit with Retry-After, and counts staff replays on their own', async () => {
+    const alice = await newClient();
+    const conversationId = await newConversation(alice);
+    const chunks = await readChunks(await sendChat(alice, conversationId, 'I live in Lisbon.'));
+    const replyId = chunks.find((c) => c.type === 'start')!.messageId as string;
+    const replay = (client: { request: Client['request'] }, method: 'GET' | 'POST', staff = false) => {
+      const path = `/api/${staff ? 'staff/' : ''}messages/${replyId}/replay`;
+      const request = client.request(path, method === 'POST' ? { method, body: { mode: 'stored' } } : {});
+      const handler = staff ? (method === 'GET' ? staffReplayGet : staffReplayPost) : method === 'GET' ? replayGet : replayPost;
+      return handler(request, params({ id: replyId }));
+    };
+    const staff = await member({ staff: true });
+    setEnv({ REPLAY_RATE_LIMIT: '3', REPLAY_RATE_WINDOW_SECONDS: '60' });
+
+    const responses = await Promise.all((['GET', 'POST', 'GET', 'POST', 'GET'] as const).map((method) => replay(alice, method)));
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429]);
+    for (const response of responses.filter((r) => r.status === 429)) {
+      await expectRateLimited(response);
+    }
+    expect((await replay(alice, 'POST')).status).toBe(429);
+
+    // Staff replays count against the staff member, not the user whose turn it is.
+    const staffResponses = await Promise.all((['GET', 'POST', 'POST', 'GET'] as const).map((method) => replay(staff, method, true)));
+    expect(staffResponses.map((r) => r.status).sort()).toEqual([200, 200, 200, 429]);
+    const refused = staffResponses.find((r) => r.status === 429)!;
+    expect((await refused.clone().json()).error.message).toMatch(/^Too many replays/);
+    await expectRateLimited(refused);
+
+    setEnv({ REPLAY_RATE_LIMIT: '0' });
+    expect((await replay(alice, 'GET')).status).toBe(200);
   });
 });
 

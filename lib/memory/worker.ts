@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getConfig } from '@/lib/config';
 import { logError } from '@/lib/log';
+import { runNextImport } from '@/lib/import-queue';
 import { runDueJobs } from './post-turn';
 import { setWorkerWake } from './worker-signal';
 
@@ -12,8 +13,9 @@ export type Worker = { stop: () => Promise<void>; wake: () => void };
 
 /**
  * The post-turn worker: claims due jobs of any user continuously (a lease per job, renewed while it
- * runs), so work left by a crash or a cut-off import is done within seconds of a start. It drains
- * what is due at once, then polls; a reply ending in this process wakes it early.
+ * runs), so work left by a crash is done within seconds of a start, and runs queued imports
+ * (IMPORT_CONCURRENCY at once, beside the jobs; a cut-off import resumes). It drains what is due at
+ * once, then polls; a reply ending or an import queued in this process wakes it early.
  *
  * Post-turn work shares the process with chat turns, and a reply waiting for CPU is worse than a
  * memory that lags: while the event loop is saturated (its median lag over the last round above
@@ -23,16 +25,19 @@ export function startWorker(options: { pollMs?: number; onError?: (error: unknow
   const pollMs = options.pollMs ?? getConfig().WORKER_POLL_MS;
   const onError = options.onError ?? ((error) => logError('post-turn worker', error));
   let stopped = false;
-  let ring: (() => void) | undefined;
+  // Stops an import between chunks: it stays running, and is resumed from its counts once its lease lapses.
+  const stopping = new AbortController();
+  // Every sleeping loop's alarm: a wake rings them all.
+  const rings = new Set<() => void>();
   const sleep = () =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, pollMs);
       function done() {
         clearTimeout(timer);
-        ring = undefined;
+        rings.delete(done);
         resolve();
       }
-      ring = done;
+      rings.add(done);
     });
 
   const loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
@@ -43,30 +48,40 @@ export function startWorker(options: { pollMs?: number; onError?: (error: unknow
     return busy ? 1 : getConfig().WORKER_CONCURRENCY;
   };
 
-  const loop = (async () => {
+  /** Runs `step` while it finds work, then sleeps until the next poll or a wake. */
+  const loop = async (step: () => Promise<boolean>) => {
     while (!stopped) {
-      let ran = 0;
+      let ran = false;
       try {
-        const result = await runDueJobs(options.onlyUserId ? { userId: options.onlyUserId } : {}, concurrency());
-        ran = result.done + result.failed;
+        ran = await step();
       } catch (error) {
         onError(error);
       }
-      if (ran > 0 || stopped) continue;
+      if (ran || stopped) continue;
       await sleep();
     }
-  })();
+  };
+  const runJobs = async () => {
+    const result = await runDueJobs(options.onlyUserId ? { userId: options.onlyUserId } : {}, concurrency());
+    return result.done + result.failed > 0;
+  };
+  // Imports take IMPORT_CONCURRENCY slots of their own: one import at a time each, a chunk per transaction.
+  const importSlots = options.onlyUserId ? 0 : getConfig().IMPORT_CONCURRENCY;
+  const loops = Promise.all([loop(runJobs), ...Array.from({ length: importSlots }, () => loop(() => runNextImport(stopping.signal)))]);
 
-  const wake = () => ring?.();
+  const wake = () => {
+    for (const ring of [...rings]) ring();
+  };
   setWorkerWake(wake);
   return {
     wake,
     stop: async () => {
       stopped = true;
+      stopping.abort();
       loopDelay.disable();
       setWorkerWake(undefined);
       wake();
-      await loop;
+      await loops;
     },
   };
 }

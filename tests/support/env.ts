@@ -11,3 +11,4 @@ process.env.GUESTS_PER_ADDRESS_PER_HOUR = '1000000';
 // Per-user request limits have their own test (rate-limit.test.ts); elsewhere a user may send as fast as a test likes.
 process.env.CHAT_RATE_LIMIT = '1000000';
 process.env.IMPORT_RATE_LIMIT = '1000000';
+process.env.REPLAY_RATE_LIMIT = '1000000';

@@ -7,6 +7,8 @@ import { GET as getEpisode, DELETE as deleteEpisode } from '@/app/api/episodes/[
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
 import { POST as chat } from '@/app/api/chat/route';
+import { GET as getImport } from '@/app/api/import/[id]/route';
+import { POST as postImport } from '@/app/api/import/route';
 import { GET as staffAuditEntry } from '@/app/api/staff/audit/[id]/route';
 import { GET as staffConversation } from '@/app/api/staff/conversations/[id]/route';
 import { DELETE as staffClearSummary } from '@/app/api/staff/conversations/[id]/summary/route';
@@ -19,6 +21,7 @@ import { GET as staffUser } from '@/app/api/staff/users/[id]/route';
 import { getSql } from '@/db/client';
 import { params, readChunks } from './app';
 import type { browser } from './auth';
+import { importFinished } from './imports';
 import { fillerTurns, importTurns, postTurnSettled } from './memory';
 
 /**
@@ -26,7 +29,7 @@ import { fillerTurns, importTurns, postTurnSettled } from './memory';
  * isolation.test.ts). A mutation's first body is its usual one; `bodies` lists other plausible
  * ones, which the isolation probe tries as well.
  */
-export type Ids = { conversation: string; message: string; reply: string; fact: string; episode: string; job: string; audit: string; user: string };
+export type Ids = { conversation: string; message: string; reply: string; fact: string; episode: string; job: string; audit: string; user: string; import: string };
 export type Browser = ReturnType<typeof browser>;
 export type Case = { route: string; call: (b: Browser, ids: Ids, body?: unknown) => Promise<Response>; bodies?: unknown[] };
 
@@ -61,6 +64,7 @@ export const userRoutes: Case[] = [
     bodies: [{ content: '我住在北京' }],
   },
   { route: 'GET /api/episodes/:id', call: (b, i) => getEpisode(b.request(`/api/episodes/${i.episode}`), params({ id: i.episode })) },
+  { route: 'GET /api/import/:id', call: (b, i) => getImport(b.request(`/api/import/${i.import}`), params({ id: i.import })) },
   // Destructive ones last: the owner's success removes what they act on.
   { route: 'DELETE /api/episodes/:id', call: (b, i) => deleteEpisode(json(b, `/api/episodes/${i.episode}`, 'DELETE'), params({ id: i.episode })) },
   { route: 'DELETE /api/conversations/:id/summary', call: (b, i) => clearSummary(json(b, `/api/conversations/${i.conversation}/summary`, 'DELETE'), params({ id: i.conversation })) },
@@ -111,7 +115,7 @@ export const staffRoutes: Case[] = [
   { route: 'DELETE /api/staff/facts/:id', call: (b, i) => staffDeleteFact(json(b, `/api/staff/facts/${i.fact}`, 'DELETE', { reason: 'test of access' }), params({ id: i.fact })) },
 ];
 
-/** A member with a conversation past the summary's start, a reply, a fact, an episode, a job and an audit entry. */
+/** A member with a conversation past the summary's start, a reply, a fact, an episode, a job, an audit entry and a finished import. */
 export async function ownerWithData(owner: Browser & { email: string }): Promise<Ids> {
   const [{ id: user }] = await getSql()`select id from users where email = ${owner.email}`;
   const conversation = await importTurns(user, [['I live in Oslo.', 'Nice.'], ...fillerTurns(12)]);
@@ -123,5 +127,8 @@ export async function ownerWithData(owner: Browser & { email: string }): Promise
   const [job] = await getSql()`select id from jobs where user_id = ${user} limit 1`;
   const [episode] = await getSql()`select id from episodes where user_id = ${user} limit 1`;
   const [audit] = await getSql()`insert into audit_log (actor, actor_role, target_user_id, object_type, action) values ('test', 'system', ${user}, 'probe', 'insert') returning id`;
-  return { conversation, message: message.id, reply: reply.id, fact: fact.id, episode: episode.id, job: job.id, audit: String(audit.id), user };
+  const queued = await postImport(owner.request('/api/import', { body: { title: 'Imported', messages: [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Hi.' }] } }));
+  const imported = await importFinished(owner, (await queued.json()).import.id);
+  await postTurnSettled(user);
+  return { conversation, message: message.id, reply: reply.id, fact: fact.id, episode: episode.id, job: job.id, audit: String(audit.id), user, import: imported.id };
 }

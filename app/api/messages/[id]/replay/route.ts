@@ -1,4 +1,5 @@
 import { otherMethods, readJson, route, uuidParam } from '@/lib/http';
+import { enforceRateLimit } from '@/lib/rate-limit';
 import { replayTurn, type ReplayOptions } from '@/lib/memory/replay';
 import { replaySchema } from '@/lib/memory/replay-request';
 import { requireUser } from '@/lib/session';
@@ -8,6 +9,7 @@ type Params = { params: Promise<{ id: string }> };
 /** Replay with today's memory and the app's configuration: the context this turn would get now, and the difference. */
 export const GET = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
+  await enforceRateLimit('replay', user.id);
   const id = uuidParam((await params).id, 'Message');
   return Response.json(await replayTurn({ userId: user.id }, id, { mode: 'today' }));
 });
@@ -15,6 +17,7 @@ export const GET = route(async (request: Request, { params }: Params) => {
 /** Replay as stored, or with today's memory and other settings: `{ mode?, budget?, window?, factsTopK?, episodesTopK?, episodeScope? }`. */
 export const POST = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
+  await enforceRateLimit('replay', user.id);
   const id = uuidParam((await params).id, 'Message');
   const options: ReplayOptions = await readJson(request, replaySchema, { emptyAs: {} });
   return Response.json(await replayTurn({ userId: user.id }, id, options));
