@@ -10,6 +10,7 @@ import { proxy } from '@/proxy';
 import { NextRequest } from 'next/server';
 import { setEnv } from './support/app';
 import { browser, email, mailedLinks } from './support/auth';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 
 const run = crypto.randomUUID().slice(0, 8);
 // Each test's visitors come from their own spoofed addresses, so rows made by other files running at once don't count.
@@ -19,7 +20,7 @@ const guestsFrom = async (prefix: string) => (await getSql()`select count(*)::in
 describe('nothing is made by a read', () => {
   it('100 cookie-less page views, GET /api/me and reads make no user and set no cookie', async () => {
     for (let i = 0; i < 100; i++) {
-      const from = { 'x-forwarded-for': addressOf('reads', i) };
+      const from = { [CLIENT_ADDRESS_HEADER]: addressOf('reads', i) };
       const page = proxy(new NextRequest(`http://127.0.0.1:3000/${['', 'memory', 'c/00000000-0000-4000-8000-000000000000'][i % 3]}`, { headers: from }));
       expect(page.headers.get('set-cookie')).toBeNull();
       expect(await userFromHeaders(new Headers(from))).toBeUndefined();
@@ -33,7 +34,7 @@ describe('nothing is made by a read', () => {
 
   it('the first write makes the guest and sets its cookie; the next requests are that guest', async () => {
     const b = browser();
-    const from = { 'x-forwarded-for': addressOf('write', 0) };
+    const from = { [CLIENT_ADDRESS_HEADER]: addressOf('write', 0) };
     const created = b.keep(await createConversation(b.request('/api/conversations', { body: { title: 'First' }, headers: from })));
     expect(created.status).toBe(201);
     expect(created.headers.get('set-cookie')).toMatch(/better-auth\.session_token=/u);
@@ -52,12 +53,12 @@ describe('no cap that locks new visitors out', () => {
     setEnv({ GUESTS_PER_HOUR: '20', GUESTS_PER_ADDRESS_PER_HOUR: '1' });
     try {
       for (let i = 0; i < 40; i++) {
-        await requireUserOrStartGuest(browser().request('/api/conversations', { method: 'POST', headers: { 'x-forwarded-for': addressOf('flood', i) } }));
+        await requireUserOrStartGuest(browser().request('/api/conversations', { method: 'POST', headers: { [CLIENT_ADDRESS_HEADER]: addressOf('flood', i) } }));
       }
-      const newcomer = await requireUserOrStartGuest(browser().request('/api/conversations', { method: 'POST', headers: { 'x-forwarded-for': addressOf('newcomer', 0) } }));
+      const newcomer = await requireUserOrStartGuest(browser().request('/api/conversations', { method: 'POST', headers: { [CLIENT_ADDRESS_HEADER]: addressOf('newcomer', 0) } }));
       expect(newcomer.kind).toBe('guest');
       // Each spoofed address is bounded on its own.
-      await expect(requireUserOrStartGuest(browser().request('/api/conversations', { method: 'POST', headers: { 'x-forwarded-for': addressOf('flood', 3) } }))).rejects.toMatchObject({ status: 429 });
+      await expect(requireUserOrStartGuest(browser().request('/api/conversations', { method: 'POST', headers: { [CLIENT_ADDRESS_HEADER]: addressOf('flood', 3) } }))).rejects.toMatchObject({ status: 429 });
     } finally {
       setEnv({ GUESTS_PER_HOUR: undefined, GUESTS_PER_ADDRESS_PER_HOUR: '1000000' });
     }

@@ -10,6 +10,7 @@ import { documentTerms, MAX_TERM_CHARS } from '@/db/search-terms';
 import { searchKeywords } from '@/lib/memory/keywords';
 import { newClient, readChunks, setEnv } from './support/app';
 import { postTurnSettled } from './support/memory';
+import { importFinished } from './support/imports';
 
 /**
  * A word far longer than any real one must not break the lexical index: each term is one GIN entry,
@@ -80,7 +81,7 @@ describe('a very long word', () => {
     expect(facts).toHaveLength(1);
   });
 
-  it('in an import: 201, and that turn keeps its facts and episode', async () => {
+  it('in an import: done, and that turn keeps its facts and episode', async () => {
     const client = await newClient();
     const messages = [
       { role: 'user', content: `I live in ${huge}.` },
@@ -89,8 +90,9 @@ describe('a very long word', () => {
       { role: 'assistant', content: 'A long one.' },
     ];
     const response = await importRoute(client.request('/api/import', { body: { title: 'long words', messages } }));
-    expect(response.status).toBe(201);
-    const body = await response.json();
+    expect(response.status).toBe(202);
+    const body = await importFinished(client, (await response.json()).import.id);
+    expect(body.status).toBe('done');
     expect(body.jobs.failed).toBe(0);
     const episodes = await getSql()`select content from episodes where conversation_id = ${body.conversationId} order by created_at`;
     expect(episodes.map((e) => e.content.includes(huge) || e.content.includes(medium))).toEqual([true, true]);
