@@ -86,6 +86,17 @@ export const authVerifications = pgTable('auth_verifications', {
 });
 
 /**
+ * better-auth's own request limits (sign-in, sign-up, per client address), kept here rather than in
+ * each process's memory, so every server process and instance on this database shares one count.
+ */
+export const authRateLimits = pgTable('auth_rate_limits', {
+  id: text('id').primaryKey(),
+  key: text('key').notNull().unique(),
+  count: integer('count').notNull(),
+  lastRequest: bigint('last_request', { mode: 'number' }).notNull(),
+});
+
+/**
  * The app's user, behind a better-auth account: a guest (an anonymous account, made on a browser's
  * first write) or a member (email and password). A guest who signs up becomes that member; one who
  * signs in to an existing account is merged into it (db/merge-guest.ts).

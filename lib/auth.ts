@@ -3,7 +3,7 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { nextCookies } from 'better-auth/next-js';
 import { anonymous } from 'better-auth/plugins';
 import { getDb } from '@/db/client';
-import { authAccounts, authSessions, authUsers, authVerifications } from '@/db/schema';
+import { authAccounts, authRateLimits, authSessions, authUsers, authVerifications } from '@/db/schema';
 import { createGuest } from '@/db/users';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
 import { getConfig } from './config';
@@ -26,7 +26,7 @@ function createAuth() {
     secret: config.BETTER_AUTH_SECRET,
     database: drizzleAdapter(getDb(), {
       provider: 'pg',
-      schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications },
+      schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications, rateLimit: authRateLimits },
     }),
     emailAndPassword: {
       enabled: true,
@@ -46,6 +46,8 @@ function createAuth() {
     // Guests start on the server, at a browser's first write (lib/session.ts), never by this route:
     // better-auth's per-address limit for it falls back to one bucket for all visitors without a proxy.
     disabledPaths: ['/sign-in/anonymous'],
+    // Its per-address limits (3 sign-ins per 10 s, …) counted in Postgres: one count for every process and instance.
+    rateLimit: { storage: 'database' },
     telemetry: { enabled: false },
     logger: { log: (level, message, ...args) => logFromLibrary('auth', level, message, args) },
     hooks: { before: authBeforeHook, after: authAfterHook },
