@@ -43,8 +43,8 @@ function createAuth() {
       sendVerificationEmail: ({ user, url }) =>
         sendMail({ to: user.email, subject: 'Verify your memlens email', text: `To verify this address for memlens, open ${url}`, link: url }),
     },
-    // Guests start on the server, at a browser's first write (lib/session.ts), never by this route:
-    // better-auth's per-address limit for it falls back to one bucket for all visitors without a proxy.
+    // Guests start on the server, at a browser's first write (lib/session.ts), never by this route,
+    // so a script cannot mint sessions without writing anything (and meeting the per-address bound).
     disabledPaths: ['/sign-in/anonymous'],
     // Its per-address limits (3 sign-ins per 10 s, …) counted in Postgres: one count for every process and instance.
     rateLimit: { storage: 'database' },
