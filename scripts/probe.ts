@@ -198,11 +198,11 @@ async function probeStaffAndOracles(cookie: string) {
   await send('POST', '/api/chat', { headers: browserHeaders(other), body: json({ conversationId: theirConversation, message: { text: 'a message of someone else' } }), timeoutMs: 30_000 });
   const listed = await send('GET', `/api/conversations/${theirConversation}/messages`, { headers: browserHeaders(other) });
   const theirMessage = (JSON.parse(listed?.body ?? '{}').messages ?? [])[0]?.id as string | undefined;
-  const myConversation = await newConversation(cookie);
-  if (!theirMessage || !myConversation) throw new Error('could not set up the existence-oracle case');
-  const ask = (messageId: string) => send('POST', '/api/chat', { headers: browserHeaders(cookie), body: json({ conversationId: myConversation, message: { id: messageId, text: 'hello' } }) });
-  const missingId = crypto.randomUUID();
-  const [missing, foreign] = [await ask(missingId), await ask(theirMessage)];
+  if (!theirMessage) throw new Error('could not set up the existence-oracle case');
+  // Each in a new conversation of the prober's, so both replies have the same history to go on.
+  const ask = async (messageId: string) =>
+    send('POST', '/api/chat', { headers: browserHeaders(cookie), body: json({ conversationId: await newConversation(cookie), message: { id: messageId, text: 'hello' } }), timeoutMs: 30_000 });
+  const [missing, foreign] = [await ask(crypto.randomUUID()), await ask(theirMessage)];
   // Ids the server makes differ between two answers; what each answer says must not.
   const shape = (answer: Answer) => answer && `${answer.status} ${answer.headers['content-type']} ${answer.body.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gu, 'ID')}`;
   const alike = shape(missing) !== undefined && shape(missing) === shape(foreign);
