@@ -84,7 +84,7 @@ test.afterAll(async () => {
 });
 
 /**
- * The environments of the server's Next processes, as /proc shows them (Linux): what a compromised
+ * The environments of the app's server processes (scripts/server.ts, Next inside), as /proc shows them (Linux): what a compromised
  * app process could read. The launcher itself, which migrates, is not among them.
  */
 function nextEnvironments(processGroup: number): string[] {
@@ -93,7 +93,7 @@ function nextEnvironments(processGroup: number): string[] {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
       const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      return group === processGroup && /next-server|next\/dist\/bin\/next/u.test(command) ? [fs.readFileSync(`/proc/${pid}/environ`, 'utf8')] : [];
+      return group === processGroup && /scripts\/server\.ts/u.test(command) ? [fs.readFileSync(`/proc/${pid}/environ`, 'utf8')] : [];
     } catch {
       return []; // a process that ended meanwhile
     }
