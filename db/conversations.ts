@@ -51,7 +51,8 @@ export async function deleteConversation(userId: string, id: string): Promise<bo
 
 /** A conversation still called "New conversation" takes its title from its first question. */
 export async function titleIfUntitled(conversation: Conversation, question: string): Promise<void> {
-  const title = question.replace(/\s+/gu, ' ').trim().slice(0, 60);
+  // Cut by code points: a cut between the two halves of an emoji stored a replacement character.
+  const title = Array.from(question.replace(/\s+/gu, ' ').trim()).slice(0, 60).join('');
   // Most turns are in a titled conversation: no write for them.
   if (!title || conversation.title !== UNTITLED) return;
   await getDb()

@@ -81,3 +81,16 @@ describe('creating a conversation', () => {
     expect((await bad.json()).error.code).toBe('invalid_json');
   });
 });
+
+describe("a conversation's title from its first question", () => {
+  it('is cut between characters, never inside one: an emoji or a tag character across the cut stays whole or goes', async () => {
+    const client = await newClient();
+    const id = (await (await createConversation(client.request('/api/conversations', { method: 'POST' }))).json()).conversation.id;
+    // 59 letters, then characters outside the Basic Multilingual Plane (two UTF-16 units each) across the 60th.
+    const question = `${'a'.repeat(59)}\u{1F600}\u{E0041}\u{E0042} and more after the cut`;
+    await readChunks(await chat(client.request('/api/chat', { body: { conversationId: id, message: { text: question } } })));
+    const { conversation } = await (await getConversation(client.request(`/api/conversations/${id}`), params({ id }))).json();
+    expect(conversation.title).toBe(`${'a'.repeat(59)}\u{1F600}`);
+    expect(conversation.title).not.toContain('\uFFFD');
+  });
+});
