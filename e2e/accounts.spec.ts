@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, exchange, failOnPageErrors, mailedLink, newConversation, submitAuth, uniqueEmail, waitForHydration } from './support';
+import { assistantMessages, exchange, failOnPageErrors, mailedLink, newConversation, screenshot, submitAuth, switchToDarkTheme, uniqueEmail, waitForHydration } from './support';
 
 // Accounts: a page view makes nothing, a first conversation makes a guest; a guest who signs up keeps
 // their chats; signing out leaves an empty guest; signing in again brings them back; a wrong password
@@ -124,4 +124,10 @@ test('a forgotten password is reset by the mailed link; /account changes it agai
   await page.goto(await mailedLink(email, /Subject: Verify your memlens email/));
   await page.goto('/account');
   await expect(page.getByTestId('account-verified')).toHaveText('verified');
+  await waitForHydration(page);
+  await screenshot(page, 'account');
+  await switchToDarkTheme(page);
+  await screenshot(page, 'account-dark');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'account-phone');
 });

@@ -28,7 +28,8 @@ test('sign-in tries from one address are counted once across two server processe
   } finally {
     delete process.env.WEB_CONCURRENCY;
   }
-  expect(fs.readFileSync(path.join(logDir, 'server.log'), 'utf8').match(/Ready in/gu)).toHaveLength(2);
+  // The server answers once one process listens; both must, or every try would reach the same one.
+  await expect.poll(() => fs.readFileSync(path.join(logDir, 'server.log'), 'utf8').match(/Ready in/gu)?.length ?? 0, { timeout: 60_000 }).toBe(2);
 
   const statuses: number[] = [];
   for (let i = 0; i < 4; i++) {
