@@ -8,7 +8,7 @@ import { clearFailures, recordFailure, refuseWhenSpent } from './rate-limit';
 
 /**
  * What better-auth's routes do not check by themselves, as its before and after hooks:
- * - a profile (sign-up, update-user) has a name of at most MAX_NAME_CHARS and an image that is an
+ * - a profile (sign-up, update-user) has an email of at most MAX_EMAIL_CHARS, a name of at most MAX_NAME_CHARS and an image that is an
  *   http(s) URL or absent (a `javascript:` URL would run when a page links it);
  * - failed sign-ins are counted per account (the email, hashed), whatever address they come from:
  *   past SIGN_IN_FAILURES_PER_ACCOUNT in the window, sign-in to that account answers 429 with
@@ -17,6 +17,8 @@ import { clearFailures, recordFailure, refuseWhenSpent } from './rate-limit';
  *   known. There is no global bound: it would let anyone lock every new visitor out.
  */
 export const MAX_NAME_CHARS = 100;
+/** The longest address SMTP can deliver to (RFC 5321's path limit less its brackets). */
+export const MAX_EMAIL_CHARS = 254;
 
 const PROFILE_PATHS = new Set(['/sign-up/email', '/update-user']);
 const SIGN_IN_PATH = '/sign-in/email';
@@ -49,7 +51,10 @@ async function boundGuests(address: string | null): Promise<void> {
 }
 
 function checkProfile(body: unknown): void {
-  const { name, image } = (body ?? {}) as { name?: unknown; image?: unknown };
+  const { name, image, email } = (body ?? {}) as { name?: unknown; image?: unknown; email?: unknown };
+  if (typeof email === 'string' && email.length > MAX_EMAIL_CHARS) {
+    throw new HttpError(400, 'email_too_long', `The email is ${email.length} characters long; an address has at most ${MAX_EMAIL_CHARS}.`);
+  }
   if (typeof name === 'string' && [...name].length > MAX_NAME_CHARS) {
     throw new HttpError(400, 'name_too_long', `The name is ${[...name].length} characters long; at most ${MAX_NAME_CHARS} are allowed.`);
   }

@@ -16,6 +16,16 @@ describe('sign-up checks the profile it stores', () => {
     expect(await accountsWith(address)).toBe(0);
   });
 
+  it('an email longer than an address can be (254 characters) is a clear 400 and creates nothing', async () => {
+    // Random letters: a repeated one compresses and hides how large an index entry really is.
+    const local = Array.from({ length: 64 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 26)]).join('');
+    const address = `${local}@${Array.from({ length: 40 }, () => local).join('.').slice(0, 3000)}.test`;
+    const response = await browser().auth('sign-up/email', { email: address, password: 'a fine password 1', name: 'Long' });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toMatchObject({ code: 'email_too_long' });
+    expect(await accountsWith(address)).toBe(0);
+  });
+
   it('100 characters, emoji counted as one each, are accepted', async () => {
     const address = email();
     const { result } = await mailedLinks(() => browser().auth('sign-up/email', { email: address, password: 'a fine password 1', name: '🙂'.repeat(100) }));
