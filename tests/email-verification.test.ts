@@ -1,11 +1,9 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as me } from '@/app/api/me/route';
 import { GET as staffUsers } from '@/app/api/staff/users/route';
 import { setEnv } from './support/app';
 import { browser, email, mailedLinks } from './support/auth';
+import { startSmtpMailbox } from './support/smtp-mailbox';
 
 const role = async (b: ReturnType<typeof browser>) => (await (await me(b.request('/api/me'))).json()).user.role;
 
@@ -48,29 +46,16 @@ describe('staff only after a proven identity', () => {
 
 describe('mail over SMTP', () => {
   const received: Array<{ to: string; body: string }> = [];
-  let server: SMTPServer;
+  let mailbox: Awaited<ReturnType<typeof startSmtpMailbox>>;
 
   beforeAll(async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      onData(stream, session, callback) {
-        let body = '';
-        stream.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), body });
-          callback();
-        });
-      },
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server.server, 'listening');
-    setEnv({ SMTP_URL: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`, MAIL_FROM: 'memlens test <test@memlens.test>' });
+    mailbox = await startSmtpMailbox(0, (mail) => received.push({ to: mail.to.join(','), body: mail.body }));
+    setEnv({ SMTP_URL: `smtp://127.0.0.1:${mailbox.port}`, MAIL_FROM: 'memlens test <test@memlens.test>' });
   });
 
   afterAll(async () => {
     setEnv({ SMTP_URL: undefined, MAIL_FROM: undefined });
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await mailbox.close();
   });
 
   // quoted-printable bodies fold long lines with "=\r\n" and escape "=" as "=3D".

@@ -50,6 +50,16 @@ function listeningTcpPorts(pid: number): number[] {
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
+/** A query over the URL's socket: the database answers there. */
+async function answerOver(url: string): Promise<number> {
+  const sql = openPostgres(url, { max: 1, onnotice: () => {} });
+  try {
+    return (await sql`select 42 as answer`)[0].answer;
+  } finally {
+    await sql.end();
+  }
+}
+
 describe('embedded database', () => {
   it('is served on a Unix socket only its owner can reach, in its 0700 data directory, with no TCP port open; the app pool works over it', async () => {
     const dataDir = tempDir();
@@ -84,9 +94,7 @@ describe('embedded database', () => {
     try {
       expect(unixSocketDirectory(db.url)).toBe(dir);
       expect(modeOf(dir)).toBe(0o700);
-      const sql = openPostgres(db.url, { max: 1, onnotice: () => {} });
-      expect((await sql`select 42 as answer`)[0].answer).toBe(42);
-      await sql.end();
+      expect(await answerOver(db.url)).toBe(42);
     } finally {
       await db.stop();
     }
@@ -101,9 +109,7 @@ describe('embedded database', () => {
       expect(dir).not.toBe(dataDir);
       expect(Buffer.byteLength(path.join(dir, `.s.PGSQL.${db.socketPort}`))).toBeLessThanOrEqual(107);
       expect(modeOf(dir)).toBe(0o700);
-      const sql = openPostgres(db.url, { max: 1, onnotice: () => {} });
-      expect((await sql`select 42 as answer`)[0].answer).toBe(42);
-      await sql.end();
+      expect(await answerOver(db.url)).toBe(42);
     } finally {
       await db.stop();
     }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpMailbox } from '../../tests/support/smtp-mailbox';
 import { MAILBOX_FILE, SMTP_PORT } from '../mailbox-config';
 
 /**
@@ -8,21 +8,6 @@ import { MAILBOX_FILE, SMTP_PORT } from '../mailbox-config';
  */
 export default async function startMailbox() {
   fs.writeFileSync(MAILBOX_FILE, '');
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, session, callback) {
-      let body = '';
-      stream.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      stream.on('end', () => {
-        fs.appendFileSync(MAILBOX_FILE, `${JSON.stringify({ to: session.envelope.rcptTo.map((r) => r.address), body })}\n`);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.server.once('error', reject);
-    server.listen(SMTP_PORT, '127.0.0.1', () => resolve());
-  });
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  const mailbox = await startSmtpMailbox(SMTP_PORT, (mail) => fs.appendFileSync(MAILBOX_FILE, `${JSON.stringify(mail)}\n`));
+  return mailbox.close;
 }
