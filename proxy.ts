@@ -1,4 +1,4 @@
-import { NextResponse, type NextRequest } from 'next/server';
+import { type NextRequest, NextResponse } from 'next/server';
 import { getConfig } from '@/lib/config';
 import { csrfVerdict, declaresBody, STAFF_REQUEST_HEADER } from '@/lib/csrf';
 import { errorResponse, HttpError } from '@/lib/http';
@@ -15,7 +15,11 @@ export function proxy(request: NextRequest) {
   const isApi = request.nextUrl.pathname === '/api' || request.nextUrl.pathname.startsWith('/api/');
   const csp = isApi
     ? API_CONTENT_SECURITY_POLICY
-    : pageContentSecurityPolicy({ nonce: newNonce(), dev: process.env.NODE_ENV === 'development', https: request.nextUrl.protocol === 'https:' });
+    : pageContentSecurityPolicy({
+        nonce: newNonce(),
+        dev: process.env.NODE_ENV === 'development',
+        https: request.nextUrl.protocol === 'https:',
+      });
 
   const refusal = forgeryRefusal(request);
   if (refusal) return withSecurityHeaders(refusal, csp);

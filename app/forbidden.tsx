@@ -12,8 +12,8 @@ export default function Forbidden() {
         <p className="text-sm font-medium text-accent">403 · Staff only</p>
         <h1 className="mt-2 text-2xl font-semibold tracking-tight">This page is for memlens staff</h1>
         <p className="mt-3 text-[15px] leading-7 text-muted">
-          The staff console lets support staff read any user&apos;s conversations and memory, so it is open to staff accounts only.
-          You are signed in with an account that is not one.
+          The staff console lets support staff read any user&apos;s conversations and memory, so it is open to staff accounts only. You are
+          signed in with an account that is not one.
         </p>
         <p className="mt-3 text-sm leading-6 text-muted">
           If you work on memlens, ask an administrator to make your account staff, then sign in again.

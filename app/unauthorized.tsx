@@ -15,7 +15,9 @@ export default function Unauthorized() {
           This page needs a signed-in account: the staff console is for memlens staff, who sign in with their work email.
         </p>
         <div className="mt-6 flex flex-wrap items-center justify-center gap-3">
-          <SignInLink className="inline-flex rounded-xl bg-accent px-4 py-2 text-sm font-medium text-on-accent hover:bg-accent-hover">Sign in</SignInLink>
+          <SignInLink className="inline-flex rounded-xl bg-accent px-4 py-2 text-sm font-medium text-on-accent hover:bg-accent-hover">
+            Sign in
+          </SignInLink>
           <Link href="/" className="inline-flex rounded-xl border border-line bg-surface px-4 py-2 text-sm font-medium hover:bg-subtle">
             Back to the chat
           </Link>

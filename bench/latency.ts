@@ -14,8 +14,8 @@ import { parseArgs } from 'node:util';
 import { getSql } from '../db/client';
 import { createGuestUser } from '../db/users';
 import { toVectorLiteral } from '../db/vector';
-import { getModels } from '../lib/llm';
 import { importConversation } from '../lib/import';
+import { getModels } from '../lib/llm';
 import { embedTexts } from '../lib/memory/embed';
 import { previewContext } from '../lib/memory/preview';
 import { withDatabase } from '../scripts/with-database';
@@ -59,7 +59,13 @@ function ingestionMessages(turns: number) {
   const random = seededRandom(99);
   const words = vocabulary(300, random);
   return Array.from({ length: turns }, (_, i) => [
-    { role: 'user' as const, content: i % 3 === 0 ? filler(templates.fact[i % templates.fact.length], words, random) : filler(templates.user[i % templates.user.length], words, random) },
+    {
+      role: 'user' as const,
+      content:
+        i % 3 === 0
+          ? filler(templates.fact[i % templates.fact.length], words, random)
+          : filler(templates.user[i % templates.user.length], words, random),
+    },
     { role: 'assistant' as const, content: filler(templates.reply[i % templates.reply.length], words, random) },
   ]).flat();
 }
@@ -106,7 +112,12 @@ const results = await withDatabase(async () => {
           await tx`set local enable_seqscan = off`;
           return tx`explain select id from episodes where user_id = ${user.id} order by embedding <=> ${literal}::vector limit ${k}`;
         });
-        progress(`  bare kNN plan: ${plan.map((r) => r['QUERY PLAN']).join(' / ').replace(/'\[[^\]]*\]'/gu, "'[…]'")}`);
+        progress(
+          `  bare kNN plan: ${plan
+            .map((r) => r['QUERY PLAN'])
+            .join(' / ')
+            .replace(/'\[[^\]]*\]'/gu, "'[…]'")}`,
+        );
       }
       if (i < 10) continue; // warm-up
       assembly.push(ms - embedMs);
@@ -127,7 +138,9 @@ const results = await withDatabase(async () => {
       stepsP50: Object.fromEntries(Object.entries(steps).map(([step, ms]) => [step, round(percentile(ms, 50))])),
       stepsP95: Object.fromEntries(Object.entries(steps).map(([step, ms]) => [step, round(percentile(ms, 95))])),
     };
-    progress(`size ${size}: assembly p50 ${row.assemblyP50} ms, p95 ${row.assemblyP95} ms (embedding p95 ${row.embedP95} ms beside); kNN p95 ${row.knnP95} ms`);
+    progress(
+      `size ${size}: assembly p50 ${row.assemblyP50} ms, p95 ${row.assemblyP95} ms (embedding p95 ${row.embedP95} ms beside); kNN p95 ${row.knnP95} ms`,
+    );
     rows.push(row);
   }
 
@@ -136,7 +149,11 @@ const results = await withDatabase(async () => {
   return {
     environment: env,
     sizes: rows,
-    ingestion: { empty: ingestEmpty, besideOthers: { ...ingestBeside, othersItems }, slowdown: round(ingestBeside.seconds / Math.max(ingestEmpty.seconds, 0.001)) },
+    ingestion: {
+      empty: ingestEmpty,
+      besideOthers: { ...ingestBeside, othersItems },
+      slowdown: round(ingestBeside.seconds / Math.max(ingestEmpty.seconds, 0.001)),
+    },
   };
 });
 
@@ -147,16 +164,36 @@ function round(v: number) {
 console.log(`\nContext assembly latency (${results.environment.database}); ${results.environment.commit} on ${results.environment.cpu}\n`);
 console.log(
   markdownTable(
-    ['items (facts + episodes each)', 'load s', 'assembly p50 ms', 'assembly p95 ms', 'bare kNN p50 ms', 'bare kNN p95 ms', 'p95 ratio', 'embedding call p95 ms (not in assembly)'],
+    [
+      'items (facts + episodes each)',
+      'load s',
+      'assembly p50 ms',
+      'assembly p95 ms',
+      'bare kNN p50 ms',
+      'bare kNN p95 ms',
+      'p95 ratio',
+      'embedding call p95 ms (not in assembly)',
+    ],
     results.sizes.map((r) => [r.size, r.loadSeconds, r.assemblyP50, r.assemblyP95, r.knnP50, r.knnP95, r.ratioP95, r.embedP95]),
   ),
 );
 const stepNames = Object.keys(results.sizes[0]?.stepsP50 ?? {});
-const stepRows = results.sizes.flatMap((r) => [[`${r.size} p50`, ...Object.values(r.stepsP50)], [`${r.size} p95`, ...Object.values(r.stepsP95)]]);
+const stepRows = results.sizes.flatMap((r) => [
+  [`${r.size} p50`, ...Object.values(r.stepsP50)],
+  [`${r.size} p95`, ...Object.values(r.stepsP95)],
+]);
 console.log(`\nSteps, ms:\n${markdownTable(['items', ...stepNames], stepRows)}`);
 const { empty, besideOthers, slowdown } = results.ingestion;
 console.log(`\nIngestion through the import path (embedding, episode, facts, summary), the same ${empty.turns} turns:`);
-console.log(markdownTable(['database', 'seconds', 'turns/s'], [['empty', empty.seconds, empty.turnsPerSecond], [`beside ${besideOthers.othersItems} other users' items`, besideOthers.seconds, besideOthers.turnsPerSecond]]));
+console.log(
+  markdownTable(
+    ['database', 'seconds', 'turns/s'],
+    [
+      ['empty', empty.seconds, empty.turnsPerSecond],
+      [`beside ${besideOthers.othersItems} other users' items`, besideOthers.seconds, besideOthers.turnsPerSecond],
+    ],
+  ),
+);
 console.log(`time ratio (beside others / empty): ${slowdown}`);
 fs.mkdirSync(path.dirname(values.json!), { recursive: true });
 fs.writeFileSync(values.json!, JSON.stringify(results, null, 2));

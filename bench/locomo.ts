@@ -11,10 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDatabase } from '../scripts/with-database';
-import { ingestSample, evaluateSample, locomoSchema, type Mode, type QuestionResult } from './lib/locomo';
+import { evaluateSample, ingestSample, locomoSchema, type Mode, type QuestionResult } from './lib/locomo';
+import { answerAndGrade } from './lib/locomo-answer';
 import { summarise, summaryTable } from './lib/locomo-report';
 import { environment, progress, renderSvg } from './lib/report';
-import { answerAndGrade } from './lib/locomo-answer';
 
 const { values } = parseArgs({
   options: {
@@ -70,8 +70,18 @@ fs.writeFileSync(
     height: 300,
     data: { values: report.systems.map((s) => ({ system: s.system, tokens: s.meanTokens, recall: s.recallOverall })) },
     layer: [
-      { mark: { type: 'point', filled: true, size: 90 }, encoding: { x: { field: 'tokens', type: 'quantitative', scale: { type: 'log' }, title: 'mean context tokens (log)' }, y: { field: 'recall', type: 'quantitative', scale: { domain: [0, 1] }, title: 'strict evidence recall (categories 1-4)' }, color: { field: 'system', type: 'nominal' } } },
-      { mark: { type: 'text', dy: -10 }, encoding: { x: { field: 'tokens', type: 'quantitative' }, y: { field: 'recall', type: 'quantitative' }, text: { field: 'system' } } },
+      {
+        mark: { type: 'point', filled: true, size: 90 },
+        encoding: {
+          x: { field: 'tokens', type: 'quantitative', scale: { type: 'log' }, title: 'mean context tokens (log)' },
+          y: { field: 'recall', type: 'quantitative', scale: { domain: [0, 1] }, title: 'strict evidence recall (categories 1-4)' },
+          color: { field: 'system', type: 'nominal' },
+        },
+      },
+      {
+        mark: { type: 'text', dy: -10 },
+        encoding: { x: { field: 'tokens', type: 'quantitative' }, y: { field: 'recall', type: 'quantitative' }, text: { field: 'system' } },
+      },
     ],
   }),
 );

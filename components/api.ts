@@ -1,8 +1,18 @@
-import type { Fact, FactDeleteResult, FactEvent, FactStatus, ForgetResult, MemoryCounts, SummaryResponse, TurnContext } from './inspector/types';
+import type { MessageLocation } from './inspector/endpoints';
+import type {
+  Fact,
+  FactDeleteResult,
+  FactEvent,
+  FactStatus,
+  ForgetResult,
+  MemoryCounts,
+  ReplayOptions,
+  ReplayResponse,
+  SummaryResponse,
+  TurnContext,
+} from './inspector/types';
 import type { AddFactResult, EpisodeDeleteResult, EpisodePage, FactKind, PageFact } from './memory-page/types';
 import type { ConversationSummary, ImportView, StoredMessage } from './types';
-import type { ReplayOptions, ReplayResponse } from './inspector/types';
-import type { MessageLocation } from './inspector/endpoints';
 
 /** An error the API answered with (`{ error: { code, message } }`), or a network failure. */
 export class ApiError extends Error {
@@ -60,16 +70,13 @@ export const api = {
     ),
   deleteConversation: (id: string) => request<{ deleted: string }>(`/api/conversations/${id}`, { method: 'DELETE' }),
   listMessages: (conversationId: string) =>
-    request<{ messages: StoredMessage[] }>(`/api/conversations/${conversationId}/messages`, { cache: 'no-store' }).then(
-      (r) => r.messages,
-    ),
+    request<{ messages: StoredMessage[] }>(`/api/conversations/${conversationId}/messages`, { cache: 'no-store' }).then((r) => r.messages),
   clearMessages: (conversationId: string) =>
     request<{ removed: number }>(`/api/conversations/${conversationId}/messages`, { method: 'DELETE' }),
 
   // ---- memory (the inspector)
   getTurnContext: (messageId: string) => request<TurnContext>(`/api/messages/${messageId}/context`, { cache: 'no-store' }),
-  getSummary: (conversationId: string) =>
-    request<SummaryResponse>(`/api/conversations/${conversationId}/summary`, { cache: 'no-store' }),
+  getSummary: (conversationId: string) => request<SummaryResponse>(`/api/conversations/${conversationId}/summary`, { cache: 'no-store' }),
   editSummary: (conversationId: string, content: string, version: number | undefined) =>
     request<{ summary: SummaryResponse['summary'] }>(`/api/conversations/${conversationId}/summary`, {
       method: 'PUT',
@@ -100,7 +107,9 @@ export const api = {
 
   // ---- the Memory page (/memory)
   searchFacts: (filter: { q?: string; status?: FactStatus }) =>
-    request<{ facts: PageFact[] }>(`/api/facts${query({ q: filter.q, status: filter.status })}`, { cache: 'no-store' }).then((r) => r.facts),
+    request<{ facts: PageFact[] }>(`/api/facts${query({ q: filter.q, status: filter.status })}`, { cache: 'no-store' }).then(
+      (r) => r.facts,
+    ),
   addFact: (content: string, slot?: FactKind) =>
     request<AddFactResult>('/api/facts', { method: 'POST', json: slot ? { content, slot } : { content } }),
   listEpisodes: (filter: { q?: string; cursor?: string | null }) =>

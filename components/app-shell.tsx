@@ -1,7 +1,7 @@
 'use client';
 
 import { usePathname } from 'next/navigation';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { InspectorStoreProvider } from './inspector/store';
 import { Sidebar } from './sidebar';
 import type { ConversationSummary, ModelInfo } from './types';
@@ -147,40 +147,40 @@ export function AppShell({
   return (
     <ShellContext.Provider value={{ openSidebar: () => setDrawerOpen(true), inspector: inspectorLayout }}>
       <InspectorStoreProvider>
-      <div className="flex h-dvh w-full overflow-hidden bg-canvas" data-inspector-open={inspector ? String(columnOpen) : undefined}>
-        <div
-          className={`fixed inset-0 z-30 bg-black/40 transition-opacity md:hidden ${drawerOpen ? 'opacity-100' : 'pointer-events-none opacity-0'}`}
-          aria-hidden="true"
-          onClick={() => setDrawerOpen(false)}
-        />
-        <div
-          className={`fixed inset-y-0 left-0 z-40 w-72 shrink-0 transition-[translate,visibility] md:visible md:static md:z-auto md:translate-x-0 ${
-            drawerOpen ? 'visible translate-x-0' : 'invisible -translate-x-full'
-          }`}
-        >
-          <Sidebar initialConversations={conversations} model={model} onClose={() => setDrawerOpen(false)} />
+        <div className="flex h-dvh w-full overflow-hidden bg-canvas" data-inspector-open={inspector ? String(columnOpen) : undefined}>
+          <div
+            className={`fixed inset-0 z-30 bg-black/40 transition-opacity md:hidden ${drawerOpen ? 'opacity-100' : 'pointer-events-none opacity-0'}`}
+            aria-hidden="true"
+            onClick={() => setDrawerOpen(false)}
+          />
+          <div
+            className={`fixed inset-y-0 left-0 z-40 w-72 shrink-0 transition-[translate,visibility] md:visible md:static md:z-auto md:translate-x-0 ${
+              drawerOpen ? 'visible translate-x-0' : 'invisible -translate-x-full'
+            }`}
+          >
+            <Sidebar initialConversations={conversations} model={model} onClose={() => setDrawerOpen(false)} />
+          </div>
+          <main className="flex min-w-0 flex-1 flex-col">{children}</main>
+          {inspector ? (
+            <>
+              <div
+                className={`fixed inset-0 z-30 bg-black/40 transition-opacity lg:hidden ${inspectorDrawerOpen ? 'opacity-100' : 'pointer-events-none opacity-0'}`}
+                aria-hidden="true"
+                onClick={() => setInspectorDrawerOpen(false)}
+              />
+              <aside
+                id={INSPECTOR_PANEL_ID}
+                tabIndex={-1}
+                aria-label="Inspector"
+                className={`fixed inset-y-0 right-0 z-40 flex w-[min(28rem,calc(100vw-2.5rem))] shrink-0 flex-col border-l border-line bg-surface shadow-2xl transition-[translate,visibility] outline-none lg:static lg:z-auto lg:w-[24rem] lg:translate-x-0 lg:shadow-none xl:w-[26rem] ${
+                  inspectorDrawerOpen ? 'visible translate-x-0' : 'invisible translate-x-full'
+                } ${columnOpen ? 'lg:visible' : 'lg:hidden'}`}
+              >
+                {inspector}
+              </aside>
+            </>
+          ) : null}
         </div>
-        <main className="flex min-w-0 flex-1 flex-col">{children}</main>
-        {inspector ? (
-          <>
-            <div
-              className={`fixed inset-0 z-30 bg-black/40 transition-opacity lg:hidden ${inspectorDrawerOpen ? 'opacity-100' : 'pointer-events-none opacity-0'}`}
-              aria-hidden="true"
-              onClick={() => setInspectorDrawerOpen(false)}
-            />
-            <aside
-              id={INSPECTOR_PANEL_ID}
-              tabIndex={-1}
-              aria-label="Inspector"
-              className={`fixed inset-y-0 right-0 z-40 flex w-[min(28rem,calc(100vw-2.5rem))] shrink-0 flex-col border-l border-line bg-surface shadow-2xl transition-[translate,visibility] outline-none lg:static lg:z-auto lg:w-[24rem] lg:translate-x-0 lg:shadow-none xl:w-[26rem] ${
-                inspectorDrawerOpen ? 'visible translate-x-0' : 'invisible translate-x-full'
-              } ${columnOpen ? 'lg:visible' : 'lg:hidden'}`}
-            >
-              {inspector}
-            </aside>
-          </>
-        ) : null}
-      </div>
       </InspectorStoreProvider>
     </ShellContext.Provider>
   );

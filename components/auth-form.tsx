@@ -51,9 +51,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         <div>
           <h1 className="text-lg font-semibold">{signUp ? 'Create your account' : 'Sign in to memlens'}</h1>
           <p className="mt-1 text-sm text-muted">
-            {signUp
-              ? 'Your conversations and memory from this browser come with you.'
-              : 'Your conversations and memory, on any device.'}
+            {signUp ? 'Your conversations and memory from this browser come with you.' : 'Your conversations and memory, on any device.'}
           </p>
         </div>
         {signUp ? (
@@ -64,7 +62,13 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         ) : null}
         <label className="block text-sm">
           <span className="mb-1 block text-muted">Email</span>
-          <input name="email" type="email" required autoComplete="email" className="w-full rounded-lg border border-line bg-canvas px-3 py-2" />
+          <input
+            name="email"
+            type="email"
+            required
+            autoComplete="email"
+            className="w-full rounded-lg border border-line bg-canvas px-3 py-2"
+          />
         </label>
         <label className="block text-sm">
           <span className="mb-1 block text-muted">Password</span>

@@ -4,21 +4,10 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { INSPECTOR_PANEL_ID, useShell } from './app-shell';
-import { InspectorIcon, MenuIcon } from './icons';
-import { MemoryIcon } from './icons';
+import { InspectorIcon, MemoryIcon, MenuIcon } from './icons';
 
 /** The bar above a conversation: title, model, offline badge and conversation actions. */
-export function ChatHeader({
-  title,
-  model,
-  offline,
-  actions,
-}: {
-  title: string;
-  model: string;
-  offline: boolean;
-  actions?: ReactNode;
-}) {
+export function ChatHeader({ title, model, offline, actions }: { title: string; model: string; offline: boolean; actions?: ReactNode }) {
   const { openSidebar, inspector } = useShell();
   const onMemoryPage = usePathname() === '/memory';
   return (

@@ -4,22 +4,22 @@ import { useChat } from '@ai-sdk/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DefaultChatTransport } from 'ai';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { api, ApiError, conversationsKey, onMemoryChanged, parseApiError } from './api';
+import { ApiError, api, conversationsKey, onMemoryChanged, parseApiError } from './api';
 import { useShell } from './app-shell';
 import { ChatHeader } from './chat-header';
-import { ConfirmDialog } from './confirm-dialog';
 import { Composer, takeFirstMessage } from './composer';
+import { ConfirmDialog } from './confirm-dialog';
 import { AlertIcon, CloseIcon, EraseIcon } from './icons';
 import { boundMessage, useInspector, useInspectorStore, usePublishChat } from './inspector/store';
 import { MessageView, ThinkingIndicator } from './message';
 import {
-  textOf,
-  toChatMessage,
-  validateMessage,
   type ChatMessage,
   type ConversationSummary,
   type MessageStatus,
   type ModelInfo,
+  textOf,
+  toChatMessage,
+  validateMessage,
 } from './types';
 
 type Props = {
@@ -88,7 +88,9 @@ export function Chat({ conversation, initialMessages, model }: Props) {
         setMessages((current) =>
           current.map((m) => (m.id === message.id ? { ...m, metadata: { ...m.metadata, status: ended, error: endError } } : m)),
         );
-        setAnnouncement(ended === 'complete' ? 'Reply complete.' : ended === 'incomplete' ? 'Reply stopped.' : `Reply failed: ${endError ?? ''}`);
+        setAnnouncement(
+          ended === 'complete' ? 'Reply complete.' : ended === 'incomplete' ? 'Reply stopped.' : `Reply failed: ${endError ?? ''}`,
+        );
         if (isDisconnect) void resync();
         return;
       }

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
 import { SendIcon, StopIcon } from './icons';
 
 // A message typed on the home page travels to its new conversation's page through sessionStorage

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 type DialogFrameProps = {
   open: boolean;
@@ -86,12 +86,21 @@ export function DialogFrame({
         </div>
         {children}
         {error ? (
-          <p role="alert" data-testid={testId ? `${testId}-error` : undefined} className="mt-3 rounded-md bg-danger-soft px-3 py-2 text-sm text-danger">
+          <p
+            role="alert"
+            data-testid={testId ? `${testId}-error` : undefined}
+            className="mt-3 rounded-md bg-danger-soft px-3 py-2 text-sm text-danger"
+          >
             {error}
           </p>
         ) : null}
         <div className="mt-5 flex justify-end gap-2">
-          <button type="button" onClick={onCancel} disabled={busy} className="rounded-lg px-3.5 py-2 text-sm font-medium text-fg hover:bg-subtle disabled:opacity-50">
+          <button
+            type="button"
+            onClick={onCancel}
+            disabled={busy}
+            className="rounded-lg px-3.5 py-2 text-sm font-medium text-fg hover:bg-subtle disabled:opacity-50"
+          >
             Cancel
           </button>
           <button

@@ -8,7 +8,7 @@ import { api, conversationsKey } from './api';
 import { ChatHeader } from './chat-header';
 import { Composer, stashFirstMessage } from './composer';
 import { LensIcon, PlusIcon } from './icons';
-import { validateMessage, type ModelInfo } from './types';
+import { type ModelInfo, validateMessage } from './types';
 
 const suggestions = [
   'My name is Ada and I work on compilers. What should I read next?',
@@ -51,8 +51,8 @@ export function EmptyState({ model }: { model: ModelInfo }) {
           </span>
           <h2 className="mt-5 text-2xl font-semibold tracking-tight">A chat whose memory you can see</h2>
           <p className="mx-auto mt-3 max-w-md text-[15px] leading-7 text-muted">
-            Every conversation is saved as you go, and next to each reply you can see what memlens remembered for it. You can
-            stop a reply, edit what you asked and retry at any point.
+            Every conversation is saved as you go, and next to each reply you can see what memlens remembered for it. You can stop a reply,
+            edit what you asked and retry at any point.
           </p>
           <div className="mt-7 text-left" data-testid="home-composer">
             <Composer

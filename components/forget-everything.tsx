@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { type UseQueryResult, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, memoryKeys } from './api';
 import { ConfirmDialog } from './confirm-dialog';
@@ -45,7 +45,8 @@ function describeRemoved(counts: Record<string, number>): string {
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((sum, n) => sum + n, 0);
 const sameCounts = (a: Record<string, number>, b: Record<string, number>) =>
   [...new Set([...Object.keys(a), ...Object.keys(b)])].every((key) => (a[key] ?? 0) === (b[key] ?? 0));
-const describeKept = (kept: MemoryCounts['kept']) => `${plural(kept.conversations, 'conversation')} with ${plural(kept.messages, 'message')}`;
+const describeKept = (kept: MemoryCounts['kept']) =>
+  `${plural(kept.conversations, 'conversation')} with ${plural(kept.messages, 'message')}`;
 
 type Outcome = { result: ForgetResult; plan: MemoryCounts | undefined };
 
@@ -130,8 +131,8 @@ function ForgetPlan({ query }: { query: UseQueryResult<MemoryCounts> }) {
     <div data-testid="forget-plan" className="space-y-2">
       {nothing ? (
         <p>
-          <span data-testid="forget-plan-removed">Nothing</span> to remove: memlens keeps no facts, remembered exchanges or summaries
-          about you.
+          <span data-testid="forget-plan-removed">Nothing</span> to remove: memlens keeps no facts, remembered exchanges or summaries about
+          you.
         </p>
       ) : (
         <p>

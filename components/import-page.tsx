@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { api, conversationsKey, importsKey } from './api';
 import { ChatHeader } from './chat-header';
 import { UploadIcon } from './icons';
@@ -52,7 +52,8 @@ export function ImportPage({ model }: { model: ModelInfo }) {
             title="Send a file"
             description={
               <>
-                A JSON file: <code className="font-mono text-xs">{'{ "title": "…", "messages": [{ "role": "user", "content": "…" }, …] }'}</code>, or
+                A JSON file:{' '}
+                <code className="font-mono text-xs">{'{ "title": "…", "messages": [{ "role": "user", "content": "…" }, …] }'}</code>, or
                 just the array of messages (roles <code className="font-mono text-xs">user</code> and{' '}
                 <code className="font-mono text-xs">assistant</code>, up to 5,000 messages).
               </>
@@ -149,7 +150,9 @@ function ImportForm({ busy, onQueued }: { busy: boolean; onQueued: (view: Import
           <UploadIcon />
           {start.isPending ? 'Sending…' : 'Import'}
         </button>
-        {body && Array.isArray(body.messages) ? <span className="text-sm text-muted">{plural(body.messages.length, 'message')} in the file</span> : null}
+        {body && Array.isArray(body.messages) ? (
+          <span className="text-sm text-muted">{plural(body.messages.length, 'message')} in the file</span>
+        ) : null}
         {busy ? <span className="text-sm text-muted">One import at a time: this one first.</span> : null}
       </div>
       {problem ? (
@@ -175,7 +178,12 @@ function ImportProgress({ view }: { view: ImportView }) {
           ? `Imported ${plural(view.messages.total, 'message')}; ${plural(view.replies.done, 'reply', 'replies')} remembered.`
           : 'The import failed.';
   return (
-    <section aria-labelledby="import-progress-title" data-testid="import-progress" data-status={view.status} className="rounded-xl border border-line bg-surface p-4 shadow-xs sm:p-5">
+    <section
+      aria-labelledby="import-progress-title"
+      data-testid="import-progress"
+      data-status={view.status}
+      className="rounded-xl border border-line bg-surface p-4 shadow-xs sm:p-5"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <h2 id="import-progress-title" className="min-w-0 flex-1 truncate text-base font-semibold tracking-tight">
           {view.title ?? 'Imported conversation'}
@@ -190,7 +198,10 @@ function ImportProgress({ view }: { view: ImportView }) {
         aria-valuenow={percent}
         className="mt-3 h-2 overflow-hidden rounded-full bg-subtle"
       >
-        <div className={`h-full rounded-full transition-[width] ${view.status === 'failed' ? 'bg-danger' : 'bg-accent'}`} style={{ width: `${percent}%` }} />
+        <div
+          className={`h-full rounded-full transition-[width] ${view.status === 'failed' ? 'bg-danger' : 'bg-accent'}`}
+          style={{ width: `${percent}%` }}
+        />
       </div>
       <p className="mt-2 text-sm text-muted" data-testid="import-step" aria-live="polite">
         {step} <span className="text-faint">({percent}%)</span>

@@ -1,7 +1,7 @@
 'use client';
 
 import { memo, useMemo } from 'react';
-import ReactMarkdown, { defaultUrlTransform, type Components, type UrlTransform } from 'react-markdown';
+import ReactMarkdown, { type Components, defaultUrlTransform, type UrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { splitInvisible } from '@/lib/invisible-chars';
 import { INVISIBLE_TOKEN_CLASS } from './visible-text';
@@ -56,7 +56,11 @@ export const Markdown = memo(function Markdown({
             </button>
           );
         }
-        return <a {...props} href={href} target="_blank" rel="noopener noreferrer">{children}</a>;
+        return (
+          <a {...props} href={href} target="_blank" rel="noopener noreferrer">
+            {children}
+          </a>
+        );
       },
     }),
     [onCite, messageId],
@@ -194,7 +198,12 @@ function revealInvisible(node: HastNode) {
     return splitInvisible(child.value ?? '').map((piece) =>
       piece.kind === 'text'
         ? { type: 'text', value: piece.text }
-        : { type: 'element', tagName: 'span', properties: { dataTestid: 'invisible-char', title: piece.title, className: INVISIBLE_TOKEN_CLASS }, children: [{ type: 'text', value: piece.label }] },
+        : {
+            type: 'element',
+            tagName: 'span',
+            properties: { dataTestid: 'invisible-char', title: piece.title, className: INVISIBLE_TOKEN_CLASS },
+            children: [{ type: 'text', value: piece.label }],
+          },
     );
   });
 }

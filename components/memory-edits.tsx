@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { type ReactNode, useId, useRef, useState } from 'react';
 import { api, memoryKeys } from './api';
 import { ConfirmDialog } from './confirm-dialog';
 import { useAfterMemoryChange } from './inspector/memory-changed';
@@ -156,7 +156,10 @@ export function FactItem({
         <FactEditForm edits={edits} place={place} />
       ) : (
         <div className="flex items-start gap-2">
-          <p className={`min-w-0 flex-1 break-words ${onPage ? 'text-[15px] leading-6 text-fg' : 'leading-5'}`} data-testid={`${prefix}-content`}>
+          <p
+            className={`min-w-0 flex-1 break-words ${onPage ? 'text-[15px] leading-6 text-fg' : 'leading-5'}`}
+            data-testid={`${prefix}-content`}
+          >
             <VisibleText text={fact.content} />
           </p>
           {badges}

@@ -8,8 +8,7 @@ import { VisibleText } from './visible-text';
 // the marks say what the model is no longer sent.
 
 export const FORGOTTEN_TITLE = 'memlens forgot this; it is no longer sent to the model';
-export const correctedTitle = (replacement: string | null) =>
-  replacement ? `corrected in memory: ${replacement}` : 'corrected in memory';
+export const correctedTitle = (replacement: string | null) => (replacement ? `corrected in memory: ${replacement}` : 'corrected in memory');
 
 type Segment = { text: string; mark: MessageMark | null };
 
@@ -58,7 +57,15 @@ const pill =
  * A user message's text with its forgotten parts struck through and its corrected parts underlined;
  * with `showInvisible` (the staff console), its invisible characters shown as tokens too.
  */
-export function MarkedText({ text, marks, showInvisible = false }: { text: string; marks: MessageMark[] | undefined; showInvisible?: boolean }) {
+export function MarkedText({
+  text,
+  marks,
+  showInvisible = false,
+}: {
+  text: string;
+  marks: MessageMark[] | undefined;
+  showInvisible?: boolean;
+}) {
   const segments = withTrailingPunctuation(segmentsOf(text, marks));
   const shown = (part: string) => (showInvisible ? <VisibleText text={part} /> : part);
   return (
@@ -99,7 +106,11 @@ export function MarkedText({ text, marks, showInvisible = false }: { text: strin
               <span className="sr-only">]</span>
             </span>
             {after}
-            <span aria-hidden="true" title={correctedTitle(mark.replacement)} className={`${pill} border-accent/30 bg-accent-soft text-accent`}>
+            <span
+              aria-hidden="true"
+              title={correctedTitle(mark.replacement)}
+              className={`${pill} border-accent/30 bg-accent-soft text-accent`}
+            >
               corrected
             </span>
           </Fragment>
@@ -139,7 +150,9 @@ export function ReplyMarksNote({ text, marks }: { text: string; marks: MessageMa
   const segments = segmentsOf(text, marks).filter((s) => s.mark);
   if (segments.length === 0) return null;
   const forgotten = segments.some((s) => s.mark!.kind === 'forgotten');
-  const corrections = [...new Set(segments.flatMap((s) => (s.mark!.kind === 'corrected' && s.mark!.replacement ? [s.mark!.replacement] : [])))];
+  const corrections = [
+    ...new Set(segments.flatMap((s) => (s.mark!.kind === 'corrected' && s.mark!.replacement ? [s.mark!.replacement] : []))),
+  ];
   const corrected = segments.some((s) => s.mark!.kind === 'corrected');
   const subject = forgotten ? 'It also mentions' : 'Part of this reply mentions';
   const excerpt = segments.map((s) => s.text.trim()).join(' … ');

@@ -5,7 +5,7 @@ import { submitOnEnter, useAutosize } from './composer';
 import { CheckIcon, CopyIcon, InspectorIcon, LensIcon, PencilIcon, RetryIcon } from './icons';
 import { Markdown, type OnCite } from './markdown';
 import { CorrectionsCaption, MarkedText, ReplyMarksNote } from './message-marks';
-import { textOf, validateMessage, type ChatMessage, type MessageStatus } from './types';
+import { type ChatMessage, type MessageStatus, textOf, validateMessage } from './types';
 
 type Props = {
   message: ChatMessage;

@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useState, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { authClient } from './auth-client';
 
 /**
@@ -32,9 +32,25 @@ function useSubmit(run: (form: FormData) => Promise<{ error: { message?: string 
   return { busy, outcome, submit };
 }
 
-function Card({ title, lead, testId, submit, children }: { title: string; lead: string; testId: string; submit: (form: FormData) => Promise<void>; children: ReactNode }) {
+function Card({
+  title,
+  lead,
+  testId,
+  submit,
+  children,
+}: {
+  title: string;
+  lead: string;
+  testId: string;
+  submit: (form: FormData) => Promise<void>;
+  children: ReactNode;
+}) {
   return (
-    <form action={submit} data-testid={testId} className="w-full max-w-sm space-y-4 rounded-2xl border border-line bg-surface p-6 shadow-sm">
+    <form
+      action={submit}
+      data-testid={testId}
+      className="w-full max-w-sm space-y-4 rounded-2xl border border-line bg-surface p-6 shadow-sm"
+    >
       <div>
         <h1 className="text-lg font-semibold">{title}</h1>
         <p className="mt-1 text-sm text-muted">{lead}</p>
@@ -47,7 +63,11 @@ function Card({ title, lead, testId, submit, children }: { title: string; lead: 
 function Said({ outcome }: { outcome: Outcome }) {
   if (!outcome) return null;
   return (
-    <p role={outcome.ok ? 'status' : 'alert'} data-testid={outcome.ok ? 'form-done' : 'form-error'} className={`rounded-lg px-3 py-2 text-sm ${outcome.ok ? 'bg-accent-soft text-accent' : 'bg-danger-soft text-danger'}`}>
+    <p
+      role={outcome.ok ? 'status' : 'alert'}
+      data-testid={outcome.ok ? 'form-done' : 'form-error'}
+      className={`rounded-lg px-3 py-2 text-sm ${outcome.ok ? 'bg-accent-soft text-accent' : 'bg-danger-soft text-danger'}`}
+    >
       {outcome.message}
     </p>
   );
@@ -96,7 +116,12 @@ export function ResetPasswordForm({ token, error }: { token: string | null; erro
   );
   if (!token || error) {
     return (
-      <Card title="This link does not work" lead="It was used already, has expired, or was cut short. Ask for a new one." testId="reset-password-form" submit={async () => {}}>
+      <Card
+        title="This link does not work"
+        lead="It was used already, has expired, or was cut short. Ask for a new one."
+        testId="reset-password-form"
+        submit={async () => {}}
+      >
         <Link href="/forgot-password" className="block text-center text-sm font-medium text-accent hover:underline">
           Send a new link
         </Link>
@@ -132,7 +157,12 @@ export function ChangePasswordForm() {
     'Could not change the password.',
   );
   return (
-    <Card title="Change password" lead="Every other browser signed in to this account is signed out." testId="change-password-form" submit={submit}>
+    <Card
+      title="Change password"
+      lead="Every other browser signed in to this account is signed out."
+      testId="change-password-form"
+      submit={submit}
+    >
       <PasswordField name="current" label="Current password" autoComplete="current-password" />
       <PasswordField name="password" label="New password" autoComplete="new-password" />
       <Said outcome={outcome} />
@@ -154,7 +184,11 @@ export function ResendVerification({ email }: { email: string }) {
         className="font-medium text-accent hover:underline"
         onClick={async () => {
           const { error } = await authClient.sendVerificationEmail({ email, callbackURL: '/account' });
-          setSent(error ? { ok: false, message: error.message ?? 'Could not send the link.' } : { ok: true, message: 'Sent: open the link in the mail.' });
+          setSent(
+            error
+              ? { ok: false, message: error.message ?? 'Could not send the link.' }
+              : { ok: true, message: 'Sent: open the link in the mail.' },
+          );
         }}
       >
         Send the verification link again

@@ -2,9 +2,9 @@ import { headers } from 'next/headers';
 import { cache } from 'react';
 import { listConversations } from '@/db/conversations';
 import type { Conversation, Message } from '@/db/schema';
-import type { MessageMark } from '@/lib/messages';
 import { getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
+import type { MessageMark } from '@/lib/messages';
 import { userFromHeaders } from '@/lib/session';
 import type { ConversationSummary, ModelInfo, StoredMessage } from './types';
 

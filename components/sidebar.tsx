@@ -4,11 +4,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
+import { AccountMenu } from './account-menu';
 import { api, conversationsKey } from './api';
 import { ConfirmDialog } from './confirm-dialog';
 import { CloseIcon, LensIcon, PencilIcon, PlusIcon, TrashIcon, UploadIcon } from './icons';
 import type { ConversationSummary, ModelInfo } from './types';
-import { AccountMenu } from './account-menu';
 
 /** The conversation list: newest first, with new, rename (inline) and delete (confirmed). */
 export function Sidebar({
@@ -160,9 +160,7 @@ function ConversationItem({
     onSuccess: () => {
       setConfirming(false);
       onError(null);
-      queryClient.setQueryData<ConversationSummary[]>(conversationsKey, (list = []) =>
-        list.filter((c) => c.id !== conversation.id),
-      );
+      queryClient.setQueryData<ConversationSummary[]>(conversationsKey, (list = []) => list.filter((c) => c.id !== conversation.id));
       void queryClient.invalidateQueries({ queryKey: conversationsKey });
       if (active) {
         router.push('/');

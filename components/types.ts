@@ -24,7 +24,6 @@ export type ChatMetadata = {
   marks?: MessageMark[];
 };
 
-
 /** Data parts streamed with a reply: `data-turn` carries the turn record the inspector shows. */
 export type ChatDataParts = { turn: TurnRecord };
 
@@ -62,7 +61,13 @@ export function toChatMessage(message: StoredMessage): ChatMessage {
     id: message.id,
     role: message.role,
     parts: [{ type: 'text', text: message.content }],
-    metadata: { status: message.status, error: message.error, createdAt: message.createdAt, model: message.model ?? undefined, marks: message.marks },
+    metadata: {
+      status: message.status,
+      error: message.error,
+      createdAt: message.createdAt,
+      model: message.model ?? undefined,
+      marks: message.marks,
+    },
   };
 }
 

@@ -19,12 +19,7 @@ export function VisibleText({ text }: { text: string }) {
         piece.kind === 'text' ? (
           <Fragment key={index}>{piece.text}</Fragment>
         ) : (
-          <span
-            key={index}
-            data-testid="invisible-char"
-            title={piece.title}
-            className={INVISIBLE_TOKEN_CLASS}
-          >
+          <span key={index} data-testid="invisible-char" title={piece.title} className={INVISIBLE_TOKEN_CLASS}>
             {piece.label}
           </span>
         ),

@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, lte, ne, type SQL, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { auditLog, type AuditEntry } from './schema';
+import { type AuditEntry, auditLog } from './schema';
 
 export type NewAuditEntry = typeof auditLog.$inferInsert;
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, not, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { conversations, imports, UNTITLED, type Conversation } from './schema';
+import { type Conversation, conversations, imports, UNTITLED } from './schema';
 
 // Every query here takes the signed-in user's id and filters by it: a conversation that is not
 // yours does not exist for you.

@@ -133,7 +133,9 @@ function socketPlace(dataDir: string | undefined): SocketPlace {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-db-')); // mkdtemp makes it 0700
   if (!fits(dir)) {
     fs.rmSync(dir, { recursive: true, force: true });
-    throw new Error(`The embedded database's socket path ${path.join(dir, SOCKET_FILE)} is over ${MAX_SOCKET_PATH_BYTES} bytes: set TMPDIR to a shorter directory.`);
+    throw new Error(
+      `The embedded database's socket path ${path.join(dir, SOCKET_FILE)} is over ${MAX_SOCKET_PATH_BYTES} bytes: set TMPDIR to a shorter directory.`,
+    );
   }
   return { dir, path: path.join(dir, SOCKET_FILE), remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { hybridSearch } from './hybrid-search';
-import { linkSources, type Executor } from './provenance';
-import { documentTerms } from './search-terms';
+import { type Executor, linkSources } from './provenance';
 import { episodes, memorySources } from './schema';
+import { documentTerms } from './search-terms';
 import type { RankedCandidate } from './vector';
 
 export type NewEpisode = {
@@ -44,14 +44,26 @@ export async function putEpisodes(list: Array<NewEpisode & { sourceMessageIds: s
     if (reindexed.length > 0) await tx.delete(memorySources).where(inArray(memorySources.episodeId, reindexed));
     await linkSources(
       tx,
-      list.flatMap((episode) => episode.sourceMessageIds.map((messageId) => ({ userId: episode.userId, messageId, episodeId: idOf.get(episode.assistantMessageId)! }))),
+      list.flatMap((episode) =>
+        episode.sourceMessageIds.map((messageId) => ({
+          userId: episode.userId,
+          messageId,
+          episodeId: idOf.get(episode.assistantMessageId)!,
+        })),
+      ),
     );
   });
 }
 
 export async function getEpisode(userId: string, id: string) {
   const [row] = await getDb()
-    .select({ id: episodes.id, conversationId: episodes.conversationId, assistantMessageId: episodes.assistantMessageId, content: episodes.content, createdAt: episodes.createdAt })
+    .select({
+      id: episodes.id,
+      conversationId: episodes.conversationId,
+      assistantMessageId: episodes.assistantMessageId,
+      content: episodes.content,
+      createdAt: episodes.createdAt,
+    })
     .from(episodes)
     .where(and(eq(episodes.userId, userId), eq(episodes.id, id)));
   return row;
@@ -81,7 +93,9 @@ export async function deleteEpisodes(executor: Executor, userId: string, ids: st
 }
 
 export async function deleteEpisodeOf(userId: string, assistantMessageId: string): Promise<void> {
-  await getDb().delete(episodes).where(and(eq(episodes.userId, userId), eq(episodes.assistantMessageId, assistantMessageId)));
+  await getDb()
+    .delete(episodes)
+    .where(and(eq(episodes.userId, userId), eq(episodes.assistantMessageId, assistantMessageId)));
 }
 
 export type EpisodeHit = RankedCandidate & {

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { hybridSearch } from './hybrid-search';
-import { factSources, linkSources, type Executor, type Span } from './provenance';
-import { factEvents, facts, memorySources, type Fact } from './schema';
+import { type Executor, factSources, linkSources, type Span } from './provenance';
+import { type Fact, factEvents, facts, memorySources } from './schema';
 import { documentTerms } from './search-terms';
 import type { RankedCandidate } from './vector';
 
@@ -41,7 +41,12 @@ export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
                   from memory_sources s where s.user_id = e.user_id and s.fact_id = e.id),
       'replaces', exists (select 1 from facts r where r.user_id = e.user_id and r.superseded_by = e.id))`,
   });
-  return hits.map(({ row, ...ranks }) => ({ ...ranks, fact: factFromRow(row), sources: row.sources as Span[], replaces: row.replaces as boolean }));
+  return hits.map(({ row, ...ranks }) => ({
+    ...ranks,
+    fact: factFromRow(row),
+    sources: row.sources as Span[],
+    replaces: row.replaces as boolean,
+  }));
 }
 
 /** Candidates for reconciliation: the active facts of the same slot, plus the most similar others. */
@@ -89,7 +94,16 @@ export async function addFact(write: FactWrite, fact: NewFact): Promise<Fact> {
   return getDb().transaction(async (tx) => {
     const [row] = await tx.insert(facts).values(factRow(write, fact)).returning();
     await linkSource(tx, write, row.id);
-    await tx.insert(factEvents).values({ factId: row.id, userId: write.userId, event: 'ADD', newContent: fact.content, actor: write.actor, sourceMessageId: sourceMessageId(write) });
+    await tx
+      .insert(factEvents)
+      .values({
+        factId: row.id,
+        userId: write.userId,
+        event: 'ADD',
+        newContent: fact.content,
+        actor: write.actor,
+        sourceMessageId: sourceMessageId(write),
+      });
     return row;
   });
 }
@@ -105,15 +119,34 @@ export async function supersedeFact(write: FactWrite, oldFactId: string, fact: N
     // The newer statement starts when it says it started, but never before the old one began:
     // "since October" said after a fact recorded in November ends that fact the day it began.
     const validFrom = new Date(Math.max((fact.validFrom ?? new Date()).getTime(), old.validFrom.getTime()));
-    const [row] = await tx.insert(facts).values(factRow(write, { ...fact, validFrom })).returning();
+    const [row] = await tx
+      .insert(facts)
+      .values(factRow(write, { ...fact, validFrom }))
+      .returning();
     await linkSource(tx, write, row.id);
     await tx
       .update(facts)
       .set({ status: 'superseded', validTo: validFrom, supersededBy: row.id, embedding: null, updatedAt: sql`now()` })
       .where(eq(facts.id, old.id));
     await tx.insert(factEvents).values([
-      { factId: old.id, userId: write.userId, event: 'UPDATE', oldContent: old.content, newContent: fact.content, actor: write.actor, sourceMessageId: sourceMessageId(write) },
-      { factId: row.id, userId: write.userId, event: 'ADD', oldContent: old.content, newContent: fact.content, actor: write.actor, sourceMessageId: sourceMessageId(write) },
+      {
+        factId: old.id,
+        userId: write.userId,
+        event: 'UPDATE',
+        oldContent: old.content,
+        newContent: fact.content,
+        actor: write.actor,
+        sourceMessageId: sourceMessageId(write),
+      },
+      {
+        factId: row.id,
+        userId: write.userId,
+        event: 'ADD',
+        oldContent: old.content,
+        newContent: fact.content,
+        actor: write.actor,
+        sourceMessageId: sourceMessageId(write),
+      },
     ]);
     return row;
   });
@@ -128,7 +161,17 @@ export async function endFact(write: FactWrite, factId: string, reason: string):
       .where(and(eq(facts.id, factId), eq(facts.userId, write.userId), eq(facts.status, 'active')))
       .returning({ id: facts.id, content: facts.content });
     if (rows.length === 0) return false;
-    await tx.insert(factEvents).values({ factId, userId: write.userId, event: 'DELETE', oldContent: rows[0].content, newContent: reason, actor: write.actor, sourceMessageId: sourceMessageId(write) });
+    await tx
+      .insert(factEvents)
+      .values({
+        factId,
+        userId: write.userId,
+        event: 'DELETE',
+        oldContent: rows[0].content,
+        newContent: reason,
+        actor: write.actor,
+        sourceMessageId: sourceMessageId(write),
+      });
     return true;
   });
 }
@@ -138,7 +181,10 @@ export async function confirmFact(write: FactWrite, factId: string): Promise<voi
   const source = write.source;
   if (!source) return;
   await getDb().transaction(async (tx) => {
-    const [fact] = await tx.select({ id: facts.id }).from(facts).where(and(eq(facts.id, factId), eq(facts.userId, write.userId)));
+    const [fact] = await tx
+      .select({ id: facts.id })
+      .from(facts)
+      .where(and(eq(facts.id, factId), eq(facts.userId, write.userId)));
     const [known] = await tx
       .select({ id: memorySources.id })
       .from(memorySources)
@@ -154,15 +200,28 @@ export async function confirmFact(write: FactWrite, factId: string): Promise<voi
  * Facts whose every source was edited or removed: no longer stated anywhere, so they end (kept,
  * never recalled), current or already replaced. Returns the ids of those that were current.
  */
-export async function endUnsupportedFacts(executor: Executor, userId: string, factIds: string[], reason: string, actor: string): Promise<string[]> {
+export async function endUnsupportedFacts(
+  executor: Executor,
+  userId: string,
+  factIds: string[],
+  reason: string,
+  actor: string,
+): Promise<string[]> {
   if (factIds.length === 0) return [];
   const ended = await executor
     .update(facts)
-    .set({ status: 'deleted', validTo: sql`coalesce(${facts.validTo}, greatest(now(), ${facts.validFrom}))`, embedding: null, updatedAt: sql`now()` })
+    .set({
+      status: 'deleted',
+      validTo: sql`coalesce(${facts.validTo}, greatest(now(), ${facts.validFrom}))`,
+      embedding: null,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(facts.userId, userId), inArray(facts.id, factIds), inArray(facts.status, ['active', 'superseded'])))
     .returning({ id: facts.id, content: facts.content, wasActive: sql<boolean>`${facts.supersededBy} is null` });
   if (ended.length === 0) return [];
-  await executor.insert(factEvents).values(ended.map((f) => ({ factId: f.id, userId, event: 'DELETE' as const, oldContent: f.content, newContent: reason, actor })));
+  await executor
+    .insert(factEvents)
+    .values(ended.map((f) => ({ factId: f.id, userId, event: 'DELETE' as const, oldContent: f.content, newContent: reason, actor })));
   return ended.filter((f) => f.wasActive).map((f) => f.id);
 }
 
@@ -183,17 +242,36 @@ export async function reactivateFact(userId: string, factId: string, embedding: 
       .set({ status: 'active', validTo: null, supersededBy: null, embedding, updatedAt: sql`now()` })
       .where(and(eq(facts.id, factId), eq(facts.userId, userId), eq(facts.status, 'superseded')))
       .returning({ content: facts.content });
-    if (row) await tx.insert(factEvents).values({ factId, userId, event: 'UPDATE', newContent: row.content, oldContent: 'its replacement was taken back', actor });
+    if (row)
+      await tx
+        .insert(factEvents)
+        .values({ factId, userId, event: 'UPDATE', newContent: row.content, oldContent: 'its replacement was taken back', actor });
   });
 }
 
 /** A person edits a fact by hand: new text and embedding, recorded as an EDIT event. Returns the old and new rows. */
-export async function editFact(executor: Executor, userId: string, factId: string, content: string, embedding: number[], actor: string): Promise<{ old: Fact; fact: Fact } | undefined> {
-  const [old] = await executor.select().from(facts).where(and(eq(facts.id, factId), eq(facts.userId, userId)));
+export async function editFact(
+  executor: Executor,
+  userId: string,
+  factId: string,
+  content: string,
+  embedding: number[],
+  actor: string,
+): Promise<{ old: Fact; fact: Fact } | undefined> {
+  const [old] = await executor
+    .select()
+    .from(facts)
+    .where(and(eq(facts.id, factId), eq(facts.userId, userId)));
   if (!old) return undefined;
   const [fact] = await executor
     .update(facts)
-    .set({ content, value: content.toLowerCase(), searchTerms: documentTerms(content), embedding: old.status === 'active' ? embedding : null, updatedAt: sql`now()` })
+    .set({
+      content,
+      value: content.toLowerCase(),
+      searchTerms: documentTerms(content),
+      embedding: old.status === 'active' ? embedding : null,
+      updatedAt: sql`now()`,
+    })
     .where(eq(facts.id, factId))
     .returning();
   await executor.insert(factEvents).values({ factId, userId, event: 'EDIT', oldContent: old.content, newContent: content, actor });
@@ -201,7 +279,11 @@ export async function editFact(executor: Executor, userId: string, factId: strin
 }
 
 /** Removes facts outright: row, embedding, history and provenance together. Scoped to the user. */
-export async function deleteFacts(executor: Executor, userId: string, ids: string[]): Promise<Array<Pick<Fact, 'id' | 'content' | 'value'>>> {
+export async function deleteFacts(
+  executor: Executor,
+  userId: string,
+  ids: string[],
+): Promise<Array<Pick<Fact, 'id' | 'content' | 'value'>>> {
   if (ids.length === 0) return [];
   return executor
     .delete(facts)
@@ -227,7 +309,10 @@ export async function getFact(userId: string, factId: string): Promise<Fact | un
 
 /** Facts as the API shows them: no embedding or index terms; the messages each came from, with the span that stated it. */
 export async function withSources(userId: string, rows: Fact[]) {
-  const sources = await factSources(userId, rows.map((f) => f.id));
+  const sources = await factSources(
+    userId,
+    rows.map((f) => f.id),
+  );
   return rows.map(({ embedding: _embedding, searchTerms: _searchTerms, ...fact }) => {
     const spans = sources.get(fact.id) ?? [];
     return { ...fact, sources: spans, sourceMessageIds: [...new Set(spans.map((s) => s.messageId))] };

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import { getDb, type Db } from './client';
-import { conversations, messages, type Message, type MessageRedaction, type MessageStatus } from './schema';
+import { type Db, getDb } from './client';
+import { conversations, type Message, type MessageRedaction, type MessageStatus, messages } from './schema';
 
 /**
  * The conversation history, ruled by message ids (LangGraph's add_messages semantics):
@@ -47,7 +47,11 @@ export async function loadRecentMessages(scope: Scope, limit: number, exclude: s
  * The recent window (as `loadRecentMessages`) with the redactions of its messages, in one statement:
  * every turn reads both.
  */
-export async function loadRecentWindow(scope: Scope, limit: number, exclude: string[] = []): Promise<{ messages: Message[]; redactions: MessageRedaction[] }> {
+export async function loadRecentWindow(
+  scope: Scope,
+  limit: number,
+  exclude: string[] = [],
+): Promise<{ messages: Message[]; redactions: MessageRedaction[] }> {
   const rows = await getDb()
     .select({ ...getTableColumns(messages), redactions: redactionsOfRow })
     .from(messages)
@@ -104,7 +108,10 @@ export async function putUserMessage(executor: Executor, scope: Scope, message: 
       // The edited text is a new statement: the row is written afresh (same id and place, a new
       // seq), so nothing derived from the old text stays attached and no earlier "forget" or clear
       // point, which are seqs, hides it from memory.
-      const [{ at }] = await executor.select({ at: sql<string>`${messages.createdAt}::text` }).from(messages).where(eq(messages.id, existing.id));
+      const [{ at }] = await executor
+        .select({ at: sql<string>`${messages.createdAt}::text` })
+        .from(messages)
+        .where(eq(messages.id, existing.id));
       await executor.delete(messages).where(eq(messages.id, existing.id));
       const [replaced] = await executor
         .insert(messages)
@@ -139,7 +146,11 @@ export async function putUserMessage(executor: Executor, scope: Scope, message: 
  * feedback, citations and records bound to it stay valid); anything else after the question goes.
  * Returns the reopened reply, or none when the question had no reply yet.
  */
-export async function reopenLastReply(executor: Executor, scope: Scope, model: string): Promise<{ question: Message; reply: Message | undefined }> {
+export async function reopenLastReply(
+  executor: Executor,
+  scope: Scope,
+  model: string,
+): Promise<{ question: Message; reply: Message | undefined }> {
   const [question] = await executor
     .select()
     .from(messages)
@@ -153,7 +164,11 @@ export async function reopenLastReply(executor: Executor, scope: Scope, model: s
     .where(and(inScope(scope), sql`${position} > ${positionOf(scope, question.id)}`))
     .orderBy(...byPosition)
     .limit(1);
-  await executor.delete(messages).where(and(inScope(scope), sql`${position} > ${positionOf(scope, question.id)}`, first ? sql`${messages.id} <> ${first.id}` : undefined));
+  await executor
+    .delete(messages)
+    .where(
+      and(inScope(scope), sql`${position} > ${positionOf(scope, question.id)}`, first ? sql`${messages.id} <> ${first.id}` : undefined),
+    );
   if (!first) return { question, reply: undefined };
   const [reply] = await executor
     .update(messages)
@@ -189,7 +204,12 @@ export async function messagesContaining(userId: string, needles: string[]): Pro
   return getDb()
     .select()
     .from(messages)
-    .where(and(eq(messages.userId, userId), sql`exists (select 1 from unnest(${sql.param(wanted)}::text[]) as n(t) where strpos(lower(${messages.content}), n.t) > 0)`));
+    .where(
+      and(
+        eq(messages.userId, userId),
+        sql`exists (select 1 from unnest(${sql.param(wanted)}::text[]) as n(t) where strpos(lower(${messages.content}), n.t) > 0)`,
+      ),
+    );
 }
 
 /** The replies to these user messages. */
@@ -203,7 +223,10 @@ export async function repliesTo(userId: string, questionIds: string[]): Promise<
 
 export async function deleteMessages(executor: Executor, scope: Scope, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const rows = await executor.delete(messages).where(and(inScope(scope), inArray(messages.id, ids))).returning({ id: messages.id });
+  const rows = await executor
+    .delete(messages)
+    .where(and(inScope(scope), inArray(messages.id, ids)))
+    .returning({ id: messages.id });
   return rows.length;
 }
 
@@ -287,7 +310,9 @@ export async function messagesForSummary(
   const rows = await getDb()
     .select()
     .from(older)
-    .where(window.after ? sql`(${older.createdAt}, ${older.seq}) > (${window.after.at}::timestamptz, ${window.after.seq}::bigint)` : undefined)
+    .where(
+      window.after ? sql`(${older.createdAt}, ${older.seq}) > (${window.after.at}::timestamptz, ${window.after.seq}::bigint)` : undefined,
+    )
     .orderBy(asc(older.createdAt), asc(older.seq));
   const [count] = await getDb()
     .select({ n: sql<number>`count(*)::int` })

@@ -1,7 +1,7 @@
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { episodes, facts } from './schema';
-import { RRF_K, toVectorLiteral, type RankedCandidate } from './vector';
+import { type RankedCandidate, RRF_K, toVectorLiteral } from './vector';
 
 export type HybridSearch = {
   table: 'episodes' | 'facts';
@@ -55,11 +55,20 @@ export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCa
 
 /** The plan Postgres runs for this search (EXPLAIN ANALYZE, without timings): for tests and benchmarks. */
 export async function explainHybridSearch(search: HybridSearch): Promise<string> {
-  const rows = (await getDb().execute(sql`explain (analyze, costs off, timing off, summary off) ${hybridQuery(search)}`)) as unknown as Array<Record<string, string>>;
+  const rows = (await getDb().execute(
+    sql`explain (analyze, costs off, timing off, summary off) ${hybridQuery(search)}`,
+  )) as unknown as Array<Record<string, string>>;
   return rows.map((r) => Object.values(r)[0]).join('\n');
 }
 
-type HybridRow = { row: Record<string, unknown>; vector_rank: unknown; vector_score: unknown; lexical_rank: unknown; lexical_score: unknown; rrf: unknown };
+type HybridRow = {
+  row: Record<string, unknown>;
+  vector_rank: unknown;
+  vector_score: unknown;
+  lexical_rank: unknown;
+  lexical_score: unknown;
+  rrf: unknown;
+};
 
 /**
  * The columns a search returns, named from the schema: all but the vector and the index terms,
@@ -108,7 +117,8 @@ function hybridQuery(search: HybridSearch): SQL {
  * (its condition is a one-time filter). Nothing when there is no query vector (embedder down).
  */
 function vectorRanking(table: SQL, search: HybridSearch, limit: number): SQL {
-  if (search.embedding.length === 0) return sql`select null::uuid as id, null::timestamptz as created_at, 0::bigint as rank, 0::float8 as score where false`;
+  if (search.embedding.length === 0)
+    return sql`select null::uuid as id, null::timestamptz as created_at, 0::bigint as rank, 0::float8 as score where false`;
   const vector = sql`${toVectorLiteral(search.embedding)}::vector`;
   const scope = search.scope;
   const small = sql`(select rows from user_size) <= ${EXACT_SEARCH_MAX_ROWS}`;
@@ -134,7 +144,8 @@ function vectorRanking(table: SQL, search: HybridSearch, limit: number): SQL {
  */
 function lexicalRanking(table: SQL, scope: SQL, keywords: string[], limit: number): SQL {
   const terms = [...new Set(keywords.filter((k) => k.length >= 1))].slice(0, 16);
-  if (terms.length === 0) return sql`select null::uuid as id, null::timestamptz as created_at, 0::bigint as rank, 0::float8 as score where false`;
+  if (terms.length === 0)
+    return sql`select null::uuid as id, null::timestamptz as created_at, 0::bigint as rank, 0::float8 as score where false`;
   // One pass over the matching rows (materialised): their term hits give the document frequencies.
   return sql`
     with hits as materialized (

@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import type { Executor } from './provenance';
-import { conversations, imports, type Import, type ImportedMessage } from './schema';
+import { conversations, type Import, type ImportedMessage, imports } from './schema';
 
 // Every read here that serves a user takes their id: another user's import does not exist for them.
 
@@ -64,7 +64,13 @@ export async function claimImport(leaseSeconds: number): Promise<Import | undefi
     eq(imports.status, 'pending'),
     and(eq(imports.status, 'running'), sql`${imports.updatedAt} < now() - make_interval(secs => ${leaseSeconds})`),
   );
-  const candidate = getDb().select({ id: imports.id }).from(imports).where(due).orderBy(imports.createdAt).limit(1).for('update', { skipLocked: true });
+  const candidate = getDb()
+    .select({ id: imports.id })
+    .from(imports)
+    .where(due)
+    .orderBy(imports.createdAt)
+    .limit(1)
+    .for('update', { skipLocked: true });
   const [row] = await getDb()
     .update(imports)
     .set({ status: 'running', updatedAt: sql`now()` })
@@ -75,12 +81,19 @@ export async function claimImport(leaseSeconds: number): Promise<Import | undefi
 
 /** Imports left running by a process that died, due again at once (the embedded database, which this process alone serves). */
 export async function releaseOrphanedImports(): Promise<number> {
-  const rows = await getDb().update(imports).set({ status: 'pending', updatedAt: sql`now()` }).where(eq(imports.status, 'running')).returning({ id: imports.id });
+  const rows = await getDb()
+    .update(imports)
+    .set({ status: 'pending', updatedAt: sql`now()` })
+    .where(eq(imports.status, 'running'))
+    .returning({ id: imports.id });
   return rows.length;
 }
 
 export async function renewImportLease(id: string): Promise<void> {
-  await getDb().update(imports).set({ updatedAt: sql`now()` }).where(and(eq(imports.id, id), eq(imports.status, 'running')));
+  await getDb()
+    .update(imports)
+    .set({ updatedAt: sql`now()` })
+    .where(and(eq(imports.id, id), eq(imports.status, 'running')));
 }
 
 /** The import's conversation, created in the same transaction that records it (a resumed import finds it). */
@@ -106,7 +119,9 @@ export async function recordImportProgress(
     .set({
       ...(progress.messagesStored === undefined ? {} : { messagesStored: progress.messagesStored }),
       ...(progress.repliesDone === undefined ? {} : { repliesDone: progress.repliesDone }),
-      ...(progress.jobs ? { jobsDone: sql`${imports.jobsDone} + ${progress.jobs.done}`, jobsFailed: sql`${imports.jobsFailed} + ${progress.jobs.failed}` } : {}),
+      ...(progress.jobs
+        ? { jobsDone: sql`${imports.jobsDone} + ${progress.jobs.done}`, jobsFailed: sql`${imports.jobsFailed} + ${progress.jobs.failed}` }
+        : {}),
       updatedAt: sql`now()`,
     })
     .where(eq(imports.id, id));
@@ -116,6 +131,12 @@ export async function recordImportProgress(
 export async function finishImport(id: string, outcome: { status: 'done' } | { status: 'failed'; error: string }): Promise<void> {
   await getDb()
     .update(imports)
-    .set({ status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null, payload: null, finishedAt: sql`now()`, updatedAt: sql`now()` })
+    .set({
+      status: outcome.status,
+      error: outcome.status === 'failed' ? outcome.error : null,
+      payload: null,
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
     .where(eq(imports.id, id));
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import type { Executor } from './provenance';
-import { imports, jobs, messages, type Job } from './schema';
+import { imports, type Job, jobs, messages } from './schema';
 
 export const MAX_JOB_ATTEMPTS = 5;
 
@@ -12,7 +12,10 @@ export async function enqueueJobs(
 ): Promise<void> {
   // In pieces, well under Postgres's limit of 65,535 parameters a statement (an import enqueues thousands).
   for (let i = 0; i < rows.length; i += 2000) {
-    await executor.insert(jobs).values(rows.slice(i, i + 2000)).onConflictDoNothing({ target: [jobs.kind, jobs.messageId] });
+    await executor
+      .insert(jobs)
+      .values(rows.slice(i, i + 2000))
+      .onConflictDoNothing({ target: [jobs.kind, jobs.messageId] });
   }
 }
 
@@ -61,14 +64,21 @@ export async function claimDueJobs(filter: JobFilter, leaseSeconds: number, limi
  * process alone serves (the embedded one), where nobody else can be running them.
  */
 export async function releaseOrphanedJobs(): Promise<number> {
-  const rows = await getDb().update(jobs).set({ status: 'pending', updatedAt: sql`now()` }).where(eq(jobs.status, 'running')).returning({ id: jobs.id });
+  const rows = await getDb()
+    .update(jobs)
+    .set({ status: 'pending', updatedAt: sql`now()` })
+    .where(eq(jobs.status, 'running'))
+    .returning({ id: jobs.id });
   return rows.length;
 }
 
 /** Renews running jobs' lease (their worker is alive), in one statement however many. */
 export async function renewLeases(ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await getDb().update(jobs).set({ updatedAt: sql`now()` }).where(and(inArray(jobs.id, ids), eq(jobs.status, 'running')));
+  await getDb()
+    .update(jobs)
+    .set({ updatedAt: sql`now()` })
+    .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running')));
 }
 
 export async function completeJobs(ids: string[]): Promise<void> {

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { type AnyColumn, and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { conversations, episodes, facts, messages, type Fact } from './schema';
+import { conversations, episodes, type Fact, facts, messages } from './schema';
 
 // Queries of the user's Memory page (/memory). Every function takes the signed-in user's id and
 // filters by it; none returns an embedding.
@@ -100,7 +100,12 @@ export async function factUsage(userId: string, factIds: string[], limit = 20): 
     if (entry.replies.some((r) => r.messageId === row.message_id)) continue;
     entry.count += 1;
     if (entry.replies.length < limit) {
-      entry.replies.push({ messageId: row.message_id, conversationId: row.conversation_id, conversationTitle: row.title, createdAt: new Date(row.created_at).toISOString() });
+      entry.replies.push({
+        messageId: row.message_id,
+        conversationId: row.conversation_id,
+        conversationTitle: row.title,
+        createdAt: new Date(row.created_at).toISOString(),
+      });
     }
   }
   return usage;
@@ -147,10 +152,7 @@ export async function listEpisodesPage(
     .where(and(matches, after))
     .orderBy(desc(episodes.createdAt), desc(episodes.id))
     .limit(options.limit + 1);
-  const [{ total }] = await getDb()
-    .select({ total: sql<number>`count(*)::int` })
-    .from(episodes)
-    .where(matches);
+  const [{ total }] = await getDb().select({ total: sql<number>`count(*)::int` }).from(episodes).where(matches);
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   return {

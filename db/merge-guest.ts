@@ -4,6 +4,7 @@ import {
   citations,
   conversations,
   episodes,
+  type Fact,
   factEvents,
   facts,
   jobs,
@@ -15,11 +16,24 @@ import {
   summaryVersions,
   turnRecords,
   users,
-  type Fact,
 } from './schema';
 
 /** Every table whose rows belong to one user, moved whole from the guest to the member. */
-const OWNED_TABLES = [conversations, messages, summaries, summaryVersions, episodes, facts, factEvents, retrievalCache, turnRecords, citations, jobs, memorySources, messageRedactions] as const;
+const OWNED_TABLES = [
+  conversations,
+  messages,
+  summaries,
+  summaryVersions,
+  episodes,
+  facts,
+  factEvents,
+  retrievalCache,
+  turnRecords,
+  citations,
+  jobs,
+  memorySources,
+  messageRedactions,
+] as const;
 
 export type GuestMerge = {
   /** The guest's facts now the member's, each with a MOVE event. */
@@ -36,9 +50,18 @@ export type GuestMerge = {
  * (later `valid_from`; a tie goes to the member) stays current and the other is superseded by it,
  * kept in the history with an UPDATE event. Every fact that moves gets a MOVE event naming the guest.
  */
-export async function mergeGuestInto(guestId: string, memberId: string, singleValuedSlots: ReadonlySet<string>, actor: string): Promise<GuestMerge> {
+export async function mergeGuestInto(
+  guestId: string,
+  memberId: string,
+  singleValuedSlots: ReadonlySet<string>,
+  actor: string,
+): Promise<GuestMerge> {
   return getDb().transaction(async (tx) => {
-    const [guest] = await tx.select().from(users).where(and(eq(users.id, guestId), eq(users.kind, 'guest'))).for('update');
+    const [guest] = await tx
+      .select()
+      .from(users)
+      .where(and(eq(users.id, guestId), eq(users.kind, 'guest')))
+      .for('update');
     if (!guest) return { movedFacts: [], superseded: [], conversations: 0 };
     const activeIn = (userId: string) =>
       tx
@@ -59,9 +82,18 @@ export async function mergeGuestInto(guestId: string, memberId: string, singleVa
     const movedConversations = await tx.select({ id: conversations.id }).from(conversations).where(eq(conversations.userId, guestId));
     for (const table of OWNED_TABLES) await tx.update(table).set({ userId: memberId }).where(eq(table.userId, guestId));
     if (moved.length > 0) {
-      await tx.insert(factEvents).values(
-        moved.map((fact) => ({ factId: fact.id, userId: memberId, event: 'MOVE' as const, oldContent: fact.content, newContent: `from guest ${guestId}`, actor })),
-      );
+      await tx
+        .insert(factEvents)
+        .values(
+          moved.map((fact) => ({
+            factId: fact.id,
+            userId: memberId,
+            event: 'MOVE' as const,
+            oldContent: fact.content,
+            newContent: `from guest ${guestId}`,
+            actor,
+          })),
+        );
     }
     // What the guest chose to forget stays forgotten.
     await tx
@@ -79,7 +111,15 @@ type Tx = Parameters<Parameters<ReturnType<typeof getDb>['transaction']>[0]>[0];
 async function supersede(tx: Tx, loser: Fact, winner: Fact, memberId: string, actor: string): Promise<void> {
   await tx
     .update(facts)
-    .set({ status: 'superseded', validTo: sql`greatest(${winner.validFrom.toISOString()}::timestamptz, ${facts.validFrom})`, supersededBy: winner.id, embedding: null, updatedAt: sql`now()` })
+    .set({
+      status: 'superseded',
+      validTo: sql`greatest(${winner.validFrom.toISOString()}::timestamptz, ${facts.validFrom})`,
+      supersededBy: winner.id,
+      embedding: null,
+      updatedAt: sql`now()`,
+    })
     .where(eq(facts.id, loser.id));
-  await tx.insert(factEvents).values({ factId: loser.id, userId: memberId, event: 'UPDATE', oldContent: loser.content, newContent: winner.content, actor });
+  await tx
+    .insert(factEvents)
+    .values({ factId: loser.id, userId: memberId, event: 'UPDATE', oldContent: loser.content, newContent: winner.content, actor });
 }

@@ -97,7 +97,9 @@ async function checkPgvector(sql: postgres.Sql): Promise<void> {
            (select default_version from pg_available_extensions where name = 'vector') as available`;
   const version = row?.installed ?? row?.available;
   if (!version) {
-    throw new DatabaseVersionError(`This Postgres has no pgvector extension: install pgvector ${MIN_PGVECTOR} or later (see README, "Running on your own Postgres").`);
+    throw new DatabaseVersionError(
+      `This Postgres has no pgvector extension: install pgvector ${MIN_PGVECTOR} or later (see README, "Running on your own Postgres").`,
+    );
   }
   if (compareVersions(version, MIN_PGVECTOR) < 0) {
     throw new DatabaseVersionError(

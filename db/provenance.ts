@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import { getDb, type Db } from './client';
-import { memorySources, messageRedactions, messages, type MessageRedaction } from './schema';
+import { type Db, getDb } from './client';
+import { type MessageRedaction, memorySources, messageRedactions, messages } from './schema';
 
 // Provenance (which messages each memory came from) and redactions (parts of messages that memory
 // must no longer carry). Every function is scoped by the user's id.
@@ -30,7 +30,12 @@ export async function factSources(userId: string, factIds: string[]): Promise<Ma
   const bySource = new Map<string, Span[]>(factIds.map((id) => [id, []]));
   if (factIds.length === 0) return bySource;
   const rows = await getDb()
-    .select({ factId: memorySources.factId, messageId: memorySources.messageId, spanStart: memorySources.spanStart, spanEnd: memorySources.spanEnd })
+    .select({
+      factId: memorySources.factId,
+      messageId: memorySources.messageId,
+      spanStart: memorySources.spanStart,
+      spanEnd: memorySources.spanEnd,
+    })
     .from(memorySources)
     .where(and(eq(memorySources.userId, userId), inArray(memorySources.factId, factIds)))
     .orderBy(memorySources.createdAt);
@@ -73,7 +78,10 @@ export async function unlinkFacts(executor: Executor, userId: string, messageIds
     .where(and(eq(memorySources.userId, userId), inArray(memorySources.messageId, messageIds), isNotNull(memorySources.factId)));
 }
 
-export type NewRedaction = Pick<MessageRedaction, 'messageId' | 'userId' | 'kind' | 'spanStart' | 'spanEnd' | 'factId' | 'replacement' | 'actor'>;
+export type NewRedaction = Pick<
+  MessageRedaction,
+  'messageId' | 'userId' | 'kind' | 'spanStart' | 'spanEnd' | 'factId' | 'replacement' | 'actor'
+>;
 
 /**
  * How replies are searched for a withdrawn text, as `occurrences` in lib/memory/redaction.ts
@@ -174,7 +182,12 @@ export async function withdrawnTexts(userId: string, replies: string[]): Promise
   const unique = new Map<string, WithdrawnText>();
   for (const r of rows) {
     const original = r.needle ?? r.content!.slice(r.start, r.end);
-    if (original.trim().length >= 2) unique.set(`${r.kind}\u0000${redactionNeedle(original)}\u0000${r.replacement}`, { original, kind: r.kind, replacement: r.replacement });
+    if (original.trim().length >= 2)
+      unique.set(`${r.kind}\u0000${redactionNeedle(original)}\u0000${r.replacement}`, {
+        original,
+        kind: r.kind,
+        replacement: r.replacement,
+      });
   }
   return [...unique.values()];
 }

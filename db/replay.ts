@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import type { Scope } from './history';
-import { episodes, facts, messages, type Fact, type Message } from './schema';
+import { episodes, type Fact, facts, type Message, messages } from './schema';
 
 /** Where a replayed turn's recent window ends: before a message (its question), or, when that is gone, before a time. */
 export type WindowEnd = { beforeMessageId: string } | { beforeTime: Date };

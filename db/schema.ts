@@ -169,10 +169,7 @@ export const messages = pgTable(
     // Breaks ties between rows written in the same microsecond (a user message and its placeholder).
     seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
   },
-  (t) => [
-    index('messages_conversation_created_idx').on(t.conversationId, t.createdAt, t.seq),
-    index('messages_user_idx').on(t.userId),
-  ],
+  (t) => [index('messages_conversation_created_idx').on(t.conversationId, t.createdAt, t.seq), index('messages_user_idx').on(t.userId)],
 );
 
 export type MessagePart = { type: 'text'; text: string };
@@ -548,7 +545,11 @@ export const auditLog = pgTable(
     reason: text('reason'),
     requestId: text('request_id'),
   },
-  (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_target_idx').on(t.targetUserId, t.at), index('audit_log_actor_idx').on(t.actorUserId, t.at)],
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_target_idx').on(t.targetUserId, t.at),
+    index('audit_log_actor_idx').on(t.actorUserId, t.at),
+  ],
 );
 
 /**

@@ -51,7 +51,9 @@ export type Segment = { text: string; index: number };
 
 /** The word-like segments of a text as the Chinese segmenter cuts it, each with where it starts (runs of digits or Latin letters are segments too). */
 export function segmentWords(text: string): Segment[] {
-  return [...segmenter.segment(text)].filter((segment) => segment.isWordLike).map((segment) => ({ text: segment.segment, index: segment.index }));
+  return [...segmenter.segment(text)]
+    .filter((segment) => segment.isWordLike)
+    .map((segment) => ({ text: segment.segment, index: segment.index }));
 }
 
 /** The words of each CJK run as the segmenter cuts them: "我住在北京市" → 我, 住在, 北京市 (dictionary-dependent). */

@@ -1,6 +1,6 @@
 import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { conversations, jobs, users, type Conversation, type Job, type User } from './schema';
+import { type Conversation, conversations, type Job, jobs, type User, users } from './schema';
 
 // Staff queries cross users on purpose; lib/staff.ts checks the role and audits every read.
 
@@ -50,7 +50,9 @@ export async function ownerOfMessage(id: string): Promise<string | undefined> {
 }
 
 /** Whose a message is and where it lives, whoever owns it. */
-export async function locateMessage(id: string): Promise<{ id: string; userId: string; conversationId: string; role: 'user' | 'assistant' } | undefined> {
+export async function locateMessage(
+  id: string,
+): Promise<{ id: string; userId: string; conversationId: string; role: 'user' | 'assistant' } | undefined> {
   const rows = await getDb().execute<{ user_id: string; conversation_id: string; role: 'user' | 'assistant' }>(
     sql`select user_id, conversation_id, role from messages where id = ${id}`,
   );

@@ -2,7 +2,7 @@ import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { ownerOf, type Scope } from './history';
 import { linkSources } from './provenance';
-import { memorySources, messages, summaries, summaryVersions, type Summary, type SummaryAction } from './schema';
+import { memorySources, messages, type Summary, type SummaryAction, summaries, summaryVersions } from './schema';
 
 // The rolling summary of a conversation: one current row, every change kept as a version, and each
 // version linked to the messages it came from.
@@ -82,7 +82,10 @@ export async function messagesCoveredBySummary(scope: Scope, messageIds: string[
  * What a turn reads of the summary, in one statement: the current summary, the messages its version
  * was built from, and which of the window's messages it already covers (as `messagesCoveredBySummary`).
  */
-export async function summaryForRecall(scope: Scope, windowIds: string[]): Promise<{ summary: Summary; sources: string[]; covers: string[] } | undefined> {
+export async function summaryForRecall(
+  scope: Scope,
+  windowIds: string[],
+): Promise<{ summary: Summary; sources: string[]; covers: string[] } | undefined> {
   const [row] = await getDb()
     .select({
       ...getTableColumns(summaries),
@@ -123,7 +126,11 @@ export async function writeSummary(scope: Scope, write: SummaryWrite, expectedVe
       .for('update');
     if ((current?.version ?? null) !== expectedVersion) return undefined;
     const version = (current?.version ?? 0) + 1;
-    const coverage = { coveredMessageCount: write.coveredMessageCount, coveredUntilAt: write.coveredUntil?.at ?? null, coveredUntilSeq: write.coveredUntil?.seq ?? null };
+    const coverage = {
+      coveredMessageCount: write.coveredMessageCount,
+      coveredUntilAt: write.coveredUntil?.at ?? null,
+      coveredUntilSeq: write.coveredUntil?.seq ?? null,
+    };
     const values = {
       content: write.content,
       version,
@@ -139,7 +146,15 @@ export async function writeSummary(scope: Scope, write: SummaryWrite, expectedVe
       .returning();
     const [versionRow] = await tx
       .insert(summaryVersions)
-      .values({ ...ownerOf(scope), version, action: write.action, actor: write.actor, before: current?.content ?? null, after: write.content, ...coverage })
+      .values({
+        ...ownerOf(scope),
+        version,
+        action: write.action,
+        actor: write.actor,
+        before: current?.content ?? null,
+        after: write.content,
+        ...coverage,
+      })
       .returning({ id: summaryVersions.id });
     await linkSources(
       tx,

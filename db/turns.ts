@@ -16,7 +16,10 @@ export async function saveTurnRecord(row: {
   await getDb()
     .insert(turnRecords)
     .values(row)
-    .onConflictDoUpdate({ target: [turnRecords.assistantMessageId, turnRecords.attempt], set: { record: row.record, requestId: row.requestId, updatedAt: sql`now()` } });
+    .onConflictDoUpdate({
+      target: [turnRecords.assistantMessageId, turnRecords.attempt],
+      set: { record: row.record, requestId: row.requestId, updatedAt: sql`now()` },
+    });
 }
 
 /** The next attempt number for a reply: a Retry keeps the earlier attempts' records. */
@@ -48,7 +51,11 @@ export type CitationKey = Pick<CitationRow, 'assistantMessageId' | 'requestId'>;
 export type Page<K> = { after?: K; limit?: number };
 
 /** The user's records that hold any of these texts or item keys (all of them when both are empty and `all` is set). */
-export async function turnRecordsQuoting(userId: string, needles: string[], options: { all?: boolean } & Page<TurnRecordKey> = {}): Promise<TurnRecordRow[]> {
+export async function turnRecordsQuoting(
+  userId: string,
+  needles: string[],
+  options: { all?: boolean } & Page<TurnRecordKey> = {},
+): Promise<TurnRecordRow[]> {
   const wanted = needles.filter((n) => n.length > 0).map(asJsonText);
   if (wanted.length === 0 && !options.all) return [];
   const { after, limit } = options;
@@ -58,14 +65,23 @@ export async function turnRecordsQuoting(userId: string, needles: string[], opti
     .where(
       and(
         eq(turnRecords.userId, userId),
-        options.all ? undefined : sql`exists (select 1 from unnest(${sql.param(wanted)}::text[]) as n(t) where strpos(${turnRecords.record}::text, n.t) > 0)`,
-        after ? sql`(${turnRecords.assistantMessageId}, ${turnRecords.attempt}) > (${after.assistantMessageId}::uuid, ${after.attempt}::int)` : undefined,
+        options.all
+          ? undefined
+          : sql`exists (select 1 from unnest(${sql.param(wanted)}::text[]) as n(t) where strpos(${turnRecords.record}::text, n.t) > 0)`,
+        after
+          ? sql`(${turnRecords.assistantMessageId}, ${turnRecords.attempt}) > (${after.assistantMessageId}::uuid, ${after.attempt}::int)`
+          : undefined,
       ),
     );
   return limit === undefined ? query : query.orderBy(turnRecords.assistantMessageId, turnRecords.attempt).limit(limit);
 }
 
-export async function replaceTurnRecord(userId: string, assistantMessageId: string, attempt: number, record: Record<string, unknown>): Promise<void> {
+export async function replaceTurnRecord(
+  userId: string,
+  assistantMessageId: string,
+  attempt: number,
+  record: Record<string, unknown>,
+): Promise<void> {
   await getDb()
     .update(turnRecords)
     .set({ record, updatedAt: sql`now()` })
@@ -119,17 +135,28 @@ export async function citationsQuoting(
           ? undefined
           : sql`(${citations.citedKeys} && ${sql.param(keys)}::text[]
               or exists (select 1 from unnest(${sql.param(wanted)}::text[]) as n(t) where strpos(${citations.items}::text, n.t) > 0))`,
-        after ? sql`(${citations.assistantMessageId}, ${citations.requestId}) > (${after.assistantMessageId}::uuid, ${after.requestId}::uuid)` : undefined,
+        after
+          ? sql`(${citations.assistantMessageId}, ${citations.requestId}) > (${after.assistantMessageId}::uuid, ${after.requestId}::uuid)`
+          : undefined,
       ),
     );
   return limit === undefined ? query : query.orderBy(citations.assistantMessageId, citations.requestId).limit(limit);
 }
 
-export async function replaceCitationItems(row: Pick<CitationRow, 'userId' | 'assistantMessageId' | 'requestId'>, items: unknown[]): Promise<void> {
+export async function replaceCitationItems(
+  row: Pick<CitationRow, 'userId' | 'assistantMessageId' | 'requestId'>,
+  items: unknown[],
+): Promise<void> {
   await getDb()
     .update(citations)
     .set({ items })
-    .where(and(eq(citations.userId, row.userId), eq(citations.assistantMessageId, row.assistantMessageId), eq(citations.requestId, row.requestId)));
+    .where(
+      and(
+        eq(citations.userId, row.userId),
+        eq(citations.assistantMessageId, row.assistantMessageId),
+        eq(citations.requestId, row.requestId),
+      ),
+    );
 }
 
 /** Retrieval rewrites are keyed by content; a correction drops the user's cached ones, which may quote what was corrected. */

@@ -1,7 +1,7 @@
 import { and, eq, getTableName, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { maxSeq } from './history';
-import { conversations, episodes, facts, messages, retrievalCache, summaries, summaryVersions, users, type User } from './schema';
+import { conversations, episodes, facts, messages, retrievalCache, summaries, summaryVersions, type User, users } from './schema';
 
 /** The app's user behind a better-auth account (guest or member), if it has one yet. */
 export async function userOfAccount(authUserId: string): Promise<User | undefined> {
@@ -11,7 +11,11 @@ export async function userOfAccount(authUserId: string): Promise<User | undefine
 
 /** The guest behind an anonymous account, made once (a concurrent second call gets the same row). */
 export async function createGuest(authUserId: string, createdFrom: string | null): Promise<User> {
-  const [guest] = await getDb().insert(users).values({ kind: 'guest', authUserId, createdFrom }).onConflictDoNothing({ target: users.authUserId }).returning();
+  const [guest] = await getDb()
+    .insert(users)
+    .values({ kind: 'guest', authUserId, createdFrom })
+    .onConflictDoNothing({ target: users.authUserId })
+    .returning();
   return guest ?? (await userOfAccount(authUserId))!;
 }
 
@@ -52,12 +56,23 @@ export async function promoteGuest(guestId: string, account: Account): Promise<U
 export type StaffSource = 'STAFF_EMAILS' | 'grant';
 
 /** Sets a member's role (and how staff became staff); returns the member as they were, or undefined. */
-export async function setRole(member: { id: string } | { email: string }, role: User['role'], via: StaffSource | null): Promise<User | undefined> {
+export async function setRole(
+  member: { id: string } | { email: string },
+  role: User['role'],
+  via: StaffSource | null,
+): Promise<User | undefined> {
   const which = 'id' in member ? eq(users.id, member.id) : eq(users.email, member.email.trim().toLowerCase());
   return getDb().transaction(async (tx) => {
-    const [before] = await tx.select().from(users).where(and(which, eq(users.kind, 'member'))).for('update');
+    const [before] = await tx
+      .select()
+      .from(users)
+      .where(and(which, eq(users.kind, 'member')))
+      .for('update');
     if (!before) return undefined;
-    await tx.update(users).set({ role, staffVia: role === 'staff' ? via : null }).where(eq(users.id, before.id));
+    await tx
+      .update(users)
+      .set({ role, staffVia: role === 'staff' ? via : null })
+      .where(eq(users.id, before.id));
     return before;
   });
 }
@@ -73,7 +88,7 @@ const MEMORY_TABLES = [facts, episodes, summaries, summaryVersions, retrievalCac
 
 /** What "forget everything" would remove now, and what stays: the numbers its dialog shows. */
 export async function memoryCounts(userId: string): Promise<{ removed: Record<string, number>; kept: Record<string, number> }> {
-  const count = async (table: typeof MEMORY_TABLES[number] | typeof conversations | typeof messages) => {
+  const count = async (table: (typeof MEMORY_TABLES)[number] | typeof conversations | typeof messages) => {
     const [row] = await getDb().select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.userId, userId));
     return row.n;
   };
@@ -95,7 +110,10 @@ export async function deleteAllMemory(userId: string): Promise<Record<string, nu
       const rows = await tx.delete(table).where(eq(table.userId, userId)).returning({ userId: table.userId });
       counts[getTableName(table)] = rows.length;
     }
-    await tx.update(users).set({ memoryFloorSeq: await maxSeq(tx, { userId }) }).where(eq(users.id, userId));
+    await tx
+      .update(users)
+      .set({ memoryFloorSeq: await maxSeq(tx, { userId }) })
+      .where(eq(users.id, userId));
     return counts;
   });
 }

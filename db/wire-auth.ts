@@ -16,7 +16,15 @@ type Verifier = { salt: Buffer; storedKey: Buffer; serverKey: Buffer };
 
 type Session =
   | { stage: 'client-first'; startup: Uint8Array; user: string }
-  | { stage: 'client-final'; startup: Uint8Array; user: string; gs2Header: string; nonce: string; clientFirstBare: string; serverFirst: string };
+  | {
+      stage: 'client-final';
+      startup: Uint8Array;
+      user: string;
+      gs2Header: string;
+      nonce: string;
+      clientFirstBare: string;
+      serverFirst: string;
+    };
 
 /** The client failed to authenticate: it has been answered with the error, its connection is to be closed. */
 export class AuthenticationFailed extends Error {
@@ -73,7 +81,12 @@ export class PasswordGate {
     return null;
   }
 
-  private challenge(connectionId: number, session: Session & { stage: 'client-first' }, message: Uint8Array, reply: (data: Uint8Array) => void): null {
+  private challenge(
+    connectionId: number,
+    session: Session & { stage: 'client-first' },
+    message: Uint8Array,
+    reply: (data: Uint8Array) => void,
+  ): null {
     const { mechanism, data } = readInitialResponse(message);
     if (mechanism !== MECHANISM) throw protocolViolation(`unsupported SASL mechanism ${JSON.stringify(mechanism)}`);
     // gs2 header: "n,," (no channel binding) or "y,," (client could bind, server did not offer).
@@ -90,7 +103,12 @@ export class PasswordGate {
     return null;
   }
 
-  private verify(connectionId: number, session: Session & { stage: 'client-final' }, message: Uint8Array, reply: (data: Uint8Array) => void): Uint8Array {
+  private verify(
+    connectionId: number,
+    session: Session & { stage: 'client-final' },
+    message: Uint8Array,
+    reply: (data: Uint8Array) => void,
+  ): Uint8Array {
     const clientFinal = Buffer.from(message.subarray(5)).toString('utf8');
     const proofAt = clientFinal.lastIndexOf(',p=');
     const withoutProof = clientFinal.slice(0, Math.max(proofAt, 0));

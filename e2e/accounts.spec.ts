@@ -1,5 +1,16 @@
-import { expect, test, type Page } from '@playwright/test';
-import { assistantMessages, exchange, failOnPageErrors, mailedLink, newConversation, screenshot, submitAuth, switchToDarkTheme, uniqueEmail, waitForHydration } from './support';
+import { expect, type Page, test } from '@playwright/test';
+import {
+  assistantMessages,
+  exchange,
+  failOnPageErrors,
+  mailedLink,
+  newConversation,
+  screenshot,
+  submitAuth,
+  switchToDarkTheme,
+  uniqueEmail,
+  waitForHydration,
+} from './support';
 
 // Accounts: a page view makes nothing, a first conversation makes a guest; a guest who signs up keeps
 // their chats; signing out leaves an empty guest; signing in again brings them back; a wrong password
@@ -13,7 +24,10 @@ const PASSWORD = 'correct horse 42';
 const accountMenu = (page: Page) => page.getByTestId('account-menu');
 const conversationItems = (page: Page) => page.getByTestId('conversation-item');
 
-test('a guest who chatted signs up and keeps the chats; signed out is a fresh guest; signing in brings them back', async ({ page, context }) => {
+test('a guest who chatted signs up and keeps the chats; signed out is a fresh guest; signing in brings them back', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(90_000);
   // A page view makes no guest and sets no cookie; the first conversation does.
   await page.goto('/');

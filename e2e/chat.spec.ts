@@ -1,4 +1,4 @@
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, type Locator, test } from '@playwright/test';
 import {
   artifactPath,
   assistantMessages,
@@ -10,8 +10,8 @@ import {
   send,
   storedMessages,
   textIn,
-  userMessages,
   UUID,
+  userMessages,
   waitForHydration,
 } from './support';
 
@@ -271,7 +271,9 @@ test('a reply that fails mid-stream shows the error, and Retry answers again', a
       .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
       .map((line) => JSON.parse(line.slice(6)) as { type: string });
     let deltas = 0;
-    const kept = chunks.filter((chunk) => ['start', 'start-step', 'text-start'].includes(chunk.type) || (chunk.type === 'text-delta' && deltas++ < 3));
+    const kept = chunks.filter(
+      (chunk) => ['start', 'start-step', 'text-start'].includes(chunk.type) || (chunk.type === 'text-delta' && deltas++ < 3),
+    );
     kept.push({ type: 'error', errorText: failure } as { type: string });
     await route.fulfill({
       status: 200,

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import {
   assistantMessages,
   exchange,
@@ -7,8 +7,8 @@ import {
   inspectorOf,
   newConversation,
   screenshot,
-  switchToDarkTheme,
   storedMessages,
+  switchToDarkTheme,
   userMessages,
   waitForFact,
   waitForFactRow,
@@ -73,7 +73,9 @@ test('deleting a fact: the next reply has no trace of it, an older reply shows i
   expect(outcome.recordsRedacted).toBeGreaterThan(0);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   await expect(factsView.getByTestId('fact-delete-result')).toHaveText(
-    new RegExp(`^Forgotten\\. ${plural(outcome.messagesMarked, 'message')} marked, ${plural(outcome.recordsRedacted, 'inspector record')} redacted\\.`),
+    new RegExp(
+      `^Forgotten\\. ${plural(outcome.messagesMarked, 'message')} marked, ${plural(outcome.recordsRedacted, 'inspector record')} redacted\\.`,
+    ),
   );
   await expect(row).toHaveCount(0);
   await expect(factsView.getByTestId('fact').filter({ hasText: 'Miso' })).toHaveCount(1);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,7 +97,10 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
     const importId = ((await queued.json()) as { import: { id: string } }).import.id;
 
     // A reply cut mid-stream.
-    const response = await api('/api/chat', { method: 'POST', body: { conversationId: conversation.id, message: { text: 'My name is Idris Vantongeren.' } } });
+    const response = await api('/api/chat', {
+      method: 'POST',
+      body: { conversationId: conversation.id, message: { text: 'My name is Idris Vantongeren.' } },
+    });
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let seen = '';
     const streaming = Date.now();
@@ -115,7 +118,11 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
     const up = await ready();
 
     // The question intact, the reply `incomplete` with the text saved before the crash.
-    const stored = (await (await api(`/api/conversations/${conversation.id}/messages`)).json()).messages as Array<{ role: string; content: string; status: string }>;
+    const stored = (await (await api(`/api/conversations/${conversation.id}/messages`)).json()).messages as Array<{
+      role: string;
+      content: string;
+      status: string;
+    }>;
     expect(stored.find((m) => m.role === 'user')?.content).toBe('My name is Idris Vantongeren.');
     const reply = stored.find((m) => m.role === 'assistant')!;
     expect(reply.status).toBe('incomplete');
@@ -129,7 +136,8 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
 
     // The import resumes where the crash cut it: every message once, and all its work done.
     const imported = await within(90_000, async () => {
-      const view = ((await (await api(`/api/import/${importId}`)).json()) as { import: { status: string; conversationId: string | null } }).import;
+      const view = ((await (await api(`/api/import/${importId}`)).json()) as { import: { status: string; conversationId: string | null } })
+        .import;
       expect(view.status).not.toBe('failed');
       return view.status === 'done' ? view : undefined;
     });
@@ -139,7 +147,9 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
       const page = (await (await api('/api/episodes?q=heirloom')).json()) as { total: number };
       return page.total === 1500 || undefined;
     });
-    console.log(`[crash] import cut at ${Math.round(atCrash.progress * 100)}% (${atCrash.status}); restart ready; pending work and the import done within ${Date.now() - up} ms`);
+    console.log(
+      `[crash] import cut at ${Math.round(atCrash.progress * 100)}% (${atCrash.status}); restart ready; pending work and the import done within ${Date.now() - up} ms`,
+    );
   } finally {
     try {
       kill(server);

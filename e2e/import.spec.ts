@@ -32,7 +32,9 @@ test('an import is followed to the end on the import page, then opens its conver
   await expect(page).toHaveTitle(/Import/);
 
   // Not JSON: said at once, nothing sent.
-  await page.getByTestId('import-file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{ "messages": [') });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{ "messages": [') });
   await expect(page.getByTestId('import-problem')).toContainText('notes.json is not JSON');
   await expect(page.getByTestId('import-submit')).toBeDisabled();
 

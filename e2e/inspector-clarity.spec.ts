@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import {
   assistantMessages,
   exchange,
@@ -8,8 +8,8 @@ import {
   screenshot,
   send,
   textIn,
-  userMessages,
   UUID,
+  userMessages,
   waitForFact,
   waitForHydration,
 } from './support';
@@ -185,7 +185,9 @@ test('figures explain themselves: tokens per message add up, usage beside our co
   // Messages sent: tokens per message, adding up to the budget's total; the earlier reply without its [n].
   const sent = inspector.getByTestId('messages');
   await sent.getByTestId('messages-toggle').click();
-  const perMessage = await sent.getByTestId('sent-message').evaluateAll((items) => items.map((el) => Number(el.getAttribute('data-tokens'))));
+  const perMessage = await sent
+    .getByTestId('sent-message')
+    .evaluateAll((items) => items.map((el) => Number(el.getAttribute('data-tokens'))));
   expect(perMessage.every((t) => t > 0)).toBe(true);
   expect(perMessage.reduce((a, b) => a + b, 0) + 3).toBe(total);
   await expect(sent.getByTestId('messages-total')).toHaveAttribute('data-adds-up', 'true');

@@ -1,9 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import {
   assistantMessages,
   exchange,
-  facts,
   type FactRow,
+  facts,
   failOnPageErrors,
   importConversation,
   inspectorOf,
@@ -11,8 +11,8 @@ import {
   screenshot,
   send,
   textIn,
-  userMessages,
   UUID,
+  userMessages,
   waitForFact,
   waitForFactRow,
   waitForHydration,
@@ -258,7 +258,10 @@ test('summary: shown with its version, edited (a stale edit is refused), version
   // The page's guest cookie is shared with page.request.
   const conversationId = await importConversation(page, {
     title: 'Kyoto trip',
-    messages: [...TRIP, ...LATER].flatMap(([q, a]) => [{ role: 'user', content: q }, { role: 'assistant', content: a }]),
+    messages: [...TRIP, ...LATER].flatMap(([q, a]) => [
+      { role: 'user', content: q },
+      { role: 'assistant', content: a },
+    ]),
   });
 
   await page.goto(`/c/${conversationId}`);
@@ -327,7 +330,13 @@ test('summary: shown with its version, edited (a stale edit is refused), version
 test('the inspector collapses (remembered across reloads) and is a drawer on small screens', async ({ page }) => {
   await page.goto('/');
   await waitForHydration(page);
-  const conversationId = await importConversation(page, { title: 'Short', messages: [{ role: 'user', content: 'Hello there' }, { role: 'assistant', content: 'Hi!' }] });
+  const conversationId = await importConversation(page, {
+    title: 'Short',
+    messages: [
+      { role: 'user', content: 'Hello there' },
+      { role: 'assistant', content: 'Hi!' },
+    ],
+  });
   await page.goto(`/c/${conversationId}`);
   await waitForHydration(page);
 
@@ -365,6 +374,9 @@ test('screenshot of a conversation with the inspector open', async ({ page }) =>
   await exchange(page, 'Where do I live?');
   const inspector = inspectorOf(page);
   await expect(inspector).toHaveAttribute('data-status', 'complete');
-  await expect(inspector.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Lisbon' })).toHaveAttribute('data-cited', 'true');
+  await expect(inspector.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Lisbon' })).toHaveAttribute(
+    'data-cited',
+    'true',
+  );
   await screenshot(page, 'inspector');
 });

@@ -31,7 +31,9 @@ test('tag characters and a right-to-left override are shown in the inspector and
   // Nothing invisible is left in what is displayed.
   expect(await question.locator('pre').innerText()).not.toMatch(/[\u202E\u{E0000}-\u{E007F}]/u);
   // What is stored is what was typed.
-  const stored = (await (await page.request.get(`/api/conversations/${conversationId}/messages`)).json()) as { messages: Array<{ role: string; content: string }> };
+  const stored = (await (await page.request.get(`/api/conversations/${conversationId}/messages`)).json()) as {
+    messages: Array<{ role: string; content: string }>;
+  };
   expect(stored.messages.find((m) => m.role === 'user')?.content).toBe(MESSAGE);
   await question.scrollIntoViewIfNeeded();
   await screenshot(page, 'invisible-chars-inspector');

@@ -31,7 +31,14 @@ test('load bench, 3 users × 2 turns: no errors, nothing lost, incomplete or cro
 
   expect(result.load.errorSamples).toEqual([]);
   expect(result.load).toMatchObject({ users: 3, turns: 6, ok: 6, errors: 0 });
-  expect(result.checks.api).toMatchObject({ questionsAccepted: 6, questionsStored: 6, repliesComplete: 6, lost: [], incomplete: [], crossed: [] });
+  expect(result.checks.api).toMatchObject({
+    questionsAccepted: 6,
+    questionsStored: 6,
+    repliesComplete: 6,
+    lost: [],
+    incomplete: [],
+    crossed: [],
+  });
   expect(result.checks.ownersInDatabase).toEqual([]);
   expect(result.checks.jobs).toMatchObject({ via: 'database', finished: true });
   expect(result.checks.jobs.byStatus).toEqual({ done: result.checks.jobs.expected });

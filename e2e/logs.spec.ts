@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -88,16 +88,19 @@ test.afterAll(async () => {
  * app process could read. The launcher itself, which migrates, is not among them.
  */
 function nextEnvironments(processGroup: number): string[] {
-  return fs.readdirSync('/proc').filter((name) => /^\d+$/u.test(name)).flatMap((pid) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      return group === processGroup && /scripts\/server\.ts/u.test(command) ? [fs.readFileSync(`/proc/${pid}/environ`, 'utf8')] : [];
-    } catch {
-      return []; // a process that ended meanwhile
-    }
-  });
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/u.test(name))
+    .flatMap((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+        const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return group === processGroup && /scripts\/server\.ts/u.test(command) ? [fs.readFileSync(`/proc/${pid}/environ`, 'utf8')] : [];
+      } catch {
+        return []; // a process that ended meanwhile
+      }
+    });
 }
 
 /** Polls until `probe` gives a value, for at most `ms`. */
@@ -117,7 +120,10 @@ test('the built server, run as a role that owns nothing, logs a failing query by
   // A first write makes the visitor a guest; its cookies go with the failing one.
   const created = await fetch(`${base}/api/conversations`, { method: 'POST', headers });
   expect(created.status).toBe(201);
-  headers.cookie = created.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+  headers.cookie = created.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
   const added = await fetch(`${base}/api/facts`, { method: 'POST', headers, body: JSON.stringify({ content: `My diary says ${MARKER}` }) });
   expect(added.status).toBe(500);
   const userId = (await (await fetch(`${base}/api/me`, { headers })).json()).user?.id as string | undefined;
@@ -133,7 +139,11 @@ test('the built server, run as a role that owns nothing, logs a failing query by
   // Everything else the server does went through as the app's role: migrating (as the owner), a
   // chat turn and its post-turn work in the server's worker, the embedder check.
   const conversationId = (await created.json()).conversation.id as string;
-  const reply = await fetch(`${base}/api/chat`, { method: 'POST', headers, body: JSON.stringify({ conversationId, message: { text: 'I live in Tromsø.' } }) });
+  const reply = await fetch(`${base}/api/chat`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ conversationId, message: { text: 'I live in Tromsø.' } }),
+  });
   expect(reply.status).toBe(200);
   expect(await reply.text()).toContain('text-delta');
   const superuser = postgres(urlOf(), { max: 1, onnotice: () => {} });

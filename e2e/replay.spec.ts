@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import {
   artifactPath,
   assistantMessages,
@@ -27,7 +27,9 @@ async function scrollPanelTo(page: Page, testId: string) {
   }, testId);
 }
 
-test('replaying an older reply with today\'s memory shows what was added, removed and re-ranked, and the tokens per block', async ({ page }) => {
+test("replaying an older reply with today's memory shows what was added, removed and re-ranked, and the tokens per block", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await newConversation(page);
   const inspector = inspectorOf(page);

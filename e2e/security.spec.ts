@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { exchange, failOnPageErrors, inspectorOf, newConversation, waitForFact, waitForHydration } from './support';
 
 // Cross-site request forgery and the security headers, in real Chromium. The attacker's pages are

@@ -55,7 +55,8 @@ test('malformed percent-encodings are a 400 JSON error with the security headers
 test('Content-Length: 99999999999 is refused at once with a 413 and the connection closed', async ({ baseURL }) => {
   const exchange = await rawExchange(
     portOf(baseURL),
-    (socket) => writeHead(socket, 'POST /api/auth/sign-in/email HTTP/1.1', { 'Content-Type': 'application/json', 'Content-Length': '99999999999' }),
+    (socket) =>
+      writeHead(socket, 'POST /api/auth/sign-in/email HTTP/1.1', { 'Content-Type': 'application/json', 'Content-Length': '99999999999' }),
     { waitMs: 5_000 },
   );
   expect(exchange.response).toMatchObject({ status: 413, headers: SECURITY_HEADERS, json: { error: { code: 'too_large' } } });
@@ -77,7 +78,11 @@ test('a chunked body over 1 MiB to /api/auth/* is cut with a 413', async ({ base
     },
     { waitMs: 10_000 },
   );
-  expect(exchange.response).toMatchObject({ status: 413, headers: SECURITY_HEADERS, json: { error: { code: 'too_large', message: expect.stringContaining('1048576 bytes') } } });
+  expect(exchange.response).toMatchObject({
+    status: 413,
+    headers: SECURITY_HEADERS,
+    json: { error: { code: 'too_large', message: expect.stringContaining('1048576 bytes') } },
+  });
   expect(exchange.closed).toBe(true);
 });
 
@@ -142,9 +147,18 @@ test('sign-in attempts are limited per client address, whatever X-Forwarded-For 
 
   // better-auth's window is 10 s: later specs sign in from this address too.
   await expect
-    .poll(async () => (await request.post('/api/auth/sign-in/email', { data: { email: uniqueEmail('after'), password: 'not the password' }, headers: { origin: baseURL! } })).status(), {
-      timeout: 20_000,
-      intervals: [2_000],
-    })
+    .poll(
+      async () =>
+        (
+          await request.post('/api/auth/sign-in/email', {
+            data: { email: uniqueEmail('after'), password: 'not the password' },
+            headers: { origin: baseURL! },
+          })
+        ).status(),
+      {
+        timeout: 20_000,
+        intervals: [2_000],
+      },
+    )
     .toBe(401);
 });

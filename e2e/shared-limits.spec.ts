@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { assertBuilt, startProductionServer, type RunningServer } from '../bench/lib/load-server';
+import { assertBuilt, type RunningServer, startProductionServer } from '../bench/lib/load-server';
 
 // better-auth's per-address sign-in limit (3 in 10 s) must hold for the whole app, not per server
 // process: with WEB_CONCURRENCY=2 the launcher hands connections to its two processes in turn, so a
@@ -29,7 +29,9 @@ test('sign-in tries from one address are counted once across two server processe
     delete process.env.WEB_CONCURRENCY;
   }
   // The server answers once one process listens; both must, or every try would reach the same one.
-  await expect.poll(() => fs.readFileSync(path.join(logDir, 'server.log'), 'utf8').match(/Ready in/gu)?.length ?? 0, { timeout: 60_000 }).toBe(2);
+  await expect
+    .poll(() => fs.readFileSync(path.join(logDir, 'server.log'), 'utf8').match(/Ready in/gu)?.length ?? 0, { timeout: 60_000 })
+    .toBe(2);
 
   const statuses: number[] = [];
   for (let i = 0; i < 4; i++) {

@@ -1,6 +1,17 @@
 import fs from 'node:fs';
-import { expect, test, type Request } from '@playwright/test';
-import { assistantMessages, becomeStaff, exchange, failOnPageErrors, newConversation, screenshot, submitAuth, uniqueEmail, waitForFact, waitForHydration } from './support';
+import { expect, type Request, test } from '@playwright/test';
+import {
+  assistantMessages,
+  becomeStaff,
+  exchange,
+  failOnPageErrors,
+  newConversation,
+  screenshot,
+  submitAuth,
+  uniqueEmail,
+  waitForFact,
+  waitForHydration,
+} from './support';
 
 // The staff console (/staff): signed-out visitors get 401 and users 403, on the pages and the API;
 // staff (an email listed in STAFF_EMAILS, see playwright.config.ts, once verified by its mailed link) find a user, open a conversation
@@ -28,7 +39,10 @@ test('a signed-out visitor gets 401 from the console and its API, with a way to 
   }
 });
 
-test("a staff read another page makes the staff member's browser send (an <img> on another port) is refused and not audited", async ({ page, baseURL }) => {
+test("a staff read another page makes the staff member's browser send (an <img> on another port) is refused and not audited", async ({
+  page,
+  baseURL,
+}) => {
   await becomeStaff(page);
   const probe = `img-probe-${Date.now()}`;
   const search = (q: string) => `${baseURL}/api/staff/users?q=${q}`;
@@ -46,11 +60,15 @@ test("a staff read another page makes the staff member's browser send (an <img> 
   // The attack: the page on another port of the same host, whose <img> carries the staff member's cookies.
   const elsewhere = new URL(baseURL!);
   elsewhere.port = String(Number(elsewhere.port) + 1);
-  await page.route(`${elsewhere.origin}/**`, (route) => route.fulfill({ contentType: 'text/html', body: `<img src="${search(probe)}" alt="">` }));
+  await page.route(`${elsewhere.origin}/**`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: `<img src="${search(probe)}" alt="">` }),
+  );
   const attack = ended(search(probe));
   await page.goto(`${elsewhere.origin}/cat-pictures`);
   await attack;
-  const searches = (await (await page.request.get('/api/staff/audit?objectType=user_search', STAFF_CALL)).json()).entries as Array<{ after: { q?: string } | null }>;
+  const searches = (await (await page.request.get('/api/staff/audit?objectType=user_search', STAFF_CALL)).json()).entries as Array<{
+    after: { q?: string } | null;
+  }>;
   expect(searches.map((entry) => entry.after?.q)).toContain(`own-${probe}`);
   expect(searches.map((entry) => entry.after?.q)).not.toContain(probe);
 });
@@ -75,7 +93,9 @@ test('a user who is not staff gets the 403 page at /staff, and 403 from the staf
   }
 });
 
-test('staff find a user, open a conversation and a turn record, edit a fact with a reason, and find it in the audit log and its export', async ({ page }) => {
+test('staff find a user, open a conversation and a turn record, edit a fact with a reason, and find it in the audit log and its export', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
 
   // A user who chatted and told memlens something about themselves.
@@ -117,7 +137,8 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   const userId = page.url().split('/').at(-1)!;
   await expect(page.getByTestId('staff-user-title')).toHaveText(userEmail);
   await expect(page.getByTestId('user-id')).toHaveText(userId);
-  const factWith = (text: string) => page.getByTestId('staff-fact').filter({ has: page.getByTestId('staff-fact-content').filter({ hasText: text }) });
+  const factWith = (text: string) =>
+    page.getByTestId('staff-fact').filter({ has: page.getByTestId('staff-fact-content').filter({ hasText: text }) });
   const fact = factWith('Miso');
   await expect(fact).toHaveCount(1);
   await expect(page.getByTestId('user-conversation')).toHaveCount(1);
@@ -194,8 +215,15 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
 
   // A failure as the console shows it: one of the user's jobs answered as failed (the list only is
   // faked); Retry runs the real job again and it succeeds.
-  const jobs = (await (await page.request.get(`/api/staff/jobs?userId=${userId}`, STAFF_CALL)).json()).jobs as Array<Record<string, unknown>>;
-  const failing = { ...jobs.find((job) => job.kind === 'index_episode'), status: 'failed', attempts: 5, lastError: 'embedder timed out after 30000 ms' };
+  const jobs = (await (await page.request.get(`/api/staff/jobs?userId=${userId}`, STAFF_CALL)).json()).jobs as Array<
+    Record<string, unknown>
+  >;
+  const failing = {
+    ...jobs.find((job) => job.kind === 'index_episode'),
+    status: 'failed',
+    attempts: 5,
+    lastError: 'embedder timed out after 30000 ms',
+  };
   await page.route('**/api/staff/jobs?status=failed*', (route) => route.fulfill({ json: { jobs: [failing] } }), { times: 1 });
   await page.reload();
   const failedJob = page.getByTestId('job');
@@ -237,10 +265,18 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   // Export as JSON Lines: what the filters match, one entry per line.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('audit-export').click()]);
   expect(download.suggestedFilename()).toBe('memlens-audit.jsonl');
-  const lines = fs.readFileSync((await download.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = fs
+    .readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
   expect(lines.length).toBeGreaterThan(0);
   expect(lines.every((entry) => entry.targetUserId === userId && entry.objectType === 'fact')).toBe(true);
-  expect(lines.find((entry) => entry.action === 'edit')).toMatchObject({ actorRole: 'staff', reason, before: { content: expect.stringContaining('Miso') } });
+  expect(lines.find((entry) => entry.action === 'edit')).toMatchObject({
+    actorRole: 'staff',
+    reason,
+    before: { content: expect.stringContaining('Miso') },
+  });
 
   // Light and dark, wide and phone.
   await page.emulateMedia({ colorScheme: 'dark' });
@@ -263,7 +299,9 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await expect(deleteDialog).toBeHidden();
   await expect(page.getByTestId('fact-change-done')).toContainText('Fact deleted');
   await expect(page.getByTestId('facts-empty')).toBeVisible();
-  const deletions = await (await page.request.get(`/api/staff/audit?targetUserId=${userId}&objectType=fact&action=delete`, STAFF_CALL)).json();
+  const deletions = await (
+    await page.request.get(`/api/staff/audit?targetUserId=${userId}&objectType=fact&action=delete`, STAFF_CALL)
+  ).json();
   expect(deletions.entries[0]).toMatchObject({ actorRole: 'staff', reason: 'user asked to forget their cat' });
 
   await page.setViewportSize({ width: 390, height: 844 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { MAILBOX_FILE } from './mailbox-config';
 
 // Shared by the e2e specs. Every test gets a fresh browser context with no session: it becomes a
@@ -75,7 +75,10 @@ export async function facts(page: Page, status?: string): Promise<FactRow[]> {
 /** Fact extraction runs as post-turn work right after a reply: wait for the fact to exist. */
 export async function waitForFact(page: Page, needle: string): Promise<FactRow> {
   await expect
-    .poll(async () => (await facts(page, 'active')).some((f) => f.content.includes(needle)), { timeout: 15_000, intervals: [250, 500, 1_000] })
+    .poll(async () => (await facts(page, 'active')).some((f) => f.content.includes(needle)), {
+      timeout: 15_000,
+      intervals: [250, 500, 1_000],
+    })
     .toBe(true);
   return (await facts(page, 'active')).find((f) => f.content.includes(needle))!;
 }
@@ -145,14 +148,23 @@ export async function submitAuth(page: Page, mode: 'sign-up' | 'sign-in', email:
 export async function mailedLink(email: string, subject: RegExp): Promise<string> {
   let link: string | undefined;
   await expect
-    .poll(() => {
-      const mails = fs.readFileSync(MAILBOX_FILE, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { to: string[]; body: string });
-      // quoted-printable folds long lines with "=\r\n" and writes "=" as "=3D".
-      const bodies = mails.filter((mail) => mail.to.includes(email.toLowerCase())).map((mail) => mail.body.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
-      const body = bodies.reverse().find((text) => subject.test(text));
-      link = body ? /https?:\/\/\S+/.exec(body)?.[0] : undefined;
-      return link;
-    }, { message: `a mail to ${email} matching ${subject}` })
+    .poll(
+      () => {
+        const mails = fs
+          .readFileSync(MAILBOX_FILE, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { to: string[]; body: string });
+        // quoted-printable folds long lines with "=\r\n" and writes "=" as "=3D".
+        const bodies = mails
+          .filter((mail) => mail.to.includes(email.toLowerCase()))
+          .map((mail) => mail.body.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+        const body = bodies.reverse().find((text) => subject.test(text));
+        link = body ? /https?:\/\/\S+/.exec(body)?.[0] : undefined;
+        return link;
+      },
+      { message: `a mail to ${email} matching ${subject}` },
+    )
     .toBeTruthy();
   return link!;
 }
@@ -185,7 +197,10 @@ export async function becomeStaff(page: Page) {
   await submitAuth(page, 'sign-up', STAFF_EMAIL, PASSWORD, '/staff');
   const outcome = await Promise.race([
     page.waitForURL(/\/staff$/).then(() => 'in' as const),
-    page.getByTestId('auth-error').waitFor().then(() => 'exists' as const),
+    page
+      .getByTestId('auth-error')
+      .waitFor()
+      .then(() => 'exists' as const),
   ]);
   if (outcome === 'exists') {
     await submitAuth(page, 'sign-in', STAFF_EMAIL, PASSWORD, '/staff');
@@ -202,7 +217,10 @@ export async function becomeStaff(page: Page) {
 }
 
 /** POST /api/import with the page's session, then waits for the worker to finish it; returns the conversation's id. */
-export async function importConversation(page: Page, data: { title?: string; messages: Array<{ role: string; content: string }> }): Promise<string> {
+export async function importConversation(
+  page: Page,
+  data: { title?: string; messages: Array<{ role: string; content: string }> },
+): Promise<string> {
   const queued = await page.request.post('/api/import', { data });
   expect(queued.status()).toBe(202);
   const { id } = ((await queued.json()) as { import: { id: string } }).import;
@@ -210,7 +228,9 @@ export async function importConversation(page: Page, data: { title?: string; mes
   await expect
     .poll(
       async () => {
-        const view = ((await (await page.request.get(`/api/import/${id}`)).json()) as { import: { status: string; conversationId: string | null } }).import;
+        const view = (
+          (await (await page.request.get(`/api/import/${id}`)).json()) as { import: { status: string; conversationId: string | null } }
+        ).import;
         conversationId = view.conversationId;
         return view.status;
       },

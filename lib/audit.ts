@@ -7,7 +7,13 @@ import { sentRequestId } from './request-id';
  * Who did something, for the audit log: a user (themselves or, as staff, someone else), or the
  * system (a post-turn rule or model). `label` is what memory records carry (`user:<id>`, `offline-rules`).
  */
-export type Actor = { label: string; userId: string | null; role: 'user' | 'staff' | 'system'; requestId: string | null; reason: string | null };
+export type Actor = {
+  label: string;
+  userId: string | null;
+  role: 'user' | 'staff' | 'system';
+  requestId: string | null;
+  reason: string | null;
+};
 
 export function userActor(user: Pick<User, 'id' | 'role'>, request?: Request, reason?: string | null): Actor {
   return {
@@ -36,7 +42,10 @@ export const redactedText = REDACTED;
 type Entry = Pick<NewAuditEntry, 'objectType' | 'objectId' | 'action' | 'before' | 'after'>;
 
 export async function audit(actor: Actor, targetUserId: string, entries: Entry[]): Promise<void> {
-  await auditEach(actor, entries.map((entry) => ({ ...entry, targetUserId })));
+  await auditEach(
+    actor,
+    entries.map((entry) => ({ ...entry, targetUserId })),
+  );
 }
 
 /** Entries about several users at once (a listing that shows each one's data), in one insert. */

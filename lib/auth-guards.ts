@@ -47,7 +47,13 @@ export const authAfterHook = createAuthMiddleware(async (ctx) => {
 
 async function boundGuests(address: string | null): Promise<void> {
   if (!address || (await guestsFromAddress(address)) < getConfig().GUESTS_PER_ADDRESS_PER_HOUR) return;
-  throw new HttpError(429, 'too_many_guests', 'Too many new guest sessions from your address in the last hour; sign in, or try again later.', undefined, { 'Retry-After': '3600' });
+  throw new HttpError(
+    429,
+    'too_many_guests',
+    'Too many new guest sessions from your address in the last hour; sign in, or try again later.',
+    undefined,
+    { 'Retry-After': '3600' },
+  );
 }
 
 function checkProfile(body: unknown): void {
@@ -76,7 +82,9 @@ function isWebUrl(value: unknown): boolean {
 /** The account a sign-in names, hashed: the count must not keep every email (or password typed there) in clear. */
 function accountKey(body: unknown): string {
   const email = (body as { email?: unknown } | undefined)?.email;
-  return createHash('sha256').update(typeof email === 'string' ? email.trim().toLowerCase() : '').digest('hex');
+  return createHash('sha256')
+    .update(typeof email === 'string' ? email.trim().toLowerCase() : '')
+    .digest('hex');
 }
 
 /**

@@ -5,11 +5,11 @@ import { anonymous } from 'better-auth/plugins';
 import { getDb } from '@/db/client';
 import { authAccounts, authRateLimits, authSessions, authUsers, authVerifications } from '@/db/schema';
 import { createGuest } from '@/db/users';
+import { authAfterHook, authBeforeHook } from './auth-guards';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
 import { getConfig } from './config';
-import { authAfterHook, authBeforeHook } from './auth-guards';
-import { logFromLibrary } from './log';
 import { linkGuest } from './guest-link';
+import { logFromLibrary } from './log';
 import { sendMail } from './mail';
 
 /**
@@ -35,13 +35,23 @@ function createAuth() {
       // A reset link proves the mailbox: every session of the account ends with the old password.
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: ({ user, url }) =>
-        sendMail({ to: user.email, subject: 'Reset your memlens password', text: `To choose a new password, open ${url}\nIf you did not ask for this, ignore this mail.`, link: url }),
+        sendMail({
+          to: user.email,
+          subject: 'Reset your memlens password',
+          text: `To choose a new password, open ${url}\nIf you did not ask for this, ignore this mail.`,
+          link: url,
+        }),
     },
     // Sign-up mails a link that proves the address; only a verified address can be staff (lib/session.ts).
     emailVerification: {
       sendOnSignUp: true,
       sendVerificationEmail: ({ user, url }) =>
-        sendMail({ to: user.email, subject: 'Verify your memlens email', text: `To verify this address for memlens, open ${url}`, link: url }),
+        sendMail({
+          to: user.email,
+          subject: 'Verify your memlens email',
+          text: `To verify this address for memlens, open ${url}`,
+          link: url,
+        }),
     },
     // Guests start on the server, at a browser's first write (lib/session.ts), never by this route,
     // so a script cannot mint sessions without writing anything (and meeting the per-address bound).

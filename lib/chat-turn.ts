@@ -1,13 +1,8 @@
-import {
-  createUIMessageStream,
-  createUIMessageStreamResponse,
-  toUIMessageStream,
-  type LanguageModelUsage,
-  type UIMessageChunk,
-} from 'ai';
+import { createUIMessageStream, createUIMessageStreamResponse, type LanguageModelUsage, toUIMessageStream, type UIMessageChunk } from 'ai';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { getConversation, titleIfUntitled } from '@/db/conversations';
+import { deleteEpisodeOf } from '@/db/episodes';
 import {
   finalizeAssistantMessage,
   HistoryError,
@@ -15,29 +10,28 @@ import {
   insertAssistantPlaceholder,
   putUserMessage,
   reopenLastReply,
-  saveStreamingText,
   type Scope,
+  saveStreamingText,
 } from '@/db/history';
-import { deleteEpisodeOf } from '@/db/episodes';
 import { resetJobs } from '@/db/jobs';
-import { nextAttempt } from '@/db/turns';
 import type { Message, User } from '@/db/schema';
-import { getConfig, type AppConfig } from './config';
+import { nextAttempt } from '@/db/turns';
+import { type Actor, userActor } from './audit';
+import { type AppConfig, getConfig } from './config';
 import { HttpError, notFound, parseInput } from './http';
-import { logError } from './log';
-import { strictObject, text as textField } from './validation';
 import { getModels } from './llm';
 import { TextDeltaBatcher } from './llm/text-delta-batcher';
 import { ReplyDeadline } from './llm/timeouts';
+import { logError } from './log';
 import { assembleContext, round } from './memory/chain';
-import { userActor, type Actor } from './audit';
 import { prepareMessageCorrection } from './memory/corrections';
-import { readRedacted } from './memory/redaction';
 import { assertQuestionFits } from './memory/fit-to-budget';
-import { enqueuePostTurn, schedulePostTurn } from './memory/post-turn';
-import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/turn-record';
 import { generateReply } from './memory/generate-reply';
+import { enqueuePostTurn, schedulePostTurn } from './memory/post-turn';
+import { readRedacted } from './memory/redaction';
 import type { TurnState } from './memory/state';
+import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/turn-record';
+import { strictObject, text as textField } from './validation';
 
 export function chatRequestSchema(config: AppConfig) {
   const text = textField()
@@ -188,7 +182,10 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
       let finish: UIMessageChunk | undefined;
       // Nothing more is written once the client has gone.
       const send = new TextDeltaBatcher((chunk) => stopped.aborted || writer.write(chunk));
-      const deadline = new ReplyDeadline({ firstTokenMs: state.config.CHAT_FIRST_TOKEN_TIMEOUT_MS, idleMs: state.config.CHAT_IDLE_TIMEOUT_MS });
+      const deadline = new ReplyDeadline({
+        firstTokenMs: state.config.CHAT_FIRST_TOKEN_TIMEOUT_MS,
+        idleMs: state.config.CHAT_IDLE_TIMEOUT_MS,
+      });
       try {
         await recordTurnStart(state, record);
         deadline.start();

@@ -28,7 +28,10 @@ const json = <T extends z.ZodType>(schema: T, fallback: z.infer<T>) =>
       try {
         return schema.parse(JSON.parse(value));
       } catch (error) {
-        ctx.addIssue({ code: 'custom', message: `is not valid JSON of the documented shape: ${error instanceof Error ? error.message : error}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `is not valid JSON of the documented shape: ${error instanceof Error ? error.message : error}`,
+        });
         return z.NEVER;
       }
     });
@@ -131,7 +134,12 @@ const envSchema = z.object({
   STAFF_EMAILS: z
     .string()
     .optional()
-    .transform((value) => (value ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean)),
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   // Outgoing mail (verification and password-reset links): an SMTP URL for nodemailer
   // (smtp://user:pass@host:587, smtps://…); unset, the link is written to the server log instead.
   SMTP_URL: optionalText,
@@ -164,9 +172,7 @@ const envSchema = z.object({
   SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   REPLAY_RATE_LIMIT: int(20),
   REPLAY_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
-  SYSTEM_PROMPT: z
-    .string()
-    .default('You are memlens, a helpful assistant. Answer clearly and concisely.'),
+  SYSTEM_PROMPT: z.string().default('You are memlens, a helpful assistant. Answer clearly and concisely.'),
 });
 
 export type AppConfig = Omit<z.infer<typeof envSchema>, 'SUMMARY_KEEP_RAW'> & {

@@ -76,11 +76,17 @@ export function csrfVerdict(request: CsrfRequest, appUrl?: string): CsrfVerdict 
       ok: false,
       status: 403,
       code: 'cross_origin',
-      message: 'Cross-origin request refused: changes can only be made from the app itself. Behind a proxy, set APP_URL to the public address.',
+      message:
+        'Cross-origin request refused: changes can only be made from the app itself. Behind a proxy, set APP_URL to the public address.',
     };
   }
   if ((request.hasBody || request.contentType !== null) && !isJson(request.contentType)) {
-    return { ok: false, status: 415, code: 'unsupported_media_type', message: 'Send the request body as JSON, with Content-Type: application/json.' };
+    return {
+      ok: false,
+      status: 415,
+      code: 'unsupported_media_type',
+      message: 'Send the request body as JSON, with Content-Type: application/json.',
+    };
   }
   return ALLOWED;
 }

@@ -33,7 +33,11 @@ export function route<Args extends unknown[]>(handler: (...args: Args) => Promis
   };
 }
 
-async function answer<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>, args: Args, request: Request | undefined): Promise<Response> {
+async function answer<Args extends unknown[]>(
+  handler: (...args: Args) => Promise<Response>,
+  args: Args,
+  request: Request | undefined,
+): Promise<Response> {
   try {
     return await handler(...args);
   } catch (error) {
@@ -180,9 +184,13 @@ export function otherMethods<const Allowed extends OwnMethod>(
   allowed: readonly Allowed[],
 ): Record<Exclude<HttpMethod, Allowed | (Allowed extends 'GET' ? 'HEAD' : never)>, MethodHandler> {
   const own = new Set<HttpMethod>(allowed);
-  const allow = HTTP_METHODS.filter((method) => own.has(method) || method === 'OPTIONS' || (method === 'HEAD' && own.has('GET'))).join(', ');
+  const allow = HTTP_METHODS.filter((method) => own.has(method) || method === 'OPTIONS' || (method === 'HEAD' && own.has('GET'))).join(
+    ', ',
+  );
   const refuse: MethodHandler = (request) =>
-    errorResponse(new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}.`, undefined, { Allow: allow }));
+    errorResponse(
+      new HttpError(405, 'method_not_allowed', `${request.method} is not allowed here; allowed: ${allow}.`, undefined, { Allow: allow }),
+    );
   const handlers: Partial<Record<HttpMethod, MethodHandler>> = {};
   for (const method of HTTP_METHODS) {
     if (own.has(method) || (method === 'HEAD' && own.has('GET'))) continue;

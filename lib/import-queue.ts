@@ -14,8 +14,8 @@ import {
 import type { Import } from '@/db/schema';
 import { getConfig } from './config';
 import { HttpError, notFound } from './http';
-import { importedMessages, ingestImport, type ImportInput } from './import';
-import { logError, summarizeError, type ErrorSummary } from './log';
+import { type ImportInput, importedMessages, ingestImport } from './import';
+import { type ErrorSummary, logError, summarizeError } from './log';
 import { wakeWorker } from './memory/worker-signal';
 
 /** An import as the API shows it: no payload; the conversation once it is done. */
@@ -90,7 +90,13 @@ export async function runNextImport(signal?: AbortSignal): Promise<boolean> {
   let conversationId = row.conversationId;
   try {
     conversationId ??= await createImportConversation(row);
-    await ingestImport({ userId: row.userId, conversationId }, row.payload ?? [], row, (executor, progress) => recordImportProgress(executor, row.id, progress), signal);
+    await ingestImport(
+      { userId: row.userId, conversationId },
+      row.payload ?? [],
+      row,
+      (executor, progress) => recordImportProgress(executor, row.id, progress),
+      signal,
+    );
     await finishImport(row.id, { status: 'done' });
   } catch (error) {
     if (signal?.aborted) return true;

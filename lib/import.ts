@@ -4,7 +4,7 @@ import { getDb } from '@/db/client';
 import { createConversation, deleteConversation } from '@/db/conversations';
 import type { Scope } from '@/db/history';
 import type { Executor } from '@/db/provenance';
-import { messages, type ImportedMessage } from '@/db/schema';
+import { type ImportedMessage, messages } from '@/db/schema';
 import { getConfig } from './config';
 import { enqueuePostTurns, runImportedJobs } from './memory/post-turn';
 import { isoTime, metadata, strictObject, text } from './validation';
@@ -77,7 +77,11 @@ export async function ingestImport(
       // Rows in input order, so their seqs follow it (a statement numbers its rows in order).
       await tx.insert(messages).values(stored.map((row) => messageRow(row, scope)));
       // Committed with the messages: an import cut off midway leaves no reply without its jobs.
-      await enqueuePostTurns(scope, stored.filter((row) => row.role === 'assistant').map((row) => row.id), tx);
+      await enqueuePostTurns(
+        scope,
+        stored.filter((row) => row.role === 'assistant').map((row) => row.id),
+        tx,
+      );
       await record(tx, { messagesStored: start + stored.length });
     });
   }
@@ -99,7 +103,10 @@ export async function ingestImport(
  * message is stored and its post-turn work has run. All or nothing: on an error, the conversation
  * and everything stored with it are deleted. (POST /api/import queues instead: lib/import-queue.ts.)
  */
-export async function importConversation(userId: string, input: ImportInput): Promise<{ conversationId: string; messageIds: string[]; jobs: { done: number; failed: number } }> {
+export async function importConversation(
+  userId: string,
+  input: ImportInput,
+): Promise<{ conversationId: string; messageIds: string[]; jobs: { done: number; failed: number } }> {
   const rows = importedMessages(input);
   const { id: conversationId } = await createConversation(userId, input.title);
   try {

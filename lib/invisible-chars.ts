@@ -12,29 +12,29 @@ export type TextPiece =
   | { kind: 'invisible'; chars: string; label: string; title: string };
 
 const NAMES: Record<number, [short: string, name: string]> = {
-  0x00ad: ['SHY', 'SOFT HYPHEN'],
-  0x061c: ['ALM', 'ARABIC LETTER MARK'],
-  0x180e: ['MVS', 'MONGOLIAN VOWEL SEPARATOR'],
-  0x200b: ['ZWSP', 'ZERO WIDTH SPACE'],
-  0x200c: ['ZWNJ', 'ZERO WIDTH NON-JOINER'],
-  0x200d: ['ZWJ', 'ZERO WIDTH JOINER'],
-  0x200e: ['LRM', 'LEFT-TO-RIGHT MARK'],
-  0x200f: ['RLM', 'RIGHT-TO-LEFT MARK'],
-  0x202a: ['LRE', 'LEFT-TO-RIGHT EMBEDDING'],
-  0x202b: ['RLE', 'RIGHT-TO-LEFT EMBEDDING'],
-  0x202c: ['PDF', 'POP DIRECTIONAL FORMATTING'],
-  0x202d: ['LRO', 'LEFT-TO-RIGHT OVERRIDE'],
-  0x202e: ['RLO', 'RIGHT-TO-LEFT OVERRIDE'],
-  0x2060: ['WJ', 'WORD JOINER'],
-  0x2061: ['FA', 'FUNCTION APPLICATION'],
-  0x2062: ['IT', 'INVISIBLE TIMES'],
-  0x2063: ['IS', 'INVISIBLE SEPARATOR'],
-  0x2064: ['IP', 'INVISIBLE PLUS'],
-  0x2066: ['LRI', 'LEFT-TO-RIGHT ISOLATE'],
-  0x2067: ['RLI', 'RIGHT-TO-LEFT ISOLATE'],
-  0x2068: ['FSI', 'FIRST STRONG ISOLATE'],
-  0x2069: ['PDI', 'POP DIRECTIONAL ISOLATE'],
-  0xfeff: ['ZWNBSP', 'ZERO WIDTH NO-BREAK SPACE (BOM)'],
+  173: ['SHY', 'SOFT HYPHEN'],
+  1564: ['ALM', 'ARABIC LETTER MARK'],
+  6158: ['MVS', 'MONGOLIAN VOWEL SEPARATOR'],
+  8203: ['ZWSP', 'ZERO WIDTH SPACE'],
+  8204: ['ZWNJ', 'ZERO WIDTH NON-JOINER'],
+  8205: ['ZWJ', 'ZERO WIDTH JOINER'],
+  8206: ['LRM', 'LEFT-TO-RIGHT MARK'],
+  8207: ['RLM', 'RIGHT-TO-LEFT MARK'],
+  8234: ['LRE', 'LEFT-TO-RIGHT EMBEDDING'],
+  8235: ['RLE', 'RIGHT-TO-LEFT EMBEDDING'],
+  8236: ['PDF', 'POP DIRECTIONAL FORMATTING'],
+  8237: ['LRO', 'LEFT-TO-RIGHT OVERRIDE'],
+  8238: ['RLO', 'RIGHT-TO-LEFT OVERRIDE'],
+  8288: ['WJ', 'WORD JOINER'],
+  8289: ['FA', 'FUNCTION APPLICATION'],
+  8290: ['IT', 'INVISIBLE TIMES'],
+  8291: ['IS', 'INVISIBLE SEPARATOR'],
+  8292: ['IP', 'INVISIBLE PLUS'],
+  8294: ['LRI', 'LEFT-TO-RIGHT ISOLATE'],
+  8295: ['RLI', 'RIGHT-TO-LEFT ISOLATE'],
+  8296: ['FSI', 'FIRST STRONG ISOLATE'],
+  8297: ['PDI', 'POP DIRECTIONAL ISOLATE'],
+  65279: ['ZWNBSP', 'ZERO WIDTH NO-BREAK SPACE (BOM)'],
 };
 
 // Every character this module names, and the whole tag block: one pass finds them all.
@@ -61,7 +61,10 @@ function describe(chars: string): { label: string; title: string } {
     };
   }
   const [short, name] = NAMES[first];
-  return { label: `⟨${short}⟩`, title: `${codePoint(chars)} ${name}: an invisible character, shown here as a mark; stored and sent as is.` };
+  return {
+    label: `⟨${short}⟩`,
+    title: `${codePoint(chars)} ${name}: an invisible character, shown here as a mark; stored and sent as is.`,
+  };
 }
 
 /** The text cut into visible text and invisible characters (tag characters grouped in runs). */

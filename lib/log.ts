@@ -65,7 +65,11 @@ export function summarizeError(error: unknown, depth = 0): ErrorSummary {
 export function describeError(error: unknown): string {
   const parts: string[] = [];
   for (let summary: ErrorSummary | undefined = summarizeError(error); summary; summary = summary.cause) {
-    const where = [summary.table && `table ${summary.table}`, summary.column && `column ${summary.column}`, summary.constraint && `constraint ${summary.constraint}`];
+    const where = [
+      summary.table && `table ${summary.table}`,
+      summary.column && `column ${summary.column}`,
+      summary.constraint && `constraint ${summary.constraint}`,
+    ];
     const place = where.filter(Boolean).join(', ');
     parts.push(`${summary.name}${summary.code ? ` ${summary.code}` : ''}: ${summary.message}${place ? ` (${place})` : ''}`);
   }

@@ -8,7 +8,10 @@ export type MessageMark = { start: number; end: number; kind: 'forgotten' | 'cor
 /** The conversation's messages as the chat shows them: as written, with the parts memlens forgot or the user corrected marked. */
 export async function conversationMessages(scope: Scope): Promise<Array<Message & { marks: MessageMark[] }>> {
   const rows = await listMessages(scope);
-  const spans = await redactionsOf(scope.userId, rows.map((m) => m.id));
+  const spans = await redactionsOf(
+    scope.userId,
+    rows.map((m) => m.id),
+  );
   return rows.map((m) => ({
     ...m,
     marks: spans

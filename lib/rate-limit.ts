@@ -1,5 +1,5 @@
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
-import { getDb, type Db } from '@/db/client';
+import { type Db, getDb } from '@/db/client';
 import { rateLimits } from '@/db/schema';
 import { getConfig } from './config';
 import { HttpError } from './http';
@@ -9,7 +9,12 @@ export type LimitedAction = 'chat' | 'import' | 'replay' | 'sign-in';
 
 export type RateLimit = { points: number; windowSeconds: number };
 
-const what: Record<LimitedAction, string> = { chat: 'messages', import: 'imports', replay: 'replays', 'sign-in': 'failed sign-ins for this account' };
+const what: Record<LimitedAction, string> = {
+  chat: 'messages',
+  import: 'imports',
+  replay: 'replays',
+  'sign-in': 'failed sign-ins for this account',
+};
 
 /**
  * A fixed-window counter kept in the `rate_limits` table by one atomic upsert per request,

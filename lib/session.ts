@@ -2,11 +2,11 @@ import { getConversation } from '@/db/conversations';
 import type { Scope } from '@/db/history';
 import type { User } from '@/db/schema';
 import { adoptAccount, createGuest, userOfAccount } from '@/db/users';
-import { changeRole } from './roles';
-import { asHttpError } from './auth-guards';
 import { getAuth, isStaffEmail } from './auth';
+import { asHttpError } from './auth-guards';
 import { clientAddress } from './client-address';
 import { HttpError, notFound, setCookiesFor, uuidParam } from './http';
+import { changeRole } from './roles';
 
 type AuthSession = NonNullable<Awaited<ReturnType<ReturnType<typeof getAuth>['api']['getSession']>>>;
 
@@ -16,7 +16,12 @@ type AuthSession = NonNullable<Awaited<ReturnType<ReturnType<typeof getAuth>['ap
  */
 export async function requireUser(request: Request): Promise<User> {
   const user = await sessionUser(request.headers, { write: isWrite(request) });
-  if (!user) throw new HttpError(401, 'no_session', 'No session yet: a guest session starts with your first conversation, fact or import, or sign in.');
+  if (!user)
+    throw new HttpError(
+      401,
+      'no_session',
+      'No session yet: a guest session starts with your first conversation, fact or import, or sign in.',
+    );
   return user;
 }
 
@@ -79,7 +84,9 @@ async function sessionUser(headers: Headers, { write }: { write: boolean }): Pro
  */
 async function memberOf(session: AuthSession): Promise<User> {
   // No row yet: an account made outside the app.
-  const member = (await userOfAccount(session.user.id)) ?? (await adoptAccount({ authUserId: session.user.id, email: session.user.email, name: session.user.name }));
+  const member =
+    (await userOfAccount(session.user.id)) ??
+    (await adoptAccount({ authUserId: session.user.id, email: session.user.email, name: session.user.name }));
   const listed = session.user.emailVerified && isStaffEmail(session.user.email);
   if (listed && member.role !== 'staff') return (await changeRole(member, 'staff', 'STAFF_EMAILS'))!;
   if (!listed && member.role === 'staff' && member.staffVia === 'STAFF_EMAILS') return (await changeRole(member, 'user', 'STAFF_EMAILS'))!;
@@ -93,7 +100,10 @@ async function memberOf(session: AuthSession): Promise<User> {
 export async function startGuest(headers: Headers): Promise<{ user: User; setCookies: string[] }> {
   try {
     const { headers: answer, response } = await getAuth().api.signInAnonymous({ headers, returnHeaders: true });
-    return { user: (await userOfAccount(response!.user.id)) ?? (await createGuest(response!.user.id, clientAddress(headers))), setCookies: answer.getSetCookie() };
+    return {
+      user: (await userOfAccount(response!.user.id)) ?? (await createGuest(response!.user.id, clientAddress(headers))),
+      setCookies: answer.getSetCookie(),
+    };
   } catch (error) {
     throw asHttpError(error);
   }

@@ -2,13 +2,23 @@ import { listConversations } from '@/db/conversations';
 import { listFacts, withSources } from '@/db/facts';
 import { resetJobs } from '@/db/jobs';
 import type { Job, User } from '@/db/schema';
-import { conversationById, getJob, countJobs, getUser, listJobs, locateMessage, ownerOfFact, ownerOfMessage, searchUsers } from '@/db/staff';
+import {
+  conversationById,
+  countJobs,
+  getJob,
+  getUser,
+  listJobs,
+  locateMessage,
+  ownerOfFact,
+  ownerOfMessage,
+  searchUsers,
+} from '@/db/staff';
 import { getSummary } from '@/db/summaries';
 import { audit, auditEach, userActor } from './audit';
 import { notFound } from './http';
 import { clearSummary, correctFact, forgetFacts } from './memory/corrections';
 import { runDueJobs } from './memory/post-turn';
-import { replayTurn, type ReplayOptions } from './memory/replay';
+import { type ReplayOptions, replayTurn } from './memory/replay';
 import { conversationMessages } from './messages';
 import { turnContext } from './turn-context';
 import { strictObject, text } from './validation';
@@ -24,14 +34,21 @@ export type Staff = { user: User; request: Request };
 const whyText = text().trim().min(3, 'must say why (at least 3 characters)').max(500, 'is longer than 500 characters');
 export const reasonSchema = strictObject({ reason: whyText });
 /** A staff edit of a fact: the new text and why. */
-export const staffFactEditSchema = strictObject({ content: text().trim().min(1, 'must not be empty').max(2000, 'is longer than 2000 characters'), reason: whyText });
+export const staffFactEditSchema = strictObject({
+  content: text().trim().min(1, 'must not be empty').max(2000, 'is longer than 2000 characters'),
+  reason: whyText,
+});
 
 const read = (staff: Staff, targetUserId: string, objectType: string, objectId: string) =>
-  targetUserId === staff.user.id ? Promise.resolve() : audit(userActor(staff.user, staff.request), targetUserId, [{ objectType, objectId, action: 'read', before: null, after: null }]);
+  targetUserId === staff.user.id
+    ? Promise.resolve()
+    : audit(userActor(staff.user, staff.request), targetUserId, [{ objectType, objectId, action: 'read', before: null, after: null }]);
 
 export async function findUsers(staff: Staff, q: string) {
   const found = await searchUsers(q);
-  await audit(userActor(staff.user, staff.request), staff.user.id, [{ objectType: 'user_search', objectId: null, action: 'read', before: null, after: { q, results: found.length } }]);
+  await audit(userActor(staff.user, staff.request), staff.user.id, [
+    { objectType: 'user_search', objectId: null, action: 'read', before: null, after: { q, results: found.length } },
+  ]);
   return found;
 }
 
@@ -103,7 +120,14 @@ export async function jobsForStaff(staff: Staff, filter: { status?: Job['status'
   const jobs = await listJobs(filter);
   const owners = new Set([...(filter.userId ? [filter.userId] : []), ...jobs.map((job) => job.userId)]);
   owners.delete(staff.user.id);
-  const reads = [...owners].map((owner) => ({ targetUserId: owner, objectType: 'jobs', objectId: owner, action: 'read', before: null, after: null }));
+  const reads = [...owners].map((owner) => ({
+    targetUserId: owner,
+    objectType: 'jobs',
+    objectId: owner,
+    action: 'read',
+    before: null,
+    after: null,
+  }));
   if (reads.length > 0) await auditEach(userActor(staff.user, staff.request), reads);
   return { jobs, counts: await countJobs(filter.userId) };
 }
@@ -113,7 +137,9 @@ export async function retryJob(staff: Staff, jobId: string) {
   const job = await getJob(jobId);
   if (!job) throw notFound('Job', jobId);
   await resetJobs(job.userId, job.messageId, job.kind);
-  await audit(userActor(staff.user, staff.request), job.userId, [{ objectType: 'job', objectId: jobId, action: 'retry', before: { status: job.status, lastError: job.lastError }, after: null }]);
+  await audit(userActor(staff.user, staff.request), job.userId, [
+    { objectType: 'job', objectId: jobId, action: 'retry', before: { status: job.status, lastError: job.lastError }, after: null },
+  ]);
   await runDueJobs({ messageId: job.messageId });
   return getJob(jobId);
 }

@@ -25,7 +25,10 @@ export function parseTrustedProxies(value: string): TrustedProxies {
     if (hops > MAX_HOPS) throw new Error(`a hop count must be at most ${MAX_HOPS} (got ${hops})`);
     return { hops };
   }
-  const ranges = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const ranges = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const range of ranges) {
     try {
       proxyaddr.compile(range);

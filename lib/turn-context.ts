@@ -26,7 +26,11 @@ async function whyNoRecord(userId: string, id: string): Promise<HttpError> {
     return new HttpError(404, 'imported_reply', 'This reply was imported with its conversation, so no context was assembled for it.');
   }
   if (message.status === 'failed') {
-    return new HttpError(404, 'failed_before_context', `This reply failed before its context was assembled: ${message.error ?? 'unknown error'}`);
+    return new HttpError(
+      404,
+      'failed_before_context',
+      `This reply failed before its context was assembled: ${message.error ?? 'unknown error'}`,
+    );
   }
   return new HttpError(404, 'no_record', 'No context is stored for this reply.');
 }

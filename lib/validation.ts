@@ -38,9 +38,12 @@ export function findJsonProblem(value: unknown, maxDepth: number, path: Array<st
   if (typeof value === 'string') return isStorableText(value) ? undefined : { path, code: 'invalid_text', message: UNSTORABLE_TEXT };
   if (value === null || typeof value !== 'object') return undefined;
   if (maxDepth === 0) return { path, code: 'too_deep', message: 'is nested too deeply' };
-  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+  const entries: Array<[string | number, unknown]> = Array.isArray(value)
+    ? value.map((item, index) => [index, item])
+    : Object.entries(value);
   for (const [key, item] of entries) {
-    if (typeof key === 'string' && !isStorableText(key)) return { path: [...path, key], code: 'invalid_text', message: `is a key that ${UNSTORABLE_TEXT}` };
+    if (typeof key === 'string' && !isStorableText(key))
+      return { path: [...path, key], code: 'invalid_text', message: `is a key that ${UNSTORABLE_TEXT}` };
     const problem = findJsonProblem(item, maxDepth - 1, [...path, key]);
     if (problem) return problem;
   }

@@ -24,7 +24,8 @@ export function authSecretFor(dataDir: string): string {
   }
   fs.chmodSync(file, 0o600);
   const secret = fs.readFileSync(file, 'utf8').trim();
-  if (!secret) throw new Error(`${file} is empty: delete it and start again to generate a new secret (signed-in users will have to sign in again).`);
+  if (!secret)
+    throw new Error(`${file} is empty: delete it and start again to generate a new secret (signed-in users will have to sign in again).`);
   return secret;
 }
 

@@ -8,7 +8,9 @@ import { parseArgs } from 'node:util';
 import { formatTable, runScenarios, scenarioFileSchema } from '../lib/eval/scenarios';
 import { withDatabase } from './with-database';
 
-const { values } = parseArgs({ options: { file: { type: 'string' }, json: { type: 'string', default: 'bench/out/scenarios-report.json' } } });
+const { values } = parseArgs({
+  options: { file: { type: 'string' }, json: { type: 'string', default: 'bench/out/scenarios-report.json' } },
+});
 if (!values.file) {
   console.error('usage: npm run eval:scenarios -- --file FILE [--json OUT]');
   process.exit(2);

@@ -20,4 +20,7 @@ if (!changed) {
   process.exit(1);
 }
 console.log(revoke ? `${email} is no longer staff.` : `${email} is staff now.`);
-if (revoke && isStaffEmail(email)) console.warn(`${email} is still listed in STAFF_EMAILS: take it off the list, or it is staff again at its next request once its address is verified.`);
+if (revoke && isStaffEmail(email))
+  console.warn(
+    `${email} is still listed in STAFF_EMAILS: take it off the list, or it is staff again at its next request once its address is verified.`,
+  );

@@ -36,7 +36,8 @@ await withDatabase(
       const view = await getImport(userId, queued.id);
       console.log(JSON.stringify({ userId, import: view }, null, 2));
       if (view.status === 'failed') process.exitCode = 1;
-      else if (view.status !== 'done') console.error(`Import ${view.id} is being run by another worker: follow it with GET /api/import/${view.id}.`);
+      else if (view.status !== 'done')
+        console.error(`Import ${view.id} is being run by another worker: follow it with GET /api/import/${view.id}.`);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       console.error(error.message);

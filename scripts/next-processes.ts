@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 
@@ -13,7 +13,12 @@ const serverScript = fileURLToPath(new URL('./server.ts', import.meta.url));
  * processes sharing one port, the launcher handing each new connection to the next process in
  * turn. Any of them ending ends the app (`onExit`), as a single one does.
  */
-export function startNext(options: { mode: 'dev' | 'start'; env: NodeJS.ProcessEnv; count: number; onExit: (code: number) => void }): NextProcesses {
+export function startNext(options: {
+  mode: 'dev' | 'start';
+  env: NodeJS.ProcessEnv;
+  count: number;
+  onExit: (code: number) => void;
+}): NextProcesses {
   const env: NodeJS.ProcessEnv = { ...options.env, NODE_ENV: options.mode === 'dev' ? 'development' : 'production' };
   let stopping = false;
   const children: ChildProcess[] = [];

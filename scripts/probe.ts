@@ -7,10 +7,11 @@
  *   answer within the case's time, `unsafe`: a case's own check failed (an off-site redirect, a lock-out).
  * Exits 1 when any case is anything but `refused` (or, for the few that must be answered, `expected`).
  */
+
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { parseArgs } from 'node:util';
-import { writeFileSync } from 'node:fs';
 
 const { values: args } = parseArgs({ options: { url: { type: 'string', default: 'http://127.0.0.1:3000' }, json: { type: 'string' } } });
 const base = new URL(args.url!);
@@ -23,14 +24,31 @@ const results: Result[] = [];
 const ID = '00000000-0000-4000-8000-000000000000';
 
 /** One HTTP request with a raw path and any headers (Host included), answered within `timeoutMs` or not at all. */
-function send(method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {}): Promise<Answer> {
+function send(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
+): Promise<Answer> {
   return new Promise((resolve) => {
-    const request = http.request({ host: base.hostname, port: base.port, method, path, headers: { ...options.headers }, setHost: !options.headers?.host, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', () => resolve(undefined));
-    });
+    const request = http.request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path,
+        headers: { ...options.headers },
+        setHost: !options.headers?.host,
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', () => resolve(undefined));
+      },
+    );
     request.setTimeout(options.timeoutMs ?? 10_000, () => request.destroy());
     // A server that refuses a large body answers and closes while the body is still being written:
     // the write fails (EPIPE) although the answer is on its way, so an error waits a moment for it.
@@ -102,7 +120,8 @@ const browserHeaders = (cookie: string) => ({ cookie, 'content-type': 'applicati
  * a few in 10 s): a 429 is waited out once, so each case meets the check it is about, not the limit.
  */
 async function signUpWith(body: Record<string, unknown>): Promise<Answer> {
-  const attempt = () => send('POST', '/api/auth/sign-up/email', { headers: { 'content-type': 'application/json', origin: base.origin }, body: json(body) });
+  const attempt = () =>
+    send('POST', '/api/auth/sign-up/email', { headers: { 'content-type': 'application/json', origin: base.origin }, body: json(body) });
   const answer = await attempt();
   if (answer?.status !== 429) return answer;
   await new Promise((resolve) => setTimeout(resolve, (Number(answer.headers['x-retry-after']) || 10) * 1000 + 500));
@@ -118,8 +137,28 @@ async function signUp(): Promise<string> {
   return cookies.map((line) => line.split(';')[0]).join('; ');
 }
 
-const ID_ROUTES = ['/api/conversations/:id', '/api/conversations/:id/messages', '/api/conversations/:id/summary', '/api/facts/:id', '/api/episodes/:id', '/api/messages/:id', '/api/messages/:id/context', '/api/messages/:id/replay'];
-const BAD_IDS = ['%zz', '%E0%A4%A', '%', '..%2f..%2fetc%2fpasswd', "1'%20or%20'1'='1", 'x'.repeat(5000), '%F0%9F%98%80', '%00', '%C0%AF', '-1'];
+const ID_ROUTES = [
+  '/api/conversations/:id',
+  '/api/conversations/:id/messages',
+  '/api/conversations/:id/summary',
+  '/api/facts/:id',
+  '/api/episodes/:id',
+  '/api/messages/:id',
+  '/api/messages/:id/context',
+  '/api/messages/:id/replay',
+];
+const BAD_IDS = [
+  '%zz',
+  '%E0%A4%A',
+  '%',
+  '..%2f..%2fetc%2fpasswd',
+  "1'%20or%20'1'='1",
+  'x'.repeat(5000),
+  '%F0%9F%98%80',
+  '%00',
+  '%C0%AF',
+  '-1',
+];
 /** Routes that take a body (a new conversation's is optional, so an empty one is not bad input there). */
 const BODY_ROUTES: Array<[string, string]> = [
   ['POST', '/api/chat'],
@@ -144,8 +183,15 @@ const BAD_BODIES: Array<[string, string | Buffer, string?]> = [
 ];
 
 async function probePaths(cookie: string) {
-  for (const route of ID_ROUTES) for (const id of BAD_IDS) record('malformed path', `GET ${route} with ${id.slice(0, 30)}`, await send('GET', route.replace(':id', id), { headers: browserHeaders(cookie) }));
-  for (const path of ['/api/%zz', '/%E0%A4%A', '/api/facts/%zz', '/c/%zz', '/staff/users/%zz']) record('malformed path', `GET ${path}`, await send('GET', path, { headers: browserHeaders(cookie) }));
+  for (const route of ID_ROUTES)
+    for (const id of BAD_IDS)
+      record(
+        'malformed path',
+        `GET ${route} with ${id.slice(0, 30)}`,
+        await send('GET', route.replace(':id', id), { headers: browserHeaders(cookie) }),
+      );
+  for (const path of ['/api/%zz', '/%E0%A4%A', '/api/facts/%zz', '/c/%zz', '/staff/users/%zz'])
+    record('malformed path', `GET ${path}`, await send('GET', path, { headers: browserHeaders(cookie) }));
 }
 
 async function probeBodies(cookie: string) {
@@ -159,11 +205,25 @@ async function probeBodies(cookie: string) {
 
 async function probeConnection(cookie: string) {
   const host = `${base.hostname}:${base.port}`;
-  record('headers', 'Host: a rebound name', await send('GET', '/api/me', { headers: { ...browserHeaders(cookie), host: 'rebound.example:3000' } }));
-  record('headers', 'POST with a matching Origin on a rebound Host', await send('POST', '/api/conversations', { headers: { ...browserHeaders(cookie), host: 'rebound.example', origin: 'http://rebound.example', 'sec-fetch-site': 'same-origin' }, body: '{}' }));
+  record(
+    'headers',
+    'Host: a rebound name',
+    await send('GET', '/api/me', { headers: { ...browserHeaders(cookie), host: 'rebound.example:3000' } }),
+  );
+  record(
+    'headers',
+    'POST with a matching Origin on a rebound Host',
+    await send('POST', '/api/conversations', {
+      headers: { ...browserHeaders(cookie), host: 'rebound.example', origin: 'http://rebound.example', 'sec-fetch-site': 'same-origin' },
+      body: '{}',
+    }),
+  );
   const absolute = await sendRaw(`GET http://evil.example/ HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
   record('headers', 'absolute-form request line', absolute, answerLeavesSite(absolute));
-  const huge = await sendRaw(`POST /api/chat HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\nCookie: ${cookie}\r\n\r\n{`, 5_000);
+  const huge = await sendRaw(
+    `POST /api/chat HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\nCookie: ${cookie}\r\n\r\n{`,
+    5_000,
+  );
   record('headers', 'Content-Length: 99999999999 answered at once', huge);
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   let chunked = `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
@@ -171,7 +231,12 @@ async function probeConnection(cookie: string) {
   record('headers', 'chunked body over 1 MiB to /api/auth', await sendRaw(Buffer.from(chunked + '0\r\n\r\n', 'latin1'), 15_000));
   for (const value of ['../../etc', '<script>', 'x'.repeat(500)]) {
     const answer = await send('GET', '/api/me', { headers: { ...browserHeaders(cookie), 'x-request-id': value } });
-    check('headers', `X-Request-Id ${value.slice(0, 12)} is not taken as given`, answer !== undefined && answer.headers['x-request-id'] !== value, answer);
+    check(
+      'headers',
+      `X-Request-Id ${value.slice(0, 12)} is not taken as given`,
+      answer !== undefined && answer.headers['x-request-id'] !== value,
+      answer,
+    );
   }
 }
 
@@ -186,13 +251,25 @@ async function probeIdentity() {
   await signUpWith({ email, password: 'the right password 1', name: 'Victim' });
   const statuses: number[] = [];
   for (let i = 0; i < 40; i++) {
-    const answer = await send('POST', '/api/auth/sign-in/email', { headers: { 'content-type': 'application/json', origin: base.origin, 'x-forwarded-for': `203.0.113.${i + 1}` }, body: json({ email, password: `wrong ${i}` }) });
+    const answer = await send('POST', '/api/auth/sign-in/email', {
+      headers: { 'content-type': 'application/json', origin: base.origin, 'x-forwarded-for': `203.0.113.${i + 1}` },
+      body: json({ email, password: `wrong ${i}` }),
+    });
     statuses.push(answer?.status ?? 0);
   }
-  check('identity', '40 wrong passwords, a new X-Forwarded-For each, are limited', statuses.includes(429), undefined, `statuses ${[...new Set(statuses)].join(',')}`);
+  check(
+    'identity',
+    '40 wrong passwords, a new X-Forwarded-For each, are limited',
+    statuses.includes(429),
+    undefined,
+    `statuses ${[...new Set(statuses)].join(',')}`,
+  );
   for (const [name, body] of [
     ['a 200,000-character name', { email: `long-${Date.now()}@example.test`, password: 'a fine password 1', name: 'n'.repeat(200_000) }],
-    ['a javascript: image', { email: `img-${Date.now()}@example.test`, password: 'a fine password 1', name: 'X', image: 'javascript:alert(1)' }],
+    [
+      'a javascript: image',
+      { email: `img-${Date.now()}@example.test`, password: 'a fine password 1', name: 'X', image: 'javascript:alert(1)' },
+    ],
     ['a 5,000-character email', { email: `${Date.now()}${'e'.repeat(5000)}@example.test`, password: 'a fine password 1', name: 'X' }],
     ['a 100,000-character password', { email: `pw-${Date.now()}@example.test`, password: 'p'.repeat(100_000), name: 'X' }],
   ] as const) {
@@ -200,30 +277,60 @@ async function probeIdentity() {
   }
   // Cookie-less page views must create nothing that locks the next visitor out.
   for (let i = 0; i < 300; i++) await send('GET', i % 2 ? '/api/me' : '/', { headers: { 'x-forwarded-for': `198.51.100.${i % 250}` } });
-  const visitor = await send('POST', '/api/conversations', { headers: { 'content-type': 'application/json', origin: base.origin }, body: '{}' });
-  check('identity', 'a new visitor can still write after 300 cookie-less views', visitor !== undefined && visitor.status < 400, visitor, `status ${visitor?.status}`);
+  const visitor = await send('POST', '/api/conversations', {
+    headers: { 'content-type': 'application/json', origin: base.origin },
+    body: '{}',
+  });
+  check(
+    'identity',
+    'a new visitor can still write after 300 cookie-less views',
+    visitor !== undefined && visitor.status < 400,
+    visitor,
+    `status ${visitor?.status}`,
+  );
 }
 
 async function probeStaffAndOracles(cookie: string) {
   for (const path of ['/api/staff/users', `/api/staff/users/${ID}`, '/api/staff/audit', '/api/staff/jobs']) {
-    record('cross-site', `GET ${path} from another site`, await send('GET', path, { headers: { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' } }));
+    record(
+      'cross-site',
+      `GET ${path} from another site`,
+      await send('GET', path, {
+        headers: { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
+      }),
+    );
   }
   // Another user's message id must be answered exactly as an id that exists nowhere.
   const other = await signUp();
   const theirConversation = await newConversation(other);
-  await send('POST', '/api/chat', { headers: browserHeaders(other), body: json({ conversationId: theirConversation, message: { text: 'a message of someone else' } }), timeoutMs: 30_000 });
+  await send('POST', '/api/chat', {
+    headers: browserHeaders(other),
+    body: json({ conversationId: theirConversation, message: { text: 'a message of someone else' } }),
+    timeoutMs: 30_000,
+  });
   const listed = await send('GET', `/api/conversations/${theirConversation}/messages`, { headers: browserHeaders(other) });
   const theirMessage = (JSON.parse(listed?.body ?? '{}').messages ?? [])[0]?.id as string | undefined;
   if (!theirMessage) throw new Error('could not set up the existence-oracle case');
   // Each in a new conversation of the prober's, so both replies have the same history to go on.
   const ask = async (messageId: string) =>
-    send('POST', '/api/chat', { headers: browserHeaders(cookie), body: json({ conversationId: await newConversation(cookie), message: { id: messageId, text: 'hello' } }), timeoutMs: 30_000 });
+    send('POST', '/api/chat', {
+      headers: browserHeaders(cookie),
+      body: json({ conversationId: await newConversation(cookie), message: { id: messageId, text: 'hello' } }),
+      timeoutMs: 30_000,
+    });
   const [missing, foreign] = [await ask(crypto.randomUUID()), await ask(theirMessage)];
   // A refusal must read the same (server-made ids masked); a streamed reply's words depend on memory, so only its kind is compared.
   const shape = (answer: Answer) =>
-    answer && `${answer.status} ${answer.headers['content-type']} ${answer.status < 300 ? '' : answer.body.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gu, 'ID')}`;
+    answer &&
+    `${answer.status} ${answer.headers['content-type']} ${answer.status < 300 ? '' : answer.body.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gu, 'ID')}`;
   const alike = shape(missing) !== undefined && shape(missing) === shape(foreign);
-  check('oracle', "chat with another user's message id answers as a missing id", alike, foreign, `missing: ${missing?.status} ${missing?.body.slice(0, 100)}; theirs: ${foreign?.status} ${foreign?.body.slice(0, 100)}`);
+  check(
+    'oracle',
+    "chat with another user's message id answers as a missing id",
+    alike,
+    foreign,
+    `missing: ${missing?.status} ${missing?.body.slice(0, 100)}; theirs: ${foreign?.status} ${foreign?.body.slice(0, 100)}`,
+  );
 }
 
 async function newConversation(cookie: string): Promise<string | undefined> {
@@ -244,8 +351,13 @@ async function main() {
   for (const { outcome } of results) counts[outcome] = (counts[outcome] ?? 0) + 1;
   const bad = results.filter((r) => r.outcome !== 'refused' && r.outcome !== 'expected');
   console.log(`probe of ${base.origin}: ${results.length} bad inputs`);
-  console.log(Object.entries(counts).map(([outcome, n]) => `  ${outcome}: ${n}`).join('\n'));
-  for (const r of bad) console.log(`  ✗ [${r.kind}] ${r.name}: ${r.outcome}${r.status ? ` ${r.status}` : ''}${r.note ? ` (${r.note})` : ''}`);
+  console.log(
+    Object.entries(counts)
+      .map(([outcome, n]) => `  ${outcome}: ${n}`)
+      .join('\n'),
+  );
+  for (const r of bad)
+    console.log(`  ✗ [${r.kind}] ${r.name}: ${r.outcome}${r.status ? ` ${r.status}` : ''}${r.note ? ` (${r.note})` : ''}`);
   if (args.json) writeFileSync(args.json, JSON.stringify({ at: new Date().toISOString(), url: base.origin, counts, results }, null, 2));
   process.exitCode = bad.length ? 1 : 0;
 }

@@ -22,11 +22,14 @@ await withDatabase(
     if (values.check) {
       for (const check of await checkStoredEmbeddings(models)) {
         const verdict = check.sampled === 0 ? 'empty' : check.matches ? 'matches' : 'made by another embedder: run without --check';
-        console.log(`${check.table}: ${verdict}${check.lowestSimilarity === null ? '' : ` (lowest similarity ${check.lowestSimilarity.toFixed(3)} to ${embedder})`}`);
+        console.log(
+          `${check.table}: ${verdict}${check.lowestSimilarity === null ? '' : ` (lowest similarity ${check.lowestSimilarity.toFixed(3)} to ${embedder})`}`,
+        );
       }
       return;
     }
-    for (const table of await embeddedTables()) console.log(`${table}: ${await reembedTable(models, table)} rows re-embedded with ${embedder}`);
+    for (const table of await embeddedTables())
+      console.log(`${table}: ${await reembedTable(models, table)} rows re-embedded with ${embedder}`);
   },
   { dataDir: appDataDir() },
 );

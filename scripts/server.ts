@@ -46,7 +46,9 @@ async function main() {
     process.exit(1);
   });
   server.listen(port, hostname, () => {
-    console.log(`[memlens] ${dev ? 'dev' : 'production'} server ${process.pid} Ready in ${Date.now() - started} ms on http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`);
+    console.log(
+      `[memlens] ${dev ? 'dev' : 'production'} server ${process.pid} Ready in ${Date.now() - started} ms on http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`,
+    );
   });
 
   let stopping = false;

@@ -9,13 +9,13 @@
  */
 import path from 'node:path';
 import { closeDb } from '../db/client';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded';
+import { type EmbeddedDatabase, startEmbeddedDatabase } from '../db/embedded';
 import { recoverInterruptedReplies } from '../db/history';
 import { releaseOrphanedImports } from '../db/imports';
 import { releaseOrphanedJobs } from '../db/jobs';
 import { logError } from '../lib/log';
 import { authSecretFor } from './auth-secret';
-import { startNext, type NextProcesses } from './next-processes';
+import { type NextProcesses, startNext } from './next-processes';
 import { appDataDir, migrateAppDatabase } from './with-database';
 
 const mode = (process.argv[2] ?? 'start') as 'start' | 'dev' | 'db';
@@ -110,7 +110,9 @@ function connectionHelp({ url, socketDir, socketPort, user, database, tcp }: Emb
     `  DATABASE_URL=${url}`,
   ];
   if (socketDir !== path.resolve(dataDir)) {
-    lines.push(`[memlens] the data directory's path is too long for a Unix socket, so the socket is in ${socketDir} (mode 0700, removed at stop)`);
+    lines.push(
+      `[memlens] the data directory's path is too long for a Unix socket, so the socket is in ${socketDir} (mode 0700, removed at stop)`,
+    );
   }
   if (tcp) {
     const relative = path.relative(process.cwd(), tcp.passwordFile!);

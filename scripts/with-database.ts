@@ -28,6 +28,9 @@ export async function withDatabase<T>(work: () => Promise<T>, options: { dataDir
  */
 export async function migrateAppDatabase(appUrl: string, { embedded }: { embedded: boolean }): Promise<void> {
   const ownerUrl = process.env.MIGRATION_DATABASE_URL?.trim();
-  if (ownerUrl && embedded) throw new Error('MIGRATION_DATABASE_URL is set without DATABASE_URL: the embedded database has one role. Set both (a real Postgres), or neither.');
+  if (ownerUrl && embedded)
+    throw new Error(
+      'MIGRATION_DATABASE_URL is set without DATABASE_URL: the embedded database has one role. Set both (a real Postgres), or neither.',
+    );
   await runMigrations(ownerUrl || appUrl, appUrl);
 }

@@ -10,7 +10,9 @@ import { migrateAppDatabase } from './with-database';
 
 const url = process.env.DATABASE_URL?.trim();
 if (!url) {
-  console.error('npm run worker needs DATABASE_URL (a Postgres shared with the app); with the embedded database the app runs its own worker.');
+  console.error(
+    'npm run worker needs DATABASE_URL (a Postgres shared with the app); with the embedded database the app runs its own worker.',
+  );
   process.exit(2);
 }
 await migrateAppDatabase(url, { embedded: false });

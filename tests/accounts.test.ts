@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GET as listConversations, POST as createConversation } from '@/app/api/conversations/route';
+import { POST as createConversation, GET as listConversations } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { changeRole } from '@/lib/roles';
@@ -16,7 +16,9 @@ describe('accounts', () => {
     expect(guest.kind).toBe('guest');
     const guestCookie = b.jar.get('better-auth.session_token')!;
     const address = email();
-    const { result: signup } = await mailedLinks(() => b.auth('sign-up/email', { email: address, password: 'correct horse 42', name: 'Ada' }));
+    const { result: signup } = await mailedLinks(() =>
+      b.auth('sign-up/email', { email: address, password: 'correct horse 42', name: 'Ada' }),
+    );
     expect(signup.status).toBe(200);
 
     const member = await requireUser(b.request('/'));
@@ -32,7 +34,9 @@ describe('accounts', () => {
     const laptop = browser();
     expect((await laptop.auth('sign-in/email', { email: address, password: 'wrong password!' })).status).toBe(401);
     expect((await laptop.auth('sign-in/email', { email: address, password: 'correct horse 42' })).status).toBe(200);
-    const titles = (await (await listConversations(laptop.request('/api/conversations'))).json()).conversations.map((c: { title: string }) => c.title);
+    const titles = (await (await listConversations(laptop.request('/api/conversations'))).json()).conversations.map(
+      (c: { title: string }) => c.title,
+    );
     expect(titles).toEqual(['Plans for the garden']);
 
     expect((await b.auth('sign-out', {})).status).toBe(200);
@@ -56,7 +60,9 @@ describe('accounts', () => {
     setEnv({ STAFF_EMAILS: `someone@else.test, ${staffEmail.toUpperCase()}` });
     try {
       const staff = browser();
-      const { links } = await mailedLinks(() => staff.auth('sign-up/email', { email: staffEmail, password: 'staff password 1', name: 'Staff' }));
+      const { links } = await mailedLinks(() =>
+        staff.auth('sign-up/email', { email: staffEmail, password: 'staff password 1', name: 'Staff' }),
+      );
       await expect(requireStaff(staff.request('/'))).rejects.toMatchObject({ status: 403 }); // listed, not yet verified
       await staff.follow(links[0].link);
       expect((await requireStaff(staff.request('/'))).role).toBe('staff');
@@ -70,7 +76,8 @@ describe('accounts', () => {
       setEnv({ STAFF_EMAILS: 'someone@else.test' });
       await expect(requireStaff(staff.request('/'))).rejects.toMatchObject({ status: 403 });
       const [{ id }] = await getSql()`select id from users where email = ${staffEmail}`;
-      const changes = await getSql()`select action, actor, after from audit_log where target_user_id = ${id} and object_type = 'user' order by id`;
+      const changes =
+        await getSql()`select action, actor, after from audit_log where target_user_id = ${id} and object_type = 'user' order by id`;
       expect(changes.map((c) => [c.action, c.actor])).toEqual([
         ['grant_staff', 'STAFF_EMAILS'],
         ['revoke_staff', 'STAFF_EMAILS'],

@@ -75,7 +75,10 @@ describe.runIf(inject('databaseKind') === 'postgres')('the app on a role that ow
     expect(textOf(await readChunks(reply))).not.toBe('');
     await postTurnSettled(client.user.id);
 
-    const facts = (await (await listFacts(client.request('/api/facts?status=active'))).json()).facts as Array<{ id: string; content: string }>;
+    const facts = (await (await listFacts(client.request('/api/facts?status=active'))).json()).facts as Array<{
+      id: string;
+      content: string;
+    }>;
     const fact = facts.find((f) => f.content.includes('Trondheim'));
     expect(fact).toBeDefined();
     const deleted = await deleteFact(client.request(`/api/facts/${fact!.id}`, { method: 'DELETE' }), params({ id: fact!.id }));
@@ -121,7 +124,9 @@ describe.runIf(inject('databaseKind') === 'postgres')('the app on a role that ow
       await expect(app.unsafe('alter table audit_log disable trigger all')).rejects.toThrow(/must be owner/u);
       await expect(app.unsafe('drop trigger audit_log_no_update_delete on audit_log')).rejects.toThrow(/must be owner/u);
       await expect(app.unsafe('drop table audit_log')).rejects.toThrow(/must be owner/u);
-      await expect(app.unsafe('create or replace function audit_log_append_only() returns trigger language plpgsql as $$ begin return old; end $$')).rejects.toThrow(/must be owner|permission denied/u);
+      await expect(
+        app.unsafe('create or replace function audit_log_append_only() returns trigger language plpgsql as $$ begin return old; end $$'),
+      ).rejects.toThrow(/must be owner|permission denied/u);
       expect(await count()).toBe(before);
     } finally {
       await app.end();

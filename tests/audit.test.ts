@@ -39,8 +39,14 @@ describe('the audit log', () => {
     const client = await newClient();
     setEnv({ SUMMARY_KEEP_RAW: '4' });
     try {
-      const conversationId = await importTurns(client.user.id, [['I prefer coffee over tea, always black. My dog is called Rex.', 'Noted.'], ...fillerTurns(5)]);
-      const facts = (await (await listFacts(client.request('/api/facts?status=active'))).json()).facts as Array<{ id: string; content: string }>;
+      const conversationId = await importTurns(client.user.id, [
+        ['I prefer coffee over tea, always black. My dog is called Rex.', 'Noted.'],
+        ...fillerTurns(5),
+      ]);
+      const facts = (await (await listFacts(client.request('/api/facts?status=active'))).json()).facts as Array<{
+        id: string;
+        content: string;
+      }>;
       const coffee = facts.find((f) => f.content.includes('coffee'))!;
       const dog = facts.find((f) => f.content.includes('Rex'))!;
       const withId = (init: Parameters<typeof client.request>[1]) => {
@@ -49,20 +55,38 @@ describe('the audit log', () => {
         return request;
       };
       await deleteFact(new Request(`http://localhost/api/facts/${coffee.id}`, withId({ method: 'DELETE' })), params({ id: coffee.id }));
-      await editFact(client.request(`/api/facts/${dog.id}`, { method: 'PATCH', body: { content: 'My dog is called Max' } }), params({ id: dog.id }));
+      await editFact(
+        client.request(`/api/facts/${dog.id}`, { method: 'PATCH', body: { content: 'My dog is called Max' } }),
+        params({ id: dog.id }),
+      );
       const summaryUrl = `/api/conversations/${conversationId}/summary`;
-      await editSummary(client.request(summaryUrl, { method: 'PUT', body: { content: '- A note by hand.' } }), params({ id: conversationId }));
+      await editSummary(
+        client.request(summaryUrl, { method: 'PUT', body: { content: '- A note by hand.' } }),
+        params({ id: conversationId }),
+      );
       await clearSummary(client.request(summaryUrl, { method: 'DELETE' }), params({ id: conversationId }));
-      const [message] = await getSql()`select id from messages where conversation_id = ${conversationId} and role = 'assistant' order by created_at desc limit 1`;
+      const [message] =
+        await getSql()`select id from messages where conversation_id = ${conversationId} and role = 'assistant' order by created_at desc limit 1`;
       await removeMessage(client.request(`/api/messages/${message.id}`, { method: 'DELETE' }), params({ id: message.id }));
-      const [first] = await getSql()`select id from messages where conversation_id = ${conversationId} and role = 'user' order by created_at desc limit 1`;
-      await readChunks(await chat(client.request('/api/chat', { body: { conversationId, message: { id: first.id, text: 'A different question now?' } } })));
+      const [first] =
+        await getSql()`select id from messages where conversation_id = ${conversationId} and role = 'user' order by created_at desc limit 1`;
+      await readChunks(
+        await chat(client.request('/api/chat', { body: { conversationId, message: { id: first.id, text: 'A different question now?' } } })),
+      );
       await postTurnSettled(client.user.id);
       await forgetAll(client.request('/api/memory', { method: 'DELETE' }));
 
       const entries = await entriesFor(client.user.id);
       const actions = entries.map((e) => `${e.object_type}:${e.action}`);
-      for (const expected of ['fact:delete', 'fact:edit', 'summary:edit', 'summary:clear', 'message:delete', 'message:edit', 'memory:forget']) {
+      for (const expected of [
+        'fact:delete',
+        'fact:edit',
+        'summary:edit',
+        'summary:clear',
+        'message:delete',
+        'message:edit',
+        'memory:forget',
+      ]) {
         expect(actions).toContain(expected);
       }
       for (const e of entries) {
@@ -75,7 +99,10 @@ describe('the audit log', () => {
       expect(deleted.object_id).toBe(coffee.id);
       expect(deleted.request_id).toBe('req-123');
       expect(deleted.before).toMatchObject({ content: '[redacted]' });
-      expect(entries.find((e) => e.action === 'edit' && e.object_type === 'fact')).toMatchObject({ before: { content: dog.content }, after: { content: 'My dog is called Max' } });
+      expect(entries.find((e) => e.action === 'edit' && e.object_type === 'fact')).toMatchObject({
+        before: { content: dog.content },
+        after: { content: 'My dog is called Max' },
+      });
       // The deleted text is nowhere in the log.
       expect(JSON.stringify(entries)).not.toContain('coffee over tea');
     } finally {

@@ -19,7 +19,9 @@ describe('sign-up checks the profile it stores', () => {
   it('an email longer than an address can be (254 characters) is a clear 400 and creates nothing', async () => {
     // Random letters: a repeated one compresses and hides how large an index entry really is.
     const local = Array.from({ length: 64 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 26)]).join('');
-    const address = `${local}@${Array.from({ length: 40 }, () => local).join('.').slice(0, 3000)}.test`;
+    const address = `${local}@${Array.from({ length: 40 }, () => local)
+      .join('.')
+      .slice(0, 3000)}.test`;
     const response = await browser().auth('sign-up/email', { email: address, password: 'a fine password 1', name: 'Long' });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toMatchObject({ code: 'email_too_long' });
@@ -28,7 +30,9 @@ describe('sign-up checks the profile it stores', () => {
 
   it('100 characters, emoji counted as one each, are accepted', async () => {
     const address = email();
-    const { result } = await mailedLinks(() => browser().auth('sign-up/email', { email: address, password: 'a fine password 1', name: '🙂'.repeat(100) }));
+    const { result } = await mailedLinks(() =>
+      browser().auth('sign-up/email', { email: address, password: 'a fine password 1', name: '🙂'.repeat(100) }),
+    );
     expect(result.status).toBe(200);
   });
 
@@ -46,7 +50,9 @@ describe('sign-up checks the profile it stores', () => {
   it('an https image is kept; changing it later to javascript: is refused', async () => {
     const address = email();
     const b = browser();
-    const { result } = await mailedLinks(() => b.auth('sign-up/email', { email: address, password: 'a fine password 1', name: 'Img', image: 'https://images.example/a.png' }));
+    const { result } = await mailedLinks(() =>
+      b.auth('sign-up/email', { email: address, password: 'a fine password 1', name: 'Img', image: 'https://images.example/a.png' }),
+    );
     expect(result.status).toBe(200);
     expect((await b.auth('update-user', { image: 'javascript:alert(document.cookie)' })).status).toBe(400);
     expect((await b.auth('update-user', { name: 'y'.repeat(101) })).status).toBe(400);

@@ -2,19 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { POST as chat, OPTIONS as chatOptions, PUT as chatPut } from '@/app/api/chat/route';
-import { POST as createConversation } from '@/app/api/conversations/route';
 import { PATCH as renameConversation } from '@/app/api/conversations/[id]/route';
 import { PUT as editSummary } from '@/app/api/conversations/[id]/summary/route';
+import { POST as createConversation } from '@/app/api/conversations/route';
 import { GET as listEpisodes } from '@/app/api/episodes/route';
 import { PATCH as editFact } from '@/app/api/facts/[id]/route';
-import { GET as listFacts, POST as addFact } from '@/app/api/facts/route';
+import { POST as addFact, GET as listFacts } from '@/app/api/facts/route';
 import { POST as importConversation } from '@/app/api/import/route';
 import { DELETE as forgetEverything } from '@/app/api/memory/route';
-import { PATCH as staffEditFact, DELETE as staffDeleteFact } from '@/app/api/staff/facts/[id]/route';
 import { GET as staffAudit } from '@/app/api/staff/audit/route';
+import { DELETE as staffDeleteFact, PATCH as staffEditFact } from '@/app/api/staff/facts/[id]/route';
 import { GET as staffUsers } from '@/app/api/staff/users/route';
 import { getSql } from '@/db/client';
-import { newClient, params, readChunks, setEnv, storedMessages, type Client } from './support/app';
+import { type Client, newClient, params, readChunks, setEnv, storedMessages } from './support/app';
 import { browser, email, member } from './support/auth';
 import { fingerprint } from './support/fingerprint';
 
@@ -31,11 +31,41 @@ beforeEach(async () => {
 const cases: Array<{ name: string; body: () => unknown; raw?: string; status: number; code: string; mentions: string }> = [
   { name: 'invalid JSON', body: () => undefined, raw: '{"conversationId": ', status: 400, code: 'invalid_json', mentions: 'JSON' },
   { name: 'a missing message', body: () => ({ conversationId }), status: 400, code: 'missing', mentions: 'message' },
-  { name: 'an empty message', body: () => ({ conversationId, message: { text: '   ' } }), status: 400, code: 'empty', mentions: 'message.text' },
-  { name: 'a message that is not text', body: () => ({ conversationId, message: { text: 42 } }), status: 400, code: 'invalid', mentions: 'message.text' },
-  { name: 'a message over the size limit', body: () => ({ conversationId, message: { text: 'x'.repeat(32_001) } }), status: 400, code: 'too_large', mentions: '32000' },
-  { name: 'a conversation id that is not a uuid', body: () => ({ conversationId: 'abc', message: { text: 'hi' } }), status: 400, code: 'invalid', mentions: 'conversationId' },
-  { name: 'an unknown conversation id', body: () => ({ conversationId: crypto.randomUUID(), message: { text: 'hi' } }), status: 404, code: 'not_found', mentions: 'Conversation' },
+  {
+    name: 'an empty message',
+    body: () => ({ conversationId, message: { text: '   ' } }),
+    status: 400,
+    code: 'empty',
+    mentions: 'message.text',
+  },
+  {
+    name: 'a message that is not text',
+    body: () => ({ conversationId, message: { text: 42 } }),
+    status: 400,
+    code: 'invalid',
+    mentions: 'message.text',
+  },
+  {
+    name: 'a message over the size limit',
+    body: () => ({ conversationId, message: { text: 'x'.repeat(32_001) } }),
+    status: 400,
+    code: 'too_large',
+    mentions: '32000',
+  },
+  {
+    name: 'a conversation id that is not a uuid',
+    body: () => ({ conversationId: 'abc', message: { text: 'hi' } }),
+    status: 400,
+    code: 'invalid',
+    mentions: 'conversationId',
+  },
+  {
+    name: 'an unknown conversation id',
+    body: () => ({ conversationId: crypto.randomUUID(), message: { text: 'hi' } }),
+    status: 404,
+    code: 'not_found',
+    mentions: 'Conversation',
+  },
   { name: 'an unknown trigger', body: () => ({ conversationId, trigger: 'explode' }), status: 400, code: 'invalid', mentions: 'trigger' },
 ];
 
@@ -62,7 +92,9 @@ describe('bad input to POST /api/chat gets a 4xx JSON error and writes nothing',
   it("another conversation's message id edits nothing: it is a new question there, under an id of the server's", async () => {
     const other = (await (await createConversation(client.request('/api/conversations', { method: 'POST' }))).json()).conversation.id;
     const before = await storedMessages(conversationId);
-    const response = await chat(client.request('/api/chat', { body: { conversationId: other, message: { id: before[0].id, text: 'hijack' } } }));
+    const response = await chat(
+      client.request('/api/chat', { body: { conversationId: other, message: { id: before[0].id, text: 'hijack' } } }),
+    );
     expect(response.status).toBe(200);
     await response.text();
     expect(await storedMessages(conversationId)).toEqual(before);
@@ -96,7 +128,10 @@ describe('bad input to POST /api/chat gets a 4xx JSON error and writes nothing',
   });
 
   it('an empty title is refused on rename', async () => {
-    const response = await renameConversation(client.request(`/api/conversations/${conversationId}`, { method: 'PATCH', body: { title: ' ' } }), params({ id: conversationId }));
+    const response = await renameConversation(
+      client.request(`/api/conversations/${conversationId}`, { method: 'PATCH', body: { title: ' ' } }),
+      params({ id: conversationId }),
+    );
     expect(response.status).toBe(400);
     expect((await response.json()).error.message).toContain('title');
   });
@@ -120,36 +155,216 @@ const withCookie = (cookie: string) => new Request('http://localhost/api/facts',
 
 const probes: Probe[] = [
   // NUL and lone surrogates: Postgres refused them with a 500 (and the whole SQL was logged).
-  { name: 'NUL in chat text', call: (s) => chat(send(s, '/api/chat', 'POST', { conversationId: s.conversationId, message: { text: NUL } })), status: 400, code: 'invalid_text', mentions: 'message.text' },
-  { name: 'a lone surrogate in chat text', call: (s) => chat(send(s, '/api/chat', 'POST', { conversationId: s.conversationId, message: { text: LONE_SURROGATE } })), status: 400, code: 'invalid_text', mentions: 'message.text' },
-  { name: 'NUL in a new title', call: (s) => createConversation(send(s, '/api/conversations', 'POST', { title: NUL })), status: 400, code: 'invalid_text', mentions: 'title' },
-  { name: 'NUL in a rename', call: (s) => renameConversation(send(s, `/api/conversations/${s.conversationId}`, 'PATCH', { title: NUL }), params({ id: s.conversationId })), status: 400, code: 'invalid_text', mentions: 'title' },
-  { name: 'NUL in a summary', call: (s) => editSummary(send(s, `/api/conversations/${s.conversationId}/summary`, 'PUT', { content: NUL }), params({ id: s.conversationId })), status: 400, code: 'invalid_text', mentions: 'content' },
-  { name: 'NUL in a new fact', call: (s) => addFact(send(s, '/api/facts', 'POST', { content: NUL })), status: 400, code: 'invalid_text', mentions: 'content' },
-  { name: 'NUL in a fact edit', call: (s) => editFact(send(s, `/api/facts/${s.factId}`, 'PATCH', { content: NUL }), params({ id: s.factId })), status: 400, code: 'invalid_text', mentions: 'content' },
-  { name: 'NUL in a search', call: (s) => listFacts(s.client.request('/api/facts?q=%00')), status: 400, code: 'invalid_text', mentions: 'q' },
-  { name: 'NUL in an episode search', call: (s) => listEpisodes(s.client.request('/api/episodes?q=a%00b')), status: 400, code: 'invalid_text', mentions: 'q' },
+  {
+    name: 'NUL in chat text',
+    call: (s) => chat(send(s, '/api/chat', 'POST', { conversationId: s.conversationId, message: { text: NUL } })),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'message.text',
+  },
+  {
+    name: 'a lone surrogate in chat text',
+    call: (s) => chat(send(s, '/api/chat', 'POST', { conversationId: s.conversationId, message: { text: LONE_SURROGATE } })),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'message.text',
+  },
+  {
+    name: 'NUL in a new title',
+    call: (s) => createConversation(send(s, '/api/conversations', 'POST', { title: NUL })),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'title',
+  },
+  {
+    name: 'NUL in a rename',
+    call: (s) =>
+      renameConversation(send(s, `/api/conversations/${s.conversationId}`, 'PATCH', { title: NUL }), params({ id: s.conversationId })),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'title',
+  },
+  {
+    name: 'NUL in a summary',
+    call: (s) =>
+      editSummary(send(s, `/api/conversations/${s.conversationId}/summary`, 'PUT', { content: NUL }), params({ id: s.conversationId })),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'content',
+  },
+  {
+    name: 'NUL in a new fact',
+    call: (s) => addFact(send(s, '/api/facts', 'POST', { content: NUL })),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'content',
+  },
+  {
+    name: 'NUL in a fact edit',
+    call: (s) => editFact(send(s, `/api/facts/${s.factId}`, 'PATCH', { content: NUL }), params({ id: s.factId })),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'content',
+  },
+  {
+    name: 'NUL in a search',
+    call: (s) => listFacts(s.client.request('/api/facts?q=%00')),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'q',
+  },
+  {
+    name: 'NUL in an episode search',
+    call: (s) => listEpisodes(s.client.request('/api/episodes?q=a%00b')),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'q',
+  },
   // Imports: a 500 that left an empty conversation behind.
-  { name: 'NUL in imported text', call: (s) => importing(s, { messages: [{ role: 'user', content: 'fine' }, { role: 'assistant', content: NUL }] }), status: 400, code: 'invalid_text', mentions: 'messages.1.content' },
-  { name: 'NUL in an import title', call: (s) => importing(s, { title: NUL, ...oneMessage({}) }), status: 400, code: 'invalid_text', mentions: 'title' },
-  { name: 'NUL in import metadata', call: (s) => importing(s, oneMessage({ metadata: { note: NUL } })), status: 400, code: 'invalid_text', mentions: 'messages.0.metadata.note' },
-  { name: 'NUL in an import metadata key', call: (s) => importing(s, oneMessage({ metadata: { [NUL]: 1 } })), status: 400, code: 'invalid_text', mentions: 'messages.0.metadata' },
-  { name: 'an import dated year 0000', call: (s) => importing(s, oneMessage({ createdAt: '0000-01-01T00:00:00Z' })), status: 400, code: 'out_of_range', mentions: 'messages.0.createdAt' },
-  { name: 'an import date before year 1 in UTC', call: (s) => importing(s, oneMessage({ createdAt: '0001-01-01T00:30:00+01:00' })), status: 400, code: 'out_of_range', mentions: 'messages.0.createdAt' },
+  {
+    name: 'NUL in imported text',
+    call: (s) =>
+      importing(s, {
+        messages: [
+          { role: 'user', content: 'fine' },
+          { role: 'assistant', content: NUL },
+        ],
+      }),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'messages.1.content',
+  },
+  {
+    name: 'NUL in an import title',
+    call: (s) => importing(s, { title: NUL, ...oneMessage({}) }),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'title',
+  },
+  {
+    name: 'NUL in import metadata',
+    call: (s) => importing(s, oneMessage({ metadata: { note: NUL } })),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'messages.0.metadata.note',
+  },
+  {
+    name: 'NUL in an import metadata key',
+    call: (s) => importing(s, oneMessage({ metadata: { [NUL]: 1 } })),
+    status: 400,
+    code: 'invalid_text',
+    mentions: 'messages.0.metadata',
+  },
+  {
+    name: 'an import dated year 0000',
+    call: (s) => importing(s, oneMessage({ createdAt: '0000-01-01T00:00:00Z' })),
+    status: 400,
+    code: 'out_of_range',
+    mentions: 'messages.0.createdAt',
+  },
+  {
+    name: 'an import date before year 1 in UTC',
+    call: (s) => importing(s, oneMessage({ createdAt: '0001-01-01T00:30:00+01:00' })),
+    status: 400,
+    code: 'out_of_range',
+    mentions: 'messages.0.createdAt',
+  },
   // Free-form metadata 3,000 levels deep was accepted; now 8 levels at most.
-  { name: 'import metadata 3,000 deep', call: (s) => importing(s, oneMessage({ metadata: nested(3000) as object })), status: 400, code: 'too_deep', mentions: 'messages.0.metadata' },
-  { name: 'import metadata 9 deep', call: (s) => importing(s, oneMessage({ metadata: nested(9) as object })), status: 400, code: 'too_deep', mentions: '8 levels' },
-  { name: 'import metadata over 16 KiB', call: (s) => importing(s, oneMessage({ metadata: { note: 'x'.repeat(17_000) } })), status: 400, code: 'too_large', mentions: '16384 bytes' },
+  {
+    name: 'import metadata 3,000 deep',
+    call: (s) => importing(s, oneMessage({ metadata: nested(3000) as object })),
+    status: 400,
+    code: 'too_deep',
+    mentions: 'messages.0.metadata',
+  },
+  {
+    name: 'import metadata 9 deep',
+    call: (s) => importing(s, oneMessage({ metadata: nested(9) as object })),
+    status: 400,
+    code: 'too_deep',
+    mentions: '8 levels',
+  },
+  {
+    name: 'import metadata over 16 KiB',
+    call: (s) => importing(s, oneMessage({ metadata: { note: 'x'.repeat(17_000) } })),
+    status: 400,
+    code: 'too_large',
+    mentions: '16384 bytes',
+  },
   // Unknown fields were silently dropped.
-  { name: 'isAdmin on chat', call: (s) => chat(send(s, '/api/chat', 'POST', { conversationId: s.conversationId, message: { text: 'hi' }, isAdmin: true })), status: 400, code: 'invalid', mentions: 'unknown field "isAdmin"' },
-  { name: 'userId in a chat message', call: (s) => chat(send(s, '/api/chat', 'POST', { conversationId: s.conversationId, message: { text: 'hi', userId: crypto.randomUUID() } })), status: 400, code: 'invalid', mentions: 'message: unknown field "userId"' },
-  { name: 'userId on a new conversation', call: (s) => createConversation(send(s, '/api/conversations', 'POST', { title: 'x', userId: crypto.randomUUID() })), status: 400, code: 'invalid', mentions: 'unknown field "userId"' },
-  { name: 'isAdmin on a rename', call: (s) => renameConversation(send(s, `/api/conversations/${s.conversationId}`, 'PATCH', { title: 'x', isAdmin: true }), params({ id: s.conversationId })), status: 400, code: 'invalid', mentions: '"isAdmin"' },
-  { name: 'isAdmin on a summary edit', call: (s) => editSummary(send(s, `/api/conversations/${s.conversationId}/summary`, 'PUT', { content: 'x', isAdmin: true }), params({ id: s.conversationId })), status: 400, code: 'invalid', mentions: '"isAdmin"' },
-  { name: 'userId on a fact edit', call: (s) => editFact(send(s, `/api/facts/${s.factId}`, 'PATCH', { content: 'x', userId: crypto.randomUUID() }), params({ id: s.factId })), status: 400, code: 'invalid', mentions: '"userId"' },
-  { name: 'userId on an import', call: (s) => importing(s, { ...oneMessage({}), userId: crypto.randomUUID() }), status: 400, code: 'invalid', mentions: '"userId"' },
-  { name: 'isAdmin on an imported message', call: (s) => importing(s, oneMessage({ isAdmin: true })), status: 400, code: 'invalid', mentions: 'messages.0: unknown field "isAdmin"' },
-  { name: 'a body on forget-everything', call: (s) => forgetEverything(send(s, '/api/memory', 'DELETE', { isAdmin: true })), status: 400, code: 'invalid', mentions: 'unknown field "isAdmin" (allowed: none)' },
+  {
+    name: 'isAdmin on chat',
+    call: (s) => chat(send(s, '/api/chat', 'POST', { conversationId: s.conversationId, message: { text: 'hi' }, isAdmin: true })),
+    status: 400,
+    code: 'invalid',
+    mentions: 'unknown field "isAdmin"',
+  },
+  {
+    name: 'userId in a chat message',
+    call: (s) =>
+      chat(send(s, '/api/chat', 'POST', { conversationId: s.conversationId, message: { text: 'hi', userId: crypto.randomUUID() } })),
+    status: 400,
+    code: 'invalid',
+    mentions: 'message: unknown field "userId"',
+  },
+  {
+    name: 'userId on a new conversation',
+    call: (s) => createConversation(send(s, '/api/conversations', 'POST', { title: 'x', userId: crypto.randomUUID() })),
+    status: 400,
+    code: 'invalid',
+    mentions: 'unknown field "userId"',
+  },
+  {
+    name: 'isAdmin on a rename',
+    call: (s) =>
+      renameConversation(
+        send(s, `/api/conversations/${s.conversationId}`, 'PATCH', { title: 'x', isAdmin: true }),
+        params({ id: s.conversationId }),
+      ),
+    status: 400,
+    code: 'invalid',
+    mentions: '"isAdmin"',
+  },
+  {
+    name: 'isAdmin on a summary edit',
+    call: (s) =>
+      editSummary(
+        send(s, `/api/conversations/${s.conversationId}/summary`, 'PUT', { content: 'x', isAdmin: true }),
+        params({ id: s.conversationId }),
+      ),
+    status: 400,
+    code: 'invalid',
+    mentions: '"isAdmin"',
+  },
+  {
+    name: 'userId on a fact edit',
+    call: (s) =>
+      editFact(send(s, `/api/facts/${s.factId}`, 'PATCH', { content: 'x', userId: crypto.randomUUID() }), params({ id: s.factId })),
+    status: 400,
+    code: 'invalid',
+    mentions: '"userId"',
+  },
+  {
+    name: 'userId on an import',
+    call: (s) => importing(s, { ...oneMessage({}), userId: crypto.randomUUID() }),
+    status: 400,
+    code: 'invalid',
+    mentions: '"userId"',
+  },
+  {
+    name: 'isAdmin on an imported message',
+    call: (s) => importing(s, oneMessage({ isAdmin: true })),
+    status: 400,
+    code: 'invalid',
+    mentions: 'messages.0: unknown field "isAdmin"',
+  },
+  {
+    name: 'a body on forget-everything',
+    call: (s) => forgetEverything(send(s, '/api/memory', 'DELETE', { isAdmin: true })),
+    status: 400,
+    code: 'invalid',
+    mentions: 'unknown field "isAdmin" (allowed: none)',
+  },
   // A 10 MB body was read whole and reported as invalid JSON.
   {
     name: 'a 10 MB chat body without Content-Length',
@@ -160,16 +375,51 @@ const probes: Probe[] = [
   },
   {
     name: 'a 10 MB import body announced by Content-Length',
-    call: (s) => importConversation(new Request('http://localhost/api/import', { method: 'POST', headers: { cookie: s.client.cookie, 'content-length': '10000000' }, body: '{}' })),
+    call: (s) =>
+      importConversation(
+        new Request('http://localhost/api/import', {
+          method: 'POST',
+          headers: { cookie: s.client.cookie, 'content-length': '10000000' },
+          body: '{}',
+        }),
+      ),
     status: 413,
     code: 'too_large',
     mentions: '8388608 bytes',
   },
-  { name: 'a body that is not UTF-8', call: (s) => addFact(new Request('http://localhost/api/facts', { method: 'POST', headers: { cookie: s.client.cookie }, body: new Uint8Array([0x7b, 0xff, 0x7d]) })), status: 400, code: 'invalid_json', mentions: 'UTF-8' },
+  {
+    name: 'a body that is not UTF-8',
+    call: (s) =>
+      addFact(
+        new Request('http://localhost/api/facts', {
+          method: 'POST',
+          headers: { cookie: s.client.cookie },
+          body: new Uint8Array([0x7b, 0xff, 0x7d]),
+        }),
+      ),
+    status: 400,
+    code: 'invalid_json',
+    mentions: 'UTF-8',
+  },
   // A malformed session cookie threw in decodeURIComponent: a 500.
-  { name: 'a malformed session cookie alone', call: () => forgetEverything(new Request('http://localhost/api/memory', { method: 'DELETE', headers: { cookie: 'better-auth.session_token=%E0%A4%A' } })), status: 401, code: 'no_session', mentions: 'No session' },
+  {
+    name: 'a malformed session cookie alone',
+    call: () =>
+      forgetEverything(
+        new Request('http://localhost/api/memory', { method: 'DELETE', headers: { cookie: 'better-auth.session_token=%E0%A4%A' } }),
+      ),
+    status: 401,
+    code: 'no_session',
+    mentions: 'No session',
+  },
   // Unsupported methods got an empty 405.
-  { name: 'PUT on chat', call: async (s) => chatPut(s.client.request('/api/chat', { method: 'PUT' })), status: 405, code: 'method_not_allowed', mentions: 'allowed: OPTIONS, POST' },
+  {
+    name: 'PUT on chat',
+    call: async (s) => chatPut(s.client.request('/api/chat', { method: 'PUT' })),
+    status: 405,
+    code: 'method_not_allowed',
+    mentions: 'allowed: OPTIONS, POST',
+  },
 ];
 
 describe("the probe's bad inputs: a 4xx JSON error naming the field, and nothing written", () => {
@@ -177,7 +427,8 @@ describe("the probe's bad inputs: a 4xx JSON error naming the field, and nothing
 
   beforeEach(async () => {
     const client = await newClient();
-    const conversation = (await (await createConversation(client.request('/api/conversations', { method: 'POST' }))).json()).conversation.id;
+    const conversation = (await (await createConversation(client.request('/api/conversations', { method: 'POST' }))).json()).conversation
+      .id;
     const fact = (await (await addFact(client.request('/api/facts', { body: { content: 'I live in Oslo.' } }))).json()).fact.id;
     subject = { client, conversationId: conversation, factId: fact };
   });
@@ -207,7 +458,13 @@ describe("the probe's bad inputs: a 4xx JSON error naming the field, and nothing
 
   it('an import is all or nothing: a message Postgres refuses leaves no conversation', async () => {
     const before = await fingerprint([subject.client.user.id]);
-    const response = await importing(subject, { title: 'half', messages: [{ role: 'user', content: 'fine' }, { role: 'assistant', content: 'x', createdAt: '0000-06-01T00:00:00Z' }] });
+    const response = await importing(subject, {
+      title: 'half',
+      messages: [
+        { role: 'user', content: 'fine' },
+        { role: 'assistant', content: 'x', createdAt: '0000-06-01T00:00:00Z' },
+      ],
+    });
     expect(response.status).toBe(400);
     expect(await fingerprint([subject.client.user.id])).toEqual(before);
   });
@@ -234,9 +491,21 @@ describe("the probe's bad inputs to staff and auth routes", () => {
     expect((await staffUsers(staff.request('/api/staff/users?q=nobody'))).status).toBe(200);
     const before = await fingerprint([owner.user.id, staffId]);
     const calls = [
-      () => staffEditFact(staff.request(`/api/staff/facts/${fact}`, { method: 'PATCH', body: { content: 'x', reason: `because ${NUL}` } }), params({ id: fact })),
-      () => staffEditFact(staff.request(`/api/staff/facts/${fact}`, { method: 'PATCH', body: { content: 'x', reason: 'because', userId: owner.user.id } }), params({ id: fact })),
-      () => staffDeleteFact(staff.request(`/api/staff/facts/${fact}`, { method: 'DELETE', body: { reason: 'because', isAdmin: true } }), params({ id: fact })),
+      () =>
+        staffEditFact(
+          staff.request(`/api/staff/facts/${fact}`, { method: 'PATCH', body: { content: 'x', reason: `because ${NUL}` } }),
+          params({ id: fact }),
+        ),
+      () =>
+        staffEditFact(
+          staff.request(`/api/staff/facts/${fact}`, { method: 'PATCH', body: { content: 'x', reason: 'because', userId: owner.user.id } }),
+          params({ id: fact }),
+        ),
+      () =>
+        staffDeleteFact(
+          staff.request(`/api/staff/facts/${fact}`, { method: 'DELETE', body: { reason: 'because', isAdmin: true } }),
+          params({ id: fact }),
+        ),
       () => staffUsers(staff.request('/api/staff/users?q=%00')),
       () => staffAudit(staff.request('/api/staff/audit?from=0000-01-01')),
       () => staffAudit(staff.request('/api/staff/audit?action=a%00b')),
@@ -277,16 +546,26 @@ describe('every route file answers every HTTP method', () => {
     for (const method of METHODS) {
       if (method === 'HEAD' && module.GET && !module.HEAD) continue; // Next answers HEAD from GET.
       expect(module[method], `${file} exports ${method}`).toBeTypeOf('function');
-      answers.set(method, await module[method](new Request('http://localhost/api/x', { method }), { params: Promise.resolve({ id: crypto.randomUUID(), all: ['x'] }) }));
+      answers.set(
+        method,
+        await module[method](new Request('http://localhost/api/x', { method }), {
+          params: Promise.resolve({ id: crypto.randomUUID(), all: ['x'] }),
+        }),
+      );
     }
     const own = [...answers].filter(([method, response]) => method !== 'OPTIONS' && response.status !== 405).map(([method]) => method);
-    const allow = METHODS.filter((method) => own.includes(method) || method === 'OPTIONS' || (method === 'HEAD' && own.includes('GET'))).join(', ');
+    const allow = METHODS.filter(
+      (method) => own.includes(method) || method === 'OPTIONS' || (method === 'HEAD' && own.includes('GET')),
+    ).join(', ');
     expect(answers.get('OPTIONS')!.status).toBe(204);
     expect(answers.get('OPTIONS')!.headers.get('allow')).toBe(allow);
     for (const [method, response] of answers) {
       if (response.status !== 405) continue;
       expect(response.headers.get('allow'), method).toBe(allow);
-      expect((await response.json()).error).toMatchObject({ code: 'method_not_allowed', message: `${method} is not allowed here; allowed: ${allow}.` });
+      expect((await response.json()).error).toMatchObject({
+        code: 'method_not_allowed',
+        message: `${method} is not allowed here; allowed: ${allow}.`,
+      });
     }
   });
 });

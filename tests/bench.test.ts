@@ -16,14 +16,26 @@ describe('benchmarks (small runs)', () => {
   it('bench:locomo reports recall per category, overall, tokens and the baselines, with a plot', async () => {
     const json = path.join(out, 'locomo.json');
     const svg = path.join(out, 'locomo.svg');
-    const { stdout } = await run(tsx, ['bench/locomo.ts', '--data', 'tests/fixtures/locomo-mini.json', '--json', json, '--svg', svg], { env, timeout: 240_000 });
+    const { stdout } = await run(tsx, ['bench/locomo.ts', '--data', 'tests/fixtures/locomo-mini.json', '--json', json, '--svg', svg], {
+      env,
+      timeout: 240_000,
+    });
     expect(stdout).toContain('| system');
     const report = JSON.parse(fs.readFileSync(json, 'utf8'));
     expect(report.environment).toMatchObject({ commit: expect.any(String), cpu: expect.any(String), node: expect.any(String) });
-    expect(report.systems.map((s: { system: string }) => s.system).sort()).toEqual(['full-history', 'ours@2000', 'ours@4000', 'ours@8000', 'recent-20'].sort());
+    expect(report.systems.map((s: { system: string }) => s.system).sort()).toEqual(
+      ['full-history', 'ours@2000', 'ours@4000', 'ours@8000', 'recent-20'].sort(),
+    );
     for (const system of report.systems) {
       expect(Object.keys(system.recallByCategory)).toEqual(['1', '2', '3', '4']);
-      expect(system).toMatchObject({ questions: 6, recallOverall: expect.any(Number), recallCategory5: expect.any(Number), meanTokens: expect.any(Number), p95Tokens: expect.any(Number), shareOfFullHistoryTokens: expect.any(Number) });
+      expect(system).toMatchObject({
+        questions: 6,
+        recallOverall: expect.any(Number),
+        recallCategory5: expect.any(Number),
+        meanTokens: expect.any(Number),
+        p95Tokens: expect.any(Number),
+        shareOfFullHistoryTokens: expect.any(Number),
+      });
       expect(system.recallOverall).toBeGreaterThanOrEqual(0);
       // Strict never exceeds credited: credited counts every present text too.
       expect(system.creditedRecallOverall).toBeGreaterThanOrEqual(system.recallOverall);
@@ -37,7 +49,10 @@ describe('benchmarks (small runs)', () => {
 
   it('bench:latency reports assembly and bare kNN percentiles, their ratio, and ingestion throughput', async () => {
     const json = path.join(out, 'latency.json');
-    const { stdout } = await run(tsx, ['bench/latency.ts', '--sizes', '200', '--queries', '10', '--ingest-turns', '10', '--json', json], { env, timeout: 240_000 });
+    const { stdout } = await run(tsx, ['bench/latency.ts', '--sizes', '200', '--queries', '10', '--ingest-turns', '10', '--json', json], {
+      env,
+      timeout: 240_000,
+    });
     expect(stdout).toContain('assembly p95 ms');
     const report = JSON.parse(fs.readFileSync(json, 'utf8'));
     expect(report.sizes).toHaveLength(1);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
-import { newClient, parseChunks, readChunks, readUntil, setEnv, storedMessages, textOf, waitFor, type Client } from './support/app';
-import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
+import { type Client, newClient, parseChunks, readChunks, readUntil, setEnv, storedMessages, textOf, waitFor } from './support/app';
+import { type OpenAIStub, startOpenAIStub } from './support/openai-stub';
 
 // The chat route through @ai-sdk/openai against an OpenAI-compatible server on 127.0.0.1.
 let stub: OpenAIStub;
@@ -64,7 +64,10 @@ describe('POST /api/chat against an OpenAI-compatible server', () => {
       // The chat call, not a post-turn memory call that may have come after it (those hold no history).
       const last = stub.requests.filter((r) => r.messages.some((m) => m.role === 'assistant')).at(-1)!;
       expect(last.model).toBe('stub-chat');
-      const [system, ...rest] = last.messages.map((m) => [m.role, typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join('')]);
+      const [system, ...rest] = last.messages.map((m) => [
+        m.role,
+        typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join(''),
+      ]);
       expect(system[0]).toBe('system');
       expect(system[1].startsWith('You are a test assistant.\n')).toBe(true);
       expect(rest).toEqual([

@@ -8,12 +8,12 @@ import { DELETE as forgetAll, GET as forgetPreview } from '@/app/api/memory/rout
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { GET as getMessage, DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { getSql } from '@/db/client';
-import { supersedeFact, addFact } from '@/db/facts';
+import { addFact, supersedeFact } from '@/db/facts';
 import { createGuestUser } from '@/db/users';
-import { previewContext } from '@/lib/memory/preview';
 import { forgetEpisode } from '@/lib/memory/corrections';
+import { previewContext } from '@/lib/memory/preview';
 import { FORGOTTEN } from '@/lib/memory/redaction';
-import { newClient, params, readChunks, setEnv, type Client } from './support/app';
+import { type Client, newClient, params, readChunks, setEnv } from './support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from './support/memory';
 
 // Each correction through the real routes on the embedded Postgres, in English and Chinese:
@@ -25,7 +25,9 @@ afterEach(() => setEnv({ SUMMARY_KEEP_RAW: undefined, HISTORY_WINDOW: undefined,
 type Reply = { id: string; context: Record<string, any>; sent: string; system: string };
 
 async function ask(client: Client, conversationId: string, text: string, messageId?: string): Promise<Reply> {
-  const chunks = await readChunks(await chat(client.request('/api/chat', { body: { conversationId, message: { text, ...(messageId ? { id: messageId } : {}) } } })));
+  const chunks = await readChunks(
+    await chat(client.request('/api/chat', { body: { conversationId, message: { text, ...(messageId ? { id: messageId } : {}) } } })),
+  );
   const id = chunks.find((c) => c.type === 'start')!.messageId as string;
   await postTurnSettled(client.user.id);
   return { id, ...(await recordOf(client, id)) };
@@ -39,7 +41,10 @@ async function recordOf(client: Client, id: string) {
   return { context, sent: messages.map((m) => m.content).join('\n'), system: messages[0].content };
 }
 
-async function factsOf(client: Client, status?: string): Promise<Array<{ id: string; content: string; status: string; validFrom: string; validTo: string | null }>> {
+async function factsOf(
+  client: Client,
+  status?: string,
+): Promise<Array<{ id: string; content: string; status: string; validFrom: string; validTo: string | null }>> {
   return (await (await listFacts(client.request(`/api/facts${status ? `?status=${status}` : ''}`))).json()).facts;
 }
 
@@ -63,8 +68,22 @@ describe('deleting a fact', () => {
       kept: 'Kiwi',
       probe: 'What is my job and what is my parrot called?',
     },
-    { lang: 'zh', said: '我更喜欢咖啡，不加糖。我的猫叫小米。', fact: '咖啡', gone: '咖啡', kept: '小米', probe: '我喜欢喝什么？我的猫叫什么？' },
-    { lang: 'zh (own words)', said: '我在一家医院当护士。我养了一只鹦鹉叫豆豆。', fact: '护士', gone: '护士', kept: '豆豆', probe: '我做什么工作？我的鹦鹉叫什么？' },
+    {
+      lang: 'zh',
+      said: '我更喜欢咖啡，不加糖。我的猫叫小米。',
+      fact: '咖啡',
+      gone: '咖啡',
+      kept: '小米',
+      probe: '我喜欢喝什么？我的猫叫什么？',
+    },
+    {
+      lang: 'zh (own words)',
+      said: '我在一家医院当护士。我养了一只鹦鹉叫豆豆。',
+      fact: '护士',
+      gone: '护士',
+      kept: '豆豆',
+      probe: '我做什么工作？我的鹦鹉叫什么？',
+    },
   ])('leaves facts, episodes and summary, and the window sends the message redacted ($lang)', async ({ said, fact, gone, kept, probe }) => {
     const client = await newClient();
     // The statement far back (summarised and indexed as an episode), and once more in the window.
@@ -83,15 +102,18 @@ describe('deleting a fact', () => {
     expect(after.sent).toContain(kept);
     expect(await getSql()`select 1 from episodes where user_id = ${client.user.id} and content like ${`%${gone}%`}`).toHaveLength(0);
     expect(await getSql()`select 1 from summaries where user_id = ${client.user.id} and content like ${`%${gone}%`}`).toHaveLength(0);
-    expect(await getSql()`select 1 from summary_versions where user_id = ${client.user.id} and version = (select max(version) from summary_versions where user_id = ${client.user.id}) and after like ${`%${gone}%`}`).toHaveLength(0);
+    expect(
+      await getSql()`select 1 from summary_versions where user_id = ${client.user.id} and version = (select max(version) from summary_versions where user_id = ${client.user.id}) and after like ${`%${gone}%`}`,
+    ).toHaveLength(0);
 
     // The chat keeps the message as written, with the forgotten part marked.
-    const { messages } = await (await getMessages(client.request(`/api/conversations/${conversationId}/messages`), params({ id: conversationId }))).json();
+    const { messages } = await (
+      await getMessages(client.request(`/api/conversations/${conversationId}/messages`), params({ id: conversationId }))
+    ).json();
     const original = messages.find((m: { content: string }) => m.content === said);
-    expect(original.marks.map((mark: { kind: string; start: number; end: number }) => [mark.kind, said.slice(mark.start, mark.end)])).toContainEqual([
-      'forgotten',
-      expect.stringContaining(gone),
-    ]);
+    expect(
+      original.marks.map((mark: { kind: string; start: number; end: number }) => [mark.kind, said.slice(mark.start, mark.end)]),
+    ).toContainEqual(['forgotten', expect.stringContaining(gone)]);
 
     // An older reply's record still opens, with the deleted text redacted.
     const older = await recordOf(client, before.id);
@@ -102,7 +124,9 @@ describe('deleting a fact', () => {
 
   it('in the recent window the message is sent with the forgotten part replaced, the rest kept', async () => {
     const client = await newClient();
-    const conversationId = await importTurns(client.user.id, [['I prefer coffee over tea, always black. My cat is called Miso.', 'Noted: coffee, black.']]);
+    const conversationId = await importTurns(client.user.id, [
+      ['I prefer coffee over tea, always black. My cat is called Miso.', 'Noted: coffee, black.'],
+    ]);
     const target = await factAbout(client, 'coffee');
     await deleteFact(client.request(`/api/facts/${target.id}`, { method: 'DELETE' }), params({ id: target.id }));
     const after = await ask(client, conversationId, 'What is my cat called?');
@@ -126,14 +150,33 @@ describe('deleting a fact', () => {
 
 describe('editing a fact', () => {
   it.each([
-    { lang: 'en', said: 'My favourite director is Daniel Okafor.', fact: 'Okafor', old: 'Okafor', edited: 'My favourite director is Agnès Varda.', now: 'Varda', probe: 'Who is my favourite director?' },
-    { lang: 'zh', said: '我最喜欢的导演是贾樟柯。', fact: '贾樟柯', old: '贾樟柯', edited: '我最喜欢的导演是是枝裕和。', now: '是枝裕和', probe: '我最喜欢的导演是谁？' },
+    {
+      lang: 'en',
+      said: 'My favourite director is Daniel Okafor.',
+      fact: 'Okafor',
+      old: 'Okafor',
+      edited: 'My favourite director is Agnès Varda.',
+      now: 'Varda',
+      probe: 'Who is my favourite director?',
+    },
+    {
+      lang: 'zh',
+      said: '我最喜欢的导演是贾樟柯。',
+      fact: '贾樟柯',
+      old: '贾樟柯',
+      edited: '我最喜欢的导演是是枝裕和。',
+      now: '是枝裕和',
+      probe: '我最喜欢的导演是谁？',
+    },
   ])('later memory blocks hold the new text, never the old ($lang)', async ({ said, fact, old, edited, now, probe }) => {
     const client = await newClient();
     setEnv({ SUMMARY_KEEP_RAW: '6', HISTORY_WINDOW: '6' });
     const conversationId = await importTurns(client.user.id, [[said, 'Noted.'], ...fillerTurns(8)]);
     const target = await factAbout(client, fact);
-    const response = await editFact(client.request(`/api/facts/${target.id}`, { method: 'PATCH', body: { content: edited } }), params({ id: target.id }));
+    const response = await editFact(
+      client.request(`/api/facts/${target.id}`, { method: 'PATCH', body: { content: edited } }),
+      params({ id: target.id }),
+    );
     expect(response.status).toBe(200);
     const after = await ask(client, conversationId, probe);
     expect(after.system).toContain(now);
@@ -144,7 +187,10 @@ describe('editing a fact', () => {
     const client = await newClient();
     const conversationId = await importTurns(client.user.id, [['My favourite director is Daniel Okafor.', 'Noted.']]);
     const target = await factAbout(client, 'Okafor');
-    await editFact(client.request(`/api/facts/${target.id}`, { method: 'PATCH', body: { content: 'My favourite director is Agnès Varda.' } }), params({ id: target.id }));
+    await editFact(
+      client.request(`/api/facts/${target.id}`, { method: 'PATCH', body: { content: 'My favourite director is Agnès Varda.' } }),
+      params({ id: target.id }),
+    );
     const after = await ask(client, conversationId, 'Who is my favourite director?');
     expect(after.system).toMatch(/Agnès Varda\.? \([^)]*the user corrected their earlier message with this/u);
     expect(after.sent).toContain('Daniel Okafor'); // the user's own words stay in the window
@@ -160,7 +206,8 @@ describe('editing or removing messages', () => {
     const conversationId = await importTurns(client.user.id, [[first, 'Hi.']]);
     await ask(client, conversationId, later);
     expect((await activeFacts(client.user.id)).join()).toContain(name);
-    const [firstMessage] = await getSql()`select id from messages where conversation_id = ${conversationId} and role = 'user' order by created_at, seq limit 1`;
+    const [firstMessage] =
+      await getSql()`select id from messages where conversation_id = ${conversationId} and role = 'user' order by created_at, seq limit 1`;
     const after = await ask(client, conversationId, 'Hi again, what do you know about my family?', firstMessage.id);
     expect(await activeFacts(client.user.id)).toEqual([]);
     const ended = (await factsOf(client)).find((f) => f.content.includes(name))!;
@@ -185,7 +232,8 @@ describe('editing or removing messages', () => {
     const summaryUrl = `/api/conversations/${conversationId}/summary`;
     const summary = async () => (await (await getSummary(client.request(summaryUrl), params({ id: conversationId }))).json()).summary;
     expect((await summary()).content).toContain('4417');
-    const [locker] = await getSql()`select id from messages where conversation_id = ${conversationId} and content = 'My locker code is 4417.'`;
+    const [locker] =
+      await getSql()`select id from messages where conversation_id = ${conversationId} and content = 'My locker code is 4417.'`;
     await ask(client, conversationId, 'My locker code is 9902.', locker.id);
     const rebuilt = await summary();
     expect(rebuilt.content).not.toContain('4417');
@@ -197,9 +245,14 @@ describe('editing or removing messages', () => {
 
   it('removing a message removes what was derived from it alone', async () => {
     const client = await newClient();
-    const conversationId = await importTurns(client.user.id, [['I have a parrot named Kiwi.', 'Lovely.'], ['I live in Oslo.', 'Nice.']]);
+    const conversationId = await importTurns(client.user.id, [
+      ['I have a parrot named Kiwi.', 'Lovely.'],
+      ['I live in Oslo.', 'Nice.'],
+    ]);
     const [parrot] = await getSql()`select id from messages where conversation_id = ${conversationId} and content like '%Kiwi%'`;
-    expect((await removeMessage(client.request(`/api/messages/${parrot.id}`, { method: 'DELETE' }), params({ id: parrot.id }))).status).toBe(200);
+    expect(
+      (await removeMessage(client.request(`/api/messages/${parrot.id}`, { method: 'DELETE' }), params({ id: parrot.id }))).status,
+    ).toBe(200);
     expect((await activeFacts(client.user.id)).join()).not.toContain('Kiwi');
     expect((await activeFacts(client.user.id)).join()).toContain('Oslo');
     expect(await getSql()`select 1 from episodes where user_id = ${client.user.id} and content like '%Kiwi%'`).toHaveLength(0);
@@ -209,7 +262,10 @@ describe('editing or removing messages', () => {
     const client = await newClient();
     const conversationId = await importTurns(client.user.id, [['I live in Oslo.', 'Nice.']]);
     const reply = await ask(client, conversationId, 'Where do I live?');
-    await clearConversation(client.request(`/api/conversations/${conversationId}/messages`, { method: 'DELETE' }), params({ id: conversationId }));
+    await clearConversation(
+      client.request(`/api/conversations/${conversationId}/messages`, { method: 'DELETE' }),
+      params({ id: conversationId }),
+    );
     expect(await getSql()`select 1 from turn_records where assistant_message_id = ${reply.id}`).toHaveLength(1);
     expect(await activeFacts(client.user.id)).toEqual([]);
   });
@@ -219,7 +275,8 @@ describe('editing or removing messages', () => {
     const conversationId = await importTurns(client.user.id, [['I watched the film Solaris last night.', 'A slow classic.']]);
     const first = await ask(client, conversationId, 'When was it released?');
     expect(first.context.retrieval.query).toContain('released');
-    const [question] = await getSql()`select id from messages where conversation_id = ${conversationId} and content = 'When was it released?'`;
+    const [question] =
+      await getSql()`select id from messages where conversation_id = ${conversationId} and content = 'When was it released?'`;
     const edited = await ask(client, conversationId, 'Who starred in it?', question.id);
     expect(edited.context.retrieval.cached).toBe(false);
     expect(edited.context.retrieval.query).toContain('starred');
@@ -241,39 +298,52 @@ describe('summaries and forgetting everything', () => {
   });
 
   it.each([
-    { lang: 'en', said: 'My name is Ilse and I live in Graz.', later: (i: number) => `Tell me a fact about rivers, number ${i}.`, old: ['Ilse', 'Graz'] },
+    {
+      lang: 'en',
+      said: 'My name is Ilse and I live in Graz.',
+      later: (i: number) => `Tell me a fact about rivers, number ${i}.`,
+      old: ['Ilse', 'Graz'],
+    },
     { lang: 'zh', said: '我叫王芳，我住在成都。', later: (i: number) => `给我讲一个关于河流的知识，第${i}个。`, old: ['王芳', '成都'] },
-  ])('forget everything: the dialog counts match the result, nothing comes back, records stay redacted ($lang)', async ({ said, later, old }) => {
-    const client = await newClient();
-    const other = await createGuestUser();
-    setEnv({ SUMMARY_KEEP_RAW: '4', HISTORY_WINDOW: '4' });
-    await importTurns(other.id, [[said, 'Hello.']]);
-    const conversationId = await importTurns(client.user.id, [[said, 'Hello.'], ...fillerTurns(5)]);
-    const reply = await ask(client, conversationId, 'What do you know about me?');
-    const records = (await getSql()`select count(*)::int as n from turn_records where user_id = ${client.user.id}`)[0].n;
+  ])(
+    'forget everything: the dialog counts match the result, nothing comes back, records stay redacted ($lang)',
+    async ({ said, later, old }) => {
+      const client = await newClient();
+      const other = await createGuestUser();
+      setEnv({ SUMMARY_KEEP_RAW: '4', HISTORY_WINDOW: '4' });
+      await importTurns(other.id, [[said, 'Hello.']]);
+      const conversationId = await importTurns(client.user.id, [[said, 'Hello.'], ...fillerTurns(5)]);
+      const reply = await ask(client, conversationId, 'What do you know about me?');
+      const records = (await getSql()`select count(*)::int as n from turn_records where user_id = ${client.user.id}`)[0].n;
 
-    const preview = await (await forgetPreview(client.request('/api/memory'))).json();
-    expect(preview.kept).toEqual({ conversations: 1, messages: 14 });
-    const result = await (await forgetAll(client.request('/api/memory', { method: 'DELETE' }))).json();
-    expect(result.deleted).toEqual(preview.removed);
-    expect(result.recordsRedacted).toBeGreaterThan(0);
-    expect((await getSql()`select count(*)::int as n from turn_records where user_id = ${client.user.id}`)[0].n).toBe(records);
+      const preview = await (await forgetPreview(client.request('/api/memory'))).json();
+      expect(preview.kept).toEqual({ conversations: 1, messages: 14 });
+      const result = await (await forgetAll(client.request('/api/memory', { method: 'DELETE' }))).json();
+      expect(result.deleted).toEqual(preview.removed);
+      expect(result.recordsRedacted).toBeGreaterThan(0);
+      expect((await getSql()`select count(*)::int as n from turn_records where user_id = ${client.user.id}`)[0].n).toBe(records);
 
-    for (let i = 0; i < 6; i++) await ask(client, conversationId, later(i));
-    const probe = await ask(client, conversationId, 'What do you know about me?');
-    for (const word of old) expect(probe.system).not.toContain(word); // no fact, episode or summary from before
-    expect(await getSql()`select 1 from facts where user_id = ${client.user.id}`).toHaveLength(0);
-    const older = await recordOf(client, reply.id);
-    for (const word of old) expect(JSON.stringify(older.context.recalled.filter((r: { kind: string }) => r.kind !== 'history'))).not.toContain(word);
-    // The other user's memory is untouched.
-    expect((await activeFacts(other.id)).join()).toContain(old[0]);
-  });
+      for (let i = 0; i < 6; i++) await ask(client, conversationId, later(i));
+      const probe = await ask(client, conversationId, 'What do you know about me?');
+      for (const word of old) expect(probe.system).not.toContain(word); // no fact, episode or summary from before
+      expect(await getSql()`select 1 from facts where user_id = ${client.user.id}`).toHaveLength(0);
+      const older = await recordOf(client, reply.id);
+      for (const word of old)
+        expect(JSON.stringify(older.context.recalled.filter((r: { kind: string }) => r.kind !== 'history'))).not.toContain(word);
+      // The other user's memory is untouched.
+      expect((await activeFacts(other.id)).join()).toContain(old[0]);
+    },
+  );
 });
 
 describe('the window and the memories', () => {
   it('under a tight budget, window turns the budget drops are still recalled as episodes', async () => {
     const user = await createGuestUser();
-    const conversationId = await importTurns(user.id, [...fillerTurns(2), ['The spare key is under the blue flowerpot.', 'Got it.'], ...fillerTurns(6)]);
+    const conversationId = await importTurns(user.id, [
+      ...fillerTurns(2),
+      ['The spare key is under the blue flowerpot.', 'Got it.'],
+      ...fillerTurns(6),
+    ]);
     setEnv({ CONTEXT_BUDGET: '350' });
     const state = await previewContext({ userId: user.id, conversationId }, 'Where is the spare key?');
     expect(state.history).toHaveLength(18);
@@ -302,8 +372,20 @@ describe('supersession', () => {
     const user = await createGuestUser();
     const write = { userId: user.id, conversationId: null, source: null, actor: 'test' };
     const embedding = Array.from({ length: 512 }, (_, i) => (i === 0 ? 1 : 0));
-    const old = await addFact(write, { slot: 'location', content: 'I live in Berlin', value: 'berlin', embedding, validFrom: new Date('2026-11-22T00:00:00Z') });
-    const next = await supersedeFact(write, old.id, { slot: 'location', content: 'I live in Rome', value: 'rome', embedding, validFrom: new Date('2026-10-01T00:00:00Z') });
+    const old = await addFact(write, {
+      slot: 'location',
+      content: 'I live in Berlin',
+      value: 'berlin',
+      embedding,
+      validFrom: new Date('2026-11-22T00:00:00Z'),
+    });
+    const next = await supersedeFact(write, old.id, {
+      slot: 'location',
+      content: 'I live in Rome',
+      value: 'rome',
+      embedding,
+      validFrom: new Date('2026-10-01T00:00:00Z'),
+    });
     const [ended] = await getSql()`select valid_from, valid_to from facts where id = ${old.id}`;
     expect(new Date(ended.valid_to).getTime()).toBeGreaterThanOrEqual(new Date(ended.valid_from).getTime());
     expect(next!.validFrom.getTime()).toBe(new Date(ended.valid_to).getTime());
@@ -311,7 +393,10 @@ describe('supersession', () => {
 
   it('the prompt says which fact is current', async () => {
     const client = await newClient();
-    const conversationId = await importTurns(client.user.id, [['I live in Berlin.', 'Nice.'], ['I moved to Lisbon.', 'Congratulations!']]);
+    const conversationId = await importTurns(client.user.id, [
+      ['I live in Berlin.', 'Nice.'],
+      ['I moved to Lisbon.', 'Congratulations!'],
+    ]);
     const reply = await ask(client, conversationId, 'Where do I live?');
     expect(reply.system).toMatch(/I moved to Lisbon \(location, current since \d{4}-\d{2}-\d{2}; replaces an earlier location\)/u);
   });
@@ -328,7 +413,8 @@ describe('retry', () => {
     const body = await (await getContext(client.request(`/api/messages/${first.id}/context`), params({ id: first.id }))).json();
     expect(body.attempt).toBe(2);
     expect(body.priorAttempts).toEqual([expect.objectContaining({ attempt: 1, requestId: first.context.requestId })]);
-    const replies = await getSql()`select id, status from messages where conversation_id = ${conversationId} and role = 'assistant' order by created_at, seq`;
+    const replies =
+      await getSql()`select id, status from messages where conversation_id = ${conversationId} and role = 'assistant' order by created_at, seq`;
     expect(replies.map((r) => r.id)).toContain(first.id);
     expect(replies.at(-1)!.status).toBe('complete');
     expect(await getSql()`select 1 from episodes where assistant_message_id = ${first.id}`).toHaveLength(1);
@@ -339,10 +425,16 @@ describe('provenance', () => {
   it('a message lists what was derived from it, and a fact the span of the message that stated it', async () => {
     const client = await newClient();
     const said = 'Hello! I have a parrot named Kiwi.';
-    const conversationId = await importTurns(client.user.id, [[said, 'Lovely.'], ['I live in Oslo.', 'Nice.']]);
+    const conversationId = await importTurns(client.user.id, [
+      [said, 'Lovely.'],
+      ['I live in Oslo.', 'Nice.'],
+    ]);
     const [message] = await getSql()`select id from messages where conversation_id = ${conversationId} and content = ${said}`;
     const { derived } = await (await getMessage(client.request(`/api/messages/${message.id}`), params({ id: message.id }))).json();
-    const parrot = (await factsOf(client, 'active')).find((f) => f.content.includes('Kiwi'))! as unknown as { id: string; sources: Array<{ messageId: string; spanStart: number; spanEnd: number }> };
+    const parrot = (await factsOf(client, 'active')).find((f) => f.content.includes('Kiwi'))! as unknown as {
+      id: string;
+      sources: Array<{ messageId: string; spanStart: number; spanEnd: number }>;
+    };
     expect(derived.factIds).toEqual([parrot.id]);
     expect(derived.episodeIds).toHaveLength(1);
     expect(parrot.sources).toHaveLength(1);
@@ -355,7 +447,11 @@ describe('deleting a remembered exchange', () => {
     const client = await newClient();
     setEnv({ SUMMARY_KEEP_RAW: '4', HISTORY_WINDOW: '4' });
     // A typed fact (a like) from the exchange: a plain statement is no fact (issue 11).
-    const conversationId = await importTurns(client.user.id, [['I love tinkering with the gearbox of my old Saab.', 'Well done.'], ['I have a parrot named Kiwi.', 'Lovely.'], ...fillerTurns(4)]);
+    const conversationId = await importTurns(client.user.id, [
+      ['I love tinkering with the gearbox of my old Saab.', 'Well done.'],
+      ['I have a parrot named Kiwi.', 'Lovely.'],
+      ...fillerTurns(4),
+    ]);
     const scope = { userId: client.user.id, conversationId };
     const [episode] = await getSql()`select id from episodes where user_id = ${client.user.id} and content like '%gearbox%'`;
     const before = await previewContext(scope, 'What did I repair on the Saab?');

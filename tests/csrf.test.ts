@@ -1,7 +1,7 @@
 import { NextRequest } from 'next/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '@/lib/config';
-import { csrfVerdict, type CsrfRequest } from '@/lib/csrf';
+import { type CsrfRequest, csrfVerdict } from '@/lib/csrf';
 import { proxy } from '@/proxy';
 
 // The app at 127.0.0.1:3000; the attacker's page on another port of the same host.
@@ -28,8 +28,14 @@ describe('csrfVerdict', () => {
     ['an older browser: Origin of the app, no Sec-Fetch-Site', { secFetchSite: null }],
     ['a script or curl: neither Origin nor Sec-Fetch-Site', { secFetchSite: null, origin: null }],
     ['a DELETE with no body and no type', { method: 'DELETE', pathname: '/api/facts/x', contentType: null, hasBody: false }],
-    ['a cross-site GET (reads are not guarded)', { method: 'GET', origin: 'https://evil.test', secFetchSite: 'cross-site', contentType: null, hasBody: false }],
-    ["better-auth's own routes (it checks Origin itself)", { pathname: '/api/auth/sign-in/email', origin: 'https://evil.test', secFetchSite: 'cross-site' }],
+    [
+      'a cross-site GET (reads are not guarded)',
+      { method: 'GET', origin: 'https://evil.test', secFetchSite: 'cross-site', contentType: null, hasBody: false },
+    ],
+    [
+      "better-auth's own routes (it checks Origin itself)",
+      { pathname: '/api/auth/sign-in/email', origin: 'https://evil.test', secFetchSite: 'cross-site' },
+    ],
     ['a page path, not the API', { pathname: '/login', origin: 'https://evil.test', secFetchSite: 'cross-site' }],
   ])('allows %s', (_, overrides) => {
     expect(csrfVerdict(jsonPost(overrides))).toEqual({ ok: true });
@@ -42,8 +48,14 @@ describe('csrfVerdict', () => {
     ['another port, Origin only (no Sec-Fetch-Site)', { origin: OTHER_PORT, secFetchSite: null }],
     ['another scheme of the same host, Origin only', { origin: 'ftp://127.0.0.1:3000', secFetchSite: null }],
     ['Origin: null (a sandboxed frame or data: page)', { origin: 'null', secFetchSite: null }],
-    ['a text/plain form post to another route', { pathname: '/api/chat', origin: OTHER_PORT, secFetchSite: 'same-site', contentType: 'text/plain' }],
-    ['a DELETE from another port', { method: 'DELETE', pathname: '/api/memory', origin: OTHER_PORT, secFetchSite: 'same-site', contentType: null, hasBody: false }],
+    [
+      'a text/plain form post to another route',
+      { pathname: '/api/chat', origin: OTHER_PORT, secFetchSite: 'same-site', contentType: 'text/plain' },
+    ],
+    [
+      'a DELETE from another port',
+      { method: 'DELETE', pathname: '/api/memory', origin: OTHER_PORT, secFetchSite: 'same-site', contentType: null, hasBody: false },
+    ],
   ])('refuses %s with 403 cross_origin', (_, overrides) => {
     expect(csrfVerdict(jsonPost(overrides))).toMatchObject({ ok: false, status: 403, code: 'cross_origin' });
   });
@@ -62,9 +74,9 @@ describe('csrfVerdict', () => {
   it.each<[string, Partial<CsrfRequest>, boolean]>([
     ['a cross-site <img> of a staff read', { secFetchSite: 'cross-site', origin: null }, false],
     ['a staff read from another port', { secFetchSite: 'same-site', origin: null }, false],
-    ['a staff read with neither header nor the console\'s', { secFetchSite: null, origin: null }, false],
+    ["a staff read with neither header nor the console's", { secFetchSite: null, origin: null }, false],
     ['a staff read with a matching Origin but no header (Origin alone is no proof on a GET)', { secFetchSite: null }, false],
-    ['the console\'s staff read', { secFetchSite: 'same-origin', staffHeader: '1' }, true],
+    ["the console's staff read", { secFetchSite: 'same-origin', staffHeader: '1' }, true],
     ['a staff read typed in', { secFetchSite: 'none', origin: null }, true],
     ['a staff read from a script or old browser with the header', { secFetchSite: null, origin: null, staffHeader: '1' }, true],
   ])('staff routes, reads included: %s', (_, overrides, ok) => {
@@ -83,7 +95,11 @@ describe('csrfVerdict', () => {
 
 /** A request as the browser would send it to the app. */
 function browserRequest(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new NextRequest(`${APP}${path}`, { method: init.method ?? 'GET', headers: { host: '127.0.0.1:3000', ...init.headers }, body: init.body });
+  return new NextRequest(`${APP}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { host: '127.0.0.1:3000', ...init.headers },
+    body: init.body,
+  });
 }
 
 const cspOf = (response: Response) => response.headers.get('content-security-policy') ?? '';
@@ -130,13 +146,20 @@ describe('proxy', () => {
       headers: { cookie: COOKIE, origin: APP, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
       body: '{}',
     });
-    const script = browserRequest('/api/conversations', { method: 'POST', headers: { cookie: COOKIE, 'content-type': 'application/json' }, body: '{}' });
+    const script = browserRequest('/api/conversations', {
+      method: 'POST',
+      headers: { cookie: COOKIE, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(continues(proxy(own))).toBe(true);
     expect(continues(proxy(script))).toBe(true);
   });
 
   it('reads APP_URL from the configuration', () => {
-    const behindProxy = browserRequest('/api/memory', { method: 'DELETE', headers: { host: 'app:3000', cookie: COOKIE, origin: 'https://memlens.example' } });
+    const behindProxy = browserRequest('/api/memory', {
+      method: 'DELETE',
+      headers: { host: 'app:3000', cookie: COOKIE, origin: 'https://memlens.example' },
+    });
     expect(proxy(behindProxy).status).toBe(403);
     process.env.APP_URL = 'https://memlens.example';
     resetConfigForTests();

@@ -13,7 +13,9 @@ describe('staff only after a proven identity', () => {
     setEnv({ STAFF_EMAILS: address });
     try {
       const b = browser();
-      const { result: signup, links } = await mailedLinks(() => b.auth('sign-up/email', { email: address, password: 'listed but unproven 1', name: 'Eve' }));
+      const { result: signup, links } = await mailedLinks(() =>
+        b.auth('sign-up/email', { email: address, password: 'listed but unproven 1', name: 'Eve' }),
+      );
       expect(signup.status).toBe(200);
       expect((await signup.json()).user.emailVerified).toBe(false);
       expect(await role(b)).toBe('user');
@@ -34,7 +36,9 @@ describe('staff only after a proven identity', () => {
     setEnv({ STAFF_EMAILS: address });
     try {
       const b = browser();
-      const { links } = await mailedLinks(() => b.auth('sign-up/email', { email: address, password: 'listed but unproven 2', name: 'Mal' }));
+      const { links } = await mailedLinks(() =>
+        b.auth('sign-up/email', { email: address, password: 'listed but unproven 2', name: 'Mal' }),
+      );
       const altered = links[0].link.replace(/token=([^&]+)/u, (_, token: string) => `token=${token.slice(0, -3)}abc`);
       expect((await b.follow(altered)).headers.get('location')).toMatch(/error=INVALID_TOKEN/u);
       expect(await role(b)).toBe('user');
@@ -106,8 +110,14 @@ describe('change password', () => {
     const laptop = browser();
     expect((await laptop.auth('sign-in/email', { email: address, password: 'old password 1' })).status).toBe(200);
 
-    expect((await phone.auth('change-password', { currentPassword: 'not it at all', newPassword: 'new password 2', revokeOtherSessions: true })).status).toBe(400);
-    expect((await phone.auth('change-password', { currentPassword: 'old password 1', newPassword: 'new password 2', revokeOtherSessions: true })).status).toBe(200);
+    expect(
+      (await phone.auth('change-password', { currentPassword: 'not it at all', newPassword: 'new password 2', revokeOtherSessions: true }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await phone.auth('change-password', { currentPassword: 'old password 1', newPassword: 'new password 2', revokeOtherSessions: true }))
+        .status,
+    ).toBe(200);
     expect((await (await phone.auth('get-session')).json()).user.email).toBe(address);
     expect(await (await laptop.auth('get-session')).json()).toBeNull();
     expect((await browser().auth('sign-in/email', { email: address, password: 'new password 2' })).status).toBe(200);

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '@/db/embedded';
+import { type EmbeddedDatabase, startEmbeddedDatabase } from '@/db/embedded';
 import { openPostgres } from '@/db/postgres-url';
 import { AUTH_TIMEOUT_MS, MAX_AUTHENTICATING, MAX_PREAUTH_MESSAGE_BYTES } from '@/db/wire-tcp';
 
@@ -125,7 +125,10 @@ describe('embedded database over TCP (opt-in)', () => {
 
   it('lets nothing reach the database before the password is proved', async () => {
     const queryFirst = await rawExchange(tcpOf(db).port, [queryMessage('create table before_startup (x int)')]);
-    const queryInstead = await rawExchange(tcpOf(db).port, [startupMessage('postgres'), queryMessage('create table instead_of_password (x int)')]);
+    const queryInstead = await rawExchange(tcpOf(db).port, [
+      startupMessage('postgres'),
+      queryMessage('create table instead_of_password (x int)'),
+    ]);
     expect(queryFirst).toMatch(/^E.*FATAL.*08P01/s);
     expect(queryInstead).toMatch(/^R.*SCRAM-SHA-256.*E.*FATAL.*08P01/s);
     // PGlite was never handed the startup or the queries: no session began, no table was made.
@@ -177,7 +180,9 @@ describe('embedded database over TCP (opt-in)', () => {
   });
 
   it('bounds the connections still authenticating: past the cap the oldest is dropped at once', async () => {
-    const silent = await Promise.all(Array.from({ length: MAX_AUTHENTICATING }, () => silentConnection(tcpOf(db).port, AUTH_TIMEOUT_MS + 5_000)));
+    const silent = await Promise.all(
+      Array.from({ length: MAX_AUTHENTICATING }, () => silentConnection(tcpOf(db).port, AUTH_TIMEOUT_MS + 5_000)),
+    );
     const oneMore = await silentConnection(tcpOf(db).port, AUTH_TIMEOUT_MS + 5_000);
     const startedAt = Date.now();
     expect(await silent[0].closed).toMatch(/^E.*FATAL.*53300/s);

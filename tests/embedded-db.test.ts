@@ -169,53 +169,57 @@ describe('embedded database', () => {
     await db.stop();
   });
 
-  it.each(['SIGINT', 'SIGTERM'] as const)('the launcher serves it on the socket only, prints how to connect, and on %s shuts down cleanly with the data kept', async (signal) => {
-    const dataDir = tempDir();
-    const launch = async () => {
-      const child = spawn(path.resolve('node_modules/.bin/tsx'), ['scripts/start.ts', 'db'], {
-        env: { ...process.env, DATABASE_URL: '', PGLITE_DIR: dataDir, PGLITE_PORT: '', PGLITE_HOST: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout.on('data', (d) => (output += d));
-      child.stderr.on('data', (d) => (output += d));
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setInterval(() => {
-          const match = /^ {2}DATABASE_URL=(\S+)$/mu.exec(output);
-          if (match && output.includes('migrations applied')) {
-            clearInterval(timer);
-            resolve(match[1]);
-          }
-          if (child.exitCode !== null) reject(new Error(output));
-        }, 50);
-      });
-      expect(unixSocketDirectory(url)).toBe(dataDir);
-      expect(output).toContain(`psql -h ${dataDir} -p ${new URL(url).port} -U postgres postgres`);
-      expect(listeningTcpPorts(child.pid!)).toEqual([]);
-      expect(fs.existsSync(path.join(dataDir, 'db-password'))).toBe(false);
-      const stop = async () => {
-        const code = await new Promise<number | null>((resolve) => {
-          child.once('exit', resolve);
-          child.kill(signal);
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'the launcher serves it on the socket only, prints how to connect, and on %s shuts down cleanly with the data kept',
+    async (signal) => {
+      const dataDir = tempDir();
+      const launch = async () => {
+        const child = spawn(path.resolve('node_modules/.bin/tsx'), ['scripts/start.ts', 'db'], {
+          env: { ...process.env, DATABASE_URL: '', PGLITE_DIR: dataDir, PGLITE_PORT: '', PGLITE_HOST: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
         });
-        return { code, output };
+        let output = '';
+        child.stdout.on('data', (d) => (output += d));
+        child.stderr.on('data', (d) => (output += d));
+        const url = await new Promise<string>((resolve, reject) => {
+          const timer = setInterval(() => {
+            const match = /^ {2}DATABASE_URL=(\S+)$/mu.exec(output);
+            if (match && output.includes('migrations applied')) {
+              clearInterval(timer);
+              resolve(match[1]);
+            }
+            if (child.exitCode !== null) reject(new Error(output));
+          }, 50);
+        });
+        expect(unixSocketDirectory(url)).toBe(dataDir);
+        expect(output).toContain(`psql -h ${dataDir} -p ${new URL(url).port} -U postgres postgres`);
+        expect(listeningTcpPorts(child.pid!)).toEqual([]);
+        expect(fs.existsSync(path.join(dataDir, 'db-password'))).toBe(false);
+        const stop = async () => {
+          const code = await new Promise<number | null>((resolve) => {
+            child.once('exit', resolve);
+            child.kill(signal);
+          });
+          return { code, output };
+        };
+        return { url, stop };
       };
-      return { url, stop };
-    };
 
-    const first = await launch();
-    const sql = openPostgres(first.url, { max: 2, onnotice: () => {} });
-    await sql`insert into users (display_name) values ('kept')`;
-    await sql.end();
-    const stopped = await first.stop();
-    expect(stopped.code).toBe(0);
-    expect(stopped.output).toContain('embedded database stopped cleanly');
-    expect(fs.existsSync(path.join(dataDir, 'memlens.lock'))).toBe(false);
+      const first = await launch();
+      const sql = openPostgres(first.url, { max: 2, onnotice: () => {} });
+      await sql`insert into users (display_name) values ('kept')`;
+      await sql.end();
+      const stopped = await first.stop();
+      expect(stopped.code).toBe(0);
+      expect(stopped.output).toContain('embedded database stopped cleanly');
+      expect(fs.existsSync(path.join(dataDir, 'memlens.lock'))).toBe(false);
 
-    const again = await launch();
-    const check = openPostgres(again.url, { max: 1, onnotice: () => {} });
-    expect((await check`select display_name from users`).map((r) => r.display_name)).toEqual(['kept']);
-    await check.end();
-    expect((await again.stop()).code).toBe(0);
-  }, 120_000);
+      const again = await launch();
+      const check = openPostgres(again.url, { max: 1, onnotice: () => {} });
+      expect((await check`select display_name from users`).map((r) => r.display_name)).toEqual(['kept']);
+      await check.end();
+      expect((await again.stop()).code).toBe(0);
+    },
+    120_000,
+  );
 });

@@ -71,13 +71,22 @@ describe('the app server in front of Next', () => {
   });
 
   it('tells the handler the socket peer as the client, and drops the forwarding headers it sent', async () => {
-    const response = await app.get('/x', { 'x-forwarded-for': '198.51.100.7', [CLIENT_ADDRESS_HEADER]: '203.0.113.9', 'x-forwarded-host': 'evil.example' });
+    const response = await app.get('/x', {
+      'x-forwarded-for': '198.51.100.7',
+      [CLIENT_ADDRESS_HEADER]: '203.0.113.9',
+      'x-forwarded-host': 'evil.example',
+    });
     expect(await response.json()).toEqual({ clientAddress: '127.0.0.1', bodyBytes: 0 });
   });
 
   it('behind one trusted proxy, the client is the entry the proxy added', async () => {
     const response = await behindProxy.get('/x', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7', 'x-forwarded-host': 'app.example' });
-    expect(await response.json()).toEqual({ clientAddress: '198.51.100.7', forwardedFor: '6.6.6.6, 198.51.100.7', forwardedHost: 'app.example', bodyBytes: 0 });
+    expect(await response.json()).toEqual({
+      clientAddress: '198.51.100.7',
+      forwardedFor: '6.6.6.6, 198.51.100.7',
+      forwardedHost: 'app.example',
+      bodyBytes: 0,
+    });
   });
 
   it('passes a body within the limit whole; imports have their larger one', async () => {
@@ -91,7 +100,11 @@ describe('the app server in front of Next', () => {
 
   it('refuses a declared Content-Length over the limit at once, without reading the body', async () => {
     const before = app.seen.length;
-    const exchange = await rawExchange(app.port, (socket) => writeHead(socket, 'POST /api/import HTTP/1.1', { 'Content-Length': '99999999999', 'Content-Type': 'application/json' }), { waitMs: 3_000 });
+    const exchange = await rawExchange(
+      app.port,
+      (socket) => writeHead(socket, 'POST /api/import HTTP/1.1', { 'Content-Length': '99999999999', 'Content-Type': 'application/json' }),
+      { waitMs: 3_000 },
+    );
     expect(exchange.response).toMatchObject({ status: 413, headers: SECURITY_HEADERS, json: { error: { code: 'too_large' } } });
     expect(exchange.closed).toBe(true);
     expect(exchange.elapsedMs).toBeLessThan(1_000);
@@ -112,7 +125,11 @@ describe('the app server in front of Next', () => {
       },
       { waitMs: 5_000 },
     );
-    expect(exchange.response).toMatchObject({ status: 413, headers: SECURITY_HEADERS, json: { error: { code: 'too_large', message: expect.stringContaining('1024 bytes') } } });
+    expect(exchange.response).toMatchObject({
+      status: 413,
+      headers: SECURITY_HEADERS,
+      json: { error: { code: 'too_large', message: expect.stringContaining('1024 bytes') } },
+    });
     expect(exchange.closed).toBe(true);
   });
 

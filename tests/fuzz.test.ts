@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
-import { DELETE as deleteConversation, PATCH as renameConversation } from '@/app/api/conversations/[id]/route';
 import { DELETE as clearConversation } from '@/app/api/conversations/[id]/messages/route';
+import { DELETE as deleteConversation, PATCH as renameConversation } from '@/app/api/conversations/[id]/route';
 import { DELETE as clearSummary, PUT as editSummary } from '@/app/api/conversations/[id]/summary/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { DELETE as deleteEpisode } from '@/app/api/episodes/[id]/route';
@@ -11,8 +11,8 @@ import { POST as addFact } from '@/app/api/facts/route';
 import { POST as importConversation } from '@/app/api/import/route';
 import { DELETE as deleteMe } from '@/app/api/me/route';
 import { DELETE as forgetEverything } from '@/app/api/memory/route';
-import { DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { POST as replay } from '@/app/api/messages/[id]/replay/route';
+import { DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { DELETE as staffClearSummary } from '@/app/api/staff/conversations/[id]/summary/route';
 import { DELETE as staffDeleteFact, PATCH as staffEditFact } from '@/app/api/staff/facts/[id]/route';
 import { POST as staffRetryJob } from '@/app/api/staff/jobs/[id]/retry/route';
@@ -22,9 +22,9 @@ import { getSql } from '@/db/client';
 import { FACT_SLOTS } from '@/lib/memory/memory-page';
 import { params, setEnv } from './support/app';
 import { member } from './support/auth';
-import { badBodies, bodyOf, type BodyShape, type Field, type Mutation } from './support/bad-bodies';
+import { type BodyShape, badBodies, bodyOf, type Field, type Mutation } from './support/bad-bodies';
 import { fingerprint } from './support/fingerprint';
-import { ownerWithData, type Browser, type Ids } from './support/routes';
+import { type Browser, type Ids, ownerWithData } from './support/routes';
 
 /**
  * Property test of every route that takes a body: generated bad bodies (wrong types, unknown fields,
@@ -41,7 +41,12 @@ type Handler = (request: Request, context: { params: Promise<{ id: string }> }) 
 type Target = { route: string; handler: Handler; path: (ids: Ids) => string; method: string; staff?: boolean; shape: BodyShape };
 
 const noBody: BodyShape = { valid: {}, fields: [], objects: [[]], emptyIsValid: true };
-const text = (path: Field['path'], max: number, extra: { nonEmpty?: boolean; required?: boolean } = {}): Field => ({ path, kind: 'text', max, ...extra });
+const text = (path: Field['path'], max: number, extra: { nonEmpty?: boolean; required?: boolean } = {}): Field => ({
+  path,
+  kind: 'text',
+  max,
+  ...extra,
+});
 const replayShape: BodyShape = {
   valid: { mode: 'today', window: 4 },
   fields: [
@@ -82,7 +87,10 @@ const targets: Target[] = [
     path: () => '/api/import',
     method: 'POST',
     shape: {
-      valid: { title: 'Imported', messages: [{ role: 'user', content: 'I live in Oslo.', metadata: { source: 'fuzz' }, createdAt: '2024-05-01T12:00:00Z' }] },
+      valid: {
+        title: 'Imported',
+        messages: [{ role: 'user', content: 'I live in Oslo.', metadata: { source: 'fuzz' }, createdAt: '2024-05-01T12:00:00Z' }],
+      },
       fields: [
         text(['title'], 200, { nonEmpty: true }),
         { path: ['messages'], kind: 'array', required: true },
@@ -95,42 +103,92 @@ const targets: Target[] = [
       emptyIsValid: false,
     },
   },
-  { route: 'POST /api/conversations', handler: createConversation, path: () => '/api/conversations', method: 'POST', shape: { valid: { title: 'Plans' }, fields: [text(['title'], 200, { nonEmpty: true })], objects: [[]], emptyIsValid: true } },
+  {
+    route: 'POST /api/conversations',
+    handler: createConversation,
+    path: () => '/api/conversations',
+    method: 'POST',
+    shape: { valid: { title: 'Plans' }, fields: [text(['title'], 200, { nonEmpty: true })], objects: [[]], emptyIsValid: true },
+  },
   {
     route: 'PATCH /api/conversations/:id',
     handler: renameConversation,
     path: (i) => `/api/conversations/${i.conversation}`,
     method: 'PATCH',
-    shape: { valid: { title: 'Plans' }, fields: [text(['title'], 200, { nonEmpty: true, required: true })], objects: [[]], emptyIsValid: false },
+    shape: {
+      valid: { title: 'Plans' },
+      fields: [text(['title'], 200, { nonEmpty: true, required: true })],
+      objects: [[]],
+      emptyIsValid: false,
+    },
   },
   {
     route: 'PUT /api/conversations/:id/summary',
     handler: editSummary,
     path: (i) => `/api/conversations/${i.conversation}/summary`,
     method: 'PUT',
-    shape: { valid: { content: '- The user lives in Oslo.' }, fields: [text(['content'], 20_000, { required: true }), { path: ['version'], kind: 'int', min: 1 }], objects: [[]], emptyIsValid: false },
+    shape: {
+      valid: { content: '- The user lives in Oslo.' },
+      fields: [text(['content'], 20_000, { required: true }), { path: ['version'], kind: 'int', min: 1 }],
+      objects: [[]],
+      emptyIsValid: false,
+    },
   },
   {
     route: 'POST /api/facts',
     handler: addFact,
     path: () => '/api/facts',
     method: 'POST',
-    shape: { valid: { content: 'I like tea.', slot: 'like' }, fields: [text(['content'], 2000, { nonEmpty: true, required: true }), { path: ['slot'], kind: 'enum', values: FACT_SLOTS }], objects: [[]], emptyIsValid: false },
+    shape: {
+      valid: { content: 'I like tea.', slot: 'like' },
+      fields: [text(['content'], 2000, { nonEmpty: true, required: true }), { path: ['slot'], kind: 'enum', values: FACT_SLOTS }],
+      objects: [[]],
+      emptyIsValid: false,
+    },
   },
   {
     route: 'PATCH /api/facts/:id',
     handler: editFact,
     path: (i) => `/api/facts/${i.fact}`,
     method: 'PATCH',
-    shape: { valid: { content: 'I live in Bergen.' }, fields: [text(['content'], 2000, { nonEmpty: true, required: true })], objects: [[]], emptyIsValid: false },
+    shape: {
+      valid: { content: 'I live in Bergen.' },
+      fields: [text(['content'], 2000, { nonEmpty: true, required: true })],
+      objects: [[]],
+      emptyIsValid: false,
+    },
   },
-  { route: 'POST /api/messages/:id/replay', handler: replay, path: (i) => `/api/messages/${i.reply}/replay`, method: 'POST', shape: replayShape },
-  { route: 'DELETE /api/conversations/:id/summary', handler: clearSummary, path: (i) => `/api/conversations/${i.conversation}/summary`, method: 'DELETE', shape: noBody },
+  {
+    route: 'POST /api/messages/:id/replay',
+    handler: replay,
+    path: (i) => `/api/messages/${i.reply}/replay`,
+    method: 'POST',
+    shape: replayShape,
+  },
+  {
+    route: 'DELETE /api/conversations/:id/summary',
+    handler: clearSummary,
+    path: (i) => `/api/conversations/${i.conversation}/summary`,
+    method: 'DELETE',
+    shape: noBody,
+  },
   { route: 'DELETE /api/facts/:id', handler: deleteFact, path: (i) => `/api/facts/${i.fact}`, method: 'DELETE', shape: noBody },
   { route: 'DELETE /api/episodes/:id', handler: deleteEpisode, path: (i) => `/api/episodes/${i.episode}`, method: 'DELETE', shape: noBody },
   { route: 'DELETE /api/messages/:id', handler: removeMessage, path: (i) => `/api/messages/${i.message}`, method: 'DELETE', shape: noBody },
-  { route: 'DELETE /api/conversations/:id/messages', handler: clearConversation, path: (i) => `/api/conversations/${i.conversation}/messages`, method: 'DELETE', shape: noBody },
-  { route: 'DELETE /api/conversations/:id', handler: deleteConversation, path: (i) => `/api/conversations/${i.conversation}`, method: 'DELETE', shape: noBody },
+  {
+    route: 'DELETE /api/conversations/:id/messages',
+    handler: clearConversation,
+    path: (i) => `/api/conversations/${i.conversation}/messages`,
+    method: 'DELETE',
+    shape: noBody,
+  },
+  {
+    route: 'DELETE /api/conversations/:id',
+    handler: deleteConversation,
+    path: (i) => `/api/conversations/${i.conversation}`,
+    method: 'DELETE',
+    shape: noBody,
+  },
   { route: 'DELETE /api/memory', handler: forgetEverything, path: () => '/api/memory', method: 'DELETE', shape: noBody },
   {
     route: 'PATCH /api/staff/facts/:id',
@@ -138,9 +196,21 @@ const targets: Target[] = [
     path: (i) => `/api/staff/facts/${i.fact}`,
     method: 'PATCH',
     staff: true,
-    shape: { valid: { content: 'I live in Bergen.', reason: 'asked by the user' }, fields: [text(['content'], 2000, { nonEmpty: true, required: true }), reason], objects: [[]], emptyIsValid: false },
+    shape: {
+      valid: { content: 'I live in Bergen.', reason: 'asked by the user' },
+      fields: [text(['content'], 2000, { nonEmpty: true, required: true }), reason],
+      objects: [[]],
+      emptyIsValid: false,
+    },
   },
-  { route: 'DELETE /api/staff/facts/:id', handler: staffDeleteFact, path: (i) => `/api/staff/facts/${i.fact}`, method: 'DELETE', staff: true, shape: { valid: { reason: 'asked by the user' }, fields: [reason], objects: [[]], emptyIsValid: false } },
+  {
+    route: 'DELETE /api/staff/facts/:id',
+    handler: staffDeleteFact,
+    path: (i) => `/api/staff/facts/${i.fact}`,
+    method: 'DELETE',
+    staff: true,
+    shape: { valid: { reason: 'asked by the user' }, fields: [reason], objects: [[]], emptyIsValid: false },
+  },
   {
     route: 'DELETE /api/staff/conversations/:id/summary',
     handler: staffClearSummary,
@@ -149,8 +219,22 @@ const targets: Target[] = [
     staff: true,
     shape: { valid: { reason: 'asked by the user' }, fields: [reason], objects: [[]], emptyIsValid: false },
   },
-  { route: 'POST /api/staff/messages/:id/replay', handler: staffReplay, path: (i) => `/api/staff/messages/${i.reply}/replay`, method: 'POST', staff: true, shape: replayShape },
-  { route: 'POST /api/staff/jobs/:id/retry', handler: staffRetryJob, path: (i) => `/api/staff/jobs/${i.job}/retry`, method: 'POST', staff: true, shape: noBody },
+  {
+    route: 'POST /api/staff/messages/:id/replay',
+    handler: staffReplay,
+    path: (i) => `/api/staff/messages/${i.reply}/replay`,
+    method: 'POST',
+    staff: true,
+    shape: replayShape,
+  },
+  {
+    route: 'POST /api/staff/jobs/:id/retry',
+    handler: staffRetryJob,
+    path: (i) => `/api/staff/jobs/${i.job}/retry`,
+    method: 'POST',
+    staff: true,
+    shape: noBody,
+  },
   // Last: a body it wrongly took would delete the owner.
   { route: 'DELETE /api/me', handler: deleteMe, path: () => '/api/me', method: 'DELETE', shape: noBody },
 ];
@@ -178,8 +262,14 @@ afterAll(() => {
   setEnv({ CHAT_RATE_LIMIT: undefined, IMPORT_RATE_LIMIT: undefined });
   const total = new Map<number, number>();
   for (const counts of outcomes.values()) for (const [status, n] of counts) total.set(status, (total.get(status) ?? 0) + n);
-  const line = (counts: Map<number, number>) => [...counts].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
-  console.log(`fuzz: ${[...total.values()].reduce((a, b) => a + b, 0)} bad bodies, ${line(total)}\n${[...outcomes].map(([route, counts]) => `  ${route}: ${line(counts)}`).join('\n')}`);
+  const line = (counts: Map<number, number>) =>
+    [...counts]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}×${n}`)
+      .join(' ');
+  console.log(
+    `fuzz: ${[...total.values()].reduce((a, b) => a + b, 0)} bad bodies, ${line(total)}\n${[...outcomes].map(([route, counts]) => `  ${route}: ${line(counts)}`).join('\n')}`,
+  );
 });
 
 describe(`bad bodies (about ${RUNS_PER_ROUTE} per route, of every kind, seed ${SEED}): a 4xx JSON error and nothing written`, () => {

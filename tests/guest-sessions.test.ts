@@ -1,33 +1,38 @@
+import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
 import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route';
-import { GET as listConversations, POST as createConversation } from '@/app/api/conversations/route';
+import { POST as createConversation, GET as listConversations } from '@/app/api/conversations/route';
 import { GET as me } from '@/app/api/me/route';
 import { getSql } from '@/db/client';
 import { addFact } from '@/db/facts';
 import { EMBEDDING_SIZE } from '@/db/schema';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { requireUser, requireUserOrStartGuest, userFromHeaders } from '@/lib/session';
 import { proxy } from '@/proxy';
-import { NextRequest } from 'next/server';
 import { setEnv } from './support/app';
 import { browser, email, mailedLinks } from './support/auth';
-import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 
 const run = crypto.randomUUID().slice(0, 8);
 // Each test's visitors come from their own spoofed addresses, so rows made by other files running at once don't count.
 const addressOf = (test: string, i: number) => `${test}-${run}-${i}`;
-const guestsFrom = async (prefix: string) => (await getSql()`select count(*)::int as n from users where created_from like ${`${prefix}-${run}-%`}`)[0].n;
+const guestsFrom = async (prefix: string) =>
+  (await getSql()`select count(*)::int as n from users where created_from like ${`${prefix}-${run}-%`}`)[0].n;
 
 describe('nothing is made by a read', () => {
   it('100 cookie-less page views, GET /api/me and reads make no user and set no cookie', async () => {
     for (let i = 0; i < 100; i++) {
       const from = { [CLIENT_ADDRESS_HEADER]: addressOf('reads', i) };
-      const page = proxy(new NextRequest(`http://127.0.0.1:3000/${['', 'memory', 'c/00000000-0000-4000-8000-000000000000'][i % 3]}`, { headers: from }));
+      const page = proxy(
+        new NextRequest(`http://127.0.0.1:3000/${['', 'memory', 'c/00000000-0000-4000-8000-000000000000'][i % 3]}`, { headers: from }),
+      );
       expect(page.headers.get('set-cookie')).toBeNull();
       expect(await userFromHeaders(new Headers(from))).toBeUndefined();
       const answer = await me(new Request('http://127.0.0.1:3000/api/me', { headers: from }));
       expect(answer.headers.get('set-cookie')).toBeNull();
       expect((await answer.json()).user).toEqual({ id: null, kind: 'guest', role: 'user', email: null, name: null });
-      expect(await (await listConversations(new Request('http://127.0.0.1:3000/api/conversations', { headers: from }))).json()).toEqual({ conversations: [] });
+      expect(await (await listConversations(new Request('http://127.0.0.1:3000/api/conversations', { headers: from }))).json()).toEqual({
+        conversations: [],
+      });
     }
     expect(await guestsFrom('reads')).toBe(0);
   });
@@ -53,12 +58,20 @@ describe('no cap that locks new visitors out', () => {
     setEnv({ GUESTS_PER_HOUR: '20', GUESTS_PER_ADDRESS_PER_HOUR: '1' });
     try {
       for (let i = 0; i < 40; i++) {
-        await requireUserOrStartGuest(browser().request('/api/conversations', { method: 'POST', headers: { [CLIENT_ADDRESS_HEADER]: addressOf('flood', i) } }));
+        await requireUserOrStartGuest(
+          browser().request('/api/conversations', { method: 'POST', headers: { [CLIENT_ADDRESS_HEADER]: addressOf('flood', i) } }),
+        );
       }
-      const newcomer = await requireUserOrStartGuest(browser().request('/api/conversations', { method: 'POST', headers: { [CLIENT_ADDRESS_HEADER]: addressOf('newcomer', 0) } }));
+      const newcomer = await requireUserOrStartGuest(
+        browser().request('/api/conversations', { method: 'POST', headers: { [CLIENT_ADDRESS_HEADER]: addressOf('newcomer', 0) } }),
+      );
       expect(newcomer.kind).toBe('guest');
       // Each spoofed address is bounded on its own.
-      await expect(requireUserOrStartGuest(browser().request('/api/conversations', { method: 'POST', headers: { [CLIENT_ADDRESS_HEADER]: addressOf('flood', 3) } }))).rejects.toMatchObject({ status: 429 });
+      await expect(
+        requireUserOrStartGuest(
+          browser().request('/api/conversations', { method: 'POST', headers: { [CLIENT_ADDRESS_HEADER]: addressOf('flood', 3) } }),
+        ),
+      ).rejects.toMatchObject({ status: 429 });
     } finally {
       setEnv({ GUESTS_PER_HOUR: undefined, GUESTS_PER_ADDRESS_PER_HOUR: '1000000' });
     }
@@ -67,7 +80,10 @@ describe('no cap that locks new visitors out', () => {
 
 const vector = () => Array.from({ length: EMBEDDING_SIZE }, (_, i) => (i === 0 ? 1 : 0));
 const fact = (userId: string, slot: string, content: string, validFrom: string) =>
-  addFact({ userId, conversationId: null, source: null, actor: 'test' }, { slot, content, value: content.toLowerCase(), embedding: vector(), validFrom: new Date(validFrom) });
+  addFact(
+    { userId, conversationId: null, source: null, actor: 'test' },
+    { slot, content, value: content.toLowerCase(), embedding: vector(), validFrom: new Date(validFrom) },
+  );
 
 describe('a guest who signs in to an existing account', () => {
   it('is merged into it: conversations and facts move, the newer of two single-valued facts stays current, all audited', async () => {
@@ -91,13 +107,18 @@ describe('a guest who signs in to an existing account', () => {
 
     // The session rotated: a new token, and the guest's old one opens nothing.
     expect(b.jar.get('better-auth.session_token')).not.toBe(guestCookie);
-    const old = await authGet(new Request('http://127.0.0.1:3000/api/auth/get-session', { headers: { cookie: `better-auth.session_token=${guestCookie}` } }));
+    const old = await authGet(
+      new Request('http://127.0.0.1:3000/api/auth/get-session', { headers: { cookie: `better-auth.session_token=${guestCookie}` } }),
+    );
     expect(await old.json()).toBeNull();
     expect((await requireUser(b.request('/'))).id).toBe(member.id);
 
-    const titles = (await (await listConversations(b.request('/api/conversations'))).json()).conversations.map((c: { title: string }) => c.title).sort();
+    const titles = (await (await listConversations(b.request('/api/conversations'))).json()).conversations
+      .map((c: { title: string }) => c.title)
+      .sort();
     expect(titles).toEqual(['Guest talk', 'Member talk']);
-    const rows = await getSql()`select id, user_id, status, superseded_by from facts where id in ${getSql()([memberName.id, memberWork.id, guestName.id, guestWork.id, guestPet.id])}`;
+    const rows =
+      await getSql()`select id, user_id, status, superseded_by from facts where id in ${getSql()([memberName.id, memberWork.id, guestName.id, guestWork.id, guestPet.id])}`;
     const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
     expect(rows.every((r) => r.user_id === member.id)).toBe(true);
     // name: the guest's is newer, so it is current and the member's is superseded by it.

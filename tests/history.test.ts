@@ -31,16 +31,54 @@ type Op =
 const table: Array<{ name: string; start: string[]; ops: Op[]; expected: string[] }> = [
   { name: 'append to an empty conversation', start: [], ops: [{ op: 'append', content: 'q1' }], expected: ['q1'] },
   { name: 'append after a reply', start: ['q1', 'r1'], ops: [{ op: 'append', content: 'q2' }], expected: ['q1', 'r1', 'q2'] },
-  { name: 'replace the last user message', start: ['q1', 'r1', 'q2'], ops: [{ op: 'replace', target: 'q2', content: 'q2*' }], expected: ['q1', 'r1', 'q2*'] },
-  { name: 'replace the first user message discards everything after it', start: ['q1', 'r1', 'q2', 'r2'], ops: [{ op: 'replace', target: 'q1', content: 'q1*' }], expected: ['q1*'] },
-  { name: 'replace in the middle keeps what came before', start: ['q1', 'r1', 'q2', 'r2', 'q3', 'r3'], ops: [{ op: 'replace', target: 'q2', content: 'q2*' }], expected: ['q1', 'r1', 'q2*'] },
-  { name: 'replace then append', start: ['q1', 'r1'], ops: [{ op: 'replace', target: 'q1', content: 'q1*' }, { op: 'append', content: 'q2' }], expected: ['q1*', 'q2'] },
-  { name: 'remove one message keeps the rest in order', start: ['q1', 'r1', 'q2', 'r2'], ops: [{ op: 'remove', target: 'r1' }], expected: ['q1', 'q2', 'r2'] },
+  {
+    name: 'replace the last user message',
+    start: ['q1', 'r1', 'q2'],
+    ops: [{ op: 'replace', target: 'q2', content: 'q2*' }],
+    expected: ['q1', 'r1', 'q2*'],
+  },
+  {
+    name: 'replace the first user message discards everything after it',
+    start: ['q1', 'r1', 'q2', 'r2'],
+    ops: [{ op: 'replace', target: 'q1', content: 'q1*' }],
+    expected: ['q1*'],
+  },
+  {
+    name: 'replace in the middle keeps what came before',
+    start: ['q1', 'r1', 'q2', 'r2', 'q3', 'r3'],
+    ops: [{ op: 'replace', target: 'q2', content: 'q2*' }],
+    expected: ['q1', 'r1', 'q2*'],
+  },
+  {
+    name: 'replace then append',
+    start: ['q1', 'r1'],
+    ops: [
+      { op: 'replace', target: 'q1', content: 'q1*' },
+      { op: 'append', content: 'q2' },
+    ],
+    expected: ['q1*', 'q2'],
+  },
+  {
+    name: 'remove one message keeps the rest in order',
+    start: ['q1', 'r1', 'q2', 'r2'],
+    ops: [{ op: 'remove', target: 'r1' }],
+    expected: ['q1', 'q2', 'r2'],
+  },
   { name: 'remove the only message', start: ['q1'], ops: [{ op: 'remove', target: 'q1' }], expected: [] },
   { name: 'remove all', start: ['q1', 'r1', 'q2'], ops: [{ op: 'removeAll' }], expected: [] },
   { name: 'remove all then append', start: ['q1', 'r1'], ops: [{ op: 'removeAll' }, { op: 'append', content: 'q9' }], expected: ['q9'] },
-  { name: 'regenerate reopens the reply to the last question in place, emptied', start: ['q1', 'r1', 'q2', 'r2'], ops: [{ op: 'regenerate' }], expected: ['q1', 'r1', 'q2', ''] },
-  { name: 'regenerate with no reply yet changes nothing', start: ['q1', 'r1', 'q2'], ops: [{ op: 'regenerate' }], expected: ['q1', 'r1', 'q2'] },
+  {
+    name: 'regenerate reopens the reply to the last question in place, emptied',
+    start: ['q1', 'r1', 'q2', 'r2'],
+    ops: [{ op: 'regenerate' }],
+    expected: ['q1', 'r1', 'q2', ''],
+  },
+  {
+    name: 'regenerate with no reply yet changes nothing',
+    start: ['q1', 'r1', 'q2'],
+    ops: [{ op: 'regenerate' }],
+    expected: ['q1', 'r1', 'q2'],
+  },
 ];
 
 describe('history ruled by message ids', () => {
@@ -53,7 +91,12 @@ describe('history ruled by message ids', () => {
         expect(replaced.id).toBe(ids[step.target]);
       }
       if (step.op === 'remove') expect(await deleteMessages(getDb(), scope, [ids[step.target]])).toBe(1);
-      if (step.op === 'removeAll') await deleteMessages(getDb(), scope, (await listMessages(scope)).map((m) => m.id));
+      if (step.op === 'removeAll')
+        await deleteMessages(
+          getDb(),
+          scope,
+          (await listMessages(scope)).map((m) => m.id),
+        );
       if (step.op === 'regenerate') {
         const { reply } = await reopenLastReply(getDb(), scope, 'model');
         // The reply keeps its id: what is bound to it (feedback, citations, records) stays valid.
@@ -63,7 +106,7 @@ describe('history ruled by message ids', () => {
     expect((await listMessages(scope)).map((m) => m.content)).toEqual(expected);
   });
 
-  it('a new message gets an id of the server\'s: a client\'s unused id, or an id from another conversation, is not taken', async () => {
+  it("a new message gets an id of the server's: a client's unused id, or an id from another conversation, is not taken", async () => {
     const { scope } = await seed([]);
     const other = await seed(['elsewhere']);
     for (const id of [crypto.randomUUID(), other.ids.elsewhere]) {
@@ -77,7 +120,11 @@ describe('history ruled by message ids', () => {
   it('operations on one conversation leave the others alone', async () => {
     const a = await seed(['a1', 'ar1']);
     const b = await seed(['b1', 'br1']);
-    await deleteMessages(getDb(), a.scope, (await listMessages(a.scope)).map((m) => m.id));
+    await deleteMessages(
+      getDb(),
+      a.scope,
+      (await listMessages(a.scope)).map((m) => m.id),
+    );
     expect(await deleteMessages(getDb(), a.scope, [b.ids.b1])).toBe(0);
     expect((await listMessages(b.scope)).map((m) => m.content)).toEqual(['b1', 'br1']);
   });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getDb, getSql } from '@/db/client';
 import { messages } from '@/db/schema';
 import { createGuestUser } from '@/db/users';
-import { importConversation, type ImportInput } from '@/lib/import';
+import { type ImportInput, importConversation } from '@/lib/import';
 import { getModels } from '@/lib/llm';
 import { enqueuePostTurn, runDueJobs } from '@/lib/memory/post-turn';
 import { setEnv } from './support/app';
@@ -53,7 +53,8 @@ function conversation(turns: Turn[]): ImportInput {
 
 /** The reference: the same rows stored, then each reply's jobs run in turn, as chatted turns run them. */
 async function importTurnByTurn(userId: string, input: ImportInput): Promise<void> {
-  const [{ id: conversationId }] = await getSql()`insert into conversations (user_id, title) values (${userId}, ${input.title!}) returning id`;
+  const [{ id: conversationId }] =
+    await getSql()`insert into conversations (user_id, title) values (${userId}, ${input.title!}) returning id`;
   const scope = { userId, conversationId: conversationId as string };
   let lastUserId: string | null = null;
   const replies: string[] = [];
@@ -86,32 +87,65 @@ async function memoryOf(userId: string) {
   const order = await sql`select id, seq from messages where user_id = ${userId} order by created_at, seq`;
   const place = new Map(order.map((m, i) => [m.id as string, i]));
   const at = (id: string | null) => (id === null ? null : place.get(id));
-  const sources = await sql`select message_id, fact_id, episode_id, summary_version_id, span_start, span_end from memory_sources where user_id = ${userId}`;
+  const sources =
+    await sql`select message_id, fact_id, episode_id, summary_version_id, span_start, span_end from memory_sources where user_id = ${userId}`;
   const linked = (column: string, id: string) =>
     sources
       .filter((s) => s[column] === id)
       .map((s) => `${at(s.message_id)}:${s.span_start ?? ''}-${s.span_end ?? ''}`)
       .sort();
-  const facts = await sql<Array<Record<string, unknown> & { id: string; status: string; superseded_by: string | null }>>`select id, slot, content, value, status, valid_from, valid_to is null as open, superseded_by, embedding::text as embedding from facts where user_id = ${userId} order by valid_from, content`;
+  const facts = await sql<
+    Array<Record<string, unknown> & { id: string; status: string; superseded_by: string | null }>
+  >`select id, slot, content, value, status, valid_from, valid_to is null as open, superseded_by, embedding::text as embedding from facts where user_id = ${userId} order by valid_from, content`;
   const factKey = new Map(facts.map((f) => [f.id as string, `${f.slot}:${f.value}`]));
-  const events = await sql`select fact_id, event, old_content, new_content, actor, source_message_id from fact_events where user_id = ${userId}`;
+  const events =
+    await sql`select fact_id, event, old_content, new_content, actor, source_message_id from fact_events where user_id = ${userId}`;
   return {
-    episodes: (await sql`select id, user_message_id, assistant_message_id, content, embedding::text as embedding, search_terms, created_at from episodes where user_id = ${userId}`)
-      .map((e) => ({ question: at(e.user_message_id), reply: at(e.assistant_message_id), content: e.content, embedding: e.embedding, terms: e.search_terms, createdAt: e.created_at, sources: linked('episode_id', e.id) }))
+    episodes: (
+      await sql`select id, user_message_id, assistant_message_id, content, embedding::text as embedding, search_terms, created_at from episodes where user_id = ${userId}`
+    )
+      .map((e) => ({
+        question: at(e.user_message_id),
+        reply: at(e.assistant_message_id),
+        content: e.content,
+        embedding: e.embedding,
+        terms: e.search_terms,
+        createdAt: e.created_at,
+        sources: linked('episode_id', e.id),
+      }))
       .sort((a, b) => a.reply! - b.reply!),
-    facts: facts.map(({ id, superseded_by, ...f }) => ({ ...f, supersededBy: superseded_by ? factKey.get(superseded_by) : null, sources: linked('fact_id', id) })),
+    facts: facts.map(({ id, superseded_by, ...f }) => ({
+      ...f,
+      supersededBy: superseded_by ? factKey.get(superseded_by) : null,
+      sources: linked('fact_id', id),
+    })),
     factEvents: events
-      .map((e) => ({ fact: factKey.get(e.fact_id) ?? 'removed', event: e.event, old: e.old_content, new: e.new_content, actor: e.actor, source: at(e.source_message_id) }))
+      .map((e) => ({
+        fact: factKey.get(e.fact_id) ?? 'removed',
+        event: e.event,
+        old: e.old_content,
+        new: e.new_content,
+        actor: e.actor,
+        source: at(e.source_message_id),
+      }))
       .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-    summaries: (await sql`select content, version, covered_message_count, covered_until_seq, floor_seq from summaries where user_id = ${userId}`).map(({ covered_until_seq, ...s }) => ({
+    summaries: (
+      await sql`select content, version, covered_message_count, covered_until_seq, floor_seq from summaries where user_id = ${userId}`
+    ).map(({ covered_until_seq, ...s }) => ({
       ...s,
       coveredUntil: order.findIndex((m) => Number(m.seq) === Number(covered_until_seq)),
     })),
-    summaryVersions: (await sql`select id, version, action, actor, before, after, covered_message_count from summary_versions where user_id = ${userId} order by version`).map(({ id, ...v }) => ({ ...v, sources: linked('summary_version_id', id) })),
-    redactions: (await sql`select message_id, kind, span_start, span_end, replacement, needle from message_redactions where user_id = ${userId}`)
+    summaryVersions: (
+      await sql`select id, version, action, actor, before, after, covered_message_count from summary_versions where user_id = ${userId} order by version`
+    ).map(({ id, ...v }) => ({ ...v, sources: linked('summary_version_id', id) })),
+    redactions: (
+      await sql`select message_id, kind, span_start, span_end, replacement, needle from message_redactions where user_id = ${userId}`
+    )
       .map((r) => ({ ...r, message_id: at(r.message_id) }))
       .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-    jobs: (await sql`select status, count(*)::int as n from jobs where user_id = ${userId} group by status`).map((j) => `${j.status}:${j.n}`),
+    jobs: (await sql`select status, count(*)::int as n from jobs where user_id = ${userId} group by status`).map(
+      (j) => `${j.status}:${j.n}`,
+    ),
   };
 }
 
@@ -198,7 +232,9 @@ describe('an imported conversation', () => {
     });
     const result = await importConversation(batched.id, input);
     expect(result.jobs).toEqual({ done: 2 * 8, failed: 8 });
-    expect(await getSql()`select kind, status from jobs where user_id = ${batched.id} and status <> 'done'`).toEqual(Array.from({ length: 8 }, () => ({ kind: 'index_episode', status: 'failed' })));
+    expect(await getSql()`select kind, status from jobs where user_id = ${batched.id} and status <> 'done'`).toEqual(
+      Array.from({ length: 8 }, () => ({ kind: 'index_episode', status: 'failed' })),
+    );
 
     // Past the back-off, the worker's run takes them again.
     await getSql()`update jobs set run_after = now() where user_id = ${batched.id}`;

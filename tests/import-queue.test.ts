@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
-import { GET as listConversations, POST as createConversation } from '@/app/api/conversations/route';
+import { POST as createConversation, GET as listConversations } from '@/app/api/conversations/route';
 import { GET as getImportRoute } from '@/app/api/import/[id]/route';
 import { GET as listImports, POST as postImport } from '@/app/api/import/route';
 import { getSql } from '@/db/client';
 import { runDueImports, runNextImport } from '@/lib/import-queue';
 import { setWorkerWake } from '@/lib/memory/worker-signal';
-import { newClient, params, readChunks, setEnv, storedMessages, waitFor, type Client } from './support/app';
+import { type Client, newClient, params, readChunks, setEnv, storedMessages, waitFor } from './support/app';
 import { importFinished, readImport } from './support/imports';
 
 // POST /api/import answers at once and the worker (here: the in-process fallback that runs after
@@ -46,7 +46,13 @@ describe('POST /api/import queues the import for the worker', () => {
     expect(response.status).toBe(202);
     const { import: queued } = await response.json();
     expect(response.headers.get('location')).toBe(`/api/import/${queued.id}`);
-    expect(queued).toMatchObject({ status: 'pending', title: 'Garden log', conversationId: null, messages: { total: 1200, stored: 0 }, replies: { total: 600, done: 0 } });
+    expect(queued).toMatchObject({
+      status: 'pending',
+      title: 'Garden log',
+      conversationId: null,
+      messages: { total: 1200, stored: 0 },
+      replies: { total: 600, done: 0 },
+    });
     expect(storedWhenAnswered).toBeLessThan(1200);
 
     // Progress is seen moving (stored messages, then remembered replies), never backwards.
@@ -56,14 +62,22 @@ describe('POST /api/import queues the import for the worker', () => {
       seen.push(view.progress);
       return view.status === 'done' || view.status === 'failed' ? view : undefined;
     }, 120_000);
-    expect(done).toMatchObject({ status: 'done', error: null, messages: { total: 1200, stored: 1200 }, replies: { total: 600, done: 600 }, progress: 1, jobs: { done: 1800, failed: 0 } });
+    expect(done).toMatchObject({
+      status: 'done',
+      error: null,
+      messages: { total: 1200, stored: 1200 },
+      replies: { total: 600, done: 600 },
+      progress: 1,
+      jobs: { done: 1800, failed: 0 },
+    });
     expect(seen.some((p) => p > 0 && p < 1)).toBe(true);
     expect(seen).toEqual(seen.toSorted((a, b) => a - b));
     const stored = await storedMessages(done.conversationId!);
     expect(stored.map((m) => m.content)).toEqual(messages.map((m) => m.content));
     expect(await rows('episodes', alice.user.id)).toBe(600);
     // The payload is not kept once the messages are.
-    const [row] = await getSql()`select payload is null as dropped, finished_at is not null as finished from imports where id = ${queued.id}`;
+    const [row] =
+      await getSql()`select payload is null as dropped, finished_at is not null as finished from imports where id = ${queued.id}`;
     expect(row).toEqual({ dropped: true, finished: true });
     // Listed, and in the sidebar only once done.
     const listed = (await (await listImports(alice.request('/api/import'))).json()).imports;
@@ -76,13 +90,16 @@ describe('POST /api/import queues the import for the worker', () => {
     setEnv({ IMPORT_CHUNK: '100' });
     const alice = await newClient();
     const bob = await newClient();
-    const { id: bobsConversation } = (await (await createConversation(bob.request('/api/conversations', { method: 'POST' }))).json()).conversation;
+    const { id: bobsConversation } = (await (await createConversation(bob.request('/api/conversations', { method: 'POST' }))).json())
+      .conversation;
     const queued = (await (await sendImport(alice, { messages: turns(600) })).json()).import;
     await waitFor(async () => (await readImport(alice, queued.id)).messages.stored > 0, 30_000);
 
     // Not a performance target (those are in bench/): only that Bob is not made to wait for the whole import.
     const started = Date.now();
-    const chunks = await readChunks(await chat(bob.request('/api/chat', { body: { conversationId: bobsConversation, message: { text: 'Hello while Alice imports' } } })));
+    const chunks = await readChunks(
+      await chat(bob.request('/api/chat', { body: { conversationId: bobsConversation, message: { text: 'Hello while Alice imports' } } })),
+    );
     const bobWaited = Date.now() - started;
     const aliceThen = await readImport(alice, queued.id);
 
@@ -106,7 +123,10 @@ describe('POST /api/import queues the import for the worker', () => {
 
   it('refuses a second import while one is pending or running (409 naming it), and takes the next once it is done', async () => {
     const alice = await newClient();
-    const [first, second] = await Promise.all([sendImport(alice, { messages: turns(200, 'first') }), sendImport(alice, { messages: turns(2, 'second') })]);
+    const [first, second] = await Promise.all([
+      sendImport(alice, { messages: turns(200, 'first') }),
+      sendImport(alice, { messages: turns(2, 'second') }),
+    ]);
     expect([first.status, second.status].sort()).toEqual([202, 409]);
     const [accepted, refused] = first.status === 202 ? [first, second] : [second, first];
     const { import: running } = await accepted.json();
@@ -180,7 +200,8 @@ describe('POST /api/import queues the import for the worker', () => {
     const done = await importFinished(alice, queued.id);
     expect(done).toMatchObject({ status: 'done', messages: { stored: 400 }, replies: { done: 200 } });
     expect((await storedMessages(done.conversationId!)).map((m) => m.content)).toEqual(messages.map((m) => m.content));
-    const [jobs] = await getSql()`select count(*)::int as n, count(*) filter (where status = 'done')::int as done from jobs where user_id = ${alice.user.id}`;
+    const [jobs] =
+      await getSql()`select count(*)::int as n, count(*) filter (where status = 'done')::int as done from jobs where user_id = ${alice.user.id}`;
     expect(jobs).toEqual({ n: 600, done: 600 });
   }, 120_000);
 });

@@ -8,7 +8,7 @@ import { getSql } from '@/db/client';
 import { stripCitationMarkers } from '@/lib/memory/load-history';
 import { previewContext } from '@/lib/memory/preview';
 import { countChatTokens, countTokens, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS as SERVER_PRIMING } from '@/lib/memory/tokens';
-import { newClient, params, readChunks, setEnv, storedMessages, textOf, type Client } from './support/app';
+import { type Client, newClient, params, readChunks, setEnv, storedMessages, textOf } from './support/app';
 import { importTurns } from './support/memory';
 
 // What the inspector shows for staff, server side: time to first token in the record, earlier
@@ -61,7 +61,9 @@ describe('earlier replies are sent without their [n] citations', () => {
     expect(stripCitationMarkers('See [1](https://example.com) and\n[1]: https://example.com')).toBe(
       'See [1](https://example.com) and\n[1]: https://example.com',
     );
-    expect(stripCitationMarkers('Use `arr[3]`:\n```\nx = m[1][2]\n```\nas said [4].')).toBe('Use `arr[3]`:\n```\nx = m[1][2]\n```\nas said.');
+    expect(stripCitationMarkers('Use `arr[3]`:\n```\nx = m[1][2]\n```\nas said [4].')).toBe(
+      'Use `arr[3]`:\n```\nx = m[1][2]\n```\nas said.',
+    );
     expect(stripCitationMarkers('Nothing to strip [a] [1234].')).toBe('Nothing to strip [a] [1234].');
   });
 
@@ -118,7 +120,9 @@ describe('tokens per message sent (what the inspector shows instead of character
     expect(REPLY_PRIMING_TOKENS).toBe(SERVER_PRIMING);
     expect(tokens.perMessage).toHaveLength(sent.length);
     sent.forEach((message, i) => {
-      expect(tokens.perMessage[i].tokens, `message #${i} (${message.role})`).toBe(countTokens(message.content, 'o200k_base') + MESSAGE_OVERHEAD_TOKENS);
+      expect(tokens.perMessage[i].tokens, `message #${i} (${message.role})`).toBe(
+        countTokens(message.content, 'o200k_base') + MESSAGE_OVERHEAD_TOKENS,
+      );
       expect(tokens.perMessage[i].parts.reduce((sum, part) => sum + part.tokens, 0)).toBe(tokens.perMessage[i].tokens);
     });
     expect(tokens.total).toBe(context.budget.total);
@@ -130,7 +134,13 @@ describe('tokens per message sent (what the inspector shows instead of character
   });
 
   it('a record without a budget says so rather than guessing', () => {
-    const tokens = sentTokens({ budget: null, messages: [{ role: 'system', content: 'x' }, { role: 'user', content: 'y' }] });
+    const tokens = sentTokens({
+      budget: null,
+      messages: [
+        { role: 'system', content: 'x' },
+        { role: 'user', content: 'y' },
+      ],
+    });
     expect(tokens.total).toBeNull();
     expect(tokens.perMessage.map((m) => m.tokens)).toEqual([null, null]);
   });

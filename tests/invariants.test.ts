@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
-import { POST as createConversation } from '@/app/api/conversations/route';
 import { DELETE as clearSummary, PUT as editSummary } from '@/app/api/conversations/[id]/summary/route';
+import { POST as createConversation } from '@/app/api/conversations/route';
 import { DELETE as deleteFact, PATCH as editFact } from '@/app/api/facts/[id]/route';
 import { GET as listFacts } from '@/app/api/facts/route';
 import { DELETE as forgetAll } from '@/app/api/memory/route';
 import { DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { getSql } from '@/db/client';
 import { contextText, previewContext } from '@/lib/memory/preview';
-import { countChatTokens } from '@/lib/memory/tokens';
 import type { TurnState } from '@/lib/memory/state';
-import { newClient, params, readChunks, setEnv, type Client } from './support/app';
+import { countChatTokens } from '@/lib/memory/tokens';
+import { type Client, newClient, params, readChunks, setEnv } from './support/app';
 import { postTurnSettled } from './support/memory';
 
 /**
@@ -39,7 +39,7 @@ function random(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T,>(items: T[]): T => items[Math.floor(next() * items.length)] };
+  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(items: T[]): T => items[Math.floor(next() * items.length)] };
 }
 
 type Rng = ReturnType<typeof random>;
@@ -55,7 +55,12 @@ const STATEMENTS = [
   (t: string) => `我的狗叫${t}。`,
   (t: string) => `我最喜欢的乐队是${t}。`,
 ];
-const FILLERS = ['How do I fold a paper crane?', 'What is a good stretch for the back?', '怎么煮米饭比较好？', 'Any tip for a rainy Sunday?'];
+const FILLERS = [
+  'How do I fold a paper crane?',
+  'What is a good stretch for the back?',
+  '怎么煮米饭比较好？',
+  'Any tip for a rainy Sunday?',
+];
 const SYLLABLES = ['vo', 'ren', 'ka', 'tel', 'mun', 'qui', 'bo', 'sar', 'net', 'dra', 'lin', 'zu', 'pex', 'mor', 'quil', 'tav'];
 
 type User = {
@@ -123,7 +128,8 @@ async function activeFacts(user: User): Promise<Array<{ id: string; content: str
 async function act(world: World, user: User): Promise<string> {
   const { rng } = world;
   const conversationId = rng.pick(user.conversations);
-  const messages = await getSql()`select id, role, content from messages where conversation_id = ${conversationId} order by created_at, seq`;
+  const messages =
+    await getSql()`select id, role, content from messages where conversation_id = ${conversationId} order by created_at, seq`;
   const roll = rng.next();
   const userMessages = messages.filter((m) => m.role === 'user');
 
@@ -167,7 +173,10 @@ async function act(world: World, user: User): Promise<string> {
   if (roll < 0.73) {
     const token = world.token();
     user.tokens.add(token);
-    await editSummary(user.client.request(summaryUrl, { method: 'PUT', body: { content: `- Staff note: ask about ${token}.` } }), params({ id: conversationId }));
+    await editSummary(
+      user.client.request(summaryUrl, { method: 'PUT', body: { content: `- Staff note: ask about ${token}.` } }),
+      params({ id: conversationId }),
+    );
     return `edit summary (note ${token})`;
   }
   if (roll < 0.78) {
@@ -183,7 +192,9 @@ async function act(world: World, user: User): Promise<string> {
     return 'forget everything';
   }
   if (roll < 0.9) {
-    const chunks = await readChunks(await chat(user.client.request('/api/chat', { body: { conversationId, trigger: 'regenerate-message' } })));
+    const chunks = await readChunks(
+      await chat(user.client.request('/api/chat', { body: { conversationId, trigger: 'regenerate-message' } })),
+    );
     await postTurnSettled(user.client.user.id);
     return `retry (${chunks.find((c) => c.type === 'start')?.messageId ?? 'refused'})`;
   }
@@ -207,7 +218,8 @@ async function checkInvariants(world: World, user: User): Promise<void> {
   const text = contextText(state).replace(`What do you remember about ${named}?`, '');
 
   for (const t of user.deleted) expect(text, `a deleted fact's word "${t}" is in the context: ${around(text, t)}`).not.toContain(t);
-  for (const t of user.outOfMemory) expect(state.system, `corrected-away "${t}" is in a memory block: ${around(state.system, t)}`).not.toContain(t);
+  for (const t of user.outOfMemory)
+    expect(state.system, `corrected-away "${t}" is in a memory block: ${around(state.system, t)}`).not.toContain(t);
   for (const other of world.users.filter((u) => u !== user)) {
     for (const t of other.tokens) expect(text, `${other.name}'s "${t}" reached ${user.name}: ${around(text, t)}`).not.toContain(t);
   }
@@ -219,27 +231,47 @@ async function checkInvariants(world: World, user: User): Promise<void> {
       const seq = seqs.get(id);
       if (seq === undefined) continue; // a removed message: its memory must be gone, checked by words above
       expect(seq, `${item.key} comes from before "forget everything"`).toBeGreaterThan(user.floorSeq);
-      if (item.kind === 'summary') expect(seq, `${item.key} comes from before the clear point`).toBeGreaterThan(user.clearSeq.get(conversationId) ?? 0);
+      if (item.kind === 'summary')
+        expect(seq, `${item.key} comes from before the clear point`).toBeGreaterThan(user.clearSeq.get(conversationId) ?? 0);
     }
   }
 
-  const sent = [{ role: 'system' as const, content: state.system }, ...state.messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content as string }))];
+  const sent = [
+    { role: 'system' as const, content: state.system },
+    ...state.messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content as string })),
+  ];
   const kept = state.budget!.decisions.filter((d) => d.kept).reduce((sum, d) => sum + d.tokens, 0);
   expect(kept, 'recorded tokens add up to the total').toBe(state.budget!.total);
   expect(kept, 'recorded tokens add up to what is sent').toBe(countChatTokens(sent, state.budget!.limits.encoding));
 
-  const records = await getSql()`select assistant_message_id, record::text as record from turn_records where user_id = ${user.client.user.id}`;
+  const records =
+    await getSql()`select assistant_message_id, record::text as record from turn_records where user_id = ${user.client.user.id}`;
   const recorded = new Set(records.map((r) => r.assistant_message_id as string));
   for (const reply of user.replies) expect(recorded.has(reply), `the turn record of ${reply} is gone`).toBe(true);
   for (const row of records) {
-    for (const t of user.deleted) expect(row.record as string, `a turn record still quotes deleted "${t}": ${around(row.record as string, t)}`).not.toContain(t);
+    for (const t of user.deleted)
+      expect(row.record as string, `a turn record still quotes deleted "${t}": ${around(row.record as string, t)}`).not.toContain(t);
   }
 }
 
 beforeAll(() =>
-  setEnv({ HISTORY_WINDOW: '6', SUMMARY_KEEP_RAW: '4', SUMMARY_START_MESSAGES: '6', SUMMARY_REFRESH_MESSAGES: '2', EPISODE_SCOPE: SEED % 2 ? 'user' : 'conversation' }),
+  setEnv({
+    HISTORY_WINDOW: '6',
+    SUMMARY_KEEP_RAW: '4',
+    SUMMARY_START_MESSAGES: '6',
+    SUMMARY_REFRESH_MESSAGES: '2',
+    EPISODE_SCOPE: SEED % 2 ? 'user' : 'conversation',
+  }),
 );
-afterAll(() => setEnv({ HISTORY_WINDOW: undefined, SUMMARY_KEEP_RAW: undefined, SUMMARY_START_MESSAGES: undefined, SUMMARY_REFRESH_MESSAGES: undefined, EPISODE_SCOPE: undefined }));
+afterAll(() =>
+  setEnv({
+    HISTORY_WINDOW: undefined,
+    SUMMARY_KEEP_RAW: undefined,
+    SUMMARY_START_MESSAGES: undefined,
+    SUMMARY_REFRESH_MESSAGES: undefined,
+    EPISODE_SCOPE: undefined,
+  }),
+);
 
 it(`memory invariants hold over ${STEPS} random steps (seed ${SEED})`, { timeout: Math.max(120_000, STEPS * 3_000) }, async () => {
   const world = new World(random(SEED));

@@ -19,7 +19,8 @@ describe('migration 0014', () => {
     const sql = getSql();
     const client = await newClient();
     const user = client.user;
-    const conversationId = (await (await createConversation(client.request('/api/conversations', { method: 'POST' }))).json()).conversation.id;
+    const conversationId = (await (await createConversation(client.request('/api/conversations', { method: 'POST' }))).json()).conversation
+      .id;
     const words = 'my neighbour Oskar still owes me forty euros';
     await readChunks(await chat(client.request('/api/chat', { body: { conversationId, message: { text: `Remember: ${words}.` } } })));
     await postTurnSettled(user.id);

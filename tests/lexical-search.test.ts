@@ -1,12 +1,12 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getSql } from '@/db/client';
-import { addFact, searchFacts } from '@/db/facts';
 import { searchEpisodes } from '@/db/episodes';
+import { addFact, searchFacts } from '@/db/facts';
 import { EXACT_SEARCH_MAX_ROWS, explainHybridSearch } from '@/db/hybrid-search';
 import { EMBEDDING_SIZE } from '@/db/schema';
 import { createGuestUser } from '@/db/users';
 import { toVectorLiteral } from '@/db/vector';
-import { sql } from 'drizzle-orm';
 import { searchKeywords } from '@/lib/memory/keywords';
 import { importTurns } from './support/memory';
 
@@ -56,8 +56,18 @@ describe('lexical search through the index', () => {
     const [alice, bob] = [await createGuestUser(), await createGuestUser()];
     const write = (userId: string) => ({ userId, conversationId: null, source: null, actor: 'test' });
     for (const [i, user] of [alice, bob].entries()) {
-      await addFact(write(user.id), { slot: 'statement', content: `我的侄子在杭州开了一家茶馆 (${i})`, value: 'x', embedding: unitVector(i) });
-      await addFact(write(user.id), { slot: 'statement', content: `My nephew runs a teahouse in Hangzhou (${i})`, value: 'x', embedding: unitVector(i + 2) });
+      await addFact(write(user.id), {
+        slot: 'statement',
+        content: `我的侄子在杭州开了一家茶馆 (${i})`,
+        value: 'x',
+        embedding: unitVector(i),
+      });
+      await addFact(write(user.id), {
+        slot: 'statement',
+        content: `My nephew runs a teahouse in Hangzhou (${i})`,
+        value: 'x',
+        embedding: unitVector(i + 2),
+      });
     }
     for (const [i, user] of [alice, bob].entries()) {
       for (const question of ['杭州的茶馆', 'teahouse in Hangzhou']) {
@@ -68,7 +78,7 @@ describe('lexical search through the index', () => {
     }
   });
 
-  it('reads the lexical index at scale; a small user\'s vector half never walks the shared HNSW graph', async () => {
+  it("reads the lexical index at scale; a small user's vector half never walks the shared HNSW graph", async () => {
     const [big, small] = [await createGuestUser(), await createGuestUser()];
     // The big user: more facts than are ever searched exactly, each with words of its own.
     await getSql()`
@@ -76,14 +86,26 @@ describe('lexical search through the index', () => {
       select ${big.id}, 'statement', 'note ' || i, 'note ' || i, array['note', 'n' || i], ${toVectorLiteral(unitVector(7))}::vector
       from generate_series(1, ${EXACT_SEARCH_MAX_ROWS + 500}) as i`;
     for (const user of [big, small]) {
-      await addFact({ userId: user.id, conversationId: null, source: null, actor: 'test' }, { slot: 'statement', content: '我们在杭州的茶馆聊到很晚', value: 'x', embedding: unitVector(5) });
+      await addFact(
+        { userId: user.id, conversationId: null, source: null, actor: 'test' },
+        { slot: 'statement', content: '我们在杭州的茶馆聊到很晚', value: 'x', embedding: unitVector(5) },
+      );
     }
     // Analysed statistics, as a long-running database has them: the plan must still use the indexes.
     await getSql()`analyze facts`;
     const plan = (userId: string) =>
-      explainHybridSearch({ table: 'facts', userId, scope: sql`e.user_id = ${userId} and e.status = 'active'`, embedding: unitVector(5), keywords: searchKeywords('杭州茶馆'), k: 5, minSimilarity: -1 });
+      explainHybridSearch({
+        table: 'facts',
+        userId,
+        scope: sql`e.user_id = ${userId} and e.status = 'active'`,
+        embedding: unitVector(5),
+        keywords: searchKeywords('杭州茶馆'),
+        k: 5,
+        minSimilarity: -1,
+      });
     // A branch the one-time filter never runs may be planned any way: what is read is what counts.
-    const executedSeqScans = (text: string) => text.split('\n').filter((line) => /Seq Scan on facts/u.test(line) && !line.includes('never executed'));
+    const executedSeqScans = (text: string) =>
+      text.split('\n').filter((line) => /Seq Scan on facts/u.test(line) && !line.includes('never executed'));
     const bigPlan = await plan(big.id);
     expect(bigPlan).toMatch(/Bitmap Index Scan on facts_user_search_terms_idx/u);
     expect(executedSeqScans(bigPlan)).toEqual([]);

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import { streamText } from 'ai';
+import { afterEach, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '@/lib/config';
 import { getModels } from '@/lib/llm';
 import { embedLocally } from '@/lib/llm/local-embedder';
@@ -54,7 +54,10 @@ describe('offline model', () => {
 
   it('answers from the most relevant line of its context and says it is offline', () => {
     const reply = answerFromContext(
-      prompt(`You are helpful.\n${memoryLine(1, 'The user is allergic to peanuts.')}${memoryLine(2, 'The user lives in Lisbon.')}`, ['user', 'Where do I live?']),
+      prompt(`You are helpful.\n${memoryLine(1, 'The user is allergic to peanuts.')}${memoryLine(2, 'The user lives in Lisbon.')}`, [
+        'user',
+        'Where do I live?',
+      ]),
     );
     expect(reply).toContain('offline model');
     expect(reply).toContain('The user lives in Lisbon.');
@@ -63,7 +66,12 @@ describe('offline model', () => {
 
   it('prefers a numbered memory line to an equally relevant message, so the reply cites it', () => {
     const reply = answerFromContext(
-      prompt(`You are helpful.\n${memoryLine(1, 'I live in Lisbon (location, since 2026-11-22)')}`, ['user', 'My favourite colour is teal and I live in Lisbon.'], ['assistant', 'Noted.'], ['user', 'Where do I live?']),
+      prompt(
+        `You are helpful.\n${memoryLine(1, 'I live in Lisbon (location, since 2026-11-22)')}`,
+        ['user', 'My favourite colour is teal and I live in Lisbon.'],
+        ['assistant', 'Noted.'],
+        ['user', 'Where do I live?'],
+      ),
     );
     expect(reply).toContain('[1] I live in Lisbon');
   });
@@ -74,7 +82,9 @@ describe('offline model', () => {
   });
 
   it('says plainly when nothing in the context answers', () => {
-    expect(answerFromContext(prompt('You are helpful.', ['user', 'What is the airspeed of a swallow?']))).toContain('Nothing in that context answers');
+    expect(answerFromContext(prompt('You are helpful.', ['user', 'What is the airspeed of a swallow?']))).toContain(
+      'Nothing in that context answers',
+    );
   });
 
   it.each([

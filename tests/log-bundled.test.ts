@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { formatWithOptions } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { build } from 'esbuild';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { getDb } from '@/db/client';
 import { users } from '@/db/schema';
 
@@ -27,7 +27,11 @@ beforeAll(async () => {
   outDir = mkdtempSync(path.join(tmpdir(), 'memlens-log-bundle-'));
   const outfile = path.join(outDir, 'log.mjs');
   await build({
-    stdin: { contents: "export * from './lib/log.ts'; export { DrizzleQueryError } from 'drizzle-orm';", resolveDir: process.cwd(), loader: 'ts' },
+    stdin: {
+      contents: "export * from './lib/log.ts'; export { DrizzleQueryError } from 'drizzle-orm';",
+      resolveDir: process.cwd(),
+      loader: 'ts',
+    },
     bundle: true,
     minify: true,
     platform: 'node',

@@ -1,6 +1,6 @@
 import { formatWithOptions } from 'node:util';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { getDb, getSql } from '@/db/client';
 import { users } from '@/db/schema';
 import { route } from '@/lib/http';
@@ -29,8 +29,7 @@ const failingRoute = route(async (request: Request) => {
   return Response.json({ ok: true });
 });
 
-const failingRequest = () =>
-  new Request(`http://localhost/api/lookup?q=${MARKER}`, { headers: { 'x-request-id': 'req-42' } });
+const failingRequest = () => new Request(`http://localhost/api/lookup?q=${MARKER}`, { headers: { 'x-request-id': 'req-42' } });
 
 describe('error logs', () => {
   it('a route whose query fails logs the kind of error and the request, never the parameters or the database password', async () => {
@@ -77,7 +76,11 @@ describe('error logs', () => {
   });
 
   it("better-auth's log lines keep the message and the error's kind, not the user or the parameters", async () => {
-    const error = await getDb().select().from(users).where(eq(users.id, MARKER)).catch((caught: unknown) => caught);
+    const error = await getDb()
+      .select()
+      .from(users)
+      .where(eq(users.id, MARKER))
+      .catch((caught: unknown) => caught);
     logFromLibrary('auth', 'error', 'INTERNAL_SERVER_ERROR', [error, { email: `${MARKER}@example.com` }]);
     const output = printed();
     expect(output).toContain('auth: INTERNAL_SERVER_ERROR');

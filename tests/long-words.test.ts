@@ -4,13 +4,13 @@ import { POST as createConversation } from '@/app/api/conversations/route';
 import { POST as addFact } from '@/app/api/facts/route';
 import { POST as importRoute } from '@/app/api/import/route';
 import { getSql } from '@/db/client';
-import { searchFacts } from '@/db/facts';
 import { searchEpisodes } from '@/db/episodes';
+import { searchFacts } from '@/db/facts';
 import { documentTerms, MAX_TERM_CHARS } from '@/db/search-terms';
 import { searchKeywords } from '@/lib/memory/keywords';
 import { newClient, readChunks, setEnv } from './support/app';
-import { postTurnSettled } from './support/memory';
 import { importFinished } from './support/imports';
+import { postTurnSettled } from './support/memory';
 
 /**
  * A word far longer than any real one must not break the lexical index: each term is one GIN entry,
@@ -75,7 +75,14 @@ describe('a very long word', () => {
     await postTurnSettled(client.user.id);
     const jobs = await getSql()`select status, last_error from jobs where user_id = ${client.user.id}`;
     expect(jobs.map((j) => [j.status, j.last_error])).toEqual(jobs.map(() => ['done', null]));
-    const episodes = await searchEpisodes({ userId: client.user.id, conversationId, embedding: [], keywords: searchKeywords(huge), k: 5, excludeMessageIds: [] });
+    const episodes = await searchEpisodes({
+      userId: client.user.id,
+      conversationId,
+      embedding: [],
+      keywords: searchKeywords(huge),
+      k: 5,
+      excludeMessageIds: [],
+    });
     expect(episodes[0]?.content).toContain(huge);
     const facts = await getSql()`select content from facts where user_id = ${client.user.id} and content like ${`%${huge.slice(0, 50)}%`}`;
     expect(facts).toHaveLength(1);

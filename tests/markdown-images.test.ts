@@ -25,7 +25,9 @@ describe('images in replies', () => {
     for (const citing of [false, true]) {
       const html = render(text, citing);
       expect(imageSources(html)).toEqual([]);
-      expect(html).toMatch(new RegExp(`<a [^>]*href="(?:https?:)?//[^"]+"[^>]*>Image not loaded: [^<]* \\(${host.replace(/\./gu, '\\.')}\\)</a>`, 'u'));
+      expect(html).toMatch(
+        new RegExp(`<a [^>]*href="(?:https?:)?//[^"]+"[^>]*>Image not loaded: [^<]* \\(${host.replace(/\./gu, '\\.')}\\)</a>`, 'u'),
+      );
       expect(html).toContain('rel="noopener noreferrer"');
     }
   });

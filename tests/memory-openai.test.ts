@@ -4,9 +4,9 @@ import { POST as createConversation } from '@/app/api/conversations/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { getSql } from '@/db/client';
 import { runDueJobs } from '@/lib/memory/post-turn';
-import { newClient, params, readChunks, setEnv, storedMessages, type Client } from './support/app';
+import { type Client, newClient, params, readChunks, setEnv, storedMessages } from './support/app';
 import { activeFacts, postTurnSettled } from './support/memory';
-import { startOpenAIStub, type OpenAIStub } from './support/openai-stub';
+import { type OpenAIStub, startOpenAIStub } from './support/openai-stub';
 
 // The memory pipeline with an OpenAI-compatible model: LLM rewrite, JSON-schema extraction, embeddings.
 let stub: OpenAIStub;
@@ -14,7 +14,8 @@ let client: Client;
 let conversationId: string;
 
 const isStructured = (body: { response_format?: { type: string } }) => body.response_format?.type === 'json_schema';
-const systemOf = (body: { messages: Array<{ role: string; content: unknown }> }) => String(body.messages.find((m) => m.role === 'system')?.content ?? '');
+const systemOf = (body: { messages: Array<{ role: string; content: unknown }> }) =>
+  String(body.messages.find((m) => m.role === 'system')?.content ?? '');
 
 beforeAll(async () => {
   stub = await startOpenAIStub();
@@ -32,7 +33,9 @@ beforeEach(async () => {
   stub.respond = (body) => {
     if (isStructured(body) && systemOf(body).includes('Extract durable facts')) {
       const said = JSON.stringify(body.messages);
-      const facts = said.includes('Porto') ? [{ slot: 'location', text: 'I live in Porto', value: 'porto', negated: false, validFrom: null }] : [];
+      const facts = said.includes('Porto')
+        ? [{ slot: 'location', text: 'I live in Porto', value: 'porto', negated: false, validFrom: null }]
+        : [];
       return { text: JSON.stringify({ facts }) };
     }
     if (isStructured(body)) return { text: JSON.stringify({ decisions: [{ event: 'ADD', factId: null }] }) };
@@ -66,8 +69,15 @@ describe('memory through an OpenAI-compatible server', () => {
     const assistantId = chunks.find((c) => c.type === 'start')!.messageId;
     const sent = stub.requests.filter((r) => r.model === 'stub-chat').at(-1)!;
 
-    const { context } = await (await getContext(client.request(`/api/messages/${assistantId}/context`), params({ id: assistantId }))).json();
-    expect(context.messages).toEqual(sent.messages.map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join('') })));
+    const { context } = await (
+      await getContext(client.request(`/api/messages/${assistantId}/context`), params({ id: assistantId }))
+    ).json();
+    expect(context.messages).toEqual(
+      sent.messages.map((m) => ({
+        role: m.role,
+        content: typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join(''),
+      })),
+    );
     expect(context.retrieval).toMatchObject({ query: 'Which year was the film Arrival released?', rewritten: true, cached: false });
     expect(context.retrieval.reason).toContain('rewritten by');
     expect(context.usage.outputTokens).toBeGreaterThan(0);
@@ -78,7 +88,8 @@ describe('memory through an OpenAI-compatible server', () => {
     const rewritesBefore = stub.requests.filter((r) => systemOf(r).includes('standalone search query')).length;
     const retried = await readChunks(await chat(client.request('/api/chat', { body: { conversationId, trigger: 'regenerate-message' } })));
     const retriedId = retried.find((c) => c.type === 'start')!.messageId;
-    const again = (await (await getContext(client.request(`/api/messages/${retriedId}/context`), params({ id: retriedId }))).json()).context;
+    const again = (await (await getContext(client.request(`/api/messages/${retriedId}/context`), params({ id: retriedId }))).json())
+      .context;
     expect(again.retrieval).toMatchObject({ query: 'Which year was the film Arrival released?', cached: true });
     expect(stub.requests.filter((r) => systemOf(r).includes('standalone search query')).length).toBe(rewritesBefore);
   });
@@ -92,7 +103,12 @@ describe('memory through an OpenAI-compatible server', () => {
     expect(turn.warnings).toEqual([expect.stringContaining('recall used words only')]);
     await postTurnSettled(client.user.id);
     const failed = await getSql()`select kind, status, attempts, last_error from jobs where user_id = ${client.user.id} order by kind`;
-    expect(failed.filter((j) => j.status === 'failed').map((j) => j.kind).sort()).toEqual(['extract_facts', 'index_episode']);
+    expect(
+      failed
+        .filter((j) => j.status === 'failed')
+        .map((j) => j.kind)
+        .sort(),
+    ).toEqual(['extract_facts', 'index_episode']);
     expect(failed.find((j) => j.kind === 'index_episode')!.last_error).toContain('stub embedding failure 500');
     expect((await storedMessages(conversationId)).map((m) => [m.role, m.status])).toEqual([
       ['user', 'complete'],

@@ -6,7 +6,7 @@ import { GET as getFact } from '@/app/api/facts/[id]/route';
 import { POST as addFact, GET as listFacts } from '@/app/api/facts/route';
 import { getSql } from '@/db/client';
 import { contextText, previewContext } from '@/lib/memory/preview';
-import { newClient, params, readChunks, setEnv, type Client } from './support/app';
+import { type Client, newClient, params, readChunks, setEnv } from './support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from './support/memory';
 
 // The Memory page's API (/memory) through the real route handlers on the embedded Postgres:
@@ -22,12 +22,27 @@ type ApiFact = {
   slot: string;
   status: string;
   conversationId: string | null;
-  sources: Array<{ messageId: string; conversationId: string | null; conversationTitle: string | null; role: string | null; excerpt: string | null }>;
+  sources: Array<{
+    messageId: string;
+    conversationId: string | null;
+    conversationTitle: string | null;
+    role: string | null;
+    excerpt: string | null;
+  }>;
   usedIn: { count: number; replies: Array<{ messageId: string; conversationId: string; conversationTitle: string }> };
   embedding?: unknown;
 };
 
-type ApiEpisode = { id: string; conversationId: string; conversationTitle: string; userMessageId: string; assistantMessageId: string; content: string; createdAt: string; embedding?: unknown };
+type ApiEpisode = {
+  id: string;
+  conversationId: string;
+  conversationTitle: string;
+  userMessageId: string;
+  assistantMessageId: string;
+  content: string;
+  createdAt: string;
+  embedding?: unknown;
+};
 type EpisodePage = { episodes: ApiEpisode[]; nextCursor: string | null; total: number };
 
 async function facts(client: Client, query = ''): Promise<ApiFact[]> {
@@ -68,7 +83,9 @@ describe('searching facts', () => {
 
     const miso = await facts(client, '?q=MISO');
     expect(miso.map((f) => f.content)).toEqual([expect.stringContaining('Miso')]);
-    expect(await facts(client, `?q=${encodeURIComponent('berl')}`)).toEqual([expect.objectContaining({ content: expect.stringContaining('Berlin') })]);
+    expect(await facts(client, `?q=${encodeURIComponent('berl')}`)).toEqual([
+      expect.objectContaining({ content: expect.stringContaining('Berlin') }),
+    ]);
 
     const xiaomi = await facts(client, `?q=${encodeURIComponent('小米')}`);
     expect(xiaomi.map((f) => f.content)).toEqual([expect.stringContaining('小米')]);
@@ -83,7 +100,12 @@ describe('searching facts', () => {
 
     // Each fact's source message: its conversation (for a link) and the words that stated it.
     expect(miso[0].sources).toEqual([
-      expect.objectContaining({ conversationId: miso[0].conversationId, conversationTitle: 'imported', role: 'user', excerpt: expect.stringContaining('Miso') }),
+      expect.objectContaining({
+        conversationId: miso[0].conversationId,
+        conversationTitle: 'imported',
+        role: 'user',
+        excerpt: expect.stringContaining('Miso'),
+      }),
     ]);
 
     const tooLong = await listFacts(client.request(`/api/facts?q=${'x'.repeat(201)}`));
@@ -97,11 +119,20 @@ describe('adding a fact by hand', () => {
     const response = await post(client, { content: '  I am allergic to hazelnuts.  ' });
     expect(response.status).toBe(201);
     const { fact } = (await response.json()) as { fact: ApiFact };
-    expect(fact).toMatchObject({ content: 'I am allergic to hazelnuts.', slot: 'statement', status: 'active', conversationId: null, sources: [], usedIn: { count: 0, replies: [] } });
+    expect(fact).toMatchObject({
+      content: 'I am allergic to hazelnuts.',
+      slot: 'statement',
+      status: 'active',
+      conversationId: null,
+      sources: [],
+      usedIn: { count: 0, replies: [] },
+    });
     expect(fact).not.toHaveProperty('embedding');
 
     const detail = await (await getFact(client.request(`/api/facts/${fact.id}`), params({ id: fact.id }))).json();
-    expect(detail.history).toEqual([expect.objectContaining({ event: 'ADD', actor: `user:${client.user.id}`, newContent: 'I am allergic to hazelnuts.' })]);
+    expect(detail.history).toEqual([
+      expect.objectContaining({ event: 'ADD', actor: `user:${client.user.id}`, newContent: 'I am allergic to hazelnuts.' }),
+    ]);
     expect(await getSql()`select actor, actor_role, action from audit_log where object_type = 'fact' and object_id = ${fact.id}`).toEqual([
       { actor: `user:${client.user.id}`, actor_role: 'user', action: 'add' },
     ]);
@@ -216,11 +247,15 @@ describe('how many replies used a fact', () => {
 describe('remembered exchanges', () => {
   it('lists them newest first, searches them (English and Chinese), never with embeddings', async () => {
     const client = await newClient();
-    const conversationId = await importTurns(client.user.id, [
-      ['I repaired the gearbox of my old Saab.', 'Well done.'],
-      ['我昨天去了颐和园。', '听起来很好。'],
-      ['What is a good name for a goldfish?', 'Bubbles.'],
-    ], 'Weekend');
+    const conversationId = await importTurns(
+      client.user.id,
+      [
+        ['I repaired the gearbox of my old Saab.', 'Well done.'],
+        ['我昨天去了颐和园。', '听起来很好。'],
+        ['What is a good name for a goldfish?', 'Bubbles.'],
+      ],
+      'Weekend',
+    );
     const stranger = await newClient();
     await importTurns(stranger.user.id, [['I repaired the gearbox of my Volvo.', 'Nice.']]);
 
@@ -232,7 +267,9 @@ describe('remembered exchanges', () => {
       expect.stringContaining('颐和园'),
       expect.stringContaining('gearbox'),
     ]);
-    expect(page.episodes.every((e) => !('embedding' in e) && e.conversationId === conversationId && e.conversationTitle === 'Weekend')).toBe(true);
+    expect(
+      page.episodes.every((e) => !('embedding' in e) && e.conversationId === conversationId && e.conversationTitle === 'Weekend'),
+    ).toBe(true);
 
     expect((await episodes(client, '?q=GEARBOX')).episodes.map((e) => e.content)).toEqual([expect.stringContaining('Saab')]);
     const zh = await episodes(client, `?q=${encodeURIComponent('颐和园')}`);
@@ -242,14 +279,20 @@ describe('remembered exchanges', () => {
     const one = page.episodes[2];
     const detail = await getEpisode(client.request(`/api/episodes/${one.id}`), params({ id: one.id }));
     expect(detail.status).toBe(200);
-    expect((await detail.json()).episode).toMatchObject({ id: one.id, sourceMessageIds: expect.arrayContaining([one.userMessageId, one.assistantMessageId]) });
+    expect((await detail.json()).episode).toMatchObject({
+      id: one.id,
+      sourceMessageIds: expect.arrayContaining([one.userMessageId, one.assistantMessageId]),
+    });
   });
 
   it('pages through them with a cursor: every exchange once, in order, also while searching', async () => {
     const client = await newClient();
     await importTurns(
       client.user.id,
-      Array.from({ length: 7 }, (_, i) => [`Tell me about planet number ${i} in the list.`, `Planet ${i} is far away.`] as [string, string]),
+      Array.from(
+        { length: 7 },
+        (_, i) => [`Tell me about planet number ${i} in the list.`, `Planet ${i} is far away.`] as [string, string],
+      ),
     );
     const seen: string[] = [];
     const sizes: number[] = [];
@@ -269,7 +312,12 @@ describe('remembered exchanges', () => {
     const searched = await episodes(client, `?limit=1&q=${encodeURIComponent('planet number 1 ')}`);
     expect(searched).toMatchObject({ total: 1, nextCursor: null });
 
-    for (const query of ['?cursor=nonsense', '?limit=0', '?limit=101', `?cursor=${Buffer.from('["yesterday","x"]').toString('base64url')}`]) {
+    for (const query of [
+      '?cursor=nonsense',
+      '?limit=0',
+      '?limit=101',
+      `?cursor=${Buffer.from('["yesterday","x"]').toString('base64url')}`,
+    ]) {
       const response = await listEpisodes(client.request(`/api/episodes${query}`));
       expect(response.status, query).toBe(400);
     }
@@ -317,9 +365,13 @@ describe('remembered exchanges', () => {
     expect(left).toHaveLength(5);
     expect(left.join('\n')).not.toContain('gearbox');
     expect((await episodes(client, '?q=gearbox')).total).toBe(0);
-    expect((await deleteEpisode(client.request(`/api/episodes/${target.id}`, { method: 'DELETE' }), params({ id: target.id }))).status).toBe(404);
+    expect(
+      (await deleteEpisode(client.request(`/api/episodes/${target.id}`, { method: 'DELETE' }), params({ id: target.id }))).status,
+    ).toBe(404);
     // The exchange that was not deleted is still recalled.
     const kiwi = await previewContext(scope, 'What is my parrot called, Kiwi?');
-    expect(kiwi.numbered.some((i) => i.kind === 'episode' && i.text.includes('Kiwi')) || JSON.stringify(kiwi.messages).includes('Kiwi')).toBe(true);
+    expect(
+      kiwi.numbered.some((i) => i.kind === 'episode' && i.text.includes('Kiwi')) || JSON.stringify(kiwi.messages).includes('Kiwi'),
+    ).toBe(true);
   });
 });

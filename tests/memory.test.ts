@@ -1,17 +1,17 @@
 import { encodeChat } from 'gpt-tokenizer/model/gpt-4o';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
-import { POST as createConversation } from '@/app/api/conversations/route';
 import { DELETE as deleteConversation } from '@/app/api/conversations/[id]/route';
-import { DELETE as clearSummary, GET as getSummary, PUT as editSummary } from '@/app/api/conversations/[id]/summary/route';
+import { DELETE as clearSummary, PUT as editSummary, GET as getSummary } from '@/app/api/conversations/[id]/summary/route';
+import { POST as createConversation } from '@/app/api/conversations/route';
 import { DELETE as deleteFact, GET as getFact } from '@/app/api/facts/[id]/route';
 import { GET as listFacts } from '@/app/api/facts/route';
 import { DELETE as deleteMemory } from '@/app/api/memory/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { getSql } from '@/db/client';
 import { createGuestUser } from '@/db/users';
-import { contextText, previewContext } from '@/lib/memory/preview';
 import { memoryLine } from '@/lib/memory/memory-line';
+import { contextText, previewContext } from '@/lib/memory/preview';
 import { countChatTokens } from '@/lib/memory/tokens';
 import { newClient, params, readChunks, setEnv, storedMessages } from './support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from './support/memory';
@@ -22,10 +22,14 @@ const newConversation = async (client: Awaited<ReturnType<typeof newClient>>) =>
 describe('facts across conversations', () => {
   it('a move supersedes where the user lives: kept with its end, never recalled, never duplicated', async () => {
     const user = await createGuestUser();
-    await importTurns(user.id, [['I live in Berlin.', 'Noted.'], ['I live in Berlin, as I said.', 'Yes.']]);
+    await importTurns(user.id, [
+      ['I live in Berlin.', 'Noted.'],
+      ['I live in Berlin, as I said.', 'Yes.'],
+    ]);
     await importTurns(user.id, [['I moved to Lisbon last month.', 'Congratulations!']]);
     expect(await activeFacts(user.id)).toEqual([expect.stringContaining('Lisbon')]);
-    const old = await getSql()`select status, valid_to, embedding, superseded_by from facts where user_id = ${user.id} and content ilike '%Berlin%'`;
+    const old =
+      await getSql()`select status, valid_to, embedding, superseded_by from facts where user_id = ${user.id} and content ilike '%Berlin%'`;
     expect(old).toHaveLength(1); // said twice, stored once
     expect(old[0].status).toBe('superseded');
     expect(old[0].valid_to).not.toBeNull();
@@ -105,7 +109,9 @@ it('a deleted fact is redacted inside the recorded contexts and citations that q
   const client = await newClient();
   await importTurns(client.user.id, [['My favourite band is Radiohead.', 'Great band.']]);
   const conversationId = await newConversation(client);
-  const chunks = await readChunks(await chat(client.request('/api/chat', { body: { conversationId, message: { text: 'Which band is my favourite?' } } })));
+  const chunks = await readChunks(
+    await chat(client.request('/api/chat', { body: { conversationId, message: { text: 'Which band is my favourite?' } } })),
+  );
   const assistantId = chunks.find((c) => c.type === 'start')!.messageId;
   await postTurnSettled(client.user.id);
   const before = await (await getContext(client.request(`/api/messages/${assistantId}/context`), params({ id: assistantId }))).json();
@@ -129,7 +135,11 @@ describe('recall options (off by default)', () => {
     const user = await createGuestUser();
     const here = await importTurns(user.id, [['My name is Ada.', 'Hi Ada.']]);
     await importTurns(user.id, [['I live in Oslo.', 'Nice city.']]);
-    const factsFor = async () => (await previewContext({ userId: user.id, conversationId: here }, 'Tell me about me.')).numbered.filter((i) => i.kind === 'fact').map((i) => i.text).join();
+    const factsFor = async () =>
+      (await previewContext({ userId: user.id, conversationId: here }, 'Tell me about me.')).numbered
+        .filter((i) => i.kind === 'fact')
+        .map((i) => i.text)
+        .join();
     expect(await factsFor()).toMatch(/Ada.*Oslo|Oslo.*Ada/u);
     setEnv({ FACTS_EXCLUDE_CURRENT_CONVERSATION: 'true' });
     try {
@@ -155,11 +165,15 @@ describe('recall options (off by default)', () => {
     }
   });
 
-  it('EPISODE_SCOPE=user recalls turns from the user\'s other conversations', async () => {
+  it("EPISODE_SCOPE=user recalls turns from the user's other conversations", async () => {
     const user = await createGuestUser();
     await importTurns(user.id, [['I repaired the carburettor of my Vespa.', 'Well done.']]);
     const conversationId = await importTurns(user.id, [['Hello', 'Hi']]);
-    const episodes = async () => (await previewContext({ userId: user.id, conversationId }, 'What did I repair on the Vespa?')).candidates.filter((c) => c.kind === 'episode').map((c) => c.text).join();
+    const episodes = async () =>
+      (await previewContext({ userId: user.id, conversationId }, 'What did I repair on the Vespa?')).candidates
+        .filter((c) => c.kind === 'episode')
+        .map((c) => c.text)
+        .join();
     setEnv({ EPISODE_SCOPE: 'conversation' });
     expect(await episodes()).not.toContain('carburettor');
     setEnv({ EPISODE_SCOPE: 'user' });
@@ -188,7 +202,8 @@ describe('rolling summary', () => {
     expect(first.content).toContain('Ada Lovelace');
 
     const long = await importTurns(user.id, [['My name is Ada Lovelace.', 'Hello Ada.'], ...fillerTurns(12)]); // 26 messages
-    const versions = await getSql()`select version, covered_message_count, action from summary_versions where conversation_id = ${long} order by version`;
+    const versions =
+      await getSql()`select version, covered_message_count, action from summary_versions where conversation_id = ${long} order by version`;
     // 10 → covers 4; refreshes whenever 5+ more can be covered: at 16 (10), at 26 (20)… never the last 6.
     expect(versions.map((v) => v.covered_message_count)).toEqual([4, 10, 16]);
     expect(versions.every((v) => v.action === 'refresh')).toBe(true);
@@ -213,11 +228,14 @@ describe('rolling summary', () => {
       params({ id: conversationId }),
     );
     expect(edited.status).toBe(200);
-    const stale = await editSummary(client.request(summaryUrl, { method: 'PUT', body: { content: 'x', version: 1 } }), params({ id: conversationId }));
+    const stale = await editSummary(
+      client.request(summaryUrl, { method: 'PUT', body: { content: 'x', version: 1 } }),
+      params({ id: conversationId }),
+    );
     expect(stale.status).toBe(409);
 
     for (let i = 5; i < 8; i++) await say(`Fact number ${i}: my locker code is ${1000 + i}.`);
-    const after = (await (await getSummary(client.request(summaryUrl), params({ id: conversationId }))).json());
+    const after = await (await getSummary(client.request(summaryUrl), params({ id: conversationId }))).json();
     expect(after.summary.version).toBe(3);
     expect(after.summary.content).toContain('Staff note: the user prefers metric units.');
     expect(after.versions.map((v: { action: string }) => v.action)).toEqual(['refresh', 'edit', 'refresh']);
@@ -256,7 +274,8 @@ describe('episodes', () => {
       const episodes = state.numbered.filter((c) => c.kind === 'episode');
       expect(episodes[0].text).toContain('Ethan Hawke');
       const sentRaw = new Set(state.keptHistory.flatMap((m) => m.sourceMessageIds));
-      for (const episode of state.numbered.filter((i) => i.kind === 'episode')) expect(episode.sourceMessageIds.every((id) => sentRaw.has(id))).toBe(false);
+      for (const episode of state.numbered.filter((i) => i.kind === 'episode'))
+        expect(episode.sourceMessageIds.every((id) => sentRaw.has(id))).toBe(false);
       expect(state.keptHistory.some((m) => m.text.includes('still holds up'))).toBe(true);
       expect(state.numbered.some((e) => e.text.includes('still holds up'))).toBe(false);
       const dropped = state.budget!.decisions.find((d) => d.reason.includes('sent in the recent window'));
@@ -269,8 +288,22 @@ describe('episodes', () => {
 
 describe('token budget', () => {
   it.each([
-    ['en', [['My name is Ada and I live in Berlin.', 'Hello Ada!'], ["I'm vegetarian.", 'Noted.']], 'Suggest a dinner for me tonight.'],
-    ['zh', [['我叫张三，我住在北京。', '你好张三！'], ['我对花生过敏。', '好的，记住了。']], '我晚饭吃什么好？'],
+    [
+      'en',
+      [
+        ['My name is Ada and I live in Berlin.', 'Hello Ada!'],
+        ["I'm vegetarian.", 'Noted.'],
+      ],
+      'Suggest a dinner for me tonight.',
+    ],
+    [
+      'zh',
+      [
+        ['我叫张三，我住在北京。', '你好张三！'],
+        ['我对花生过敏。', '好的，记住了。'],
+      ],
+      '我晚饭吃什么好？',
+    ],
   ])('the recorded tokens add up exactly to the tokens of the messages sent (%s)', async (_, memorable, question) => {
     const user = await createGuestUser();
     const conversationId = await importTurns(user.id, [...(memorable as Array<[string, string]>), ...fillerTurns(14)]);
@@ -278,7 +311,10 @@ describe('token budget', () => {
     setEnv({ HISTORY_WINDOW: '6', EPISODES_MIN_SIMILARITY: '-1' });
     try {
       const state = await previewContext({ userId: user.id, conversationId }, question);
-      const sent = [{ role: 'system' as const, content: state.system }, ...state.messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content as string }))];
+      const sent = [
+        { role: 'system' as const, content: state.system },
+        ...state.messages.map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content as string })),
+      ];
       const kept = state.budget!.decisions.filter((d) => d.kept).reduce((sum, d) => sum + d.tokens, 0);
       expect(kept).toBe(state.budget!.total);
       expect(kept).toBe(countChatTokens(sent, 'o200k_base'));
@@ -326,7 +362,9 @@ describe('the turn record', () => {
     const client = await newClient();
     await importTurns(client.user.id, [['My favourite film is Alien.', 'A classic.']]);
     const conversationId = await newConversation(client);
-    const chunks = await readChunks(await chat(client.request('/api/chat', { body: { conversationId, message: { text: 'What is my favourite film?' } } })));
+    const chunks = await readChunks(
+      await chat(client.request('/api/chat', { body: { conversationId, message: { text: 'What is my favourite film?' } } })),
+    );
     const start = chunks.findIndex((c) => c.type === 'start');
     const firstTurn = chunks.findIndex((c) => c.type === 'data-turn');
     const firstText = chunks.findIndex((c) => c.type === 'text-delta');
@@ -339,10 +377,20 @@ describe('the turn record', () => {
     const { context, citations } = await response.json();
     expect(context.question.text).toBe('What is my favourite film?');
     expect(context.status).toBe('complete');
-    expect(context.recalled.some((r: { kind: string; text: string; kept: boolean }) => r.kind === 'fact' && r.text.includes('Alien') && r.kept)).toBe(true);
+    expect(
+      context.recalled.some((r: { kind: string; text: string; kept: boolean }) => r.kind === 'fact' && r.text.includes('Alien') && r.kept),
+    ).toBe(true);
     expect(context.messages[0].role).toBe('system');
     expect(context.trace.map((t: { step: string }) => t.step)).toEqual([
-      'load_history', 'rewrite_for_retrieval', 'embed_query', 'recall_facts', 'recall_episodes', 'recall_summary', 'fit_to_budget', 'assemble_messages', 'generate',
+      'load_history',
+      'rewrite_for_retrieval',
+      'embed_query',
+      'recall_facts',
+      'recall_episodes',
+      'recall_summary',
+      'fit_to_budget',
+      'assemble_messages',
+      'generate',
     ]);
     // The offline model quotes the numbered line it used, so its reply cites it.
     const [reply] = (await storedMessages(conversationId)).filter((m) => m.role === 'assistant');

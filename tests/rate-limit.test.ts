@@ -7,9 +7,9 @@ import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/re
 import { GET as staffReplayGet, POST as staffReplayPost } from '@/app/api/staff/messages/[id]/replay/route';
 import { openPostgres } from '@/db/postgres-url';
 import * as schema from '@/db/schema';
-import { HttpError } from '@/lib/http';
+import type { HttpError } from '@/lib/http';
 import { consumeOrRefuse, createRateLimiter } from '@/lib/rate-limit';
-import { countRows, newClient, params, readChunks, setEnv, storedMessages, type Client } from './support/app';
+import { type Client, countRows, newClient, params, readChunks, setEnv, storedMessages } from './support/app';
 import { member } from './support/auth';
 import { importFinished } from './support/imports';
 

@@ -23,7 +23,7 @@ async function userWithTwoConversations() {
 }
 
 describe('recall_episodes across conversations', () => {
-  it('by default (related) recalls a relevant turn of another conversation, after the current conversation\'s', async () => {
+  it("by default (related) recalls a relevant turn of another conversation, after the current conversation's", async () => {
     setEnv({ EPISODE_SCOPE: undefined });
     const { elsewhere, current, episodes } = await userWithTwoConversations();
     const found = await episodes('Which river is my kayak club paddling?');
@@ -34,7 +34,7 @@ describe('recall_episodes across conversations', () => {
     expect(found.some((e) => e.conversationId === current)).toBe(true);
   });
 
-  it('by default leaves out other conversations\' turns that share nothing but a word with the question', async () => {
+  it("by default leaves out other conversations' turns that share nothing but a word with the question", async () => {
     setEnv({ EPISODE_SCOPE: undefined });
     const { elsewhere, episodes } = await userWithTwoConversations();
     const found = await episodes('Which cheap phone suits my grandmother?');
@@ -50,7 +50,9 @@ describe('recall_episodes across conversations', () => {
     ]);
     const fresh = await createConversation(user.id, 'new');
     const recalled = async () =>
-      (await previewContext({ userId: user.id, conversationId: fresh.id }, 'What should I get at the café?')).candidates.filter((c) => c.kind === 'episode');
+      (await previewContext({ userId: user.id, conversationId: fresh.id }, 'What should I get at the café?')).candidates.filter(
+        (c) => c.kind === 'episode',
+      );
     const found = await recalled();
     const coffee = found.find((c) => c.text.includes('flat whites'));
     expect(coffee?.meta?.conversationId).toBe(before);

@@ -5,9 +5,9 @@ import { getSql } from '@/db/client';
 import { createConversation } from '@/db/conversations';
 import { contextText, previewContext } from '@/lib/memory/preview';
 import type { TurnState } from '@/lib/memory/state';
-import { newClient, params, readChunks, setEnv, textOf, type Client } from './support/app';
+import { type Client, newClient, params, readChunks, setEnv, textOf } from './support/app';
 import { importTurns, postTurnSettled } from './support/memory';
-import { mentions, population, VALUE_KINDS, type Person } from './support/recall-population';
+import { mentions, type Person, population, VALUE_KINDS } from './support/recall-population';
 
 /**
  * Many users telling the same kinds of things with their own values, then asking about themselves
@@ -18,7 +18,8 @@ import { mentions, population, VALUE_KINDS, type Person } from './support/recall
  */
 const USERS = Number(process.env.RECALL_ISOLATION_USERS ?? 12);
 const SEED = Number(process.env.RECALL_ISOLATION_SEED ?? Math.floor(Math.random() * 2 ** 31));
-if (!Number.isInteger(USERS) || USERS < 2 || !Number.isInteger(SEED)) throw new Error('RECALL_ISOLATION_USERS (2 or more) and RECALL_ISOLATION_SEED must be whole numbers');
+if (!Number.isInteger(USERS) || USERS < 2 || !Number.isInteger(SEED))
+  throw new Error('RECALL_ISOLATION_USERS (2 or more) and RECALL_ISOLATION_SEED must be whole numbers');
 const SCOPES = ['conversation', 'user'] as const;
 
 type Subject = Person & { client: Client; conversations: Record<'aboutMe' | 'hike' | 'fresh', string> };
@@ -88,7 +89,9 @@ async function foreignSources(userId: string, states: TurnState[]): Promise<stri
 /** One question through the chat route: the streamed reply and the stored turn record. */
 async function askByChat(subject: Subject, question: string): Promise<string> {
   const conversationId = subject.conversations.fresh;
-  const chunks = await readChunks(await chat(subject.client.request('/api/chat', { body: { conversationId, message: { text: question } } })));
+  const chunks = await readChunks(
+    await chat(subject.client.request('/api/chat', { body: { conversationId, message: { text: question } } })),
+  );
   const id = chunks.find((c) => c.type === 'start')!.messageId as string;
   await postTurnSettled(subject.client.user.id);
   const response = await getContext(subject.client.request(`/api/messages/${id}/context`), params({ id }));
@@ -97,54 +100,74 @@ async function askByChat(subject: Subject, question: string): Promise<string> {
 }
 
 function describeLeaks(leaks: Leak[]): string {
-  const shown = leaks.slice(0, 5).map((l) => `  user ${l.user} (${l.via}, scope ${l.scope}, ${l.conversation}) asked ${JSON.stringify(l.question)}: got user ${l.owner}'s ${l.kind} ${JSON.stringify(l.value)} near ${JSON.stringify(l.near)}`);
+  const shown = leaks
+    .slice(0, 5)
+    .map(
+      (l) =>
+        `  user ${l.user} (${l.via}, scope ${l.scope}, ${l.conversation}) asked ${JSON.stringify(l.question)}: got user ${l.owner}'s ${l.kind} ${JSON.stringify(l.value)} near ${JSON.stringify(l.near)}`,
+    );
   return `seed ${SEED} (rerun with RECALL_ISOLATION_SEED=${SEED} RECALL_ISOLATION_USERS=${USERS}): ${leaks.length} leaks\n${shown.join('\n')}`;
 }
 
 describe('recall keeps every user to their own memory', () => {
-  it(`${USERS} users with look-alike facts and exchanges, English and Chinese`, async () => {
-    console.info(`recall-isolation: seed ${SEED}, ${USERS} users`);
-    const started = performance.now();
-    const people = population(SEED, USERS, await fixedText());
-    const subjects = await inBatches(people, 3, setUp);
-    const setUpMs = performance.now() - started;
+  it(
+    `${USERS} users with look-alike facts and exchanges, English and Chinese`,
+    async () => {
+      console.info(`recall-isolation: seed ${SEED}, ${USERS} users`);
+      const started = performance.now();
+      const people = population(SEED, USERS, await fixedText());
+      const subjects = await inBatches(people, 3, setUp);
+      const setUpMs = performance.now() - started;
 
-    const leaks: Leak[] = [];
-    const foreignRows: string[] = [];
-    const seenOwn = new Map<Subject, string[]>(subjects.map((s) => [s, []]));
-    let contexts = 0;
-    for (const scope of SCOPES) {
-      setEnv({ EPISODE_SCOPE: scope });
-      for (const subject of subjects) {
-        const userId = subject.client.user.id;
-        // One question through the chat route itself, the rest through the same pipeline without storing.
-        const byChat = await askByChat(subject, subject.questions[0]);
-        leaks.push(...leaksIn(byChat, subject, subjects, { user: subject.index, scope, conversation: 'fresh', question: subject.questions[0], via: 'chat route' }));
-        const states: TurnState[] = [];
-        for (const [name, conversationId] of Object.entries(subject.conversations)) {
-          for (const question of subject.questions) {
-            const state = await previewContext({ userId, conversationId }, question);
-            const text = assembled(state);
-            leaks.push(...leaksIn(text, subject, subjects, { user: subject.index, scope, conversation: name, question, via: 'preview' }));
-            seenOwn.get(subject)!.push(text);
-            states.push(state);
+      const leaks: Leak[] = [];
+      const foreignRows: string[] = [];
+      const seenOwn = new Map<Subject, string[]>(subjects.map((s) => [s, []]));
+      let contexts = 0;
+      for (const scope of SCOPES) {
+        setEnv({ EPISODE_SCOPE: scope });
+        for (const subject of subjects) {
+          const userId = subject.client.user.id;
+          // One question through the chat route itself, the rest through the same pipeline without storing.
+          const byChat = await askByChat(subject, subject.questions[0]);
+          leaks.push(
+            ...leaksIn(byChat, subject, subjects, {
+              user: subject.index,
+              scope,
+              conversation: 'fresh',
+              question: subject.questions[0],
+              via: 'chat route',
+            }),
+          );
+          const states: TurnState[] = [];
+          for (const [name, conversationId] of Object.entries(subject.conversations)) {
+            for (const question of subject.questions) {
+              const state = await previewContext({ userId, conversationId }, question);
+              const text = assembled(state);
+              leaks.push(...leaksIn(text, subject, subjects, { user: subject.index, scope, conversation: name, question, via: 'preview' }));
+              seenOwn.get(subject)!.push(text);
+              states.push(state);
+            }
           }
+          contexts += states.length + 1;
+          const foreign = await foreignSources(userId, states);
+          if (foreign.length)
+            foreignRows.push(`user ${subject.index}, scope ${scope}: ${foreign.length} rows, e.g. ${foreign.slice(0, 3).join(', ')}`);
         }
-        contexts += states.length + 1;
-        const foreign = await foreignSources(userId, states);
-        if (foreign.length) foreignRows.push(`user ${subject.index}, scope ${scope}: ${foreign.length} rows, e.g. ${foreign.slice(0, 3).join(', ')}`);
       }
-    }
-    const checkMs = performance.now() - started - setUpMs;
-    const questions = subjects.reduce((n, s) => n + s.questions.length, 0);
-    console.info(`recall-isolation: seed ${SEED}, ${USERS} users, ${questions} questions, ${contexts} contexts checked; set-up ${Math.round(setUpMs)} ms, checks ${Math.round(checkMs)} ms`);
+      const checkMs = performance.now() - started - setUpMs;
+      const questions = subjects.reduce((n, s) => n + s.questions.length, 0);
+      console.info(
+        `recall-isolation: seed ${SEED}, ${USERS} users, ${questions} questions, ${contexts} contexts checked; set-up ${Math.round(setUpMs)} ms, checks ${Math.round(checkMs)} ms`,
+      );
 
-    expect(leaks.length, describeLeaks(leaks)).toBe(0);
-    expect(foreignRows, `seed ${SEED}: recalled items from other users' rows`).toEqual([]);
-    // The check means something only if recall works: each user's own values reach their contexts.
-    for (const [subject, texts] of seenOwn) {
-      const missing = VALUE_KINDS.filter((kind) => !texts.some((t) => mentions(t, subject.values[kind])));
-      expect(missing, `seed ${SEED}: user ${subject.index} (${subject.lang}) never saw their own values`).toEqual([]);
-    }
-  }, Math.max(180_000, USERS * 6_000));
+      expect(leaks.length, describeLeaks(leaks)).toBe(0);
+      expect(foreignRows, `seed ${SEED}: recalled items from other users' rows`).toEqual([]);
+      // The check means something only if recall works: each user's own values reach their contexts.
+      for (const [subject, texts] of seenOwn) {
+        const missing = VALUE_KINDS.filter((kind) => !texts.some((t) => mentions(t, subject.values[kind])));
+        expect(missing, `seed ${SEED}: user ${subject.index} (${subject.lang}) never saw their own values`).toEqual([]);
+      }
+    },
+    Math.max(180_000, USERS * 6_000),
+  );
 });

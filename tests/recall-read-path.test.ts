@@ -1,7 +1,7 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
 import type postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { getSql, type Db } from '@/db/client';
+import { type Db, getSql } from '@/db/client';
 import { listMessages, positionOfMessage } from '@/db/history';
 import { openPostgres } from '@/db/postgres-url';
 import * as schema from '@/db/schema';
@@ -21,7 +21,12 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   const holder = globalThis as typeof globalThis & { __memlensPool?: Pool };
   const url = process.env.DATABASE_URL!;
   const statements: string[] = [];
-  const sql = openPostgres(url, { max: 4, onnotice: () => {}, connection: VECTOR_SESSION_SETTINGS, debug: (_connection, query) => statements.push(query) });
+  const sql = openPostgres(url, {
+    max: 4,
+    onnotice: () => {},
+    connection: VECTOR_SESSION_SETTINGS,
+    debug: (_connection, query) => statements.push(query),
+  });
   const saved = holder.__memlensPool;
   holder.__memlensPool = { sql, db: drizzle(sql, { schema }), url };
   try {
@@ -49,7 +54,14 @@ describe('the read path of a turn', () => {
     const current = await getSummary(scope);
     await writeSummary(
       scope,
-      { content: 'The user teaches maths in Chengdu; their sister keeps ferrets.', coveredMessageCount: 4, coveredUntil: last!, sourceMessageIds: first.map((m) => m.id), actor: 'test', action: 'edit' },
+      {
+        content: 'The user teaches maths in Chengdu; their sister keeps ferrets.',
+        coveredMessageCount: 4,
+        coveredUntil: last!,
+        sourceMessageIds: first.map((m) => m.id),
+        actor: 'test',
+        action: 'edit',
+      },
       current?.version ?? null,
     );
 

@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { getDb, getSql } from '@/db/client';
 import * as provenance from '@/db/provenance';
-import * as turns from '@/db/turns';
 import { citations, messages, turnRecords } from '@/db/schema';
+import * as turns from '@/db/turns';
 import { createGuestUser } from '@/db/users';
 import { AUDIT_PAGE_SIZE, memoryItemsOf, redactAuditTrail } from '@/lib/memory/audit-redaction';
 import { correctFact, forgetEverything } from '@/lib/memory/corrections';
 import { previewContext } from '@/lib/memory/preview';
-import { FORGOTTEN, readRedacted, REDACTED } from '@/lib/memory/redaction';
+import { FORGOTTEN, REDACTED, readRedacted } from '@/lib/memory/redaction';
 import { activeFacts, importTurns, postTurnSettled } from './support/memory';
 
 // The hot path's reads of redactions stay bounded: the window's are read once per turn, the texts
@@ -76,7 +76,10 @@ describe('the texts a user withdrew', () => {
     const user = await createGuestUser();
     const said = Array.from({ length: 500 }, (_, i) => `My locker code number ${i} is Zq${i}x.`);
     const { rows } = await conversationWith(user.id, said);
-    await forget(user.id, rows.map((m) => ({ messageId: m.id, spanStart: 0, spanEnd: m.content.length })));
+    await forget(
+      user.id,
+      rows.map((m) => ({ messageId: m.id, spanStart: 0, spanEnd: m.content.length })),
+    );
     const [{ n }] = await getSql()`select count(*)::int as n from message_redactions where user_id = ${user.id}`;
     expect(n).toBe(500);
 
@@ -100,10 +103,19 @@ describe('the texts a user withdrew', () => {
     const user = await createGuestUser();
     const said = ['🎉 I moved to Tromsø last week.', 'Über den Wolken wohne ich.', '我妹妹叫林雪。她住在上海。', 'A'];
     const { rows } = await conversationWith(user.id, said);
-    const at = (i: number, text: string) => ({ messageId: rows[i].id, spanStart: said[i].indexOf(text), spanEnd: said[i].indexOf(text) + text.length });
+    const at = (i: number, text: string) => ({
+      messageId: rows[i].id,
+      spanStart: said[i].indexOf(text),
+      spanEnd: said[i].indexOf(text) + text.length,
+    });
     await forget(user.id, [at(0, 'I moved to Tromsø'), at(1, 'Über den Wolken'), at(2, '林雪'), at(3, 'A')]);
 
-    const replies = [reply(user.id, 'So: i moved to TROMSØ!'), reply(user.id, 'über den wolken, ja.'), reply(user.id, '你说过林雪住在上海。'), reply(user.id, 'A a A')];
+    const replies = [
+      reply(user.id, 'So: i moved to TROMSØ!'),
+      reply(user.id, 'über den wolken, ja.'),
+      reply(user.id, '你说过林雪住在上海。'),
+      reply(user.id, 'A a A'),
+    ];
     const read = await readRedacted(replies, 'window');
     expect(read.map((m) => m.content)).toEqual([`So: ${FORGOTTEN}!`, `${FORGOTTEN}, ja.`, `你说过${FORGOTTEN}住在上海。`, 'A a A']);
   });
@@ -136,7 +148,9 @@ describe('redacting turn records', () => {
     await getDb().insert(turnRecords).values(rows);
     await getDb()
       .insert(citations)
-      .values(rows.map((r, i) => ({ ...r, items: (r.record.recalled as unknown[]).slice(0, 1), citedKeys: [`fact:${i}`], retrievalRuns: [] })));
+      .values(
+        rows.map((r, i) => ({ ...r, items: (r.record.recalled as unknown[]).slice(0, 1), citedKeys: [`fact:${i}`], retrievalRuns: [] })),
+      );
     return rows;
   }
 
@@ -156,7 +170,8 @@ describe('redacting turn records', () => {
     const texts = ['hive 1', 'hive 4', 'hive 6'];
     expect(await redactAuditTrail(user.id, { needles: texts, keys: [] }, () => ({ texts, keys: [] }), note, 2)).toBe(3);
     expect(await unredacted(user.id)).toEqual({ records: 7, citations: 7 }); // "I keep bees, [redacted]"
-    const [{ n }] = await getSql()`select count(*)::int as n from turn_records where user_id = ${user.id} and record::text like ${`%${REDACTED}%`}`;
+    const [{ n }] =
+      await getSql()`select count(*)::int as n from turn_records where user_id = ${user.id} and record::text like ${`%${REDACTED}%`}`;
     expect(n).toBe(3);
 
     turnRecordsQuoting.mockClear();

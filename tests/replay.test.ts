@@ -6,7 +6,7 @@ import { DELETE as forgetEverything } from '@/app/api/memory/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
 import type { ReplayResult } from '@/lib/memory/replay';
-import { newClient, params, readChunks, setEnv, type Client } from './support/app';
+import { type Client, newClient, params, readChunks, setEnv } from './support/app';
 import { fillerTurns, importTurns, postTurnSettled } from './support/memory';
 
 // Replay through the real route handlers on the embedded Postgres and the offline model: a past
@@ -21,12 +21,19 @@ async function ask(client: Client, conversationId: string, text: string): Promis
   return id;
 }
 
-async function replay(client: Client, id: string, body?: unknown): Promise<{ status: number; json: ReplayResult & { error?: { code: string; message: string } } }> {
+async function replay(
+  client: Client,
+  id: string,
+  body?: unknown,
+): Promise<{ status: number; json: ReplayResult & { error?: { code: string; message: string } } }> {
   const path = `/api/messages/${id}/replay`;
   const response =
     body === undefined
       ? await replayGet(client.request(path), params({ id }))
-      : await replayPost(client.request(path, { method: 'POST', ...(typeof body === 'string' ? { rawBody: body } : { body }) }), params({ id }));
+      : await replayPost(
+          client.request(path, { method: 'POST', ...(typeof body === 'string' ? { rawBody: body } : { body }) }),
+          params({ id }),
+        );
   return { status: response.status, json: await response.json() };
 }
 
@@ -93,7 +100,13 @@ describe('replay', () => {
 
     const result = await replayOk(client, id);
     expect(result.diff.added).toContainEqual(
-      expect.objectContaining({ key: `fact:${pixel.id}`, kind: 'fact', block: 'facts', why: 'learned after this turn', text: expect.stringContaining('Pixel') }),
+      expect.objectContaining({
+        key: `fact:${pixel.id}`,
+        kind: 'fact',
+        block: 'facts',
+        why: 'learned after this turn',
+        text: expect.stringContaining('Pixel'),
+      }),
     );
     expect(keys(result.diff.removed)).toEqual([]);
     // Miso's rank among the kept facts, before and after; a change is listed as a re-rank.
@@ -110,7 +123,13 @@ describe('replay', () => {
   });
 
   it.each([
-    { lang: 'en', said: 'I prefer coffee over tea, always black. My cat is called Miso.', fact: 'coffee', gone: ['coffee over tea', 'coffee'], probe: 'What do I drink?' },
+    {
+      lang: 'en',
+      said: 'I prefer coffee over tea, always black. My cat is called Miso.',
+      fact: 'coffee',
+      gone: ['coffee over tea', 'coffee'],
+      probe: 'What do I drink?',
+    },
     { lang: 'zh', said: '我更喜欢咖啡，不加糖。我的猫叫小米。', fact: '咖啡', gone: ['咖啡'], probe: '我喜欢喝什么？' },
   ])('a fact deleted since is removed, and its text appears nowhere in the replay ($lang)', async ({ said, fact, gone, probe }) => {
     const client = await newClient();
@@ -128,7 +147,9 @@ describe('replay', () => {
       const text = JSON.stringify(result);
       for (const words of gone) expect(text, `${JSON.stringify(body)} shows "${words}"`).not.toContain(words);
       if (result.options.mode === 'today' && !body) {
-        expect(result.diff.removed).toContainEqual(expect.objectContaining({ key: `fact:${target.id}`, why: 'the fact was deleted', text: '[redacted]' }));
+        expect(result.diff.removed).toContainEqual(
+          expect.objectContaining({ key: `fact:${target.id}`, why: 'the fact was deleted', text: '[redacted]' }),
+        );
         // The window message that stated it is sent with the part forgotten; it is the same message, changed.
         expect(result.replay.items.find((i) => i.kind === 'history' && i.role === 'user')?.text).toContain('[forgotten by the user]');
       }

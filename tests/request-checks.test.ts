@@ -38,7 +38,15 @@ describe('the Host the app answers to', () => {
 });
 
 describe('the request target', () => {
-  it.each(['/', '/api/me', '/api/facts/5f0c1f2e-0000-4000-8000-000000000000', '/c/%E2%9C%93', '/a%2Fb', '/?q=%zz', '/login?next=%2F%09%2Fevil.host%2F'])('takes %j', (target) => {
+  it.each([
+    '/',
+    '/api/me',
+    '/api/facts/5f0c1f2e-0000-4000-8000-000000000000',
+    '/c/%E2%9C%93',
+    '/a%2Fb',
+    '/?q=%zz',
+    '/login?next=%2F%09%2Fevil.host%2F',
+  ])('takes %j', (target) => {
     expect(targetRefusal(target)).toBeUndefined();
   });
 
@@ -70,7 +78,11 @@ describe('body limits', () => {
   });
 
   it('refuses a declared length over the limit, and only that', () => {
-    expect(declaredLengthRefusal('99999999999', 1024)).toMatchObject({ status: 413, code: 'too_large', message: expect.stringContaining('1024 bytes') });
+    expect(declaredLengthRefusal('99999999999', 1024)).toMatchObject({
+      status: 413,
+      code: 'too_large',
+      message: expect.stringContaining('1024 bytes'),
+    });
     expect(declaredLengthRefusal('1025', 1024)).toMatchObject({ status: 413 });
     expect(declaredLengthRefusal('1024', 1024)).toBeUndefined();
     expect(declaredLengthRefusal(undefined, 1024)).toBeUndefined();

@@ -13,14 +13,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 afterEach(() => vi.restoreAllMocks());
 
 describe('X-Request-Id', () => {
-  it("a staff action with a hostile id stores a generated one; a safe id is kept", async () => {
+  it('a staff action with a hostile id stores a generated one; a safe id is kept', async () => {
     const staff = await member({ staff: true });
     const user = await member();
     const [{ id: userId }] = await getSql()`select id from users where email = ${user.email}`;
     const readAs = async (requestId: string) => {
-      const response = await staffUser(staff.request(`/api/staff/users/${userId}`, { headers: { 'x-request-id': requestId } }), params({ id: userId }));
+      const response = await staffUser(
+        staff.request(`/api/staff/users/${userId}`, { headers: { 'x-request-id': requestId } }),
+        params({ id: userId }),
+      );
       expect(response.status).toBe(200);
-      const [entry] = await getSql()`select request_id from audit_log where target_user_id = ${userId} and actor_role = 'staff' order by id desc limit 1`;
+      const [entry] =
+        await getSql()`select request_id from audit_log where target_user_id = ${userId} and actor_role = 'staff' order by id desc limit 1`;
       return entry.request_id as string;
     };
     for (const hostile of HOSTILE) {

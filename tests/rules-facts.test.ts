@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   decideFactUpdate,
   detectForgetRequest,
-  extractFactCandidates,
-  factsToForget,
   type ExistingFact,
+  extractFactCandidates,
   type FactCandidate,
   type FactSlot,
+  factsToForget,
 } from '@/lib/memory/rules/facts';
 
 // A Saturday. "last week" resolves to the Monday that starts the previous ISO week: 2026-11-09.
@@ -153,7 +153,7 @@ describe('extractFactCandidates: one fact per message', () => {
   });
 
   it('keeps the clause the user said as the fact text', () => {
-    const [diet] = extract('I started eating fish again, so I\'m pescatarian now.');
+    const [diet] = extract("I started eating fish again, so I'm pescatarian now.");
     expect(diet).toEqual({ slot: 'diet', text: "I'm pescatarian now", value: 'pescatarian' });
     expect(extract('我叫张三。')[0].text).toBe('我叫张三');
   });
@@ -191,7 +191,7 @@ describe('extractFactCandidates: several facts in one message', () => {
         ['location', 'lisbon', false],
       ],
     ],
-    ['I eat dairy again, so I\'m vegetarian now.', [['diet', 'vegetarian', false]]],
+    ["I eat dairy again, so I'm vegetarian now.", [['diet', 'vegetarian', false]]],
     [
       'We have a dog and two cats',
       [
@@ -294,7 +294,11 @@ describe('extractFactCandidates: validFrom', () => {
 
   it('leaves validFrom out when no start is given, and for plans that lie ahead', () => {
     expect(extract('I live in Berlin')[0].validFrom).toBeUndefined();
-    expect(extract("I'm going to Japan next month")[0]).toEqual({ slot: 'plan', text: "I'm going to Japan next month", value: 'go to japan' });
+    expect(extract("I'm going to Japan next month")[0]).toEqual({
+      slot: 'plan',
+      text: "I'm going to Japan next month",
+      value: 'go to japan',
+    });
   });
 
   it('takes out the time phrase from the value', () => {
@@ -303,39 +307,109 @@ describe('extractFactCandidates: validFrom', () => {
 });
 
 const fact = (id: string, slot: FactSlot, value: string, text = value): ExistingFact => ({ id, slot, value, text });
-const cand = (slot: FactSlot, value: string, text: string, negated = false): FactCandidate => ({ slot, value, text, ...(negated ? { negated } : {}) });
+const cand = (slot: FactSlot, value: string, text: string, negated = false): FactCandidate => ({
+  slot,
+  value,
+  text,
+  ...(negated ? { negated } : {}),
+});
 const events = (decisions: ReturnType<typeof decideFactUpdate>) =>
   decisions.map((d) => (d.event === 'ADD' ? 'ADD' : `${d.event}:${d.factId}`));
 
 describe('decideFactUpdate', () => {
   it.each<[string, FactCandidate, ExistingFact[], string[]]>([
     ['new fact, nothing known', cand('location', 'berlin', 'I live in Berlin'), [], ['ADD']],
-    ['a move supersedes the old home', cand('location', 'lisbon', 'I moved to Lisbon'), [fact('f1', 'location', 'berlin', 'I live in Berlin')], ['UPDATE:f1']],
-    ['same home again', cand('location', 'berlin', 'I live in Berlin'), [fact('f1', 'location', 'berlin', 'I live in Berlin')], ['NONE:f1']],
-    ['same home, more precise wording', cand('location', 'berlin', 'I live in Berlin'), [fact('f1', 'location', 'berlin, germany')], ['NONE:f1']],
-    ['a new diet supersedes the old one', cand('diet', 'pescatarian', "I'm pescatarian now"), [fact('d1', 'diet', 'vegetarian', "I'm vegetarian")], ['UPDATE:d1']],
+    [
+      'a move supersedes the old home',
+      cand('location', 'lisbon', 'I moved to Lisbon'),
+      [fact('f1', 'location', 'berlin', 'I live in Berlin')],
+      ['UPDATE:f1'],
+    ],
+    [
+      'same home again',
+      cand('location', 'berlin', 'I live in Berlin'),
+      [fact('f1', 'location', 'berlin', 'I live in Berlin')],
+      ['NONE:f1'],
+    ],
+    [
+      'same home, more precise wording',
+      cand('location', 'berlin', 'I live in Berlin'),
+      [fact('f1', 'location', 'berlin, germany')],
+      ['NONE:f1'],
+    ],
+    [
+      'a new diet supersedes the old one',
+      cand('diet', 'pescatarian', "I'm pescatarian now"),
+      [fact('d1', 'diet', 'vegetarian', "I'm vegetarian")],
+      ['UPDATE:d1'],
+    ],
     ['a new name supersedes the old one', cand('name', '张三', '我叫张三'), [fact('n1', 'name', '李雷', '我叫李雷')], ['UPDATE:n1']],
     ['a new job supersedes the old one', cand('work', 'microsoft', 'I work at Microsoft'), [fact('w1', 'work', 'google')], ['UPDATE:w1']],
-    ['ended diet is deleted', cand('diet', 'vegetarian', "I'm no longer vegetarian", true), [fact('d1', 'diet', 'vegetarian')], ['DELETE:d1']],
+    [
+      'ended diet is deleted',
+      cand('diet', 'vegetarian', "I'm no longer vegetarian", true),
+      [fact('d1', 'diet', 'vegetarian')],
+      ['DELETE:d1'],
+    ],
     ['ended diet that was never known', cand('diet', 'vegetarian', "I'm no longer vegetarian", true), [fact('d1', 'diet', 'vegan')], []],
-    ['left the city', cand('location', 'berlin', "I don't live in Berlin anymore", true), [fact('f1', 'location', 'berlin')], ['DELETE:f1']],
+    [
+      'left the city',
+      cand('location', 'berlin', "I don't live in Berlin anymore", true),
+      [fact('f1', 'location', 'berlin')],
+      ['DELETE:f1'],
+    ],
     ['quit the job, whatever it was', cand('work', '', 'I quit my job', true), [fact('w1', 'work', 'google')], ['DELETE:w1']],
     ['a second allergy is added', cand('allergy', 'shellfish', "I'm allergic to shellfish"), [fact('a1', 'allergy', 'peanuts')], ['ADD']],
-    ['a known allergy, singular/plural', cand('allergy', 'peanut', "I'm allergic to peanut"), [fact('a1', 'allergy', 'peanuts')], ['NONE:a1']],
+    [
+      'a known allergy, singular/plural',
+      cand('allergy', 'peanut', "I'm allergic to peanut"),
+      [fact('a1', 'allergy', 'peanuts')],
+      ['NONE:a1'],
+    ],
     ['a like flips a dislike', cand('like', 'sushi', 'I love sushi now'), [fact('x1', 'dislike', 'sushi', 'I hate sushi')], ['UPDATE:x1']],
     ['a dislike flips a like', cand('dislike', '寿司', '我讨厌寿司'), [fact('x1', 'like', '寿司', '我喜欢寿司')], ['UPDATE:x1']],
-    ['ended like is deleted', cand('like', 'sushi', "I don't like sushi anymore", true), [fact('x1', 'like', 'sushi'), fact('x2', 'like', 'ramen')], ['DELETE:x1']],
-    ['a new favourite of the same kind', cand('like', 'green', 'My favourite colour is green'), [fact('x1', 'like', 'blue', 'My favourite colour is blue')], ['UPDATE:x1']],
+    [
+      'ended like is deleted',
+      cand('like', 'sushi', "I don't like sushi anymore", true),
+      [fact('x1', 'like', 'sushi'), fact('x2', 'like', 'ramen')],
+      ['DELETE:x1'],
+    ],
+    [
+      'a new favourite of the same kind',
+      cand('like', 'green', 'My favourite colour is green'),
+      [fact('x1', 'like', 'blue', 'My favourite colour is blue')],
+      ['UPDATE:x1'],
+    ],
     ['unrelated like is added', cand('like', 'jazz', 'I love jazz'), [fact('x1', 'like', 'hiking', 'I love hiking')], ['ADD']],
-    ['the pet is gone', cand('pet', 'dog', "I don't have a dog anymore", true), [fact('p1', 'pet', 'dog:rex'), fact('p2', 'pet', 'cat:luna')], ['DELETE:p1']],
-    ['no pets at all', cand('pet', 'pet', "I don't have any pets", true), [fact('p1', 'pet', 'dog:rex'), fact('p2', 'pet', 'cat:luna')], ['DELETE:p1', 'DELETE:p2']],
+    [
+      'the pet is gone',
+      cand('pet', 'dog', "I don't have a dog anymore", true),
+      [fact('p1', 'pet', 'dog:rex'), fact('p2', 'pet', 'cat:luna')],
+      ['DELETE:p1'],
+    ],
+    [
+      'no pets at all',
+      cand('pet', 'pet', "I don't have any pets", true),
+      [fact('p1', 'pet', 'dog:rex'), fact('p2', 'pet', 'cat:luna')],
+      ['DELETE:p1', 'DELETE:p2'],
+    ],
     ['the dog gets a name', cand('pet', 'dog:rex', 'My dog is called Rex'), [fact('p1', 'pet', 'dog', 'I have a dog')], ['UPDATE:p1']],
     ['a known sister', cand('family', 'sister:anna', 'My sister Anna is visiting'), [fact('s1', 'family', 'sister:anna')], ['NONE:s1']],
     ['a second sister', cand('family', 'sister:maria', 'My sister Maria lives in Rome'), [fact('s1', 'family', 'sister:anna')], ['ADD']],
-    ['one more child', cand('family', 'child:3', 'I have three kids now'), [fact('k1', 'family', 'child:2', 'I have two kids')], ['UPDATE:k1']],
+    [
+      'one more child',
+      cand('family', 'child:3', 'I have three kids now'),
+      [fact('k1', 'family', 'child:2', 'I have two kids')],
+      ['UPDATE:k1'],
+    ],
     ['a corrected birthday', cand('date', 'birthday:05-04', 'My birthday is May 4'), [fact('b1', 'date', 'birthday:05-03')], ['UPDATE:b1']],
     ['another occasion', cand('date', 'anniversary:06-12', 'Our anniversary is June 12'), [fact('b1', 'date', 'birthday:05-03')], ['ADD']],
-    ['the trip is off', cand('plan', 'trip to japan', 'I cancelled my trip to Japan', true), [fact('t1', 'plan', 'go to japan', "I'm going to Japan")], ['DELETE:t1']],
+    [
+      'the trip is off',
+      cand('plan', 'trip to japan', 'I cancelled my trip to Japan', true),
+      [fact('t1', 'plan', 'go to japan', "I'm going to Japan")],
+      ['DELETE:t1'],
+    ],
   ])('%s', (_, candidate, similar, expected) => {
     const decisions = decideFactUpdate(candidate, similar);
     expect(events(decisions)).toEqual(expected);
@@ -361,7 +435,8 @@ function learn(messages: string[]): string[] {
       const decisions = decideFactUpdate(candidate, active);
       const ended = new Set(decisions.flatMap((d) => (d.event === 'UPDATE' || d.event === 'DELETE' ? [d.factId] : [])));
       active = active.filter((f) => !ended.has(f.id));
-      if (decisions.some((d) => d.event === 'ADD' || d.event === 'UPDATE')) active.push(fact(`f${said++}`, candidate.slot, candidate.value, candidate.text));
+      if (decisions.some((d) => d.event === 'ADD' || d.event === 'UPDATE'))
+        active.push(fact(`f${said++}`, candidate.slot, candidate.value, candidate.text));
     }
   }
   return active.map((f) => f.text);
@@ -370,17 +445,37 @@ function learn(messages: string[]): string[] {
 describe('decideFactUpdate: a newer statement about the same thing ends the older one, in every slot', () => {
   it.each<[string, string[], string[]]>([
     // the reported case
-    ['EN preference reversed (issue 7)', ['I prefer coffee over tea, always black', 'Actually I now prefer tea over coffee'], ['I now prefer tea over coffee']],
+    [
+      'EN preference reversed (issue 7)',
+      ['I prefer coffee over tea, always black', 'Actually I now prefer tea over coffee'],
+      ['I now prefer tea over coffee'],
+    ],
     // the same two things compared, the other one chosen
-    ['EN two named things, other choice', ['I like cats more than dogs', 'I like dogs more than cats these days'], ['I like dogs more than cats these days']],
+    [
+      'EN two named things, other choice',
+      ['I like cats more than dogs', 'I like dogs more than cats these days'],
+      ['I like dogs more than cats these days'],
+    ],
     ['ZH two named things, other choice', ['我喜欢猫胜过狗', '现在我喜欢狗胜过猫'], ['现在我喜欢狗胜过猫']],
     // a comparative choice without the alternative named
     ['EN a new preference of the same kind', ['I prefer window seats', 'I prefer aisle seats now'], ['I prefer aisle seats now']],
     ['ZH a new preference of the same kind', ['我更喜欢靠窗的座位', '现在我更喜欢靠走道的座位'], ['现在我更喜欢靠走道的座位']],
     // a changed favourite, in either word order
-    ['EN a changed favourite', ['My favourite season is autumn', 'These days my favourite season is spring'], ['These days my favourite season is spring']],
-    ['EN a changed favourite, other word order', ['Jazz is my favourite genre', 'My favourite genre is blues now'], ['My favourite genre is blues now']],
-    ['EN a changed favourite, other spelling', ['My favourite flavour of ice cream is pistachio', 'My favorite flavor of ice cream is mango'], ['My favorite flavor of ice cream is mango']],
+    [
+      'EN a changed favourite',
+      ['My favourite season is autumn', 'These days my favourite season is spring'],
+      ['These days my favourite season is spring'],
+    ],
+    [
+      'EN a changed favourite, other word order',
+      ['Jazz is my favourite genre', 'My favourite genre is blues now'],
+      ['My favourite genre is blues now'],
+    ],
+    [
+      'EN a changed favourite, other spelling',
+      ['My favourite flavour of ice cream is pistachio', 'My favorite flavor of ice cream is mango'],
+      ['My favorite flavor of ice cream is mango'],
+    ],
     ['ZH a changed favourite', ['我最喜欢的季节是秋天', '现在我最喜欢的季节是春天'], ['现在我最喜欢的季节是春天']],
     ['ZH a changed favourite, other word order', ['冬天是我最喜欢的季节', '我最喜欢的季节是夏天了'], ['我最喜欢的季节是夏天了']],
     // the same thing, the opposite attitude
@@ -423,7 +518,7 @@ describe('detectForgetRequest', () => {
     ['please forget my diet', false, ['diet'], []],
     ['forget about my allergies', false, ['allergy'], []],
     ['Forget what I said about my job', false, ['work'], []],
-    ['Please don\'t remember my birthday', false, ['date'], []],
+    ["Please don't remember my birthday", false, ['date'], []],
     ['forget my name and my address', false, ['name', 'location'], []],
     ['please forget that I like sushi', false, [], ['sushi']],
     ["forget that I'm vegetarian", false, [], ['vegetarian']],
@@ -496,7 +591,12 @@ describe('factsToForget', () => {
   });
 
   it('matches terms at word starts, not inside other words', () => {
-    expect(factsToForget({ all: false, slots: [], terms: ['cat'] }, [fact('a', 'statement', 'i educate kids', 'I educate kids'), fact('b', 'pet', 'cat', 'I have cats')])).toEqual(['b']);
+    expect(
+      factsToForget({ all: false, slots: [], terms: ['cat'] }, [
+        fact('a', 'statement', 'i educate kids', 'I educate kids'),
+        fact('b', 'pet', 'cat', 'I have cats'),
+      ]),
+    ).toEqual(['b']);
   });
 });
 
@@ -553,7 +653,7 @@ describe('own words: kinds of input, other phrasings', () => {
     // an adjective written with a capital is not a name
     "I'm Exhausted today.",
     "Hey, I'm Starving",
-    'Hi, I\'m Swamped',
+    "Hi, I'm Swamped",
     // (common words that no ending gives away: the dictionary does)
     "Hello there, I'm Sleepy",
     "Hi, I'm Busy and need a quick answer",
@@ -583,7 +683,7 @@ describe('own words: kinds of input, other phrasings', () => {
   });
 
   it.each<[string, string]>([
-    ['Hey there, the name\'s Oswin, but everyone says Ozzie.', 'oswin'],
+    ["Hey there, the name's Oswin, but everyone says Ozzie.", 'oswin'],
     ['Good morning! The name is Clementine.', 'clementine'],
     ['Hello all, my first name is Bartholomew', 'bartholomew'],
   ])('a greeting before the name says nothing itself: %s', (text, name) => {
@@ -604,12 +704,28 @@ describe('own words: kinds of input, other phrasings', () => {
 
   it.each<[string, string[], string]>([
     ['EN a diet said through food', ["I don't eat any meat", "I've started having shrimp again"], "I've started having shrimp again"],
-    ['EN a move said with a season', ['We have been living in Glasgow for ages', 'We relocated to Tucson last spring'], 'We relocated to Tucson last spring'],
+    [
+      'EN a move said with a season',
+      ['We have been living in Glasgow for ages', 'We relocated to Tucson last spring'],
+      'We relocated to Tucson last spring',
+    ],
     ['ZH a diet said through food', ['我不吃肉', '我最近重新开始吃肉了'], '我最近重新开始吃肉了'],
     ['ZH a move from one city to another', ['我住在哈尔滨', '我们家去年从成都搬到了青岛'], '我们家去年从成都搬到了青岛'],
-    ['EN a diet ended, the new habit after "and"', ["I'm a pescatarian.", 'I quit being pescatarian and eat steak again.'], 'I eat steak again'],
-    ['EN a diet said with what follows a comma', ['I eat everything, honestly.', "I'm vegan, so nothing from animals."], "I'm vegan, so nothing from animals"],
-    ['EN back to a kind of food', ["I don't eat meat.", "I'm back to eating pork after years off it."], "I'm back to eating pork after years off it"],
+    [
+      'EN a diet ended, the new habit after "and"',
+      ["I'm a pescatarian.", 'I quit being pescatarian and eat steak again.'],
+      'I eat steak again',
+    ],
+    [
+      'EN a diet said with what follows a comma',
+      ['I eat everything, honestly.', "I'm vegan, so nothing from animals."],
+      "I'm vegan, so nothing from animals",
+    ],
+    [
+      'EN back to a kind of food',
+      ["I don't eat meat.", "I'm back to eating pork after years off it."],
+      "I'm back to eating pork after years off it",
+    ],
     ['ZH the next clause borrows 我: the diet ended and the new habit', ['我是素食者', '我不再吃素了，平时也吃牛肉'], '我平时也吃牛肉'],
   ])('supersedes, own words: %s', (_, messages, last) => {
     expect(learn(messages)).toEqual([last]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { absolutizeRelativeDates } from '@/lib/memory/rules/relative-dates';
-import { detectRewriteTrigger, rewriteOffline, type RecentTurn } from '@/lib/memory/rules/rewrite';
+import { detectRewriteTrigger, type RecentTurn, rewriteOffline } from '@/lib/memory/rules/rewrite';
 
 // A Saturday. Its week (Monday start) is 2026-11-16 … 2026-11-22.
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -86,21 +86,30 @@ function expectCarried(recent: RecentTurn[], question: string, terms: string[], 
   expect(result.query).toBe(zh ? `${question}（${displays.join('、')}）` : `${question} (${displays.join(', ')})`);
 }
 
-describe('rewriteOffline: carrying the salient terms of the user\'s turns', () => {
+describe("rewriteOffline: carrying the salient terms of the user's turns", () => {
   it.each<[string, RecentTurn[], string, string[], string[]?]>([
     // [label, recent, question, terms newest first, as displayed]
-    ['zh 它 → the user\'s title, across the more recent green tea', zhMovieAndTea, '它是哪一年上映的？', ['星际穿越'], ['《星际穿越》']],
+    ["zh 它 → the user's title, across the more recent green tea", zhMovieAndTea, '它是哪一年上映的？', ['星际穿越'], ['《星际穿越》']],
     ['zh 那部电影 → the title', zhMovieAndTea, '那部电影是谁导演的？', ['星际穿越'], ['《星际穿越》']],
-    ['en "it" → the names of the user\'s film turn, newest mention first', enMovieAndBasil, 'When was it released?', ['Christopher Nolan', 'Interstellar']],
+    [
+      'en "it" → the names of the user\'s film turn, newest mention first',
+      enMovieAndBasil,
+      'When was it released?',
+      ['Christopher Nolan', 'Interstellar'],
+    ],
     ['en "he"', enMovieAndBasil, 'What else did he direct?', ['Christopher Nolan', 'Interstellar']],
     ['en the former', enFavourites, 'When did the former come out?', ['The Matrix']],
     ['en the latter', enFavourites, 'Who directed the latter?', ['Gattaca']],
     ['en "she" → the names the user gave', enPartner, 'What does she do for work?', ['Lisbon', 'Anna Keller']],
-    ['en short question → named things first, then the user\'s own', enFavourites, 'why?', ['Gattaca', 'The Matrix', 'favourite']],
+    ["en short question → named things first, then the user's own", enFavourites, 'why?', ['Gattaca', 'The Matrix', 'favourite']],
   ])('%s', (_, recent, question, terms, displays) => expectCarried(recent, question, terms, displays));
 
   it('leaves the question alone when there is nothing to point at', () => {
-    expect(rewriteOffline('Why is that?', [{ role: 'user', content: 'hello' }], NOW)).toEqual({ query: 'Why is that?', terms: [], datesResolved: [] });
+    expect(rewriteOffline('Why is that?', [{ role: 'user', content: 'hello' }], NOW)).toEqual({
+      query: 'Why is that?',
+      terms: [],
+      datesResolved: [],
+    });
   });
 
   it('skips terms already named in the question', () => {
@@ -176,21 +185,42 @@ const zhSelfIntro: RecentTurn[] = [
   { role: 'assistant', content: noted('我叫陈晓，在一家做机器人的公司上班。') },
 ];
 
-describe('rewriteOffline: only the user\'s own words are carried', () => {
+describe("rewriteOffline: only the user's own words are carried", () => {
   it.each<[string, RecentTurn[], string, string[], string[]?]>([
     // [label, recent, question, terms newest first, as displayed]
-    ['en "that director" → the user\'s people, not the assistant\'s', enDirectorThenNeighbour, 'Who was that director I mentioned?', ['Tomasz Wójcik', 'neighbour', 'Agnès Varda']],
-    ['en "he" → only named people, newest first', enDirectorThenNeighbour, 'Can he feed the cat as well?', ['Tomasz Wójcik', 'Agnès Varda']],
+    [
+      'en "that director" → the user\'s people, not the assistant\'s',
+      enDirectorThenNeighbour,
+      'Who was that director I mentioned?',
+      ['Tomasz Wójcik', 'neighbour', 'Agnès Varda'],
+    ],
+    [
+      'en "he" → only named people, newest first',
+      enDirectorThenNeighbour,
+      'Can he feed the cat as well?',
+      ['Tomasz Wójcik', 'Agnès Varda'],
+    ],
     ['en "it" → the user\'s film, not the boilerplate', enAnimeNight, 'Who directed it?', ['Spirited Away']],
     ['en short question → the user\'s film, not "API"', enAnimeNight, 'Really?', ['Spirited Away']],
     ['en "that director" → the film the user named', enAnimeNight, 'Who was that director again?', ['Spirited Away']],
-    ['en the latter → from the user\'s pair, not the assistant\'s', enTwoOptions, 'How long is the latter?', ['Dune']],
-    ['zh 那位导演 → the user\'s people, newest first', zhDirectorThenRoommate, '那位导演还拍过什么？', ['王磊', '维姆·文德斯']],
+    ["en the latter → from the user's pair, not the assistant's", enTwoOptions, 'How long is the latter?', ['Dune']],
+    ["zh 那位导演 → the user's people, newest first", zhDirectorThenRoommate, '那位导演还拍过什么？', ['王磊', '维姆·文德斯']],
     ['zh 他 → the nearest person the user named', zhDirectorThenRoommate, '他多大了？', ['王磊', '维姆·文德斯']],
     ['zh short question → the user\'s book, not "API"', zhBookOnly, '为什么？', ['百年孤独'], ['《百年孤独》']],
-    ['en plain "it" → the film, across a user turn that still talks about it', enStillOnTheFilm, 'Is it on any streaming service?', ['Wings of Desire']],
+    [
+      'en plain "it" → the film, across a user turn that still talks about it',
+      enStillOnTheFilm,
+      'Is it on any streaming service?',
+      ['Wings of Desire'],
+    ],
     ['en plain "it" → the user\'s own thing', enStarter, 'Should I throw it away?', ['sourdough starter']],
-    ['zh 它 → the book, across a user turn that still talks about it', zhStillOnTheBook, '它适合中学生读吗？', ['额尔古纳河右岸'], ['《额尔古纳河右岸》']],
+    [
+      'zh 它 → the book, across a user turn that still talks about it',
+      zhStillOnTheBook,
+      '它适合中学生读吗？',
+      ['额尔古纳河右岸'],
+      ['《额尔古纳河右岸》'],
+    ],
   ])('%s', (_, recent, question, terms, displays) => expectCarried(recent, question, terms, displays));
 
   it.each<[string, RecentTurn[], string]>([
@@ -199,9 +229,9 @@ describe('rewriteOffline: only the user\'s own words are carried', () => {
     ['zh 我几岁？ is about the user', zhBookOnly, '我几岁？'],
     ['zh 我住哪？ is about the user', zhDirectorThenRoommate, '我住哪？'],
     ['en "Who am I?" is about the user', enAnimeNight, 'Who am I?'],
-    ["en \"What's my name?\" is about the user", enAnimeNight, "What's my name?"],
+    ['en "What\'s my name?" is about the user', enAnimeNight, "What's my name?"],
     ['en "My birthday?" is about the user', enDirectorThenNeighbour, 'My birthday?'],
-    ['zh 他 → the user\'s own name is not a third person', zhSelfIntro, '他是做什么的？'],
+    ["zh 他 → the user's own name is not a third person", zhSelfIntro, '他是做什么的？'],
     ['zh 他 → never a title; only the assistant named a person', zhMovieAndTea, '他还写过什么？'],
   ])('%s → unchanged', (_, recent, question) => {
     expect(rewriteOffline(question, recent, NOW)).toEqual({ query: question, terms: [], datesResolved: [] });
@@ -213,13 +243,24 @@ describe('rewriteOffline: only the user\'s own words are carried', () => {
   });
 
   it('still resolves relative dates when no term is carried', () => {
-    expect(rewriteOffline('我昨天说过他什么？', zhMovieAndTea, NOW)).toEqual({ query: '我2026-11-20说过他什么？', terms: [], datesResolved: ['昨天 → 2026-11-20'] });
+    expect(rewriteOffline('我昨天说过他什么？', zhMovieAndTea, NOW)).toEqual({
+      query: '我2026-11-20说过他什么？',
+      terms: [],
+      datesResolved: ['昨天 → 2026-11-20'],
+    });
   });
 
   it('ignores the assistant turns entirely: dropping them changes nothing', () => {
     for (const recent of [enDirectorThenNeighbour, enAnimeNight, enTwoOptions, zhDirectorThenRoommate, zhBookOnly]) {
       const userOnly = recent.filter((t) => t.role === 'user');
-      for (const question of ['Who was that director I mentioned?', 'Why?', 'When was it released?', '他多大了？', '为什么？', 'Who directed the latter?']) {
+      for (const question of [
+        'Who was that director I mentioned?',
+        'Why?',
+        'When was it released?',
+        '他多大了？',
+        '为什么？',
+        'Who directed the latter?',
+      ]) {
         expect(rewriteOffline(question, recent, NOW)).toEqual(rewriteOffline(question, userOnly, NOW));
       }
     }
@@ -228,25 +269,69 @@ describe('rewriteOffline: only the user\'s own words are carried', () => {
 
 // Own words: references asked with verbs and nouns no rule lists, to names, titles and products of
 // kinds the fixtures do not use. Each must carry the term the question leans on.
-const said = (...lines: string[]): RecentTurn[] => lines.flatMap((content) => [{ role: 'user' as const, content }, { role: 'assistant' as const, content: noted(content) }]);
+const said = (...lines: string[]): RecentTurn[] =>
+  lines.flatMap((content) => [
+    { role: 'user' as const, content },
+    { role: 'assistant' as const, content: noted(content) },
+  ]);
 
 describe('rewriteOffline: own-words references carry what they lean on', () => {
   it.each<[string, RecentTurn[], string, string]>([
     // [label, recent, question, a term the query must carry]
     ['en a novel, "penned"', said("I'm halfway through Middlemarch and loving the slow pace."), 'Who penned that novel?', 'Middlemarch'],
     ['en a dog, "groom him"', said('We adopted a greyhound named Biscuit from the shelter.'), 'How often should I groom him?', 'Biscuit'],
-    ['en a laptop with digits, "its battery"', said('My laptop is a ThinkPad X1 Carbon and the battery barely lasts two hours.'), 'Can I swap its battery myself?', 'ThinkPad X1 Carbon'],
-    ['en a quoted song, "sang that"', said('My daughter keeps humming "Baby Beluga" at breakfast.'), 'Who sang that originally?', 'Baby Beluga'],
-    ['en a product starting lower case, the latter', said("I'm choosing between the Kindle Scribe and a reMarkable 2."), 'Does the latter need a subscription?', 'reMarkable 2'],
-    ['en a person across an unrelated turn', said('My old flatmate Priyanka Rao just opened a bakery in Leeds.', 'How many grams are in a cup of flour?'), 'What did she name the place?', 'Priyanka Rao'],
+    [
+      'en a laptop with digits, "its battery"',
+      said('My laptop is a ThinkPad X1 Carbon and the battery barely lasts two hours.'),
+      'Can I swap its battery myself?',
+      'ThinkPad X1 Carbon',
+    ],
+    [
+      'en a quoted song, "sang that"',
+      said('My daughter keeps humming "Baby Beluga" at breakfast.'),
+      'Who sang that originally?',
+      'Baby Beluga',
+    ],
+    [
+      'en a product starting lower case, the latter',
+      said("I'm choosing between the Kindle Scribe and a reMarkable 2."),
+      'Does the latter need a subscription?',
+      'reMarkable 2',
+    ],
+    [
+      'en a person across an unrelated turn',
+      said('My old flatmate Priyanka Rao just opened a bakery in Leeds.', 'How many grams are in a cup of flour?'),
+      'What did she name the place?',
+      'Priyanka Rao',
+    ],
     ['zh 《红楼梦》, 一共有多少回', said('上个月我在重温《红楼梦》，越看越有味道。'), '它一共有多少回？', '红楼梦'],
     ['zh a cousin by name, 她读什么专业', said('我表姐叫林芳，打算去新西兰读研。'), '她读什么专业？', '林芳'],
     ['zh a camera model with digits, 那台相机', said('我新买的相机是富士X100V，拍街景特别好看。'), '那台相机的电池能用多久？', 'X100V'],
-    ['zh a game in 「」, 这游戏 without a classifier', said('我最近迷上了一款游戏叫「星露谷物语」。'), '这游戏适合两个人玩吗？', '星露谷物语'],
-    ['zh a transliterated name across an unrelated turn', said('我在听坂本龙一和布莱恩·伊诺的合作专辑。', '明天会降温吗？'), '他后来还出过什么？', '布莱恩·伊诺'],
-    ['zh a phone model, Han name and digits, 它的屏幕', said('我一直用着荣耀90，最近有点卡。', '周末适合去哪里爬山？'), '它的屏幕能换吗？', '荣耀90'],
-    ['zh the user\'s own thing after 我的, 它多大了', said('我的鹦鹉今天学会说你好了。'), '它一般能活多少年？', '鹦鹉'],
-    ['zh the user\'s thing after 我家的, split by the segmenter', said('我家的洗衣机昨天漏水了。', '推荐一部纪录片。'), '它保修期多久？', '洗衣机'],
+    [
+      'zh a game in 「」, 这游戏 without a classifier',
+      said('我最近迷上了一款游戏叫「星露谷物语」。'),
+      '这游戏适合两个人玩吗？',
+      '星露谷物语',
+    ],
+    [
+      'zh a transliterated name across an unrelated turn',
+      said('我在听坂本龙一和布莱恩·伊诺的合作专辑。', '明天会降温吗？'),
+      '他后来还出过什么？',
+      '布莱恩·伊诺',
+    ],
+    [
+      'zh a phone model, Han name and digits, 它的屏幕',
+      said('我一直用着荣耀90，最近有点卡。', '周末适合去哪里爬山？'),
+      '它的屏幕能换吗？',
+      '荣耀90',
+    ],
+    ["zh the user's own thing after 我的, 它多大了", said('我的鹦鹉今天学会说你好了。'), '它一般能活多少年？', '鹦鹉'],
+    [
+      "zh the user's thing after 我家的, split by the segmenter",
+      said('我家的洗衣机昨天漏水了。', '推荐一部纪录片。'),
+      '它保修期多久？',
+      '洗衣机',
+    ],
   ])('%s', (_, recent, question, term) => {
     expect(detectRewriteTrigger(question, 1).needed).toBe(true);
     const { query, terms } = rewriteOffline(question, recent, NOW);
@@ -347,18 +432,42 @@ describe('absolutizeRelativeDates (now = 2026-11-21, weeks start Monday, UTC)', 
 });
 
 describe('rewriteOffline: with nothing named, the turn the question leans on goes with it', () => {
-  const after = (...userTurns: string[]): RecentTurn[] => userTurns.flatMap((content) => [{ role: 'user' as const, content }, { role: 'assistant' as const, content: 'Sounds good.' }]);
+  const after = (...userTurns: string[]): RecentTurn[] =>
+    userTurns.flatMap((content) => [
+      { role: 'user' as const, content },
+      { role: 'assistant' as const, content: 'Sounds good.' },
+    ]);
   it.each<[string, RecentTurn[], string, string]>([
     // [label, recent, question, what the query must now hold]
     ['zh title without marks, 它', after('我这周在看三体，刚读到第二部'), '它的作者还写过什么？', '三体'],
     ['zh song without marks, 这首', after('最近在听周杰伦的晴天'), '这首歌是哪年发的？', '晴天'],
     ['zh place, 那里', after('我上周去了西湖'), '那里门票多少钱？', '西湖'],
     ['zh film with a number, the whole name', after('昨晚看了流浪地球2，特效很震撼'), '这部片的导演是谁？', '流浪地球2'],
-    ['en board game in lower case, "it"', after('we started playing wingspan on friday nights'), 'How long does a round of it take?', 'wingspan'],
-    ['en book in lower case, "that"', after('I picked up a copy of the hobbit at a flea market.'), 'When was that first published?', 'the hobbit'],
-    ['en a thing of the user\'s, "it"', after('The tiles behind the sink keep cracking in winter.'), 'Can I fix it myself?', 'tiles behind the sink'],
+    [
+      'en board game in lower case, "it"',
+      after('we started playing wingspan on friday nights'),
+      'How long does a round of it take?',
+      'wingspan',
+    ],
+    [
+      'en book in lower case, "that"',
+      after('I picked up a copy of the hobbit at a flea market.'),
+      'When was that first published?',
+      'the hobbit',
+    ],
+    [
+      'en a thing of the user\'s, "it"',
+      after('The tiles behind the sink keep cracking in winter.'),
+      'Can I fix it myself?',
+      'tiles behind the sink',
+    ],
     ['zh a person no rule names, 他', after('我特别喜欢宫崎骏的电影。'), '他最新的一部叫什么？', '宫崎骏'],
-    ['en "she" with only the assistant naming people: the user\'s turn, where the search finds them', enNovelOnly, 'What else did she write?', 'lighthouse keeper'],
+    [
+      'en "she" with only the assistant naming people: the user\'s turn, where the search finds them',
+      enNovelOnly,
+      'What else did she write?',
+      'lighthouse keeper',
+    ],
   ])('%s', (_, recent, question, held) => {
     const { query } = rewriteOffline(question, recent, NOW);
     expect(query.startsWith(question)).toBe(true);
@@ -366,7 +475,10 @@ describe('rewriteOffline: with nothing named, the turn the question leans on goe
   });
 
   it('carries only the last sentences of a long turn, and skips small talk after it', () => {
-    const recent = after(`${'We spent most of the summer repainting the fence and arguing about colours. '.repeat(3)}In the end we bought a used canoe.`, 'thanks!');
+    const recent = after(
+      `${'We spent most of the summer repainting the fence and arguing about colours. '.repeat(3)}In the end we bought a used canoe.`,
+      'thanks!',
+    );
     const { query } = rewriteOffline('Where should I store it?', recent, NOW);
     expect(query).toContain('used canoe');
     expect(query.length).toBeLessThan('Where should I store it?'.length + 200);

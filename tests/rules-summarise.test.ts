@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sentenceSalience, summariseExtractive, type SummaryInput } from '@/lib/memory/rules/summarise';
+import { type SummaryInput, sentenceSalience, summariseExtractive } from '@/lib/memory/rules/summarise';
 
 const user = (content: string): SummaryInput => ({ role: 'user', content });
 const assistant = (content: string): SummaryInput => ({ role: 'assistant', content });
@@ -23,7 +23,9 @@ const longEnglish: SummaryInput[] = [
   user('What is the capital of Australia?'),
   assistant('The capital of Australia is Canberra.'),
   user('How does compound interest work?'),
-  assistant('Interest is added to the principal, so each period earns interest on the interest. At 5% a year, 1000 becomes about 1628 after 10 years.'),
+  assistant(
+    'Interest is added to the principal, so each period earns interest on the interest. At 5% a year, 1000 becomes about 1628 after 10 years.',
+  ),
   user('How many bones are in the human body?'),
   assistant('An adult human has 206 bones.'),
   user('Give me some names for a bakery.'),
@@ -86,16 +88,26 @@ describe('sentenceSalience', () => {
   });
 
   it('ranks a named, dated first-person statement above a generic one', () => {
-    expect(sentenceSalience('I rewatched Interstellar last night.', 'user')).toBeGreaterThan(sentenceSalience('I went for a walk.', 'user'));
+    expect(sentenceSalience('I rewatched Interstellar last night.', 'user')).toBeGreaterThan(
+      sentenceSalience('I went for a walk.', 'user'),
+    );
   });
 });
 
 describe('summariseExtractive', () => {
   it.each<[string, SummaryInput[], string[]]>([
-    ['the first 20 of a 26-message English conversation keep the opening statement', longEnglish.slice(0, 20), ['Christopher Nolan', 'Interstellar']],
+    [
+      'the first 20 of a 26-message English conversation keep the opening statement',
+      longEnglish.slice(0, 20),
+      ['Christopher Nolan', 'Interstellar'],
+    ],
     ['all 26 messages still keep it', longEnglish, ['Christopher Nolan', 'Interstellar']],
     ['Chinese: the name and the title', chinese, ['张三', '星际穿越']],
-    ['favourites in one message', [user("Let's talk 90s sci-fi movies. My favourite is The Matrix, then Gattaca."), assistant('Great picks!')], ['The Matrix', 'Gattaca']],
+    [
+      'favourites in one message',
+      [user("Let's talk 90s sci-fi movies. My favourite is The Matrix, then Gattaca."), assistant('Great picks!')],
+      ['The Matrix', 'Gattaca'],
+    ],
   ])('%s', (_, messages, mustKeep) => {
     const summary = summariseExtractive(null, messages);
     for (const text of mustKeep) expect(summary).toContain(text);
@@ -103,7 +115,11 @@ describe('summariseExtractive', () => {
   });
 
   it.each<[string, SummaryInput[], string[]]>([
-    ['greetings and filler', [user('Hi!'), assistant('Hello! How can I help you today?'), user('Thanks!'), assistant('You are welcome!')], []],
+    [
+      'greetings and filler',
+      [user('Hi!'), assistant('Hello! How can I help you today?'), user('Thanks!'), assistant('You are welcome!')],
+      [],
+    ],
     ['plain questions', [user('How do I keep basil fresh?'), user('What is a good name?')], []],
     ['Chinese small talk', [user('你好'), assistant('你好！'), user('谢谢'), assistant('不客气')], []],
   ])('skips %s', (_, messages, expected) => {
@@ -129,7 +145,8 @@ describe('summariseExtractive', () => {
   });
 
   it('keeps user-edited previous text verbatim, free text included', () => {
-    const edited = 'Notes from Sam: prefers short answers.\n- User: I moved to Lisbon in 2024 (corrected by hand)\n- Assistant: whatever I want here';
+    const edited =
+      'Notes from Sam: prefers short answers.\n- User: I moved to Lisbon in 2024 (corrected by hand)\n- Assistant: whatever I want here';
     const summary = summariseExtractive(edited, chinese);
     expect(summary.startsWith(edited + '\n')).toBe(true);
     expect(summary).toContain('张三');
@@ -149,9 +166,13 @@ describe('summariseExtractive', () => {
     [3, ['- User: I rewatched Interstellar last night.', '- User: My sister is called Anna.', '- User: I work at Acme Corp.']],
     [1, ['- User: I work at Acme Corp.']],
   ])('respects maxLines = %i by dropping the oldest bullet lines first', (maxLines, expected) => {
-    const summary = summariseExtractive('- User: I like tea.', [user('I rewatched Interstellar last night.'), user('My sister is called Anna.'), user('I work at Acme Corp.')], {
-      maxLines,
-    });
+    const summary = summariseExtractive(
+      '- User: I like tea.',
+      [user('I rewatched Interstellar last night.'), user('My sister is called Anna.'), user('I work at Acme Corp.')],
+      {
+        maxLines,
+      },
+    );
     expect(summary.split('\n')).toEqual(expected);
   });
 

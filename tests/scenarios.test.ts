@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runScenarios, scenarioFileSchema, type ScenarioFile } from '@/lib/eval/scenarios';
+import { runScenarios, type ScenarioFile, scenarioFileSchema } from '@/lib/eval/scenarios';
 
 // The project's own scenarios (same kinds as the shared visible file, other strings) always run;
 // the shared file runs where ../shared exists (CI and this workspace), and is skipped with a notice elsewhere.
@@ -24,11 +24,14 @@ describe('memory scenarios on the offline defaults', () => {
   for (const scenario of load(own)) it(`own: ${scenario.id}`, () => expectPass(scenario));
   for (const scenario of load(ownWordsRecall)) it(`own words: ${scenario.id}`, () => expectPass(scenario));
   // Fact kinds in words of their own (issue 11): indirect names, other people's facts, one-off events, changes said other ways.
-  for (const scenario of load(path.resolve('tests/fixtures/scenarios-own-words-facts.json'))) it(`own words, facts: ${scenario.id}`, () => expectPass(scenario));
+  for (const scenario of load(path.resolve('tests/fixtures/scenarios-own-words-facts.json')))
+    it(`own words, facts: ${scenario.id}`, () => expectPass(scenario));
   // Every kind once more, written as a check after the rules were rebuilt, never tuned against.
-  for (const scenario of load(path.resolve('tests/fixtures/scenarios-own-words-check.json'))) it(`own words, check: ${scenario.id}`, () => expectPass(scenario));
+  for (const scenario of load(path.resolve('tests/fixtures/scenarios-own-words-check.json')))
+    it(`own words, check: ${scenario.id}`, () => expectPass(scenario));
   // A third set in other words (names said sideways, unmarked titles, changes said through habits, new conversations): the probe that found the gaps fixed in the stop after.
-  for (const scenario of load(path.resolve('tests/fixtures/scenarios-own-words-probe.json'))) it(`own words, probe: ${scenario.id}`, () => expectPass(scenario));
+  for (const scenario of load(path.resolve('tests/fixtures/scenarios-own-words-probe.json')))
+    it(`own words, probe: ${scenario.id}`, () => expectPass(scenario));
   describe.skipIf(!hasShared)('shared visible scenarios', () => {
     for (const scenario of hasShared ? load(shared) : []) it(`shared: ${scenario.id}`, () => expectPass(scenario));
   });

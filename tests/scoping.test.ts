@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
-import { GET as listConversations, POST as createConversation } from '@/app/api/conversations/route';
-import { DELETE as deleteConversation, GET as getConversation, PATCH as renameConversation } from '@/app/api/conversations/[id]/route';
 import { DELETE as clearMessages, GET as listMessages } from '@/app/api/conversations/[id]/messages/route';
+import { DELETE as deleteConversation, GET as getConversation, PATCH as renameConversation } from '@/app/api/conversations/[id]/route';
+import { POST as createConversation, GET as listConversations } from '@/app/api/conversations/route';
 import { DELETE as deleteMessage, GET as getMessage } from '@/app/api/messages/[id]/route';
-import { newClient, params, readChunks, storedMessages, type Client } from './support/app';
+import { type Client, newClient, params, readChunks, storedMessages } from './support/app';
 
 // Every user-scoped query filters by the signed-in user: another user's ids do not exist for you.
 let alice: Client;
@@ -31,12 +31,30 @@ describe("another user's conversations and messages", () => {
 
   const attempts: Array<[string, () => Promise<Response>]> = [
     ['get conversation', () => getConversation(mallory.request(`/api/conversations/${conversationId}`), params({ id: conversationId }))],
-    ['rename conversation', () => renameConversation(mallory.request(`/api/conversations/${conversationId}`, { method: 'PATCH', body: { title: 'pwned' } }), params({ id: conversationId }))],
+    [
+      'rename conversation',
+      () =>
+        renameConversation(
+          mallory.request(`/api/conversations/${conversationId}`, { method: 'PATCH', body: { title: 'pwned' } }),
+          params({ id: conversationId }),
+        ),
+    ],
     ['list messages', () => listMessages(mallory.request(`/api/conversations/${conversationId}/messages`), params({ id: conversationId }))],
-    ['clear messages', () => clearMessages(mallory.request(`/api/conversations/${conversationId}/messages`, { method: 'DELETE' }), params({ id: conversationId }))],
+    [
+      'clear messages',
+      () =>
+        clearMessages(
+          mallory.request(`/api/conversations/${conversationId}/messages`, { method: 'DELETE' }),
+          params({ id: conversationId }),
+        ),
+    ],
     ['get message', () => getMessage(mallory.request(`/api/messages/${messageId}`), params({ id: messageId }))],
     ['delete message', () => deleteMessage(mallory.request(`/api/messages/${messageId}`, { method: 'DELETE' }), params({ id: messageId }))],
-    ['delete conversation', () => deleteConversation(mallory.request(`/api/conversations/${conversationId}`, { method: 'DELETE' }), params({ id: conversationId }))],
+    [
+      'delete conversation',
+      () =>
+        deleteConversation(mallory.request(`/api/conversations/${conversationId}`, { method: 'DELETE' }), params({ id: conversationId })),
+    ],
   ];
 
   it.each(attempts)('%s → 404, and nothing changes', async (_, attempt) => {
@@ -45,20 +63,39 @@ describe("another user's conversations and messages", () => {
     expect(response.status).toBe(404);
     expect((await response.json()).error.code).toBe('not_found');
     expect(await storedMessages(conversationId)).toEqual(before);
-    const hers = await (await getConversation(alice.request(`/api/conversations/${conversationId}`), params({ id: conversationId }))).json();
+    const hers = await (
+      await getConversation(alice.request(`/api/conversations/${conversationId}`), params({ id: conversationId }))
+    ).json();
     expect(hers.conversation.title).toBe('My secret plan');
   });
 
   it('the owner can do all of it', async () => {
-    const renamed = await renameConversation(alice.request(`/api/conversations/${conversationId}`, { method: 'PATCH', body: { title: 'Plans' } }), params({ id: conversationId }));
+    const renamed = await renameConversation(
+      alice.request(`/api/conversations/${conversationId}`, { method: 'PATCH', body: { title: 'Plans' } }),
+      params({ id: conversationId }),
+    );
     expect((await renamed.json()).conversation.title).toBe('Plans');
-    const listed = await (await listMessages(alice.request(`/api/conversations/${conversationId}/messages`), params({ id: conversationId }))).json();
+    const listed = await (
+      await listMessages(alice.request(`/api/conversations/${conversationId}/messages`), params({ id: conversationId }))
+    ).json();
     expect(listed.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
-    expect((await deleteMessage(alice.request(`/api/messages/${messageId}`, { method: 'DELETE' }), params({ id: messageId }))).status).toBe(200);
+    expect((await deleteMessage(alice.request(`/api/messages/${messageId}`, { method: 'DELETE' }), params({ id: messageId }))).status).toBe(
+      200,
+    );
     expect(await storedMessages(conversationId)).toHaveLength(1);
-    const cleared = await clearMessages(alice.request(`/api/conversations/${conversationId}/messages`, { method: 'DELETE' }), params({ id: conversationId }));
+    const cleared = await clearMessages(
+      alice.request(`/api/conversations/${conversationId}/messages`, { method: 'DELETE' }),
+      params({ id: conversationId }),
+    );
     expect((await cleared.json()).removed).toBe(1);
-    expect((await deleteConversation(alice.request(`/api/conversations/${conversationId}`, { method: 'DELETE' }), params({ id: conversationId }))).status).toBe(200);
+    expect(
+      (
+        await deleteConversation(
+          alice.request(`/api/conversations/${conversationId}`, { method: 'DELETE' }),
+          params({ id: conversationId }),
+        )
+      ).status,
+    ).toBe(200);
     expect((await getConversation(alice.request(`/api/conversations/${conversationId}`), params({ id: conversationId }))).status).toBe(404);
   });
 
@@ -71,7 +108,9 @@ describe("another user's conversations and messages", () => {
 describe('creating a conversation', () => {
   it('works with an empty body, a title, and refuses bad JSON', async () => {
     const client = await newClient();
-    const empty = await createConversation(new Request('http://localhost/api/conversations', { method: 'POST', headers: { cookie: client.cookie } }));
+    const empty = await createConversation(
+      new Request('http://localhost/api/conversations', { method: 'POST', headers: { cookie: client.cookie } }),
+    );
     expect(empty.status).toBe(201);
     expect((await empty.json()).conversation.title).toBe('New conversation');
     const titled = await createConversation(client.request('/api/conversations', { method: 'POST', body: { title: 'Trip' } }));

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
 import { embedMany } from 'ai';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { embedLocally } from '@/lib/llm/local-embedder';
 
 // The real package, with its loader counted: the model must load once however many callers race for it.
@@ -30,7 +30,12 @@ describe('sentence encoder', () => {
     vi.resetModules(); // a fresh, unloaded encoder and a fresh count
     const { initModel } = await import('@energetic-ai/embeddings');
     const { loadSentenceModel } = await import('@/lib/llm/sentence-encoder');
-    const [first, second, [one], [two]] = await Promise.all([loadSentenceModel(), loadSentenceModel(), embedAll(['one']), embedAll(['two'])]);
+    const [first, second, [one], [two]] = await Promise.all([
+      loadSentenceModel(),
+      loadSentenceModel(),
+      embedAll(['one']),
+      embedAll(['two']),
+    ]);
     expect(first).toBe(second);
     expect(cosine(one, two)).toBeLessThan(0.999);
     await loadSentenceModel();
@@ -83,7 +88,11 @@ describe('sentence encoder', () => {
   });
 
   it('ranks a paraphrase above an unrelated sentence, where hashing does not', async () => {
-    const [question, paraphrase, unrelated] = ['What pet do I own?', 'A golden retriever sleeps at the foot of my bed.', 'The meeting moved to Thursday.'];
+    const [question, paraphrase, unrelated] = [
+      'What pet do I own?',
+      'A golden retriever sleeps at the foot of my bed.',
+      'The meeting moved to Thursday.',
+    ];
     const [q, p, u] = await embedAll([question, paraphrase, unrelated]);
     expect(cosine(q, p)).toBeGreaterThan(cosine(q, u) + 0.05);
     const hashed = [question, paraphrase, unrelated].map((text) => embedLocally(text, 512));

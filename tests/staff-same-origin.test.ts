@@ -14,7 +14,7 @@ import { STAFF_REQUEST_HEADER } from '@/lib/csrf';
 import { proxy } from '@/proxy';
 import { params } from './support/app';
 import { member } from './support/auth';
-import { ownerWithData, type Ids } from './support/routes';
+import { type Ids, ownerWithData } from './support/routes';
 
 /**
  * Staff reads are audited in the staff member's name, so a read another site makes the staff
@@ -54,20 +54,24 @@ beforeAll(async () => {
 /** A GET (or HEAD) with the staff member's cookies and the given browser headers, through proxy.ts, then the handler. */
 async function served(read: Read, headers: Record<string, string>, method = 'GET'): Promise<Response> {
   const url = `http://127.0.0.1:3000${read.path(ids)}`;
-  const request = new NextRequest(url, { method, headers: { host: '127.0.0.1:3000', cookie: staff.request('/').headers.get('cookie')!, ...headers } });
+  const request = new NextRequest(url, {
+    method,
+    headers: { host: '127.0.0.1:3000', cookie: staff.request('/').headers.get('cookie')!, ...headers },
+  });
   const answer = proxy(request);
   if (answer.headers.get('x-middleware-next') !== '1') return answer;
   return read.handler(new Request(url, { method, headers: request.headers }), params({ id: read.id?.(ids) ?? '' }));
 }
 
-const auditRowsByStaff = async () => (await getSql()`select count(*)::int as n from audit_log where actor_user_id = ${staffId}`)[0].n as number;
+const auditRowsByStaff = async () =>
+  (await getSql()`select count(*)::int as n from audit_log where actor_user_id = ${staffId}`)[0].n as number;
 
 describe('staff reads answer only the app itself', () => {
   it.each<[string, Record<string, string>]>([
     ['an <img> or <script> on another site (Sec-Fetch-Site: cross-site)', { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'image' }],
     ['another port of the same host (Sec-Fetch-Site: same-site)', { 'sec-fetch-site': 'same-site' }],
-    ['a browser that sends no Sec-Fetch-Site, without the console\'s header', {}],
-    ['a cross-site request that names the header\'s value wrongly', { [STAFF_REQUEST_HEADER]: '0' }],
+    ["a browser that sends no Sec-Fetch-Site, without the console's header", {}],
+    ["a cross-site request that names the header's value wrongly", { [STAFF_REQUEST_HEADER]: '0' }],
   ])('refuses %s with 403 cross_origin, and writes no audit entry', async (_, headers) => {
     const before = await auditRowsByStaff();
     for (const read of reads) {
@@ -81,7 +85,10 @@ describe('staff reads answer only the app itself', () => {
   });
 
   it.each<[string, Record<string, string>]>([
-    ['the console\'s fetch (Sec-Fetch-Site: same-origin, with its header)', { 'sec-fetch-site': 'same-origin', [STAFF_REQUEST_HEADER]: '1' }],
+    [
+      "the console's fetch (Sec-Fetch-Site: same-origin, with its header)",
+      { 'sec-fetch-site': 'same-origin', [STAFF_REQUEST_HEADER]: '1' },
+    ],
     ['a link in the console, e.g. the audit export (same-origin, no header)', { 'sec-fetch-site': 'same-origin' }],
     ['an address typed in (Sec-Fetch-Site: none)', { 'sec-fetch-site': 'none' }],
     ['the console in a browser that sends no Sec-Fetch-Site', { [STAFF_REQUEST_HEADER]: '1' }],

@@ -4,9 +4,9 @@ import { POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
 import { addFact } from '@/db/facts';
 import { fitToStoredSize } from '@/lib/memory/embed';
-import { newClient, readChunks, setEnv, storedMessages, textOf, waitFor, type Client } from './support/app';
+import { type Client, newClient, readChunks, setEnv, storedMessages, textOf, waitFor } from './support/app';
 import { postTurnSettled } from './support/memory';
-import { startOpenAIStub, type ChatCompletionRequest, type OpenAIStub } from './support/openai-stub';
+import { type ChatCompletionRequest, type OpenAIStub, startOpenAIStub } from './support/openai-stub';
 
 // A model or embedder that hangs, through @ai-sdk/openai against a stub server on 127.0.0.1.
 // Every timeout is TIMEOUT_MS here; a turn must end within it plus SLACK_MS (the suite's machine is slow).
@@ -42,7 +42,11 @@ beforeEach(async () => {
 
 /** The chat route's response to a message, which must start within the bound. */
 function send(text: string, signal?: AbortSignal) {
-  return within(TIMEOUT_MS + SLACK_MS, chat(client.request('/api/chat', { body: { conversationId, message: { text } }, signal })), 'the response to start');
+  return within(
+    TIMEOUT_MS + SLACK_MS,
+    chat(client.request('/api/chat', { body: { conversationId, message: { text } }, signal })),
+    'the response to start',
+  );
 }
 
 /** The whole streamed reply, which must end within the bound. */
@@ -108,7 +112,9 @@ describe('timeouts: a hung model or embedder ends the turn in time', () => {
     const chunks = await reply(await send('Count to five'));
 
     expect(textOf(chunks)).toBe('one two three ');
-    expect(chunks.filter((c) => c.type === 'error').map((c) => c.errorText)).toEqual(['The model stopped answering: nothing came for 300 ms.']);
+    expect(chunks.filter((c) => c.type === 'error').map((c) => c.errorText)).toEqual([
+      'The model stopped answering: nothing came for 300 ms.',
+    ]);
     expect(lastRecord(chunks).status).toBe('incomplete');
     const row = await assistantRow();
     expect(row).toMatchObject({ status: 'incomplete', content: 'one two three ' });

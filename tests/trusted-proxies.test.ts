@@ -3,13 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { getAuth } from '@/lib/auth';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { getConfig, resetConfigForTests } from '@/lib/config';
-import { clientAddressOf, parseTrustedProxies, peerIsTrusted, trustOf, type TrustedProxies } from '@/lib/trusted-proxies';
+import { clientAddressOf, parseTrustedProxies, peerIsTrusted, type TrustedProxies, trustOf } from '@/lib/trusted-proxies';
 import { setEnv } from './support/app';
 
-const request = (peer: string, forwardedFor?: string) => ({
-  headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
-  socket: { remoteAddress: peer },
-}) as unknown as Parameters<typeof clientAddressOf>[0];
+const request = (peer: string, forwardedFor?: string) =>
+  ({
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+    socket: { remoteAddress: peer },
+  }) as unknown as Parameters<typeof clientAddressOf>[0];
 
 const NONE: TrustedProxies = { hops: 0 };
 const ONE: TrustedProxies = { hops: 1 };

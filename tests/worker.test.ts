@@ -28,7 +28,9 @@ describe('the post-turn worker', () => {
       const client = await newClient();
       const conversationId = await importTurns(client.user.id, [['Hello there.', 'Hi.']]);
       await waitFor(async () => (await jobStates(client.user.id)).done === 3);
-      const response = await chat(client.request('/api/chat', { body: { conversationId, message: { text: 'My name is Orla Quenby and I restore old clocks.' } } }));
+      const response = await chat(
+        client.request('/api/chat', { body: { conversationId, message: { text: 'My name is Orla Quenby and I restore old clocks.' } } }),
+      );
       const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
       const started = await readUntil(reader, (text) => text.includes('"type":"text-delta"'));
       const replyId = /"messageId":"([0-9a-f-]{36})"/u.exec(started)![1];
@@ -70,7 +72,8 @@ describe('the post-turn worker', () => {
     const conversationId = await importTurns(client.user.id, [['Just saying hello.', 'Hello!']]);
     const [reply] = await getSql()`select id from messages where conversation_id = ${conversationId} and role = 'assistant'`;
     await waitFor(async () => (await jobStates(client.user.id)).done === 3);
-    const [job] = await getSql()`update jobs set status = 'running', updated_at = now() - interval '10 seconds' where message_id = ${reply.id} and kind = 'index_episode' returning id`;
+    const [job] =
+      await getSql()`update jobs set status = 'running', updated_at = now() - interval '10 seconds' where message_id = ${reply.id} and kind = 'index_episode' returning id`;
     await renewLeases([job.id]);
     expect(await claimDueJobs({ messageId: reply.id }, 5)).toEqual([]);
     await getSql()`update jobs set updated_at = now() - interval '10 seconds' where id = ${job.id}`;
@@ -81,7 +84,14 @@ describe('the post-turn worker', () => {
     setEnv({ WORKER_CONCURRENCY: '3' });
     try {
       const client = await newClient();
-      const first = await importTurns(client.user.id, [['I play the oboe.', 'Nice.'], ['I also sail.', 'Fun.']], 'first');
+      const first = await importTurns(
+        client.user.id,
+        [
+          ['I play the oboe.', 'Nice.'],
+          ['I also sail.', 'Fun.'],
+        ],
+        'first',
+      );
       const second = await importTurns(client.user.id, [['My cat is called Pim.', 'Cute.']], 'second');
       await waitFor(async () => (await jobStates(client.user.id)).done === 9);
       await getSql()`update jobs set status = 'pending', attempts = 0 where user_id = ${client.user.id}`;
@@ -103,7 +113,8 @@ describe('the post-turn worker', () => {
       expect(inFirst).toHaveLength(6);
       for (let i = 1; i < inFirst.length; i++) expect(inFirst[i].start).toBeGreaterThanOrEqual(inFirst[i - 1].end);
       expect(inFirst.map((run) => run.kind)).toEqual([...postTurnWork, ...postTurnWork].map((work) => work.kind));
-      const [olderReply] = await getSql()`select id from messages where conversation_id = ${first} and role = 'assistant' order by seq limit 1`;
+      const [olderReply] =
+        await getSql()`select id from messages where conversation_id = ${first} and role = 'assistant' order by seq limit 1`;
       expect(inFirst.slice(0, 3).every((run) => run.messageId === olderReply.id)).toBe(true);
       // Two conversations: their jobs overlap in time.
       const inSecond = of(second);

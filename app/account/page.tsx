@@ -14,7 +14,10 @@ export default async function AccountPage() {
   const { email, emailVerified } = session.user;
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-6 bg-canvas px-4 py-10">
-      <section data-testid="account-details" className="w-full max-w-sm space-y-2 rounded-2xl border border-line bg-surface p-6 text-sm shadow-sm">
+      <section
+        data-testid="account-details"
+        className="w-full max-w-sm space-y-2 rounded-2xl border border-line bg-surface p-6 text-sm shadow-sm"
+      >
         <h1 className="text-lg font-semibold">Your account</h1>
         <p>
           <span className="text-muted">Email: </span>

@@ -14,7 +14,11 @@ export default function StaffError({ error, reset }: { error: Error & { digest?:
       <p className="mt-3 text-[15px] leading-7 text-muted">
         Nothing was changed. Try again; if it keeps failing, the server log has the details{error.digest ? ` (error ${error.digest})` : ''}.
       </p>
-      <button type="button" onClick={reset} className="mt-6 inline-flex rounded-xl bg-accent px-4 py-2 text-sm font-medium text-on-accent hover:bg-accent-hover">
+      <button
+        type="button"
+        onClick={reset}
+        className="mt-6 inline-flex rounded-xl bg-accent px-4 py-2 text-sm font-medium text-on-accent hover:bg-accent-hover"
+      >
         Try again
       </button>
     </div>

@@ -50,8 +50,15 @@ export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot, turns: numbe
   const benchMicros = after.bench.user - before.bench.user + after.bench.system - before.bench.system;
   cores['bench (driver + stub model)'] = round2(benchMicros / 1e6 / seconds);
   const total = after.machineTotal - before.machineTotal;
-  const msPerTurn = Object.fromEntries(Object.entries(cores).map(([label, used]) => [label, Math.round((used * seconds * 1000) / Math.max(1, turns))]));
-  return { cores, msPerTurn, machineBusy: total > 0 ? round2((after.machineBusy - before.machineBusy) / total) : 0, cpus: os.cpus().length };
+  const msPerTurn = Object.fromEntries(
+    Object.entries(cores).map(([label, used]) => [label, Math.round((used * seconds * 1000) / Math.max(1, turns))]),
+  );
+  return {
+    cores,
+    msPerTurn,
+    machineBusy: total > 0 ? round2((after.machineBusy - before.machineBusy) / total) : 0,
+    cpus: os.cpus().length,
+  };
 }
 
 function labelOf(cmdline: string): string {

@@ -56,13 +56,25 @@ export function questionFor(runId: string, user: number, turn: number): string {
 
 /** A guest as a browser becomes one: its first write (a new conversation) starts the session and sets the cookie. */
 export async function openUser(baseUrl: string, index: number, timeoutMs: number): Promise<VirtualUser> {
-  const first = await apiClient(baseUrl, '', timeoutMs).send('/api/conversations', { method: 'POST', body: { title: `Load user ${index}` } });
+  const first = await apiClient(baseUrl, '', timeoutMs).send('/api/conversations', {
+    method: 'POST',
+    body: { title: `Load user ${index}` },
+  });
   const text = await first.text();
   if (!first.ok) throw new Error(`POST /api/conversations: ${first.status} ${text.slice(0, 300)}`);
-  const cookie = first.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = first.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   if (!cookie) throw new Error('the first write set no session cookie');
   const me = await apiClient(baseUrl, cookie, timeoutMs).json<{ user: { id: string } }>('/api/me');
-  return { index, cookie, userId: me.user.id, conversationId: (JSON.parse(text) as { conversation: { id: string } }).conversation.id, turns: [] };
+  return {
+    index,
+    cookie,
+    userId: me.user.id,
+    conversationId: (JSON.parse(text) as { conversation: { id: string } }).conversation.id,
+    turns: [],
+  };
 }
 
 export function apiClient(baseUrl: string, cookie: string, timeoutMs: number) {
@@ -86,7 +98,11 @@ export function apiClient(baseUrl: string, cookie: string, timeoutMs: number) {
 }
 
 /** Every user sends turns until its count or the time is up; resolves when the last stream has ended. */
-export async function driveUsers(users: VirtualUser[], runId: string, options: DriveOptions): Promise<{ startedAt: number; endedAt: number }> {
+export async function driveUsers(
+  users: VirtualUser[],
+  runId: string,
+  options: DriveOptions,
+): Promise<{ startedAt: number; endedAt: number }> {
   const startedAt = performance.now();
   const deadline = startedAt + options.seconds * 1000;
   await Promise.all(
@@ -104,7 +120,14 @@ export async function driveUsers(users: VirtualUser[], runId: string, options: D
 
 async function sendTurn(user: VirtualUser, runId: string, turn: number, options: DriveOptions): Promise<TurnSample> {
   const marker = markerFor(runId, user.index, turn);
-  const sample: TurnSample = { marker, question: questionFor(runId, user.index, turn), accepted: false, ok: false, text: '', serverSteps: [] };
+  const sample: TurnSample = {
+    marker,
+    question: questionFor(runId, user.index, turn),
+    accepted: false,
+    ok: false,
+    text: '',
+    serverSteps: [],
+  };
   const started = performance.now();
   const since = () => Math.round(performance.now() - started);
   try {
@@ -117,11 +140,15 @@ async function sendTurn(user: VirtualUser, runId: string, turn: number, options:
       return sample;
     }
     sample.accepted = true;
-    const stream = await readUiStream(response.body, () => {
-      sample.firstByteMs ??= since();
-    }, () => {
-      sample.firstTokenMs ??= since();
-    });
+    const stream = await readUiStream(
+      response.body,
+      () => {
+        sample.firstByteMs ??= since();
+      },
+      () => {
+        sample.firstTokenMs ??= since();
+      },
+    );
     sample.completeMs = since();
     sample.text = stream.text;
     sample.serverSteps = stream.steps;
@@ -151,7 +178,12 @@ async function readUiStream(body: ReadableStream<Uint8Array>, onFirstByte: () =>
     buffer = lines.pop() ?? '';
     for (const line of lines) {
       if (!line.startsWith('data: ') || line === 'data: [DONE]') continue;
-      const chunk = JSON.parse(line.slice(6)) as { type: string; delta?: string; errorText?: string; data?: { trace?: Array<{ step: string; ms: number }> } };
+      const chunk = JSON.parse(line.slice(6)) as {
+        type: string;
+        delta?: string;
+        errorText?: string;
+        data?: { trace?: Array<{ step: string; ms: number }> };
+      };
       if (chunk.type === 'text-delta' && chunk.delta) {
         onFirstToken();
         result.text += chunk.delta;

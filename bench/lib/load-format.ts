@@ -10,13 +10,22 @@ export const LOAD_TARGETS = {
 /** The run as a person reads it: throughput, latencies beside the stub's floor, where the CPU went, the checks. */
 export function formatLoadReport(result: LoadResult): string {
   const { load, stub, checks, machine } = result;
-  const row = (name: string, p: { p50: number; p95: number; p99: number; max: number }, floor: number | string) => [name, p.p50, p.p95, p.p99, p.max, floor];
+  const row = (name: string, p: { p50: number; p95: number; p99: number; max: number }, floor: number | string) => [
+    name,
+    p.p50,
+    p.p95,
+    p.p99,
+    p.max,
+    floor,
+  ];
   // The targets are for 50 users; a smaller run says nothing about them.
   const target = result.server.database === 'unknown' || load.users < 50 ? undefined : LOAD_TARGETS[result.server.database];
   const lines = [
     `${load.users} users, ${load.seconds} s, database ${result.server.database}${result.server.startedHere ? '' : ` (server at ${result.server.url})`}`,
     `turns: ${load.ok} ok, ${load.errors} errors; ${load.turnsPerSecond} turns/s` +
-      (target ? ` (target ≥ ${target.turnsPerSecond} at 50 users: ${load.turnsPerSecond >= target.turnsPerSecond ? 'met' : 'not met'})` : ''),
+      (target
+        ? ` (target ≥ ${target.turnsPerSecond} at 50 users: ${load.turnsPerSecond >= target.turnsPerSecond ? 'met' : 'not met'})`
+        : ''),
     ...load.errorSamples.map((e) => `  error: ${e}`),
     ...(result.server.endedEarly ? [`THE SERVER ENDED DURING THE RUN (${result.server.endedEarly}); see its log`] : []),
     '',
@@ -32,16 +41,23 @@ export function formatLoadReport(result: LoadResult): string {
       `calls: ${stub.calls.chat} chat, ${stub.calls.memory} memory model, ${stub.calls.embeddings} embeddings`,
     '',
     'server steps (its turn records), ms:',
-    markdownTable(['step', 'p50', 'p95'], Object.entries(load.serverStepsMs).map(([step, ms]) => [step, ms.p50, ms.p95])),
+    markdownTable(
+      ['step', 'p50', 'p95'],
+      Object.entries(load.serverStepsMs).map(([step, ms]) => [step, ms.p50, ms.p95]),
+    ),
     '',
     `CPU over the load (1.0 = one core; ${machine.cpus} cores): ` +
-      Object.entries(machine.cpu.cores).map(([part, cores]) => `${part} ${cores} (${machine.cpu.msPerTurn[part]} ms a turn)`).join(', ') +
+      Object.entries(machine.cpu.cores)
+        .map(([part, cores]) => `${part} ${cores} (${machine.cpu.msPerTurn[part]} ms a turn)`)
+        .join(', ') +
       `; machine busy ${Math.round(machine.cpu.machineBusy * 100)}%; load average ${machine.loadAverageBefore[0]} before, ${machine.loadAverageAfter[0]} after`,
     '',
     `stored: ${checks.api.questionsStored}/${checks.api.questionsAccepted} questions, ${checks.api.repliesComplete} complete replies; ` +
       `lost ${checks.api.lost.length}, incomplete ${checks.api.incomplete.length}, crossed ${checks.api.crossed.length + (checks.ownersInDatabase?.length ?? 0)}` +
       (checks.ownersInDatabase === null ? ' (owners checked through the API only)' : ''),
-    ...[...checks.api.lost, ...checks.api.incomplete, ...checks.api.crossed, ...(checks.ownersInDatabase ?? [])].slice(0, 10).map((p) => `  ${p}`),
+    ...[...checks.api.lost, ...checks.api.incomplete, ...checks.api.crossed, ...(checks.ownersInDatabase ?? [])]
+      .slice(0, 10)
+      .map((p) => `  ${p}`),
     `post-turn work (${checks.jobs.via}): ${checks.jobs.doneWhenLoadEnded} of ${checks.jobs.expected} done when the load ended, ` +
       `${checks.jobs.donePerSecondAfterLoad}/s after it; ${JSON.stringify(checks.jobs.byStatus)} ` +
       `${checks.jobs.finished ? 'all done' : 'NOT all done'} ${(checks.jobs.drainMs / 1000).toFixed(1)} s after the load`,

@@ -1,10 +1,17 @@
 import os from 'node:os';
-import { percentile } from './report';
-import { cpuBetween, cpuSnapshot, type CpuReport } from './load-cpu';
+import { type CpuReport, cpuBetween, cpuSnapshot } from './load-cpu';
 import { driveUsers, openUser, type TurnSample, type VirtualUser } from './load-driver';
-import { assertBuilt, assertLoopback, startProductionServer, type RunningServer } from './load-server';
-import { checkOwnersInDatabase, checkThroughApi, waitForEpisodesThroughApi, waitForJobsInDatabase, type ApiCheck, type JobsCheck } from './load-verify';
-import { startStubModel, stubReply, type StubModelOptions } from './stub-model';
+import { assertBuilt, assertLoopback, type RunningServer, startProductionServer } from './load-server';
+import {
+  type ApiCheck,
+  checkOwnersInDatabase,
+  checkThroughApi,
+  type JobsCheck,
+  waitForEpisodesThroughApi,
+  waitForJobsInDatabase,
+} from './load-verify';
+import { percentile } from './report';
+import { type StubModelOptions, startStubModel, stubReply } from './stub-model';
 
 /**
  * One load run: the stub model, the production server (started here, or the one at `url`), the
@@ -38,7 +45,10 @@ export type LoadResult = {
     /** Set when the server started here ended before the run did. */
     endedEarly?: string;
   };
-  stub: StubModelOptions & { floor: { firstTokenMs: number; completionMs: number }; calls: { chat: number; memory: number; embeddings: number } };
+  stub: StubModelOptions & {
+    floor: { firstTokenMs: number; completionMs: number };
+    calls: { chat: number; memory: number; embeddings: number };
+  };
   load: {
     users: number;
     seconds: number;
@@ -72,7 +82,9 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
   let server: RunningServer | undefined;
   try {
     if (!options.url) {
-      log(`starting the production server (${options.databaseUrl ? 'DATABASE_URL' : 'embedded PGlite'}); its output goes to ${options.serverLogFile}`);
+      log(
+        `starting the production server (${options.databaseUrl ? 'DATABASE_URL' : 'embedded PGlite'}); its output goes to ${options.serverLogFile}`,
+      );
       server = await startProductionServer({ stubBaseURL: stub.baseURL, databaseUrl: options.databaseUrl, logFile: options.serverLogFile });
     } else {
       log(`loading ${options.url}; for the stub's floor to apply, it must run with OPENAI_BASE_URL=${stub.baseURL} (see --stub-port)`);
@@ -83,11 +95,22 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
     log(`opening ${options.users} guests, each with a conversation`);
     const users = await Promise.all(Array.from({ length: options.users }, (_, i) => openUser(baseUrl, i, options.requestTimeoutMs)));
 
-    log(`driving ${options.users} users for ${options.turnsPerUser === Infinity ? `${options.seconds} s` : `${options.turnsPerUser} turns each (at most ${options.seconds} s)`}`);
+    log(
+      `driving ${options.users} users for ${options.turnsPerUser === Infinity ? `${options.seconds} s` : `${options.turnsPerUser} turns each (at most ${options.seconds} s)`}`,
+    );
     const loadAverageBefore = os.loadavg();
     const cpuBefore = cpuSnapshot(server?.processGroup);
-    const window = await driveUsers(users, runId, { baseUrl, turnsPerUser: options.turnsPerUser, seconds: options.seconds, requestTimeoutMs: options.requestTimeoutMs });
-    const cpu = cpuBetween(cpuBefore, cpuSnapshot(server?.processGroup), users.reduce((sum, u) => sum + u.turns.filter((t) => t.ok).length, 0));
+    const window = await driveUsers(users, runId, {
+      baseUrl,
+      turnsPerUser: options.turnsPerUser,
+      seconds: options.seconds,
+      requestTimeoutMs: options.requestTimeoutMs,
+    });
+    const cpu = cpuBetween(
+      cpuBefore,
+      cpuSnapshot(server?.processGroup),
+      users.reduce((sum, u) => sum + u.turns.filter((t) => t.ok).length, 0),
+    );
     const loadAverageAfter = os.loadavg();
 
     log('checking what was stored, and waiting for the post-turn work');
@@ -111,7 +134,12 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
       },
       stub: { ...options.stub, floor: stub.floor, calls: { ...stub.calls } },
       load,
-      machine: { cpus: os.cpus().length, loadAverageBefore: loadAverageBefore.map(round1), loadAverageAfter: loadAverageAfter.map(round1), cpu },
+      machine: {
+        cpus: os.cpus().length,
+        loadAverageBefore: loadAverageBefore.map(round1),
+        loadAverageAfter: loadAverageAfter.map(round1),
+        cpu,
+      },
       checks: { api, ownersInDatabase, jobs },
       intact:
         !endedEarly &&
@@ -156,11 +184,18 @@ function stepPercentiles(turns: TurnSample[]): Record<string, { p50: number; p95
       byStep.get(step)!.push(ms);
     }
   }
-  return Object.fromEntries([...byStep].map(([step, ms]) => [step, { p50: Math.round(percentile(ms, 50)), p95: Math.round(percentile(ms, 95)) }]));
+  return Object.fromEntries(
+    [...byStep].map(([step, ms]) => [step, { p50: Math.round(percentile(ms, 50)), p95: Math.round(percentile(ms, 95)) }]),
+  );
 }
 
 function percentiles(values: number[]): Percentiles {
-  return { p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99), max: values.length ? Math.max(...values) : 0 };
+  return {
+    p50: percentile(values, 50),
+    p95: percentile(values, 95),
+    p99: percentile(values, 99),
+    max: values.length ? Math.max(...values) : 0,
+  };
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;

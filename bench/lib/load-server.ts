@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -36,7 +36,9 @@ export type RunningServer = {
 /** The app's server serves the last `next build`; without one there is nothing to measure. */
 export function assertBuilt(root = process.cwd()): void {
   if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
-    throw new Error(`No production build in ${path.join(root, '.next')}: run \`npm run build\` first (the load bench measures the built app, as \`npm start\` serves it).`);
+    throw new Error(
+      `No production build in ${path.join(root, '.next')}: run \`npm run build\` first (the load bench measures the built app, as \`npm start\` serves it).`,
+    );
   }
 }
 

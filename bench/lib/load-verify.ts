@@ -32,7 +32,12 @@ export type JobsCheck = {
 
 type StoredMessage = { id: string; role: string; content: string; status: string; replyTo: string | null; userId: string };
 
-export async function checkThroughApi(baseUrl: string, runId: string, users: VirtualUser[], expectedReply?: (marker: string) => string): Promise<ApiCheck> {
+export async function checkThroughApi(
+  baseUrl: string,
+  runId: string,
+  users: VirtualUser[],
+  expectedReply?: (marker: string) => string,
+): Promise<ApiCheck> {
   const check: ApiCheck = { questionsAccepted: 0, questionsStored: 0, repliesComplete: 0, lost: [], incomplete: [], crossed: [] };
   for (const user of users) {
     const api = apiClient(baseUrl, user.cookie, 60_000);
@@ -42,7 +47,9 @@ export async function checkThroughApi(baseUrl: string, runId: string, users: Vir
     for (const message of messages) {
       const foreign = (message.content.match(MARKER) ?? []).filter((marker) => !marker.startsWith(own));
       if (message.userId !== user.userId || foreign.length > 0 || (message.role === 'user' && !sent.has(message.content))) {
-        check.crossed.push(`user ${user.index}: message ${message.id} (${message.role}) ${foreign.length ? `holds ${foreign.join(', ')}` : 'is not one of theirs'}`);
+        check.crossed.push(
+          `user ${user.index}: message ${message.id} (${message.role}) ${foreign.length ? `holds ${foreign.join(', ')}` : 'is not one of theirs'}`,
+        );
       }
     }
     for (const turn of user.turns.filter((t) => t.accepted)) {
@@ -57,7 +64,9 @@ export async function checkThroughApi(baseUrl: string, runId: string, users: Vir
       const wanted = expectedReply?.(turn.marker) ?? turn.text;
       if (!reply) check.lost.push(`user ${user.index}: the reply to ${turn.marker}`);
       else if (reply.status !== 'complete' || reply.content !== wanted || reply.content !== turn.text) {
-        check.incomplete.push(`user ${user.index}: the reply to ${turn.marker} is ${reply.status}, ${reply.content.length} of ${wanted.length} characters${reply.content === turn.text ? '' : ', not what was streamed'}`);
+        check.incomplete.push(
+          `user ${user.index}: the reply to ${turn.marker} is ${reply.status}, ${reply.content.length} of ${wanted.length} characters${reply.content === turn.text ? '' : ', not what was streamed'}`,
+        );
       } else check.repliesComplete++;
     }
   }
@@ -127,7 +136,12 @@ export async function waitForJobsInDatabase(
 }
 
 /** Without a database connection: each accepted turn becomes one remembered exchange once its post-turn work ran. */
-export async function waitForEpisodesThroughApi(baseUrl: string, users: VirtualUser[], loadEndedAt: number, timeoutMs: number): Promise<JobsCheck> {
+export async function waitForEpisodesThroughApi(
+  baseUrl: string,
+  users: VirtualUser[],
+  loadEndedAt: number,
+  timeoutMs: number,
+): Promise<JobsCheck> {
   const deadline = Date.now() + timeoutMs;
   const expected = users.reduce((sum, u) => sum + u.turns.filter((t) => t.ok).length, 0);
   let doneWhenLoadEnded: number | undefined;

@@ -1,5 +1,5 @@
-import { markdownTable, mean, percentile } from './report';
 import type { QuestionResult } from './locomo';
+import { markdownTable, mean, percentile } from './report';
 
 export type SystemSummary = {
   system: string;
@@ -45,7 +45,20 @@ export function summarise(results: Record<string, QuestionResult[]>): SystemSumm
 export function summaryTable(rows: SystemSummary[]): string {
   const fmt = (v: number | null) => (v === null ? '-' : v.toFixed(3));
   return markdownTable(
-    ['system', 'questions', 'cat 1', 'cat 2', 'cat 3', 'cat 4', 'strict (1-4)', 'credited (1-4)', 'cat 5', 'mean tokens', 'p95 tokens', 'share of full'],
+    [
+      'system',
+      'questions',
+      'cat 1',
+      'cat 2',
+      'cat 3',
+      'cat 4',
+      'strict (1-4)',
+      'credited (1-4)',
+      'cat 5',
+      'mean tokens',
+      'p95 tokens',
+      'share of full',
+    ],
     rows.map((r) => [
       r.system,
       r.questions,

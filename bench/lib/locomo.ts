@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { getSql } from '@/db/client';
 import { createConversation } from '@/db/conversations';
 import { createGuestUser } from '@/db/users';
-import { resetConfigForTests } from '@/lib/config';
+import { getConfig, resetConfigForTests } from '@/lib/config';
 import { importConversation } from '@/lib/import';
+import { basePrompt } from '@/lib/memory/context-layout';
 import { contextText, previewContext } from '@/lib/memory/preview';
 import { countChatTokens } from '@/lib/memory/tokens';
-import { basePrompt } from '@/lib/memory/context-layout';
-import { getConfig } from '@/lib/config';
 import { progress } from './report';
 
 /** LoCoMo's released format: samples with a conversation of sessions and QA with evidence dia_ids. */
@@ -77,12 +76,12 @@ export async function ingestSample(sample: LocomoSample, mode: Mode, limitTurns 
       metadata: { diaId: turn.dia_id, session: session.index },
       createdAt: new Date(session.at.getTime() + (offset + i) * 1000).toISOString(),
     }));
-  const groups =
-    mode === 'single'
-      ? [sessions.flatMap((s) => toMessages(s, 0))]
-      : sessions.map((s) => toMessages(s, 0));
+  const groups = mode === 'single' ? [sessions.flatMap((s) => toMessages(s, 0))] : sessions.map((s) => toMessages(s, 0));
   let budgetLeft = limitTurns;
-  const trimmed = groups.map((g) => g.slice(0, Math.max(0, budgetLeft))).map((g) => ((budgetLeft -= g.length), g)).filter((g) => g.length > 0);
+  const trimmed = groups
+    .map((g) => g.slice(0, Math.max(0, budgetLeft)))
+    .map((g) => ((budgetLeft -= g.length), g))
+    .filter((g) => g.length > 0);
 
   const conversationIds: string[] = [];
   for (const [i, messages] of trimmed.entries()) {
@@ -92,7 +91,12 @@ export async function ingestSample(sample: LocomoSample, mode: Mode, limitTurns 
     progress(`  sample ${sample.sample_id}: imported conversation ${i + 1}/${trimmed.length} (${messages.length} turns)`);
   }
   const rows = await getSql()`select id, conversation_id, content, metadata->>'diaId' as dia_id from messages where user_id = ${user.id}`;
-  const turns = new Map(rows.map((r) => [r.dia_id as string, { messageId: r.id as string, text: r.content as string, conversationId: r.conversation_id as string }]));
+  const turns = new Map(
+    rows.map((r) => [
+      r.dia_id as string,
+      { messageId: r.id as string, text: r.content as string, conversationId: r.conversation_id as string },
+    ]),
+  );
   const probeConversationId = mode === 'single' ? conversationIds[0] : (await createConversation(user.id, 'LoCoMo questions')).id;
   return { userId: user.id, probeConversationId, turns, messageCount: rows.length, ingestMs: performance.now() - started };
 }
@@ -107,7 +111,12 @@ export type SystemName = 'recent-20' | 'full-history' | `ours@${number}`;
  * also counting a turn that some item in the context lists as its source (a fact or summary drawn
  * from it), which says the turn was used, not that its words are there.
  */
-export function evidenceRecall(evidence: string[], ingested: IngestedSample, text: string, sources: Set<string>): { strict: number; credited: number } {
+export function evidenceRecall(
+  evidence: string[],
+  ingested: IngestedSample,
+  text: string,
+  sources: Set<string>,
+): { strict: number; credited: number } {
   const known = evidence.map((d) => ingested.turns.get(d)).filter((t) => t !== undefined);
   if (known.length === 0) return { strict: 0, credited: 0 };
   const present = known.filter((t) => textPresent(text, t.text));
@@ -140,7 +149,11 @@ async function naiveContext(ingested: IngestedSample, question: string, limit: n
       order by created_at desc, seq desc ${limit === null ? sql`` : sql`limit ${limit}`}
     ) recent order by created_at, seq`;
   const messages = [{ content: basePrompt(getConfig()) }, ...rows.map((r) => ({ content: r.content as string })), { content: question }];
-  return { text: messages.map((m) => m.content).join('\n'), sources: new Set(rows.map((r) => r.id as string)), tokens: countChatTokens(messages, 'o200k_base') };
+  return {
+    text: messages.map((m) => m.content).join('\n'),
+    sources: new Set(rows.map((r) => r.id as string)),
+    tokens: countChatTokens(messages, 'o200k_base'),
+  };
 }
 
 /** Every question against every system: the naive baselines and ours at each budget. */
@@ -166,7 +179,10 @@ export async function evaluateSample(sample: LocomoSample, ingested: IngestedSam
       resetConfigForTests();
       const state = await previewContext({ userId: ingested.userId, conversationId: ingested.probeConversationId }, qa.question);
       const sources = new Set([...state.numbered, ...state.keptHistory].flatMap((item) => item.sourceMessageIds));
-      add(`ours@${budget}`, questionResult(qa.category, evidenceRecall(qa.evidence, ingested, contextText(state), sources), state.budget!.total));
+      add(
+        `ours@${budget}`,
+        questionResult(qa.category, evidenceRecall(qa.evidence, ingested, contextText(state), sources), state.budget!.total),
+      );
     }
   }
   delete process.env.CONTEXT_BUDGET;

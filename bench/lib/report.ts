@@ -7,7 +7,9 @@ import * as vegaLite from 'vega-lite';
 export function environment() {
   const git = (cmd: string) => {
     try {
-      return execSync(cmd, { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+      return execSync(cmd, { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim();
     } catch {
       return 'unknown';
     }

@@ -13,8 +13,14 @@ const BATCH = 500;
 const INDEXES = [
   { name: 'episodes_embedding_idx', create: 'create index episodes_embedding_idx on episodes using hnsw (embedding vector_cosine_ops)' },
   { name: 'facts_embedding_idx', create: 'create index facts_embedding_idx on facts using hnsw (embedding vector_cosine_ops)' },
-  { name: 'episodes_user_search_terms_idx', create: 'create index episodes_user_search_terms_idx on episodes using gin (user_id, search_terms) with (fastupdate = off)' },
-  { name: 'facts_user_search_terms_idx', create: 'create index facts_user_search_terms_idx on facts using gin (user_id, search_terms) with (fastupdate = off)' },
+  {
+    name: 'episodes_user_search_terms_idx',
+    create: 'create index episodes_user_search_terms_idx on episodes using gin (user_id, search_terms) with (fastupdate = off)',
+  },
+  {
+    name: 'facts_user_search_terms_idx',
+    create: 'create index facts_user_search_terms_idx on facts using gin (user_id, search_terms) with (fastupdate = off)',
+  },
 ];
 
 /** Bulk-loads N facts and N episodes (with their 2N messages and the facts' sources) for a fresh user, embedding every text. */
@@ -30,7 +36,7 @@ export async function seedUser(size: number, seed: number) {
   for (const index of INDEXES) await sql`drop index if exists ${sql(index.name)}`;
   for (let offset = 0; offset < size; offset += BATCH) {
     const n = Math.min(BATCH, size - offset);
-    const pick = <T,>(list: T[]) => list[Math.floor(random() * list.length)];
+    const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
     const userTexts = Array.from({ length: n }, () => filler(pick(templates.user), words, random));
     const replyTexts = Array.from({ length: n }, () => filler(pick(templates.reply), words, random));
     const factTexts = Array.from({ length: n }, () => filler(pick(templates.fact), words, random));
@@ -39,7 +45,13 @@ export async function seedUser(size: number, seed: number) {
     const base = Date.UTC(2024, 0, 1) + offset * 2000;
     const messageRows = userTexts.flatMap((u, i) => [
       { conversation_id: conversation.id, user_id: user.id, role: 'user', content: u, created_at: new Date(base + i * 2000).toISOString() },
-      { conversation_id: conversation.id, user_id: user.id, role: 'assistant', content: replyTexts[i], created_at: new Date(base + i * 2000 + 1000).toISOString() },
+      {
+        conversation_id: conversation.id,
+        user_id: user.id,
+        role: 'assistant',
+        content: replyTexts[i],
+        created_at: new Date(base + i * 2000 + 1000).toISOString(),
+      },
     ]);
     const ids = await sql`insert into messages ${sql(messageRows)} returning id`;
     const episodeRows = episodeTexts.map((content, i) => ({
@@ -64,9 +76,16 @@ export async function seedUser(size: number, seed: number) {
     }));
     const factIds = await sql`insert into facts ${sql(factRows)} returning id`;
     // Each fact stated by its user message, as the fact rules link them: recall reads these sources.
-    const sourceRows = factIds.map((fact, i) => ({ user_id: user.id, message_id: ids[2 * i].id, fact_id: fact.id, span_start: 0, span_end: userTexts[i].length }));
+    const sourceRows = factIds.map((fact, i) => ({
+      user_id: user.id,
+      message_id: ids[2 * i].id,
+      fact_id: fact.id,
+      span_start: 0,
+      span_end: userTexts[i].length,
+    }));
     await sql`insert into memory_sources ${sql(sourceRows)}`;
-    if ((offset / BATCH) % 20 === 0) progress(`  size ${size}: loaded ${offset + n}/${size} (${Math.round((performance.now() - started) / 1000)} s)`);
+    if ((offset / BATCH) % 20 === 0)
+      progress(`  size ${size}: loaded ${offset + n}/${size} (${Math.round((performance.now() - started) / 1000)} s)`);
   }
   progress(`  size ${size}: building the HNSW and lexical indexes`);
   await sql.begin(async (tx) => {
@@ -76,4 +95,3 @@ export async function seedUser(size: number, seed: number) {
   await sql`analyze messages; analyze episodes; analyze facts; analyze memory_sources`.simple();
   return { user, conversation, words, loadSeconds: (performance.now() - started) / 1000 };
 }
-

@@ -56,7 +56,10 @@ export async function startStubModel(options: StubModelOptions): Promise<StubMod
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     options,
-    floor: { firstTokenMs: options.latencyMs, completionMs: options.latencyMs + Math.round((1000 * (options.tokens - 1)) / options.tokensPerSecond) },
+    floor: {
+      firstTokenMs: options.latencyMs,
+      completionMs: options.latencyMs + Math.round((1000 * (options.tokens - 1)) / options.tokensPerSecond),
+    },
     calls,
     close: () =>
       new Promise((resolve) => {

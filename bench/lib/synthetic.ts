@@ -12,9 +12,24 @@ export function seededRandom(seed: number) {
 }
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'ten', 'su', 'vo', 'ne', 'dar', 'pi', 'qua', 'zel', 'bro', 'fin', 'gal', 'hu'];
-const TEMPLATES_FACT = ['I like {a} and {b}.', 'My friend {A} lives in {B}.', 'I work on {a} at {B}.', 'I am learning {a} every {b}.', 'My favourite {a} is {B}.'];
-const TEMPLATES_USER = ['Can you tell me about {a} {b}?', 'I went to {B} with {A} to see the {a}.', 'How do I fix the {a} on my {b}?', 'We talked about {a} and {b} with {A}.'];
-const TEMPLATES_REPLY = ['Sure: {a} works best with {b}.', 'That sounds fun; {B} is lovely for {a}.', 'Try checking the {a} first, then the {b}.'];
+const TEMPLATES_FACT = [
+  'I like {a} and {b}.',
+  'My friend {A} lives in {B}.',
+  'I work on {a} at {B}.',
+  'I am learning {a} every {b}.',
+  'My favourite {a} is {B}.',
+];
+const TEMPLATES_USER = [
+  'Can you tell me about {a} {b}?',
+  'I went to {B} with {A} to see the {a}.',
+  'How do I fix the {a} on my {b}?',
+  'We talked about {a} and {b} with {A}.',
+];
+const TEMPLATES_REPLY = [
+  'Sure: {a} works best with {b}.',
+  'That sounds fun; {B} is lovely for {a}.',
+  'Try checking the {a} first, then the {b}.',
+];
 
 export function vocabulary(size: number, random: () => number): string[] {
   const words = new Set<string>();

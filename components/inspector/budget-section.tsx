@@ -1,7 +1,7 @@
 'use client';
 
 import { memo, useMemo } from 'react';
-import { BudgetChart, type BlockBar } from './charts';
+import { type BlockBar, BudgetChart } from './charts';
 import { useDescribeKey } from './describe-key';
 import type { BlockName, BudgetReport, TurnRecord } from './types';
 import { Badge, Disclosure, Field, formatTokens, Section, sentInWindow } from './ui';
@@ -43,17 +43,16 @@ const formatPercent = (value: number) => `${value < 1 && value > 0 ? value.toFix
 const BUDGET_HELP = (
   <>
     <p>
-      Every figure here is in <b>tokens</b>, counted with the model&apos;s encoding (gpt-tokenizer), including the chat framing: 4
-      tokens per message and 3 that prime the reply. The items&apos; tokens add up exactly to the total.
+      Every figure here is in <b>tokens</b>, counted with the model&apos;s encoding (gpt-tokenizer), including the chat framing: 4 tokens
+      per message and 3 that prime the reply. The items&apos; tokens add up exactly to the total.
     </p>
     <p>
       <b>Budget</b> = (context window − output kept free for the reply) × a safety margin, unless a fixed budget is configured.
     </p>
     <p>
-      <b>Required</b> is always sent: the system prompt, the citation instructions, the question and the framing. Then each block
-      in turn (facts, summary, earlier exchanges, recent messages) keeps whole items, best first, between its <b>floor</b> (room
-      kept for it) and its <b>cap</b> (the most it may take). The recent messages are kept newest first and stop at the first one
-      that does not fit.
+      <b>Required</b> is always sent: the system prompt, the citation instructions, the question and the framing. Then each block in turn
+      (facts, summary, earlier exchanges, recent messages) keeps whole items, best first, between its <b>floor</b> (room kept for it) and
+      its <b>cap</b> (the most it may take). The recent messages are kept newest first and stop at the first one that does not fit.
     </p>
   </>
 );
@@ -108,7 +107,13 @@ export const BudgetSection = memo(function BudgetSection({ record }: { record: T
       <BudgetChart data={chartData} />
       <ul className="mt-2 grid grid-cols-1 gap-x-4 gap-y-0.5 text-xs sm:grid-cols-2">
         {BLOCKS.map((block) => (
-          <li key={block.name} className="flex items-center gap-2" data-testid="budget-block" data-block={block.name} data-tokens={blockTotal(block.name)}>
+          <li
+            key={block.name}
+            className="flex items-center gap-2"
+            data-testid="budget-block"
+            data-block={block.name}
+            data-tokens={blockTotal(block.name)}
+          >
             <span className={`size-2.5 shrink-0 rounded-sm ${block.swatch}`} aria-hidden="true" />
             <span>{block.label}</span>
             <span className="ml-auto tabular-nums text-muted">

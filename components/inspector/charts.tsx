@@ -50,7 +50,11 @@ export const BudgetChart = memo(function BudgetChart({ data }: { data: BlockBar[
       >
         <XAxis type="number" tick={tick} tickLine={false} axisLine={false} tickFormatter={(v: number) => compact(v)} height={18} />
         <YAxis type="category" dataKey="label" tick={tick} tickLine={false} axisLine={false} width={68} />
-        <Tooltip cursor={{ className: 'fill-subtle' }} content={(props) => <BudgetTooltip active={props.active} payload={props.payload} />} isAnimationActive={false} />
+        <Tooltip
+          cursor={{ className: 'fill-subtle' }}
+          content={(props) => <BudgetTooltip active={props.active} payload={props.payload} />}
+          isAnimationActive={false}
+        />
         <Bar dataKey="kept" name="sent" stackId="tokens" isAnimationActive={false} minPointSize={0}>
           {data.map((d) => (
             <Cell key={d.block} className={BLOCK_FILL[d.block]} />
@@ -142,7 +146,11 @@ export const TimelineChart = memo(function TimelineChart({ steps }: { steps: Tim
           axisLine={false}
           width={146}
         />
-        <Tooltip cursor={{ className: 'fill-subtle' }} content={(props) => <TimelineTooltip active={props.active} payload={props.payload} />} isAnimationActive={false} />
+        <Tooltip
+          cursor={{ className: 'fill-subtle' }}
+          content={(props) => <TimelineTooltip active={props.active} payload={props.payload} />}
+          isAnimationActive={false}
+        />
         <Bar dataKey="start" stackId="t" fill="transparent" isAnimationActive={false} />
         <Bar dataKey="run" stackId="t" className="fill-accent" isAnimationActive={false} minPointSize={2} />
         <Bar dataKey="wait" stackId="t" className="fill-amber-400 dark:fill-amber-300" isAnimationActive={false} />

@@ -1,6 +1,6 @@
 'use client';
 
-import { textOf, type ChatMessage } from '../types';
+import { type ChatMessage, textOf } from '../types';
 import { useInspector } from './store';
 import type { TurnRecord } from './types';
 import { shortId } from './ui';

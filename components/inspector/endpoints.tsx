@@ -1,8 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { createContext, useContext, type ReactNode } from 'react';
-import { api, ApiError, memoryKeys } from '../api';
+import { createContext, type ReactNode, useContext } from 'react';
+import { ApiError, api, memoryKeys } from '../api';
 import { staffApi, staffKeys } from '../staff/api';
 import type { ReplayOptions, ReplayResponse, TurnContext } from './types';
 

@@ -1,13 +1,13 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { api, ApiError, memoryKeys } from '../api';
+import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { ApiError, api, memoryKeys } from '../api';
 import { useShell } from '../app-shell';
 import { ChevronIcon, CloseIcon, LensIcon } from '../icons';
-import { textOf, turnRecordOf, type ChatMessage } from '../types';
+import { type ChatMessage, textOf, turnRecordOf } from '../types';
 import { MemoryView } from './memory-view';
-import { boundMessage, useInspector, useInspectorStore, useRevealFromHash, type InspectorTab } from './store';
+import { boundMessage, type InspectorTab, useInspector, useInspectorStore, useRevealFromHash } from './store';
 import { TurnView } from './turn-view';
 import type { TurnRecord } from './types';
 import { Badge, HelpButton, HelpNote, LoadError, Notice, Skeleton } from './ui';
@@ -108,12 +108,7 @@ export function Inspector({ conversationId }: { conversationId: string }) {
       </div>
 
       {tab === 'turn' ? (
-        <div
-          role="tabpanel"
-          id={`${baseId}-panel-turn`}
-          aria-labelledby={`${baseId}-tab-turn`}
-          className="flex min-h-0 flex-1 flex-col"
-        >
+        <div role="tabpanel" id={`${baseId}-panel-turn`} aria-labelledby={`${baseId}-tab-turn`} className="flex min-h-0 flex-1 flex-col">
           {!ready ? (
             <Skeleton lines={5} />
           ) : !message ? (
@@ -327,8 +322,8 @@ function BoundHeader({
             again, final, when the reply ends (usage, citations, timing).
           </p>
           <p>
-            <b>stored</b>: the same record read from the server (GET /api/messages/:id/context): the snapshot saved with the reply. It
-            never changes afterwards, except that memory deleted since is shown as <b>[redacted]</b>.
+            <b>stored</b>: the same record read from the server (GET /api/messages/:id/context): the snapshot saved with the reply. It never
+            changes afterwards, except that memory deleted since is shown as <b>[redacted]</b>.
           </p>
         </HelpNote>
       </div>
@@ -354,8 +349,8 @@ function EmptyTurn({ busy }: { busy: boolean }) {
       </span>
       <p className="mt-3 text-sm font-medium">{busy ? 'Assembling the context…' : 'Nothing to inspect yet'}</p>
       <p className="mt-1 text-xs leading-5 text-muted">
-        For each reply, the inspector shows the search memlens ran, what it recalled and kept within the token budget, the exact
-        messages the model received, and how long each step took.
+        For each reply, the inspector shows the search memlens ran, what it recalled and kept within the token budget, the exact messages
+        the model received, and how long each step took.
       </p>
     </div>
   );

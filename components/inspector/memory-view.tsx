@@ -1,6 +1,6 @@
 'use client';
 
-import { ForgetEverything, FORGET_EVERYTHING_DESCRIPTION } from '../forget-everything';
+import { FORGET_EVERYTHING_DESCRIPTION, ForgetEverything } from '../forget-everything';
 import { FactsSection } from './facts-view';
 import { SummarySection } from './summary-section';
 

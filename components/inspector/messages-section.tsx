@@ -1,7 +1,7 @@
 'use client';
 
 import { memo, useState } from 'react';
-import { textOf, type ChatMessage } from '../types';
+import { type ChatMessage, textOf } from '../types';
 import { sentTokens } from './sent-tokens';
 import { useInspector } from './store';
 import type { TurnRecord } from './types';
@@ -28,12 +28,12 @@ function repliesWithCitations(state: { messages: ChatMessage[] }): string {
 const MESSAGES_HELP = (
   <>
     <p>
-      Exactly what the model received, system prompt first, with the <b>tokens</b> of each message as the budget counted them: its
-      content plus 4 tokens of chat framing. With the 3 tokens that prime the reply they add up to the budget&apos;s total.
+      Exactly what the model received, system prompt first, with the <b>tokens</b> of each message as the budget counted them: its content
+      plus 4 tokens of chat framing. With the 3 tokens that prime the reply they add up to the budget&apos;s total.
     </p>
     <p>
-      Earlier replies are sent without their <b>[n]</b> citations: those numbers pointed at the memory listed for <i>their</i> turn,
-      and this turn numbers its memory afresh. The chat still shows them as written.
+      Earlier replies are sent without their <b>[n]</b> citations: those numbers pointed at the memory listed for <i>their</i> turn, and
+      this turn numbers its memory afresh. The chat still shows them as written.
     </p>
   </>
 );
@@ -82,7 +82,11 @@ export const MessagesSection = memo(function MessagesSection({ record }: { recor
                 <span
                   className="ml-auto tabular-nums text-muted"
                   data-testid="sent-message-tokens"
-                  title={count && count.parts.length > 0 ? count.parts.map((p) => `${p.label} ${formatTokens(p.tokens)}`).join(' + ') : 'Not recorded'}
+                  title={
+                    count && count.parts.length > 0
+                      ? count.parts.map((p) => `${p.label} ${formatTokens(p.tokens)}`).join(' + ')
+                      : 'Not recorded'
+                  }
                 >
                   {count?.tokens !== null && count?.tokens !== undefined ? `${formatTokens(count.tokens)} tokens` : '— tokens'}
                 </span>
@@ -94,7 +98,12 @@ export const MessagesSection = memo(function MessagesSection({ record }: { recor
           );
         })}
       </ol>
-      <p className="mt-2 text-xs text-muted tabular-nums" data-testid="messages-total" data-total={tokens.total ?? undefined} data-adds-up={adds}>
+      <p
+        className="mt-2 text-xs text-muted tabular-nums"
+        data-testid="messages-total"
+        data-total={tokens.total ?? undefined}
+        data-adds-up={adds}
+      >
         {tokens.total !== null ? (
           <>
             {record.messages.length} messages + {tokens.priming} tokens priming the reply ={' '}

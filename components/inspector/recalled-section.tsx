@@ -3,31 +3,42 @@
 import { useQueries } from '@tanstack/react-query';
 import { memo, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../api';
-import { turnRecordOf, type ChatMessage } from '../types';
+import { type ChatMessage, turnRecordOf } from '../types';
 import { turnKey, useEndpoints, useViewer } from './endpoints';
 import { revealCitation, useInspector, useInspectorStore } from './store';
 import type { RecalledItem, TurnRecord } from './types';
-import { Badge, describeActor, formatDateTime, formatScore, formatTokens, Notice, RedactedText, Section, sentInWindow, SourceLinks } from './ui';
+import {
+  Badge,
+  describeActor,
+  formatDateTime,
+  formatScore,
+  formatTokens,
+  Notice,
+  RedactedText,
+  Section,
+  SourceLinks,
+  sentInWindow,
+} from './ui';
 
 const KIND_LABELS: Record<RecalledItem['kind'], string> = { fact: 'Facts', summary: 'Summary', episode: 'Episodes', history: 'History' };
 
 const RECALLED_HELP = (
   <>
     <p>
-      Each search ranks what it finds two ways. <b>vector</b>: by meaning, the cosine similarity of embeddings (pgvector).{' '}
-      <b>lexical</b>: by the query&apos;s words (or pairs of Chinese characters) that the text contains, rarer and longer ones counting
-      more (pg_trgm). <b>#1</b> is first in that ranking; <b>—</b> means that ranking did not find it.
+      Each search ranks what it finds two ways. <b>vector</b>: by meaning, the cosine similarity of embeddings (pgvector). <b>lexical</b>:
+      by the query&apos;s words (or pairs of Chinese characters) that the text contains, rarer and longer ones counting more (pg_trgm).{' '}
+      <b>#1</b> is first in that ranking; <b>—</b> means that ranking did not find it.
     </p>
     <p>
       <b>score</b> fuses the two by reciprocal rank fusion (RRF): the sum of 1&nbsp;/&nbsp;(60&nbsp;+&nbsp;rank) over the rankings that
       found the item. First in both gives 2/61 ≈ 0.033, first in one only 1/61 ≈ 0.016. It only orders the candidates: it is not a
-      probability. <b>rank</b> is the place after fusion, among what that search found. The summary is not searched: it comes with
-      the conversation.
+      probability. <b>rank</b> is the place after fusion, among what that search found. The summary is not searched: it comes with the
+      conversation.
     </p>
     <p>
       <b>Kept</b>: sent, listed in the system prompt as <b>[n]</b>. <b>Dropped</b>: over its block&apos;s cap or the budget.{' '}
-      <b>In window</b>: not sent as memory because the recent messages already include all of it. <b>Cited</b>: the reply refers to
-      it as [n]; a click on [n] in a reply brings you here.
+      <b>In window</b>: not sent as memory because the recent messages already include all of it. <b>Cited</b>: the reply refers to it as
+      [n]; a click on [n] in a reply brings you here.
     </p>
   </>
 );
@@ -238,7 +249,11 @@ function RecalledCard({
       data-focused={focused ? 'true' : undefined}
       data-redacted={redacted ? 'true' : undefined}
       className={`scroll-my-16 rounded-lg border p-2.5 text-sm transition-shadow ${
-        cited ? 'border-accent/50 bg-accent-soft/50 shadow-[inset_3px_0_0_var(--color-accent)]' : item.kept ? 'border-line bg-surface' : 'border-dashed border-line bg-subtle/50 text-muted'
+        cited
+          ? 'border-accent/50 bg-accent-soft/50 shadow-[inset_3px_0_0_var(--color-accent)]'
+          : item.kept
+            ? 'border-line bg-surface'
+            : 'border-dashed border-line bg-subtle/50 text-muted'
       } ${focused ? 'ring-2 ring-accent ring-offset-2 ring-offset-surface' : ''}`}
     >
       {redacted ? (
@@ -254,7 +269,11 @@ function RecalledCard({
       <div className="flex items-start gap-2">
         <span
           className={`mt-0.5 shrink-0 rounded px-1 font-mono text-[11px] leading-4 ${item.n !== null ? 'bg-fg text-surface' : 'bg-subtle text-faint'}`}
-          title={item.n !== null ? `Listed as [${item.n}] in the system prompt: the reply cites it by this number` : 'Not listed in the system prompt'}
+          title={
+            item.n !== null
+              ? `Listed as [${item.n}] in the system prompt: the reply cites it by this number`
+              : 'Not listed in the system prompt'
+          }
         >
           {item.n !== null ? `[${item.n}]` : '—'}
         </span>
@@ -282,7 +301,8 @@ function RecalledCard({
           {item.kept ? 'Kept' : inWindow ? 'In window' : 'Dropped'}
         </Badge>
         <span className="text-xs text-muted" data-testid="recalled-reason">
-          {item.reason ?? 'no budget decision'} · <span title="Tokens this item takes in the prompt, its [n] line included">{formatTokens(item.tokens)} tokens</span>
+          {item.reason ?? 'no budget decision'} ·{' '}
+          <span title="Tokens this item takes in the prompt, its [n] line included">{formatTokens(item.tokens)} tokens</span>
         </span>
         {slot ? <Badge title="The kind of fact: a new fact of the same kind replaces the old one">{slot}</Badge> : null}
         {version ? <Badge title="The summary version that was sent">v{version}</Badge> : null}

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { RetryIcon } from '../icons';
 import { turnKey, useEndpoints, useViewer } from './endpoints';
 import type { PriorAttempt, TurnRecord } from './types';
-import { Badge, describeActor, Disclosure, formatDateTime, formatTokens, Notice, RedactedText, shortId } from './ui';
+import { Badge, Disclosure, describeActor, formatDateTime, formatTokens, Notice, RedactedText, shortId } from './ui';
 
 // What happened to a turn record after it was stored: redactions (a memory deletion removed text
 // from it) and earlier attempts (a Retry rewrote the reply in place and kept their records).
@@ -30,8 +30,8 @@ export function RecordRedactedNotice({ record }: { record: TurnRecord }) {
           ))}
         </ul>
         <p className="mt-1 text-xs leading-5">
-          The removed text reads <span className="font-mono">[redacted]</span>. Everything else (items, tokens, budget decisions,
-          citations) is as it was when the reply was written.
+          The removed text reads <span className="font-mono">[redacted]</span>. Everything else (items, tokens, budget decisions, citations)
+          is as it was when the reply was written.
         </p>
       </Notice>
     </div>
@@ -106,7 +106,12 @@ function PriorAttemptItem({ entry }: { entry: PriorAttempt }) {
   const kept = record.recalled.filter((item) => item.kept).length;
   const total = record.budget?.total;
   return (
-    <li data-testid="prior-attempt" data-attempt={entry.attempt} data-status={record.status} className="rounded-lg border border-line bg-subtle/50 p-2">
+    <li
+      data-testid="prior-attempt"
+      data-attempt={entry.attempt}
+      data-status={record.status}
+      className="rounded-lg border border-line bg-subtle/50 p-2"
+    >
       <div className="flex flex-wrap items-center gap-1.5">
         <span className="font-medium text-fg">Attempt {entry.attempt}</span>
         <Badge tone={status.tone}>{status.label}</Badge>
@@ -115,7 +120,10 @@ function PriorAttemptItem({ entry }: { entry: PriorAttempt }) {
         </span>
       </div>
       <p className="mt-1 text-muted">
-        Answering: <span className="text-fg">“<RedactedText text={record.question.text} />”</span>
+        Answering:{' '}
+        <span className="text-fg">
+          “<RedactedText text={record.question.text} />”
+        </span>
       </p>
       <p className="mt-0.5 text-muted tabular-nums">
         {plural(record.recalled.length, 'item')} recalled, {kept} kept

@@ -1,16 +1,22 @@
 'use client';
 
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { onMemoryChanged } from '../api';
-import { useEndpoints } from './endpoints';
 import { BLOCKS } from './budget-section';
+import { useEndpoints } from './endpoints';
 import type { BlockName, ReplayOptions, ReplayResponse, TurnRecord } from './types';
 import { Badge, formatDateTime, formatTokens, Notice, RedactedText, Section, Skeleton } from './ui';
 
 type Diff = ReplayResponse['diff'];
 type Item = Diff['added'][number];
-type Form = { budget: string; window: string; factsTopK: string; episodesTopK: string; episodeScope: '' | 'conversation' | 'related' | 'user' };
+type Form = {
+  budget: string;
+  window: string;
+  factsTopK: string;
+  episodesTopK: string;
+  episodeScope: '' | 'conversation' | 'related' | 'user';
+};
 
 const EMPTY_FORM: Form = { budget: '', window: '', factsTopK: '', episodesTopK: '', episodeScope: '' };
 
@@ -51,10 +57,44 @@ export function ReplaySection({ record }: { record: TurnRecord }) {
       >
         <fieldset className="grid grid-cols-2 gap-x-3 gap-y-2" disabled={replay.isPending}>
           <legend className="sr-only">Settings for the replay (empty: as configured)</legend>
-          <NumberInput label="Budget" unit="tokens" testId="replay-budget" value={form.budget} placeholder={String(record.budget?.budget ?? '')} min={1} max={2_000_000} onChange={(budget) => setForm({ ...form, budget })} />
-          <NumberInput label="Window" unit="messages" testId="replay-window" value={form.window} placeholder={result?.options.window != null ? String(result.options.window) : 'default'} min={0} max={1000} onChange={(window) => setForm({ ...form, window })} />
-          <NumberInput label="Facts top k" testId="replay-facts-top-k" value={form.factsTopK} placeholder="auto" min={0} max={200} onChange={(factsTopK) => setForm({ ...form, factsTopK })} />
-          <NumberInput label="Episodes top k" testId="replay-episodes-top-k" value={form.episodesTopK} placeholder="auto" min={0} max={200} onChange={(episodesTopK) => setForm({ ...form, episodesTopK })} />
+          <NumberInput
+            label="Budget"
+            unit="tokens"
+            testId="replay-budget"
+            value={form.budget}
+            placeholder={String(record.budget?.budget ?? '')}
+            min={1}
+            max={2_000_000}
+            onChange={(budget) => setForm({ ...form, budget })}
+          />
+          <NumberInput
+            label="Window"
+            unit="messages"
+            testId="replay-window"
+            value={form.window}
+            placeholder={result?.options.window != null ? String(result.options.window) : 'default'}
+            min={0}
+            max={1000}
+            onChange={(window) => setForm({ ...form, window })}
+          />
+          <NumberInput
+            label="Facts top k"
+            testId="replay-facts-top-k"
+            value={form.factsTopK}
+            placeholder="auto"
+            min={0}
+            max={200}
+            onChange={(factsTopK) => setForm({ ...form, factsTopK })}
+          />
+          <NumberInput
+            label="Episodes top k"
+            testId="replay-episodes-top-k"
+            value={form.episodesTopK}
+            placeholder="auto"
+            min={0}
+            max={200}
+            onChange={(episodesTopK) => setForm({ ...form, episodesTopK })}
+          />
           <ScopeSelect value={form.episodeScope} onChange={(episodeScope) => setForm({ ...form, episodeScope })} />
         </fieldset>
         <div className="mt-3 flex flex-wrap items-center gap-2">
@@ -67,7 +107,11 @@ export function ReplaySection({ record }: { record: TurnRecord }) {
             {replay.isPending ? 'Replaying…' : "Replay with today's memory"}
           </button>
           {Object.values(form).some(Boolean) ? (
-            <button type="button" onClick={() => setForm(EMPTY_FORM)} className="rounded-md px-2 py-1.5 text-xs text-muted hover:bg-subtle hover:text-fg">
+            <button
+              type="button"
+              onClick={() => setForm(EMPTY_FORM)}
+              className="rounded-md px-2 py-1.5 text-xs text-muted hover:bg-subtle hover:text-fg"
+            >
               Reset settings
             </button>
           ) : null}
@@ -212,12 +256,16 @@ function ReplayDiff({ result }: { result: ReplayResponse }) {
         )}
         <span className="ml-auto text-xs text-muted tabular-nums" data-testid="replay-total">
           {formatTokens(diff.total.before)} → {formatTokens(diff.total.after)} tokens{' '}
-          <span className={totalDelta > 0 ? 'text-emerald-700 dark:text-emerald-300' : totalDelta < 0 ? 'text-danger' : 'text-faint'}>({signed(totalDelta)})</span>
+          <span className={totalDelta > 0 ? 'text-emerald-700 dark:text-emerald-300' : totalDelta < 0 ? 'text-danger' : 'text-faint'}>
+            ({signed(totalDelta)})
+          </span>
         </span>
       </div>
 
       <div data-testid="replay-query" data-changed={queryChanged}>
-        <h4 className="mb-1 text-xs font-medium text-muted">Search query {queryChanged ? '' : <span className="font-normal text-faint">(unchanged)</span>}</h4>
+        <h4 className="mb-1 text-xs font-medium text-muted">
+          Search query {queryChanged ? '' : <span className="font-normal text-faint">(unchanged)</span>}
+        </h4>
         {queryChanged ? (
           <div className="grid grid-cols-[auto_minmax(0,1fr)] items-baseline gap-x-2 gap-y-1 text-[12.5px]">
             <span className="text-[11px] text-faint">sent</span>
@@ -260,9 +308,9 @@ function ReplayDiff({ result }: { result: ReplayResponse }) {
       <TokenTable diff={diff} />
 
       <p className="text-[11px] leading-4 text-faint" data-testid="replay-options">
-        Replayed at the question&apos;s time ({formatDateTime(options.now)}) with today&apos;s memory: budget {formatTokens(options.budget)} · window{' '}
-        {options.window ?? '—'} · facts top&nbsp;k {options.factsTopK ?? '—'} · episodes top&nbsp;k {options.episodesTopK ?? '—'} · scope{' '}
-        {options.episodeScope ?? '—'}
+        Replayed at the question&apos;s time ({formatDateTime(options.now)}) with today&apos;s memory: budget {formatTokens(options.budget)}{' '}
+        · window {options.window ?? '—'} · facts top&nbsp;k {options.factsTopK ?? '—'} · episodes top&nbsp;k {options.episodesTopK ?? '—'} ·
+        scope {options.episodeScope ?? '—'}
         {options.overridden.length ? ` (changed: ${options.overridden.join(', ')})` : ''}.
       </p>
     </div>
@@ -287,7 +335,8 @@ const ROW_STYLES = {
 } as const;
 
 function ItemLabel({ item }: { item: Pick<Item, 'kind' | 'n' | 'tokens' | 'role' | 'rank'> }) {
-  const what = item.kind === 'history' ? (item.role === 'assistant' ? 'reply' : item.role === 'user' ? 'question' : 'message') : KIND_LABEL[item.kind];
+  const what =
+    item.kind === 'history' ? (item.role === 'assistant' ? 'reply' : item.role === 'user' ? 'question' : 'message') : KIND_LABEL[item.kind];
   return (
     <span className="tabular-nums">
       {what}
@@ -297,7 +346,15 @@ function ItemLabel({ item }: { item: Pick<Item, 'kind' | 'n' | 'tokens' | 'role'
   );
 }
 
-function RowShell({ testId, itemKey, className, sign, signClass, signTitle, children }: {
+function RowShell({
+  testId,
+  itemKey,
+  className,
+  sign,
+  signClass,
+  signTitle,
+  children,
+}: {
   testId: string;
   itemKey: string;
   className: string;
@@ -323,7 +380,14 @@ function RowShell({ testId, itemKey, className, sign, signClass, signTitle, chil
 function ChangeRow({ change, item }: { change: 'added' | 'removed'; item: Item }) {
   const style = ROW_STYLES[change];
   return (
-    <RowShell testId={`replay-${change}`} itemKey={item.key} className={style.row} sign={style.mark} signClass={style.sign} signTitle={style.label}>
+    <RowShell
+      testId={`replay-${change}`}
+      itemKey={item.key}
+      className={style.row}
+      sign={style.mark}
+      signClass={style.sign}
+      signTitle={style.label}
+    >
       <p className="line-clamp-3 leading-5 break-words" title={item.text}>
         {item.text ? <RedactedText text={item.text} /> : <span className="text-faint italic">(no text)</span>}
       </p>
@@ -358,7 +422,14 @@ function RerankRow({ item }: { item: Diff['reranked'][number] }) {
 function ChangedRow({ item }: { item: Diff['changed'][number] }) {
   const { head, before, after, tail } = changedPart(item.before, item.after);
   return (
-    <RowShell testId="replay-changed" itemKey={item.key} className="border-warn/30 bg-warn-soft/60" sign="~" signClass="bg-warn text-surface" signTitle="Same item, other text">
+    <RowShell
+      testId="replay-changed"
+      itemKey={item.key}
+      className="border-warn/30 bg-warn-soft/60"
+      sign="~"
+      signClass="bg-warn text-surface"
+      signTitle="Same item, other text"
+    >
       <p className="leading-5 break-words">
         {head ? <span className="text-muted">{head}</span> : null}
         {before ? (
@@ -367,13 +438,18 @@ function ChangedRow({ item }: { item: Diff['changed'][number] }) {
           </del>
         ) : null}
         {after ? (
-          <ins className="rounded-sm bg-emerald-50 px-0.5 text-emerald-800 no-underline dark:bg-emerald-950/60 dark:text-emerald-300" title="Sent now">
+          <ins
+            className="rounded-sm bg-emerald-50 px-0.5 text-emerald-800 no-underline dark:bg-emerald-950/60 dark:text-emerald-300"
+            title="Sent now"
+          >
             <RedactedText text={after} />
           </ins>
         ) : null}
         {tail ? <span className="text-muted">{tail}</span> : null}
       </p>
-      <p className="mt-0.5 text-[11px] text-muted">{item.kind === 'history' ? 'message in the window' : KIND_LABEL[item.kind]} · same item, its text reads differently now</p>
+      <p className="mt-0.5 text-[11px] text-muted">
+        {item.kind === 'history' ? 'message in the window' : KIND_LABEL[item.kind]} · same item, its text reads differently now
+      </p>
     </RowShell>
   );
 }
@@ -427,7 +503,14 @@ function TokenTable({ diff }: { diff: Diff }) {
           const now = value(after, block.name);
           const delta = now - was;
           return (
-            <tr key={block.name} className="border-t border-line" data-testid="replay-block" data-block={block.name} data-before={was} data-after={now}>
+            <tr
+              key={block.name}
+              className="border-t border-line"
+              data-testid="replay-block"
+              data-block={block.name}
+              data-before={was}
+              data-after={now}
+            >
               <td className="py-1">
                 <span className="inline-flex items-center gap-1.5">
                   <span className={`size-2.5 rounded-sm ${block.swatch}`} aria-hidden="true" />
@@ -450,7 +533,9 @@ function TokenTable({ diff }: { diff: Diff }) {
           <td className="pt-1">Total</td>
           <td className="pt-1 text-right tabular-nums">{formatTokens(diff.total.before)}</td>
           <td className="pt-1 text-right tabular-nums">{formatTokens(diff.total.after)}</td>
-          <td className="pt-1 text-right tabular-nums">{diff.total.after === diff.total.before ? '—' : signed(diff.total.after - diff.total.before)}</td>
+          <td className="pt-1 text-right tabular-nums">
+            {diff.total.after === diff.total.before ? '—' : signed(diff.total.after - diff.total.before)}
+          </td>
         </tr>
       </tfoot>
     </table>

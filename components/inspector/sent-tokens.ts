@@ -33,7 +33,11 @@ const MEMORY_BLOCKS = new Set(['facts', 'summary', 'episodes']);
  */
 export function sentTokens(record: Pick<TurnRecord, 'budget' | 'messages'>): SentTokens {
   const { messages, budget } = record;
-  const unknown: SentTokens = { perMessage: messages.map(() => ({ tokens: null, parts: [], messageId: null })), priming: REPLY_PRIMING_TOKENS, total: null };
+  const unknown: SentTokens = {
+    perMessage: messages.map(() => ({ tokens: null, parts: [], messageId: null })),
+    priming: REPLY_PRIMING_TOKENS,
+    total: null,
+  };
   if (!budget || messages.length < 2) return unknown;
   const kept = budget.decisions.filter((d) => d.kept);
   const sum = (list: Array<{ tokens: number }>) => list.reduce((total, d) => total + d.tokens, 0);
@@ -48,7 +52,9 @@ export function sentTokens(record: Pick<TurnRecord, 'budget' | 'messages'>): Sen
   const systemParts: SentPart[] = [
     { label: 'system prompt', tokens: sum(prompt) },
     { label: 'citation instructions', tokens: sum(instructions) },
-    ...(memory.length > 0 ? [{ label: `memory (${memory.filter((d) => !d.key.startsWith('header:')).length} items and headers)`, tokens: sum(memory) }] : []),
+    ...(memory.length > 0
+      ? [{ label: `memory (${memory.filter((d) => !d.key.startsWith('header:')).length} items and headers)`, tokens: sum(memory) }]
+      : []),
     { label: 'framing', tokens: MESSAGE_FRAMING_TOKENS },
   ];
   const perMessage: SentMessageTokens[] = [{ tokens: sum(systemParts), parts: systemParts, messageId: null }];

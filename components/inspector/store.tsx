@@ -1,7 +1,7 @@
 'use client';
 
 import type { ChatStatus } from 'ai';
-import { createContext, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import type { ChatMessage } from '../types';
 
 export type InspectorTab = 'turn' | 'memory';

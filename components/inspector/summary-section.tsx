@@ -2,11 +2,11 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { api, ApiError, memoryKeys } from '../api';
+import { ApiError, api, memoryKeys } from '../api';
 import { ConfirmDialog } from '../confirm-dialog';
-import type { SummaryResponse, SummaryVersion } from './types';
-import { Badge, describeActor, Disclosure, formatDateTime, LoadError, Notice, Section, Skeleton, SourceLinks } from './ui';
 import { VisibleText } from '../visible-text';
+import type { SummaryResponse, SummaryVersion } from './types';
+import { Badge, Disclosure, describeActor, formatDateTime, LoadError, Notice, Section, Skeleton, SourceLinks } from './ui';
 
 const ACTION_LABELS: Record<SummaryVersion['action'], string> = { refresh: 'Refreshed', edit: 'Edited', clear: 'Cleared' };
 
@@ -142,7 +142,11 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
               ) : null}
               <div className="flex items-center justify-end gap-2">
                 <span className="mr-auto text-xs text-faint">The next refresh builds on your text.</span>
-                <button type="button" onClick={() => setEditing(false)} className="rounded-lg px-3 py-1.5 text-sm font-medium hover:bg-subtle">
+                <button
+                  type="button"
+                  onClick={() => setEditing(false)}
+                  className="rounded-lg px-3 py-1.5 text-sm font-medium hover:bg-subtle"
+                >
                   Cancel
                 </button>
                 <button
@@ -158,7 +162,10 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
           ) : (
             <>
               {summary && !empty ? (
-                <p data-testid="summary-content" className="rounded-lg border border-line bg-canvas px-3 py-2 text-sm leading-6 whitespace-pre-wrap">
+                <p
+                  data-testid="summary-content"
+                  className="rounded-lg border border-line bg-canvas px-3 py-2 text-sm leading-6 whitespace-pre-wrap"
+                >
                   <VisibleText text={summary.content} />
                 </p>
               ) : (

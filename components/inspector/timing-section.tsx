@@ -8,13 +8,13 @@ import { Badge, Explained, Field, formatMs, formatTokens, Notice, Section, short
 const TIMING_HELP = (
   <>
     <p>
-      The steps that assembled the context, one after another, then <b>generate</b>: from the call to the model until its last
-      word. <b>First token</b> is the time from the start of generate to the first word of the reply (amber in the timeline):
-      what a person waits before anything appears.
+      The steps that assembled the context, one after another, then <b>generate</b>: from the call to the model until its last word.{' '}
+      <b>First token</b> is the time from the start of generate to the first word of the reply (amber in the timeline): what a person waits
+      before anything appears.
     </p>
     <p>
-      <b>Usage</b> is what the model&apos;s provider reported; <b>our count</b> is the budget&apos;s. Why they can differ: see the
-      “?” next to Tokens.
+      <b>Usage</b> is what the model&apos;s provider reported; <b>our count</b> is the budget&apos;s. Why they can differ: see the “?” next
+      to Tokens.
     </p>
   </>
 );
@@ -71,7 +71,10 @@ export const TimingSection = memo(function TimingSection({ record }: { record: T
                 ) : generating ? (
                   <span className="text-muted italic">after the reply</span>
                 ) : (
-                  <span className="text-faint" title={record.firstTokenMs === undefined ? 'Recorded for replies written after this was added' : 'No text came'}>
+                  <span
+                    className="text-faint"
+                    title={record.firstTokenMs === undefined ? 'Recorded for replies written after this was added' : 'No text came'}
+                  >
                     —
                   </span>
                 )}
@@ -195,9 +198,7 @@ function UsageComparison({ record }: { record: TurnRecord }) {
         </thead>
         <tbody className="tabular-nums">
           <tr className="border-t border-line">
-            <td className="py-1 pr-2">
-              Our count{encoding ? <span className="text-faint"> ({encoding})</span> : null}
-            </td>
+            <td className="py-1 pr-2">Our count{encoding ? <span className="text-faint"> ({encoding})</span> : null}</td>
             <td className="py-1 text-right" data-testid="usage-ours">
               {formatTokens(ours)}
             </td>
@@ -208,7 +209,11 @@ function UsageComparison({ record }: { record: TurnRecord }) {
           <tr className="border-t border-line">
             <td className="py-1 pr-2">Provider reported</td>
             <td className="py-1 text-right" data-testid="usage-provider">
-              {provider !== null ? formatTokens(provider) : <span className="text-faint">{generating ? 'after the reply' : 'not reported'}</span>}
+              {provider !== null ? (
+                formatTokens(provider)
+              ) : (
+                <span className="text-faint">{generating ? 'after the reply' : 'not reported'}</span>
+              )}
             </td>
             <td className="py-1 text-right">{output !== null ? formatTokens(output) : <span className="text-faint">—</span>}</td>
           </tr>
@@ -235,8 +240,8 @@ function UsageHelp({ offline }: { offline: boolean }) {
         use (4 tokens per message, 3 to prime the reply). It is what memlens fits into the budget before the call.
       </p>
       <p>
-        <b>The provider&apos;s</b> is what the model&apos;s server counted and bills. It differs when its framing differs from ours, when
-        it adds tokens of its own (a system preamble, formatting of the instructions, tool definitions), or when the model uses another
+        <b>The provider&apos;s</b> is what the model&apos;s server counted and bills. It differs when its framing differs from ours, when it
+        adds tokens of its own (a system preamble, formatting of the instructions, tool definitions), or when the model uses another
         tokenizer (most non-OpenAI models). Output tokens are only the provider&apos;s.
       </p>
       {offline ? (

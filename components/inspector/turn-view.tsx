@@ -30,9 +30,9 @@ export function TurnView({ record, onReveal }: { record: TurnRecord; onReveal: (
 const RETRIEVAL_HELP = (
   <>
     <p>
-      <b>Search query</b>: what memory was searched with. A question that leans on earlier turns (“it”, “that one”, a relative date)
-      is <b>rewritten</b> into a standalone query first; the stored question never changes. <b>Cache hit</b>: the same rewrite was
-      computed before for the same recent messages and question.
+      <b>Search query</b>: what memory was searched with. A question that leans on earlier turns (“it”, “that one”, a relative date) is{' '}
+      <b>rewritten</b> into a standalone query first; the stored question never changes. <b>Cache hit</b>: the same rewrite was computed
+      before for the same recent messages and question.
     </p>
     <p>
       Facts and earlier exchanges are each searched by meaning and by words at once; the <b>Recalled</b> section below explains their
@@ -44,8 +44,8 @@ const RETRIEVAL_HELP = (
 const TOP_K_HELP = (
   <>
     <p>
-      <b>top k</b>: how many candidates a search asked for, before the budget decides what is sent. 0 in the configuration
-      (FACTS_TOP_K, EPISODES_TOP_K) means automatic: enough to fill the block&apos;s cap, between 5 and 50.
+      <b>top k</b>: how many candidates a search asked for, before the budget decides what is sent. 0 in the configuration (FACTS_TOP_K,
+      EPISODES_TOP_K) means automatic: enough to fill the block&apos;s cap, between 5 and 50.
     </p>
     <p>
       <b>found</b>: how many it returned. An earlier exchange found only by meaning must be similar enough to count; facts are never
@@ -57,12 +57,7 @@ const TOP_K_HELP = (
 function RetrievalSection({ record }: { record: TurnRecord }) {
   const { retrieval, question, runs } = record;
   return (
-    <Section
-      testId="retrieval"
-      title="Retrieval"
-      meta={retrieval.rewritten ? 'rewritten query' : 'query as asked'}
-      help={RETRIEVAL_HELP}
-    >
+    <Section testId="retrieval" title="Retrieval" meta={retrieval.rewritten ? 'rewritten query' : 'query as asked'} help={RETRIEVAL_HELP}>
       <dl>
         <Field label="Question">
           <span data-testid="retrieval-question" className="leading-6">

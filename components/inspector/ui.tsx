@@ -1,12 +1,12 @@
 'use client';
 
 import Link from 'next/link';
-import { useId, useState, type ReactNode } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { ChevronIcon } from '../icons';
+import { VisibleText } from '../visible-text';
 import { useEndpoints, useMessageLocation, useViewer, type Viewer } from './endpoints';
 import { revealMessage, useInspector } from './store';
 import { REDACTED } from './types';
-import { VisibleText } from '../visible-text';
 
 // Small building blocks shared by the inspector's sections.
 
@@ -136,7 +136,13 @@ export function Explained({ help, label, testId, children }: { help: ReactNode; 
     <>
       <span className="inline-flex items-center gap-1.5">
         {children}
-        <HelpButton label={label} open={open} controls={id} onToggle={() => setOpen((value) => !value)} testId={testId ? `${testId}-toggle` : undefined} />
+        <HelpButton
+          label={label}
+          open={open}
+          controls={id}
+          onToggle={() => setOpen((value) => !value)}
+          testId={testId ? `${testId}-toggle` : undefined}
+        />
       </span>
       <HelpNote id={id} open={open} testId={testId}>
         {help}
@@ -189,7 +195,17 @@ const tones: Record<Tone, string> = {
   danger: 'border-danger/30 bg-danger-soft text-danger',
 };
 
-export function Badge({ tone = 'neutral', children, testId, title }: { tone?: Tone; children: ReactNode; testId?: string; title?: string }) {
+export function Badge({
+  tone = 'neutral',
+  children,
+  testId,
+  title,
+}: {
+  tone?: Tone;
+  children: ReactNode;
+  testId?: string;
+  title?: string;
+}) {
   return (
     <span
       data-testid={testId}
@@ -223,7 +239,15 @@ export function Field({ label, children, testId, help }: { label: string; childr
   );
 }
 
-export function Notice({ tone = 'neutral', children, testId }: { tone?: 'neutral' | 'danger' | 'warn'; children: ReactNode; testId?: string }) {
+export function Notice({
+  tone = 'neutral',
+  children,
+  testId,
+}: {
+  tone?: 'neutral' | 'danger' | 'warn';
+  children: ReactNode;
+  testId?: string;
+}) {
   const style =
     tone === 'danger'
       ? 'border-danger/30 bg-danger-soft text-danger'
@@ -273,7 +297,15 @@ export const sentInWindow = (decision: { kept: boolean; reason?: string | null }
  * Links to the messages an item came from: a click scrolls the chat to a message of this
  * conversation; a message of another conversation is a link that opens it there.
  */
-export function SourceLinks({ ids, onReveal, conversationHint }: { ids: string[]; onReveal?: () => void; conversationHint?: string | null }) {
+export function SourceLinks({
+  ids,
+  onReveal,
+  conversationHint,
+}: {
+  ids: string[];
+  onReveal?: () => void;
+  conversationHint?: string | null;
+}) {
   const present = useInspector((state) => state.messages);
   const viewer = useViewer();
   if (ids.length === 0) return <span className="text-xs text-faint">no source messages</span>;

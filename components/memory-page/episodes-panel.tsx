@@ -36,7 +36,13 @@ export function EpisodesPanel() {
       meta={query.data && !searching ? <span data-testid="episodes-count">{plural(total, 'exchange')}</span> : null}
       description="After each reply memlens keeps the exchange (your message and its answer) so it can bring it back when it becomes relevant again. Delete one and it is never recalled again; your messages stay in the chat, marked as forgotten."
     >
-      <SearchField label="Search remembered exchanges" value={search} onChange={setSearch} placeholder="Search exchanges (any language)" testId="episode-search" />
+      <SearchField
+        label="Search remembered exchanges"
+        value={search}
+        onChange={setSearch}
+        placeholder="Search exchanges (any language)"
+        testId="episode-search"
+      />
 
       <ActionNotice notice={notice} testId="episode-notice" />
 
@@ -46,7 +52,11 @@ export function EpisodesPanel() {
         error={episodes.length === 0 ? query.error : null}
         what="the remembered exchanges"
         isEmpty={episodes.length === 0}
-        emptyText={searching ? `No remembered exchange contains “${q}”.` : 'Nothing remembered yet. Once you chat, each exchange is kept here so memlens can recall it later.'}
+        emptyText={
+          searching
+            ? `No remembered exchange contains “${q}”.`
+            : 'Nothing remembered yet. Once you chat, each exchange is kept here so memlens can recall it later.'
+        }
         foundText={searching ? `${plural(total, 'exchange')} containing “${q}”` : null}
         testIds={{ empty: 'episodes-empty', found: 'episodes-found' }}
       >
@@ -145,7 +155,9 @@ function EpisodeCard({ episode, onDeleted }: { episode: Episode; onDeleted: (mes
       <dl className="mt-2 space-y-1.5">
         {turnsOf(episode.content).map((turn, index) => (
           <div key={index} className="grid grid-cols-[4.5rem_minmax(0,1fr)] gap-x-2">
-            <dt className={`text-xs leading-5 font-medium ${turn.speaker === 'you' ? 'text-fg' : 'text-muted'}`}>{turn.speaker === 'you' ? 'You' : 'memlens'}</dt>
+            <dt className={`text-xs leading-5 font-medium ${turn.speaker === 'you' ? 'text-fg' : 'text-muted'}`}>
+              {turn.speaker === 'you' ? 'You' : 'memlens'}
+            </dt>
             <dd className={`line-clamp-4 leading-5 break-words whitespace-pre-wrap ${turn.speaker === 'you' ? 'text-fg' : 'text-muted'}`}>
               <RedactedText text={turn.text} />
             </dd>

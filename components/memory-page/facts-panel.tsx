@@ -3,7 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import { api, ApiError, memoryKeys } from '../api';
+import { ApiError, api, memoryKeys } from '../api';
 import { HistoryIcon, PencilIcon, PlusIcon, QuoteIcon, TrashIcon } from '../icons';
 import { useAfterMemoryChange } from '../inspector/memory-changed';
 import { Badge, formatDate, formatDateTime } from '../inspector/ui';
@@ -34,7 +34,9 @@ export function FactsPanel() {
     <Panel
       id="facts"
       title="Facts about you"
-      meta={query.data && !searching ? <span data-testid="facts-count">{plural(facts.length, showEnded ? 'fact' : 'current fact')}</span> : null}
+      meta={
+        query.data && !searching ? <span data-testid="facts-count">{plural(facts.length, showEnded ? 'fact' : 'current fact')}</span> : null
+      }
       description="What memlens has learned about you across all your conversations, and adds to every reply where it helps. Correct it here: an edit or a deletion also reaches the exchanges and summaries it remembers."
       actions={
         <button
@@ -60,7 +62,13 @@ export function FactsPanel() {
       ) : null}
 
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <SearchField label="Search facts" value={search} onChange={setSearch} placeholder="Search facts (any language)" testId="fact-search" />
+        <SearchField
+          label="Search facts"
+          value={search}
+          onChange={setSearch}
+          placeholder="Search facts (any language)"
+          testId="fact-search"
+        />
         <label className="inline-flex items-center gap-2 text-sm text-muted">
           <input
             type="checkbox"
@@ -81,7 +89,9 @@ export function FactsPanel() {
         what="your facts"
         isEmpty={facts.length === 0}
         emptyText={
-          searching ? `No fact contains “${q}”.` : 'No facts yet. Tell memlens about yourself in a conversation (your name, where you live, what you like), or add a fact here.'
+          searching
+            ? `No fact contains “${q}”.`
+            : 'No facts yet. Tell memlens about yourself in a conversation (your name, where you live, what you like), or add a fact here.'
         }
         foundText={searching ? `${plural(facts.length, 'fact')} containing “${q}”` : null}
         testIds={{ empty: 'facts-empty', found: 'facts-found' }}
@@ -108,7 +118,11 @@ function AddFactForm({ onDone, onCancel }: { onDone: (message: string) => void; 
     onSuccess: async (result) => {
       await queryClient.invalidateQueries({ queryKey: memoryKeys.factsAll });
       afterMemoryChange();
-      onDone(result.replaced ? `Added. It replaces your earlier ${KIND_LABELS.get(kind)?.toLowerCase() ?? kind}, which stays in its history.` : 'Added. memlens recalls it from your next message on.');
+      onDone(
+        result.replaced
+          ? `Added. It replaces your earlier ${KIND_LABELS.get(kind)?.toLowerCase() ?? kind}, which stays in its history.`
+          : 'Added. memlens recalls it from your next message on.',
+      );
     },
   });
 
@@ -164,15 +178,29 @@ function AddFactForm({ onDone, onCancel }: { onDone: (message: string) => void; 
       </div>
       {add.isError ? (
         <p role="alert" className="mt-2 text-sm text-danger" data-testid="fact-add-error">
-          {add.error instanceof ApiError && add.error.status === 409 ? 'memlens already keeps this fact.' : `Could not add it: ${add.error.message}`}
+          {add.error instanceof ApiError && add.error.status === 409
+            ? 'memlens already keeps this fact.'
+            : `Could not add it: ${add.error.message}`}
         </p>
       ) : null}
       <div className="mt-3 flex items-center justify-end gap-2">
-        <span className="mr-auto hidden text-xs text-faint sm:inline">Name, home, work and diet hold one at a time: a new one replaces the old.</span>
-        <button type="button" onClick={onCancel} disabled={add.isPending} className="rounded-lg px-3 py-1.5 text-sm font-medium hover:bg-subtle">
+        <span className="mr-auto hidden text-xs text-faint sm:inline">
+          Name, home, work and diet hold one at a time: a new one replaces the old.
+        </span>
+        <button
+          type="button"
+          onClick={onCancel}
+          disabled={add.isPending}
+          className="rounded-lg px-3 py-1.5 text-sm font-medium hover:bg-subtle"
+        >
           Cancel
         </button>
-        <button type="submit" data-testid="fact-add-save" disabled={add.isPending || content.trim() === ''} className={buttonStyles.primary}>
+        <button
+          type="submit"
+          data-testid="fact-add-save"
+          disabled={add.isPending || content.trim() === ''}
+          className={buttonStyles.primary}
+        >
           {add.isPending ? 'Adding…' : 'Add fact'}
         </button>
       </div>
@@ -252,14 +280,20 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
         <ul id={usesId} className="mt-2 space-y-1 border-t border-line pt-2" data-testid="memory-fact-replies">
           {fact.usedIn.replies.map((reply) => (
             <li key={reply.messageId} className="flex flex-wrap items-baseline gap-x-2 text-xs">
-              <Link href={messageHref(reply.conversationId, reply.messageId)} className="font-medium text-accent hover:underline" data-testid="memory-fact-reply">
+              <Link
+                href={messageHref(reply.conversationId, reply.messageId)}
+                className="font-medium text-accent hover:underline"
+                data-testid="memory-fact-reply"
+              >
                 Reply in “{reply.conversationTitle}”
               </Link>
               <span className="text-faint">{formatDateTime(reply.createdAt)}</span>
             </li>
           ))}
           {fact.usedIn.count > fact.usedIn.replies.length ? (
-            <li className="text-xs text-faint">and {plural(fact.usedIn.count - fact.usedIn.replies.length, 'earlier reply', 'earlier replies')}</li>
+            <li className="text-xs text-faint">
+              and {plural(fact.usedIn.count - fact.usedIn.replies.length, 'earlier reply', 'earlier replies')}
+            </li>
           ) : null}
         </ul>
       ) : null}

@@ -1,7 +1,7 @@
 'use client';
 
 import { ChatHeader } from '../chat-header';
-import { ForgetEverything, FORGET_EVERYTHING_DESCRIPTION } from '../forget-everything';
+import { FORGET_EVERYTHING_DESCRIPTION, ForgetEverything } from '../forget-everything';
 import type { ConversationSummary, ModelInfo } from '../types';
 import { EpisodesPanel } from './episodes-panel';
 import { FactsPanel } from './facts-panel';
@@ -25,8 +25,8 @@ export function MemoryPage({ conversations, model }: { conversations: Conversati
           <div>
             <h2 className="text-xl font-semibold tracking-tight sm:text-2xl">What memlens remembers about you</h2>
             <p className="mt-2 text-[15px] leading-7 text-muted">
-              Everything below can be added to a reply’s context. Search it, correct it or delete it: a change applies to every later
-              reply, in all your conversations.
+              Everything below can be added to a reply’s context. Search it, correct it or delete it: a change applies to every later reply,
+              in all your conversations.
             </p>
             <nav aria-label="Parts of this page" className="mt-3 flex flex-wrap gap-1.5">
               {PARTS.map(([id, label]) => (

@@ -66,7 +66,12 @@ export function SummariesPanel({ initialConversations }: { initialConversations:
           </ul>
           {conversations.length > shown ? (
             <div className="mt-3 flex justify-center">
-              <button type="button" data-testid="summaries-more" onClick={() => setShown((n) => n + PAGE)} className={buttonStyles.secondary}>
+              <button
+                type="button"
+                data-testid="summaries-more"
+                onClick={() => setShown((n) => n + PAGE)}
+                className={buttonStyles.secondary}
+              >
                 Show more ({plural(conversations.length - shown, 'more conversation')})
               </button>
             </div>

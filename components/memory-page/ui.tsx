@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { SearchIcon } from '../icons';
 import { LoadError, Skeleton } from '../inspector/ui';
 
@@ -39,7 +39,10 @@ export function Panel({
     >
       <header className="flex flex-wrap items-start gap-x-4 gap-y-2 px-4 pt-4 sm:px-5">
         <div className="min-w-0 flex-1 basis-64">
-          <h2 id={titleId} className={`flex flex-wrap items-baseline gap-x-2 text-base font-semibold tracking-tight ${tone === 'danger' ? 'text-danger' : ''}`}>
+          <h2
+            id={titleId}
+            className={`flex flex-wrap items-baseline gap-x-2 text-base font-semibold tracking-tight ${tone === 'danger' ? 'text-danger' : ''}`}
+          >
             {title}
             {meta ? <span className="text-sm font-normal text-muted">{meta}</span> : null}
           </h2>
@@ -53,7 +56,19 @@ export function Panel({
 }
 
 /** A search box: a label for screen readers, Escape clears it. */
-export function SearchField({ label, value, onChange, placeholder, testId }: { label: string; value: string; onChange: (value: string) => void; placeholder: string; testId: string }) {
+export function SearchField({
+  label,
+  value,
+  onChange,
+  placeholder,
+  testId,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  testId: string;
+}) {
   const id = useId();
   return (
     <div className="relative min-w-48 flex-1 basis-64">
@@ -145,7 +160,8 @@ export function useDebounced<T>(value: T, ms = 250): T {
 export const buttonStyles = {
   primary:
     'inline-flex items-center justify-center gap-1.5 rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-on-accent shadow-xs hover:bg-accent-hover disabled:opacity-60',
-  secondary: 'inline-flex items-center justify-center gap-1.5 rounded-lg border border-line px-3 py-1.5 text-sm font-medium hover:bg-subtle disabled:opacity-60',
+  secondary:
+    'inline-flex items-center justify-center gap-1.5 rounded-lg border border-line px-3 py-1.5 text-sm font-medium hover:bg-subtle disabled:opacity-60',
   quiet: 'inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-muted hover:bg-subtle hover:text-fg',
   quietDanger: 'inline-flex items-center gap-1 rounded-md px-1.5 py-0.5 text-xs text-muted hover:bg-danger-soft hover:text-danger',
 } as const;

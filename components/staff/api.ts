@@ -2,7 +2,17 @@ import { STAFF_REQUEST_HEADER } from '@/lib/csrf';
 import { ApiError, parseApiError } from '../api';
 import type { MessageLocation } from '../inspector/endpoints';
 import type { ReplayOptions, ReplayResponse, TurnContext } from '../inspector/types';
-import type { AuditEntry, AuditFilter, ConversationDetail, JobStatus, StaffFact, StaffJob, StaffSummary, StaffUserRow, UserOverview } from './types';
+import type {
+  AuditEntry,
+  AuditFilter,
+  ConversationDetail,
+  JobStatus,
+  StaffFact,
+  StaffJob,
+  StaffSummary,
+  StaffUserRow,
+  UserOverview,
+} from './types';
 
 // The staff console's calls to /api/staff/** (every one needs a signed-in staff member).
 
@@ -70,16 +80,22 @@ export const staffApi = {
   editFact: (id: string, content: string, reason: string) =>
     request<{ fact: StaffFact }>(`/api/staff/facts/${id}`, { method: 'PATCH', json: { content, reason } }).then((r) => r.fact),
   deleteFact: (id: string, reason: string) =>
-    request<{ deleted: string[]; messagesMarked: number; recordsRedacted: number }>(`/api/staff/facts/${id}`, { method: 'DELETE', json: { reason } }),
+    request<{ deleted: string[]; messagesMarked: number; recordsRedacted: number }>(`/api/staff/facts/${id}`, {
+      method: 'DELETE',
+      json: { reason },
+    }),
   clearSummary: (conversationId: string, reason: string) =>
     request<{ summary: StaffSummary }>(`/api/staff/conversations/${conversationId}/summary`, { method: 'DELETE', json: { reason } }),
   jobs: (filter: { status?: JobStatus; userId?: string }) =>
-    request<{ jobs: StaffJob[]; counts?: Record<JobStatus, number> }>(`/api/staff/jobs${query({ status: filter.status, userId: filter.userId })}`),
+    request<{ jobs: StaffJob[]; counts?: Record<JobStatus, number> }>(
+      `/api/staff/jobs${query({ status: filter.status, userId: filter.userId })}`,
+    ),
   retryJob: (id: string) => request<{ job: StaffJob | null }>(`/api/staff/jobs/${id}/retry`, { method: 'POST' }).then((r) => r.job),
   audit: (filter: AuditFilter, before: number | undefined, limit: number) =>
     request<{ entries: AuditEntry[] }>(`/api/staff/audit${auditQuery(filter, { before, limit })}`).then((r) => r.entries),
   /** The newest `limit` matching entries as a JSON Lines file. */
-  auditExport: async (filter: AuditFilter, limit: number) => (await call(`/api/staff/audit${auditQuery(filter, { format: 'jsonl', limit })}`)).blob(),
+  auditExport: async (filter: AuditFilter, limit: number) =>
+    (await call(`/api/staff/audit${auditQuery(filter, { format: 'jsonl', limit })}`)).blob(),
 };
 
 export const staffKeys = {

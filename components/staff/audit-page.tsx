@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useId, useState, type ReactNode } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { Badge, Disclosure, formatDateTime, LoadError, RedactedText, Skeleton } from '../inspector/ui';
 import { staffApi, staffKeys } from './api';
 import type { AuditEntry, AuditFilter } from './types';
@@ -62,13 +62,13 @@ const FIELDS_HELP = (
       itself).
     </p>
     <p>
-      <b>Action</b> on an <b>object</b>: what happened to what (a fact edited, a summary cleared, a turn record read…). <b>By</b>: who
-      did it, with their role at the time: <b>staff</b>, <b>user</b> (the person changing their own memory), or <b>system</b> (memlens&apos;
-      own rules, e.g. a fact replaced by a newer one). <b>About</b>: whose data it is. <b>Reason</b>: why, required for every staff edit.
+      <b>Action</b> on an <b>object</b>: what happened to what (a fact edited, a summary cleared, a turn record read…). <b>By</b>: who did
+      it, with their role at the time: <b>staff</b>, <b>user</b> (the person changing their own memory), or <b>system</b> (memlens&apos; own
+      rules, e.g. a fact replaced by a newer one). <b>About</b>: whose data it is. <b>Reason</b>: why, required for every staff edit.
     </p>
     <p>
-      <b>Before / after</b>: the object around the change. Deleted text appears only as <span className="font-mono">[redacted]</span>,
-      here and in the export. <b>Request</b>: the id of the HTTP request; entries sharing it were written by the same action.
+      <b>Before / after</b>: the object around the change. Deleted text appears only as <span className="font-mono">[redacted]</span>, here
+      and in the export. <b>Request</b>: the id of the HTTP request; entries sharing it were written by the same action.
     </p>
   </>
 );
@@ -168,7 +168,9 @@ export function AuditPage({ filter }: { filter: AuditFilter }) {
         ) : rows.length === 0 ? (
           <div className="px-4 pb-4 sm:px-5">
             <Empty title={active ? 'No entry matches these filters' : 'The audit log is empty'} testId="audit-empty">
-              {active ? 'Widen the date range or clear a filter.' : 'Entries appear when staff read a user’s data or anyone changes memory.'}
+              {active
+                ? 'Widen the date range or clear a filter.'
+                : 'Entries appear when staff read a user’s data or anyone changes memory.'}
             </Empty>
           </div>
         ) : (
@@ -299,7 +301,13 @@ function FilterForm({ filter }: { filter: AuditFilter }) {
         </Labelled>
         <div className="grid grid-cols-2 gap-3 sm:col-span-2 lg:col-span-1">
           <Labelled id={ids.type} label="Object">
-            <select id={ids.type} data-testid="audit-filter-object" value={draft.objectType} onChange={(event) => set('objectType')(event.target.value)} className={inputStyle}>
+            <select
+              id={ids.type}
+              data-testid="audit-filter-object"
+              value={draft.objectType}
+              onChange={(event) => set('objectType')(event.target.value)}
+              className={inputStyle}
+            >
               <option value="">Any</option>
               {OBJECT_TYPES.map(([value, label]) => (
                 <option key={value} value={value}>
@@ -309,7 +317,13 @@ function FilterForm({ filter }: { filter: AuditFilter }) {
             </select>
           </Labelled>
           <Labelled id={ids.action} label="Action">
-            <select id={ids.action} data-testid="audit-filter-action" value={draft.action} onChange={(event) => set('action')(event.target.value)} className={inputStyle}>
+            <select
+              id={ids.action}
+              data-testid="audit-filter-action"
+              value={draft.action}
+              onChange={(event) => set('action')(event.target.value)}
+              className={inputStyle}
+            >
               <option value="">Any</option>
               {ACTIONS.map(([value, label]) => (
                 <option key={value} value={value}>
@@ -321,10 +335,24 @@ function FilterForm({ filter }: { filter: AuditFilter }) {
         </div>
         <div className="grid grid-cols-2 gap-3 sm:col-span-2 lg:col-span-1">
           <Labelled id={ids.from} label="From" hint="day, inclusive">
-            <input id={ids.from} type="date" data-testid="audit-filter-from" value={draft.from} onChange={(event) => set('from')(event.target.value)} className={inputStyle} />
+            <input
+              id={ids.from}
+              type="date"
+              data-testid="audit-filter-from"
+              value={draft.from}
+              onChange={(event) => set('from')(event.target.value)}
+              className={inputStyle}
+            />
           </Labelled>
           <Labelled id={ids.to} label="To" hint="day, inclusive">
-            <input id={ids.to} type="date" data-testid="audit-filter-to" value={draft.to} onChange={(event) => set('to')(event.target.value)} className={inputStyle} />
+            <input
+              id={ids.to}
+              type="date"
+              data-testid="audit-filter-to"
+              value={draft.to}
+              onChange={(event) => set('to')(event.target.value)}
+              className={inputStyle}
+            />
           </Labelled>
         </div>
       </div>
@@ -365,7 +393,19 @@ function json(value: unknown): string | null {
 }
 
 /** "staff 1a2b3c4d", "you", "the user", "memlens (offline-rules)". */
-function Who({ userId, role, label, me, targetUserId }: { userId: string | null; role: string; label: string; me: string | null; targetUserId: string | null }) {
+function Who({
+  userId,
+  role,
+  label,
+  me,
+  targetUserId,
+}: {
+  userId: string | null;
+  role: string;
+  label: string;
+  me: string | null;
+  targetUserId: string | null;
+}) {
   if (!userId) {
     return (
       <span title="memlens itself: a post-turn rule or the memory model">
@@ -387,7 +427,13 @@ function AuditRow({ entry, me }: { entry: AuditEntry; me: string | null }) {
   const tone = ACTION_TONE[entry.action] ?? 'neutral';
   const objectLabel = OBJECT_TYPES.find(([value]) => value === entry.objectType)?.[1] ?? entry.objectType;
   return (
-    <li data-testid="audit-entry" data-entry-id={entry.id} data-action={entry.action} data-object-type={entry.objectType} className="px-4 py-3 sm:px-5">
+    <li
+      data-testid="audit-entry"
+      data-entry-id={entry.id}
+      data-action={entry.action}
+      data-object-type={entry.objectType}
+      className="px-4 py-3 sm:px-5"
+    >
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
         <time dateTime={entry.at} className="w-full text-xs text-muted tabular-nums sm:w-36 sm:shrink-0">
           {formatDateTime(entry.at)}
@@ -398,7 +444,11 @@ function AuditRow({ entry, me }: { entry: AuditEntry; me: string | null }) {
         <span className="font-medium" data-testid="audit-object">
           {objectLabel.toLowerCase()}
         </span>
-        {entry.objectId ? <span className="font-mono text-xs text-muted" title={entry.objectId}>{entry.objectId.slice(0, 8)}</span> : null}
+        {entry.objectId ? (
+          <span className="font-mono text-xs text-muted" title={entry.objectId}>
+            {entry.objectId.slice(0, 8)}
+          </span>
+        ) : null}
         <span className="text-muted">by</span>
         <span data-testid="audit-actor">
           <Who userId={entry.actorUserId} role={entry.actorRole} label={entry.actor} me={me} targetUserId={entry.targetUserId} />
@@ -407,7 +457,12 @@ function AuditRow({ entry, me }: { entry: AuditEntry; me: string | null }) {
         {entry.targetUserId && entry.targetUserId !== entry.actorUserId ? (
           <>
             <span className="text-muted">about</span>
-            <Link href={`/staff/users/${entry.targetUserId}`} className="font-mono text-xs text-accent hover:underline" title={entry.targetUserId} data-testid="audit-target">
+            <Link
+              href={`/staff/users/${entry.targetUserId}`}
+              className="font-mono text-xs text-accent hover:underline"
+              title={entry.targetUserId}
+              data-testid="audit-target"
+            >
               user {entry.targetUserId.slice(0, 8)}
             </Link>
           </>
@@ -468,7 +523,10 @@ function DetailRow({ label, title, children }: { label: string; title: string; c
 
 function JsonBlock({ text, testId }: { text: string; testId: string }) {
   return (
-    <pre data-testid={testId} className="max-h-56 overflow-auto rounded-md border border-line bg-subtle px-2.5 py-1.5 font-mono text-[11.5px] leading-5 whitespace-pre-wrap break-words">
+    <pre
+      data-testid={testId}
+      className="max-h-56 overflow-auto rounded-md border border-line bg-subtle px-2.5 py-1.5 font-mono text-[11.5px] leading-5 whitespace-pre-wrap break-words"
+    >
       <RedactedText text={text} />
     </pre>
   );

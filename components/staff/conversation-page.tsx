@@ -11,18 +11,18 @@ import { TurnView } from '../inspector/turn-view';
 import { Badge, formatDateTime, Notice, Skeleton } from '../inspector/ui';
 import { Markdown } from '../markdown';
 import { CorrectionsCaption, MarkedText, ReplyMarksNote } from '../message-marks';
-import { toChatMessage, type ChatMessage } from '../types';
+import { type ChatMessage, toChatMessage } from '../types';
+import { VisibleText } from '../visible-text';
 import { staffApi, staffKeys } from './api';
 import type { ConversationDetail, StaffMessage, StaffSummary, UserOverview } from './types';
 import { buttons, Card, Empty, Loaded, plural, ReasonDialog, StatusLine } from './ui';
-import { VisibleText } from '../visible-text';
 
 const MESSAGES_HELP = (
   <>
     <p>
       The messages exactly as the user wrote them and memlens answered; nothing here can be changed. A <b>forgotten</b> part (struck
-      through) is no longer sent to the model, because a fact it stated was deleted; a <b>corrected</b> part (dotted underline) is sent
-      with the correction.
+      through) is no longer sent to the model, because a fact it stated was deleted; a <b>corrected</b> part (dotted underline) is sent with
+      the correction.
     </p>
     <p>
       <b>Turn record</b> on a reply shows the context assembled for it: the search, what was recalled, what the token budget kept and
@@ -39,8 +39,8 @@ const SUMMARY_HELP = (
       refresh, edit or clear. <b>Covers</b>: how many of the oldest messages it stands for.
     </p>
     <p>
-      <b>Clear</b> empties it and sets a clear point: later refreshes only cover messages written after it, so what was cleared never
-      comes back. The earlier exchanges can still be recalled on their own. Clearing is written to the audit log with your reason.
+      <b>Clear</b> empties it and sets a clear point: later refreshes only cover messages written after it, so what was cleared never comes
+      back. The earlier exchanges can still be recalled on their own. Clearing is written to the audit log with your reason.
     </p>
   </>
 );
@@ -145,7 +145,8 @@ function ConversationView({
           {conversation.title}
         </h1>
         <p className="mt-1 text-sm text-muted">
-          {plural(messages.length, 'message')} · started {formatDateTime(conversation.createdAt)} · last active {formatDateTime(conversation.updatedAt)}
+          {plural(messages.length, 'message')} · started {formatDateTime(conversation.createdAt)} · last active{' '}
+          {formatDateTime(conversation.updatedAt)}
         </p>
       </div>
 
@@ -167,16 +168,19 @@ function ConversationView({
               <ol className="space-y-6 pt-2" aria-label="Messages">
                 {messages.map((message) => (
                   <li key={message.id}>
-                    <StaffMessageView message={message} selected={turn === message.id} onTurn={() => onTurn(turn === message.id ? null : message.id)} onCite={onCite} />
+                    <StaffMessageView
+                      message={message}
+                      selected={turn === message.id}
+                      onTurn={() => onTurn(turn === message.id ? null : message.id)}
+                      onCite={onCite}
+                    />
                   </li>
                 ))}
               </ol>
             )}
           </Card>
         </div>
-        {turn ? (
-          <TurnPanel key={turn} messageId={turn} replies={replies} onTurn={onTurn} />
-        ) : null}
+        {turn ? <TurnPanel key={turn} messageId={turn} replies={replies} onTurn={onTurn} /> : null}
       </div>
     </div>
   );
@@ -215,7 +219,11 @@ function StaffMessageView({
         <div className="flex flex-col items-end gap-1">
           <div className="max-w-[85%] rounded-2xl rounded-br-md bg-bubble px-4 py-2.5 text-[15px] leading-7 break-words whitespace-pre-wrap">
             <span data-testid="message-text" data-marks={message.marks.length || undefined}>
-              {message.marks.length ? <MarkedText text={message.content} marks={message.marks} showInvisible /> : <VisibleText text={message.content} />}
+              {message.marks.length ? (
+                <MarkedText text={message.content} marks={message.marks} showInvisible />
+              ) : (
+                <VisibleText text={message.content} />
+              )}
             </span>
           </div>
           <CorrectionsCaption marks={message.marks} />
@@ -238,7 +246,9 @@ function StaffMessageView({
             </div>
             {message.content && message.marks.length ? <ReplyMarksNote text={message.content} marks={message.marks} /> : null}
             {message.status === 'failed' && message.error ? (
-              <p className="mt-2 rounded-lg border border-danger/30 bg-danger-soft px-2.5 py-1.5 text-xs text-danger">The model failed: {message.error}</p>
+              <p className="mt-2 rounded-lg border border-danger/30 bg-danger-soft px-2.5 py-1.5 text-xs text-danger">
+                The model failed: {message.error}
+              </p>
             ) : null}
             <div className="mt-2 flex flex-wrap items-center gap-2">
               <button
@@ -267,7 +277,15 @@ function StaffMessageView({
 }
 
 /** A reply's turn record, read-only: a column beside the messages on a wide screen, the whole screen on a phone. */
-function TurnPanel({ messageId, replies, onTurn }: { messageId: string; replies: StaffMessage[]; onTurn: (messageId: string | null) => void }) {
+function TurnPanel({
+  messageId,
+  replies,
+  onTurn,
+}: {
+  messageId: string;
+  replies: StaffMessage[];
+  onTurn: (messageId: string | null) => void;
+}) {
   const ref = useRef<HTMLElement>(null);
   const endpoints = useEndpoints();
   const turn = useQuery({
@@ -352,14 +370,14 @@ function TurnPanel({ messageId, replies, onTurn }: { messageId: string; replies:
         </div>
         {turn.data ? (
           <p className="mt-1 line-clamp-2 text-xs text-muted" title={turn.data.context.question.text}>
-            Answering: <span className="text-fg">“<VisibleText text={turn.data.context.question.text} />”</span>
+            Answering:{' '}
+            <span className="text-fg">
+              “<VisibleText text={turn.data.context.question.text} />”
+            </span>
           </p>
         ) : null}
       </div>
-      <div
-        className="min-h-0 flex-1 overflow-y-auto"
-        data-testid="turn-view"
-      >
+      <div className="min-h-0 flex-1 overflow-y-auto" data-testid="turn-view">
         {turn.isPending ? (
           <Skeleton lines={8} />
         ) : turn.error instanceof ApiError && turn.error.status === 404 ? (

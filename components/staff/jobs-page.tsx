@@ -18,19 +18,30 @@ const FILTERS: Array<{ value: JobStatus | null; label: string }> = [
 ];
 
 const KINDS: Record<string, { label: string; what: string }> = {
-  index_episode: { label: 'Index episode', what: 'stores the exchange (question and reply) with its embedding, so later turns can recall it' },
+  index_episode: {
+    label: 'Index episode',
+    what: 'stores the exchange (question and reply) with its embedding, so later turns can recall it',
+  },
   extract_facts: { label: 'Extract facts', what: 'reads the user’s message for facts about them and adds, updates or deletes facts' },
-  refresh_summary: { label: 'Refresh summary', what: 'brings the conversation’s rolling summary up to date once enough new messages can be covered' },
+  refresh_summary: {
+    label: 'Refresh summary',
+    what: 'brings the conversation’s rolling summary up to date once enough new messages can be covered',
+  },
 };
 
-const STATUS_TONE: Record<JobStatus, 'neutral' | 'accent' | 'good' | 'danger'> = { pending: 'neutral', running: 'accent', done: 'good', failed: 'danger' };
+const STATUS_TONE: Record<JobStatus, 'neutral' | 'accent' | 'good' | 'danger'> = {
+  pending: 'neutral',
+  running: 'accent',
+  done: 'good',
+  failed: 'danger',
+};
 
 const JOBS_HELP = (
   <>
     <p>
-      After every reply memlens runs three jobs in the background: <b>index episode</b>, <b>extract facts</b> and <b>refresh summary</b>.
-      A failure never breaks the chat or loses a message; the job is tried again with a growing pause between attempts, and after the
-      last attempt it stays <b>failed</b> with its last error.
+      After every reply memlens runs three jobs in the background: <b>index episode</b>, <b>extract facts</b> and <b>refresh summary</b>. A
+      failure never breaks the chat or loses a message; the job is tried again with a growing pause between attempts, and after the last
+      attempt it stays <b>failed</b> with its last error.
     </p>
     <p>
       <b>Attempts</b>: how many times it has run. <b>Next try</b>: when a pending job runs again. <b>Retry</b> resets the attempts and runs
@@ -52,7 +63,8 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
   const jobs = useQuery({
     queryKey: staffKeys.jobs(status ?? '', userId ?? ''),
     queryFn: () => staffApi.jobs({ status: status ?? undefined, userId: userId ?? undefined }),
-    refetchInterval: (query) => (query.state.data?.jobs.some((job) => job.status === 'running' || job.status === 'pending') ? 5_000 : false),
+    refetchInterval: (query) =>
+      query.state.data?.jobs.some((job) => job.status === 'running' || job.status === 'pending') ? 5_000 : false,
   });
   const href = (next: { status?: JobStatus | null; userId?: string | null }) => {
     const params = new URLSearchParams();
@@ -69,8 +81,8 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
       <div>
         <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">Jobs</h1>
         <p className="mt-1.5 max-w-3xl text-[15px] leading-7 text-muted">
-          The memory work that runs after each reply. A failed job means some memory is missing (an exchange that cannot be recalled, a
-          fact not learned, a stale summary) until it is retried.
+          The memory work that runs after each reply. A failed job means some memory is missing (an exchange that cannot be recalled, a fact
+          not learned, a stale summary) until it is retried.
         </p>
       </div>
 
@@ -92,7 +104,10 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
                 {filter.label}
                 {jobs.data?.counts ? (
                   <span className="ml-1.5 tabular-nums opacity-70" data-testid="job-filter-count">
-                    {(filter.value ? jobs.data.counts[filter.value] : Object.values(jobs.data.counts).reduce((a, b) => a + b, 0)).toLocaleString()}
+                    {(filter.value
+                      ? jobs.data.counts[filter.value]
+                      : Object.values(jobs.data.counts).reduce((a, b) => a + b, 0)
+                    ).toLocaleString()}
                   </span>
                 ) : null}
               </Link>
@@ -100,9 +115,17 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
           })}
         </nav>
         {userId ? (
-          <span className="inline-flex items-center gap-1 rounded-full border border-line bg-surface py-0.5 pr-1 pl-3 text-sm text-muted" data-testid="job-user-filter">
+          <span
+            className="inline-flex items-center gap-1 rounded-full border border-line bg-surface py-0.5 pr-1 pl-3 text-sm text-muted"
+            data-testid="job-user-filter"
+          >
             user <span className="font-mono text-xs">{userId.slice(0, 8)}</span>
-            <Link href={href({ userId: null })} replace className="rounded-full p-1 hover:bg-subtle hover:text-fg" aria-label="Show every user's jobs">
+            <Link
+              href={href({ userId: null })}
+              replace
+              className="rounded-full p-1 hover:bg-subtle hover:text-fg"
+              aria-label="Show every user's jobs"
+            >
               <CloseIcon width={12} height={12} />
             </Link>
           </span>
@@ -153,8 +176,14 @@ function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone:
         !after
           ? { tone: 'good', text: `Retried ${label}; the job no longer exists (its reply was deleted).` }
           : after.status === 'failed'
-            ? { tone: 'danger', text: `Retried ${label} for reply ${job.messageId.slice(0, 8)}, and it failed again: ${after.lastError ?? 'no error recorded'}` }
-            : { tone: 'good', text: `Retried ${label} for reply ${job.messageId.slice(0, 8)}: the job is ${after.status === 'done' ? 'done' : after.status}.` },
+            ? {
+                tone: 'danger',
+                text: `Retried ${label} for reply ${job.messageId.slice(0, 8)}, and it failed again: ${after.lastError ?? 'no error recorded'}`,
+              }
+            : {
+                tone: 'good',
+                text: `Retried ${label} for reply ${job.messageId.slice(0, 8)}: the job is ${after.status === 'done' ? 'done' : after.status}.`,
+              },
       );
       void queryClient.invalidateQueries({ queryKey: ['staff', 'jobs'] });
       void queryClient.invalidateQueries({ queryKey: ['staff', 'audit'] });
@@ -185,7 +214,13 @@ function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone:
           {job.status !== 'done' ? <p className="mt-0.5 text-xs text-muted">It {kind.what}.</p> : null}
         </div>
         {canRetry ? (
-          <button type="button" data-testid="retry-job" onClick={() => retry.mutate()} disabled={retry.isPending} className={buttons.secondary}>
+          <button
+            type="button"
+            data-testid="retry-job"
+            onClick={() => retry.mutate()}
+            disabled={retry.isPending}
+            className={buttons.secondary}
+          >
             <RetryIcon width={14} height={14} />
             {retry.isPending ? 'Running…' : job.status === 'failed' ? 'Retry' : 'Run now'}
           </button>
@@ -221,7 +256,11 @@ function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone:
         <div className="flex gap-1">
           <dt>Reply</dt>
           <dd>
-            <Link href={`/staff/conversations/${job.conversationId}?turn=${job.messageId}`} className="font-mono text-accent hover:underline" title="Open the reply this job ran for">
+            <Link
+              href={`/staff/conversations/${job.conversationId}?turn=${job.messageId}`}
+              className="font-mono text-accent hover:underline"
+              title="Open the reply this job ran for"
+            >
               {job.messageId.slice(0, 8)}
             </Link>
           </dd>

@@ -2,11 +2,15 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { useEffect, type ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { LensIcon } from '../icons';
 
 const NAV = [
-  { href: '/staff', label: 'Users', match: (path: string) => path === '/staff' || path.startsWith('/staff/users') || path.startsWith('/staff/conversations') },
+  {
+    href: '/staff',
+    label: 'Users',
+    match: (path: string) => path === '/staff' || path.startsWith('/staff/users') || path.startsWith('/staff/conversations'),
+  },
   { href: '/staff/jobs', label: 'Jobs', match: (path: string) => path.startsWith('/staff/jobs') },
   { href: '/staff/audit', label: 'Audit log', match: (path: string) => path.startsWith('/staff/audit') },
 ] as const;
@@ -22,7 +26,10 @@ export function StaffShell({ staff, children }: { staff: { email: string | null 
 
   return (
     <div className="min-h-dvh bg-canvas" data-testid="staff-console">
-      <a href="#staff-main" className="sr-only z-50 rounded-md bg-surface px-3 py-2 text-sm focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+      <a
+        href="#staff-main"
+        className="sr-only z-50 rounded-md bg-surface px-3 py-2 text-sm focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
         Skip to the content
       </a>
       <header className="sticky top-0 z-30 border-b border-line bg-surface/90 backdrop-blur">
@@ -32,7 +39,9 @@ export function StaffShell({ staff, children }: { staff: { email: string | null 
               <LensIcon width={16} height={16} />
             </span>
             memlens
-            <span className="rounded-full border border-warn/30 bg-warn-soft px-2 py-0.5 text-[11px] font-medium text-warn">Staff console</span>
+            <span className="rounded-full border border-warn/30 bg-warn-soft px-2 py-0.5 text-[11px] font-medium text-warn">
+              Staff console
+            </span>
           </Link>
           <div className="ml-auto flex min-w-0 items-center gap-3 text-sm sm:order-last">
             <span className="hidden max-w-56 truncate text-muted sm:inline" title={staff.email ?? undefined} data-testid="staff-email">

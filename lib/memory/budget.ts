@@ -32,7 +32,10 @@ export function fitToBudget(input: BudgetInput): BudgetOutcome {
   const { budget, requiredTokens } = input;
   if (requiredTokens > budget) return { ok: false, requiredTokens, budget };
 
-  const floors = Object.fromEntries(BLOCK_PRIORITY.map((b) => [b, Math.floor(input.limits[b].floor * budget)])) as Record<BlockName, number>;
+  const floors = Object.fromEntries(BLOCK_PRIORITY.map((b) => [b, Math.floor(input.limits[b].floor * budget)])) as Record<
+    BlockName,
+    number
+  >;
   const caps = Object.fromEntries(BLOCK_PRIORITY.map((b) => [b, Math.floor(input.limits[b].cap * budget)])) as Record<BlockName, number>;
   let remaining = budget - requiredTokens;
   const used = { facts: 0, summary: 0, episodes: 0, history: 0 } as Record<BlockName, number>;
@@ -40,10 +43,7 @@ export function fitToBudget(input: BudgetInput): BudgetOutcome {
 
   BLOCK_PRIORITY.forEach((block, index) => {
     // What lower-priority blocks are promised (their floors, as far as they have items to use them).
-    const reservedBelow = BLOCK_PRIORITY.slice(index + 1).reduce(
-      (sum, lower) => sum + Math.min(floors[lower], demand(input, lower)),
-      0,
-    );
+    const reservedBelow = BLOCK_PRIORITY.slice(index + 1).reduce((sum, lower) => sum + Math.min(floors[lower], demand(input, lower)), 0);
     const allowance = Math.min(caps[block], Math.max(0, remaining - reservedBelow));
     let spent = 0;
     let full = false;

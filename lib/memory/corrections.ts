@@ -7,22 +7,22 @@ import {
   addRedactions,
   derivedFrom,
   dropRedactions,
+  type Executor,
   factsOnlyFrom,
   forgetCorrections,
   redactionsOf,
   unlinkFacts,
   updateCorrections,
-  type Executor,
 } from '@/db/provenance';
 import type { Fact, Message } from '@/db/schema';
 import { coveredUntil, getSummary, messagesCoveredBySummary, summarySources, writeSummary } from '@/db/summaries';
 import { dropCachedRewrites } from '@/db/turns';
 import { deleteAllMemory } from '@/db/users';
+import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
 import { logError } from '@/lib/log';
-import { asActor, audit, redactedText, type Actor } from '@/lib/audit';
-import { memoryItemsOf, redactAuditTrail, type RedactionNote } from './audit-redaction';
+import { memoryItemsOf, type RedactionNote, redactAuditTrail } from './audit-redaction';
 import { embedTexts } from './embed';
 import { indexTurn } from './post-turn/index-episode';
 import { refreshSummaryOf } from './post-turn/refresh-summary';
@@ -67,8 +67,16 @@ export async function forgetFacts(userId: string, factIds: string[], by: string 
   if (facts.length === 0) return { deleted: [], messagesMarked: 0, recordsRedacted: 0 };
   const plan = await planRedactions(userId, facts, 'forgotten', null, actor.label);
   const { deleted, corrected } = await getDb().transaction(async (tx) => {
-    const rows = await deleteFacts(tx, userId, facts.map((f) => f.id));
-    const corrected = await forgetCorrections(tx, userId, rows.map((r) => r.id));
+    const rows = await deleteFacts(
+      tx,
+      userId,
+      facts.map((f) => f.id),
+    );
+    const corrected = await forgetCorrections(
+      tx,
+      userId,
+      rows.map((r) => r.id),
+    );
     await addRedactions(tx, plan.rows);
     return { deleted: rows.map((r) => r.id), corrected };
   });
@@ -76,13 +84,24 @@ export async function forgetFacts(userId: string, factIds: string[], by: string 
   const rebuild = await summariesCovering(userId, marked);
   await rederive(userId, { reindex: marked.map((m) => m.id), rebuild });
   const keys = deleted.map((id) => `fact:${id}`);
-  const recordsRedacted = await redactAuditTrail(userId, { needles: plan.texts, keys }, () => ({ texts: plan.texts, keys }), note(actor, reason));
+  const recordsRedacted = await redactAuditTrail(
+    userId,
+    { needles: plan.texts, keys },
+    () => ({ texts: plan.texts, keys }),
+    note(actor, reason),
+  );
   await audit(
     actor,
     userId,
     facts
       .filter((f) => deleted.includes(f.id))
-      .map((f) => ({ objectType: 'fact', objectId: f.id, action: 'delete', before: { slot: f.slot, content: redactedText }, after: { reason, messagesMarked: marked.length, recordsRedacted } })),
+      .map((f) => ({
+        objectType: 'fact',
+        objectId: f.id,
+        action: 'delete',
+        before: { slot: f.slot, content: redactedText },
+        after: { reason, messagesMarked: marked.length, recordsRedacted },
+      })),
   );
   return { deleted, messagesMarked: marked.length, recordsRedacted };
 }
@@ -100,7 +119,14 @@ export async function correctFact(userId: string, factId: string, content: strin
   // Where the fact's current text was stated or quoted (its earlier corrections included, as a
   // reply may quote an earlier correction): corrected to the new text, old parts not repeated.
   const plan = await planRedactions(userId, [fact], 'corrected', content, actor.label);
-  const known = new Set((await redactionsOf(userId, plan.rows.map((r) => r.messageId))).map((r) => `${r.messageId}:${r.spanStart}:${r.spanEnd}`));
+  const known = new Set(
+    (
+      await redactionsOf(
+        userId,
+        plan.rows.map((r) => r.messageId),
+      )
+    ).map((r) => `${r.messageId}:${r.spanStart}:${r.spanEnd}`),
+  );
   const fresh = plan.rows.filter((r) => !known.has(`${r.messageId}:${r.spanStart}:${r.spanEnd}`));
   const touched = await getDb().transaction(async (tx) => {
     const edited = await editFact(tx, userId, factId, content, embedding, actor.label);
@@ -111,7 +137,9 @@ export async function correctFact(userId: string, factId: string, content: strin
   });
   const messages = await getMessages(userId, touched);
   await rederive(userId, { reindex: touched, rebuild: await summariesCovering(userId, messages) });
-  await audit(actor, userId, [{ objectType: 'fact', objectId: factId, action: 'edit', before: { content: fact.content }, after: { content } }]);
+  await audit(actor, userId, [
+    { objectType: 'fact', objectId: factId, action: 'edit', before: { content: fact.content }, after: { content } },
+  ]);
   return getFact(userId, factId);
 }
 
@@ -129,7 +157,16 @@ export async function forgetEpisode(userId: string, episodeId: string, by: strin
   const messages = await getMessages(userId, await episodeSources(userId, episodeId));
   const rows = messages
     .filter((m) => m.content.length > 0)
-    .map((m) => ({ messageId: m.id, userId, kind: 'forgotten' as const, spanStart: 0, spanEnd: m.content.length, factId: null, replacement: null, actor: actor.label }));
+    .map((m) => ({
+      messageId: m.id,
+      userId,
+      kind: 'forgotten' as const,
+      spanStart: 0,
+      spanEnd: m.content.length,
+      factId: null,
+      replacement: null,
+      actor: actor.label,
+    }));
   const rebuild = await summariesCovering(userId, messages);
   await getDb().transaction(async (tx) => {
     await deleteEpisodes(tx, userId, [episodeId]);
@@ -138,8 +175,21 @@ export async function forgetEpisode(userId: string, episodeId: string, by: strin
   await rederive(userId, { reindex: [], rebuild });
   const texts = [episode.content, ...episode.content.split('\n'), ...messages.map((m) => m.content)];
   const keys = [`episode:${episodeId}`];
-  const recordsRedacted = await redactAuditTrail(userId, { needles: texts, keys }, () => ({ texts, keys }), note(actor, 'remembered exchange deleted'));
-  await audit(actor, userId, [{ objectType: 'episode', objectId: episodeId, action: 'delete', before: { content: redactedText }, after: { messagesMarked: messages.length, recordsRedacted } }]);
+  const recordsRedacted = await redactAuditTrail(
+    userId,
+    { needles: texts, keys },
+    () => ({ texts, keys }),
+    note(actor, 'remembered exchange deleted'),
+  );
+  await audit(actor, userId, [
+    {
+      objectType: 'episode',
+      objectId: episodeId,
+      action: 'delete',
+      before: { content: redactedText },
+      after: { messagesMarked: messages.length, recordsRedacted },
+    },
+  ]);
   return { deleted: [episodeId], messagesMarked: messages.length, recordsRedacted };
 }
 
@@ -151,11 +201,18 @@ export async function forgetEpisode(userId: string, episodeId: string, by: strin
  */
 export type MessageCorrection = { apply: (tx: Executor) => Promise<void>; after: () => Promise<void> };
 
-export async function prepareMessageCorrection(scope: Scope, messageIds: string[], by: string | Actor, change: 'edit' | 'remove'): Promise<MessageCorrection> {
+export async function prepareMessageCorrection(
+  scope: Scope,
+  messageIds: string[],
+  by: string | Actor,
+  change: 'edit' | 'remove',
+): Promise<MessageCorrection> {
   if (messageIds.length === 0) return { apply: async () => {}, after: async () => {} };
   const actor = asActor(by);
   const reason = change === 'edit' ? 'its source message was edited' : 'its source message was removed';
-  const changing = (await getMessages(scope.userId, messageIds)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq);
+  const changing = (await getMessages(scope.userId, messageIds)).sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq,
+  );
   const db = getDb();
   const derived = await derivedFrom(db, scope.userId, messageIds);
   const orphaned = await factsOnlyFrom(db, scope.userId, messageIds);
@@ -184,7 +241,11 @@ export async function prepareMessageCorrection(scope: Scope, messageIds: string[
         const fresh = frontier.filter((f) => !seen.has(f.id));
         fresh.forEach((f) => seen.add(f.id));
         restore.push(...fresh.filter((f) => !unsupported.has(f.id) && f.status === 'superseded'));
-        frontier = await factsReplacedBy(tx, scope.userId, fresh.filter((f) => unsupported.has(f.id)).map((f) => f.id));
+        frontier = await factsReplacedBy(
+          tx,
+          scope.userId,
+          fresh.filter((f) => unsupported.has(f.id)).map((f) => f.id),
+        );
       }
       await unlinkFacts(tx, scope.userId, messageIds);
       await dropRedactions(tx, scope.userId, messageIds);
@@ -258,7 +319,11 @@ async function rederive(userId: string, work: { reindex: string[]; replies?: str
       logError('could not rebuild a summary; emptied until the next refresh', error);
       const current = await getSummary(scope);
       if (current) {
-        await writeSummary(scope, { content: '', coveredMessageCount: 0, coveredUntil: null, sourceMessageIds: [], actor: 'system', action: 'rebuild' }, current.version);
+        await writeSummary(
+          scope,
+          { content: '', coveredMessageCount: 0, coveredUntil: null, sourceMessageIds: [], actor: 'system', action: 'rebuild' },
+          current.version,
+        );
       }
     }
   }
@@ -286,7 +351,13 @@ export async function editSummary(scope: Scope, content: string, version: number
   );
   if (!written) return { status: 'stale' as const, current: current?.version ?? null };
   await audit(actor, scope.userId, [
-    { objectType: 'summary', objectId: scope.conversationId, action: 'edit', before: { version: current?.version ?? null, content: current?.content ?? null }, after: { version: written.version, content } },
+    {
+      objectType: 'summary',
+      objectId: scope.conversationId,
+      action: 'edit',
+      before: { version: current?.version ?? null, content: current?.content ?? null },
+      after: { version: written.version, content },
+    },
   ]);
   return { status: 'edited' as const, summary: written };
 }
@@ -303,7 +374,15 @@ export async function clearSummary(scope: Scope, by: string | Actor) {
     current.version,
   );
   if (!written) return { status: 'stale' as const };
-  await audit(actor, scope.userId, [{ objectType: 'summary', objectId: scope.conversationId, action: 'clear', before: { version: current.version }, after: { version: written.version } }]);
+  await audit(actor, scope.userId, [
+    {
+      objectType: 'summary',
+      objectId: scope.conversationId,
+      action: 'clear',
+      before: { version: current.version },
+      after: { version: written.version },
+    },
+  ]);
   return { status: 'cleared' as const, summary: written };
 }
 
@@ -315,7 +394,14 @@ export async function clearSummary(scope: Scope, by: string | Actor) {
 export async function forgetEverything(userId: string, by: string | Actor) {
   const actor = asActor(by);
   const deleted = await deleteAllMemory(userId);
-  const recordsRedacted = await redactAuditTrail(userId, { needles: [], keys: [], all: true }, memoryItemsOf, note(actor, 'forget everything'));
-  await audit(actor, userId, [{ objectType: 'memory', objectId: userId, action: 'forget', before: null, after: { deleted, recordsRedacted } }]);
+  const recordsRedacted = await redactAuditTrail(
+    userId,
+    { needles: [], keys: [], all: true },
+    memoryItemsOf,
+    note(actor, 'forget everything'),
+  );
+  await audit(actor, userId, [
+    { objectType: 'memory', objectId: userId, action: 'forget', before: null, after: { deleted, recordsRedacted } },
+  ]);
   return { deleted, recordsRedacted };
 }

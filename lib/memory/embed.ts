@@ -18,7 +18,8 @@ export async function embedTexts(models: Models, texts: string[]): Promise<numbe
 }
 
 export function fitToStoredSize(vector: number[]): number[] {
-  const sized = vector.length >= EMBEDDING_SIZE ? vector.slice(0, EMBEDDING_SIZE) : [...vector, ...new Array(EMBEDDING_SIZE - vector.length).fill(0)];
+  const sized =
+    vector.length >= EMBEDDING_SIZE ? vector.slice(0, EMBEDDING_SIZE) : [...vector, ...new Array(EMBEDDING_SIZE - vector.length).fill(0)];
   const norm = Math.hypot(...sized);
   return norm === 0 ? sized : sized.map((value) => value / norm);
 }

@@ -28,7 +28,10 @@ export async function checkStoredEmbeddings(models: Models): Promise<TableCheck[
       checks.push({ table, sampled: 0, lowestSimilarity: null, matches: true });
       continue;
     }
-    const fresh = await embedTexts(models, rows.map((r) => r.content));
+    const fresh = await embedTexts(
+      models,
+      rows.map((r) => r.content),
+    );
     const lowest = Math.min(...rows.map((r, i) => cosine(r.embedding, fresh[i])));
     checks.push({ table, sampled: rows.length, lowestSimilarity: lowest, matches: lowest >= SAME_EMBEDDER });
   }
@@ -41,8 +44,14 @@ export async function reembedTable(models: Models, table: string): Promise<numbe
   for (let after = FIRST_ID; ; ) {
     const rows = await embeddedRowsAfter(table, after, BATCH);
     if (rows.length === 0) return done;
-    const vectors = await embedTexts(models, rows.map((r) => r.content));
-    await setEmbeddings(table, rows.map((r, i) => ({ id: r.id, embedding: vectors[i] })));
+    const vectors = await embedTexts(
+      models,
+      rows.map((r) => r.content),
+    );
+    await setEmbeddings(
+      table,
+      rows.map((r, i) => ({ id: r.id, embedding: vectors[i] })),
+    );
     done += rows.length;
     after = rows[rows.length - 1].id;
   }
@@ -55,11 +64,16 @@ export async function reembedTable(models: Models, table: string): Promise<numbe
  * over the old rows is poor (recall by words is unaffected). Two processes doing it at once write
  * the same vectors.
  */
-export async function syncStoredEmbeddings(models: Models, log: (line: string) => void): Promise<Array<{ table: string; reembedded: number }>> {
+export async function syncStoredEmbeddings(
+  models: Models,
+  log: (line: string) => void,
+): Promise<Array<{ table: string; reembedded: number }>> {
   const out: Array<{ table: string; reembedded: number }> = [];
   for (const check of await checkStoredEmbeddings(models)) {
     if (check.matches) continue;
-    log(`${check.table}: stored vectors were made by another embedder (similarity ${check.lowestSimilarity?.toFixed(3)}); re-embedding with ${models.embedding.modelId}`);
+    log(
+      `${check.table}: stored vectors were made by another embedder (similarity ${check.lowestSimilarity?.toFixed(3)}); re-embedding with ${models.embedding.modelId}`,
+    );
     const reembedded = await reembedTable(models, check.table);
     log(`${check.table}: ${reembedded} rows re-embedded`);
     out.push({ table: check.table, reembedded });

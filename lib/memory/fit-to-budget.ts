@@ -1,9 +1,9 @@
 import type { AppConfig } from '@/lib/config';
 import { HttpError } from '@/lib/http';
-import { BLOCK_PRIORITY, fitToBudget as decide, type BlockLimit, type BlockName, type BudgetItem } from './budget';
-import { basePrompt, CITATION_INSTRUCTIONS, memoryLine, SECTION_HEADERS, type ListedBlock } from './context-layout';
+import { BLOCK_PRIORITY, type BlockLimit, type BlockName, type BudgetItem, fitToBudget as decide } from './budget';
+import { basePrompt, CITATION_INSTRUCTIONS, type ListedBlock, memoryLine, SECTION_HEADERS } from './context-layout';
 import type { BudgetReport, ContextItem, NumberedItem, Step, TurnState } from './state';
-import { countTokens, MESSAGE_OVERHEAD_TOKENS, modelLimits, REPLY_PRIMING_TOKENS, type ModelLimits } from './tokens';
+import { countTokens, MESSAGE_OVERHEAD_TOKENS, type ModelLimits, modelLimits, REPLY_PRIMING_TOKENS } from './tokens';
 
 export const DEFAULT_LIMITS: Record<BlockName, BlockLimit> = {
   facts: { floor: 0.05, cap: 0.2 },
@@ -61,7 +61,12 @@ export const fitToBudgetStep: Step = {
     for (;;) {
       if (covered.size > 0 && rawHistory.length < state.history.length && !fit.numbered.some((item) => item.kind === 'summary')) {
         rawHistory = state.history; // the summary did not fit: its messages go raw after all
-        fit = fitOnce(state, state.candidates.filter((c) => !inWindow.includes(c)), rawHistory, inWindow);
+        fit = fitOnce(
+          state,
+          state.candidates.filter((c) => !inWindow.includes(c)),
+          rawHistory,
+          inWindow,
+        );
         continue;
       }
       const sentRaw = new Set(fit.keptHistory.flatMap((item) => item.sourceMessageIds));
@@ -70,7 +75,12 @@ export const fitToBudgetStep: Step = {
       );
       if (redundant.length === 0) return fit;
       inWindow.push(...redundant);
-      fit = fitOnce(state, state.candidates.filter((c) => !inWindow.includes(c)), rawHistory, inWindow);
+      fit = fitOnce(
+        state,
+        state.candidates.filter((c) => !inWindow.includes(c)),
+        rawHistory,
+        inWindow,
+      );
     }
   },
 };
@@ -132,7 +142,13 @@ function fitOnce(state: TurnState, candidates: ContextItem[], window: TurnState[
       .filter((block) => numbered.some((item) => item.block === block))
       .map((block) => ({ key: `header:${block}`, block, tokens: headerTokens[block], kept: true, reason: `${block} section header` })),
     ...outcome.decisions.map((d) => ({ ...d, tokens: finalTokens.get(d.key) ?? d.tokens })),
-    ...inWindow.map((item) => ({ key: item.key, block: item.block, tokens: 0, kept: false, reason: 'every message of it is sent in the recent window' })),
+    ...inWindow.map((item) => ({
+      key: item.key,
+      block: item.block,
+      tokens: 0,
+      kept: false,
+      reason: 'every message of it is sent in the recent window',
+    })),
   ];
   const byBlock = { required: 0, facts: 0, summary: 0, episodes: 0, history: 0 };
   for (const d of decisions) if (d.kept) byBlock[d.block] += d.tokens;
@@ -153,10 +169,16 @@ const windowShare = (limits: Record<BlockName, BlockLimit>) => Math.max(0, 1 - l
  * facts). A new conversation has neither window nor summary, and earlier conversations are all
  * there is to draw on; a long conversation's full window and summary leave the caps as they are.
  */
-export function lendUnusedShares(limits: Record<BlockName, BlockLimit>, blocks: Record<BlockName, BudgetItem[]>, budget: number): Record<BlockName, BlockLimit> {
+export function lendUnusedShares(
+  limits: Record<BlockName, BlockLimit>,
+  blocks: Record<BlockName, BudgetItem[]>,
+  budget: number,
+): Record<BlockName, BlockLimit> {
   const windowTokens = blocks.history.reduce((sum, item) => sum + item.tokens, 0);
   const unusedWindow = Math.max(0, windowShare(limits) - windowTokens / budget);
-  const emptyBlocks = (['facts', 'summary'] as const).filter((block) => blocks[block].length === 0).reduce((sum, block) => sum + limits[block].cap, 0);
+  const emptyBlocks = (['facts', 'summary'] as const)
+    .filter((block) => blocks[block].length === 0)
+    .reduce((sum, block) => sum + limits[block].cap, 0);
   return { ...limits, episodes: { ...limits.episodes, cap: Math.min(1, limits.episodes.cap + unusedWindow + emptyBlocks) } };
 }
 

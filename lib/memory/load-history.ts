@@ -11,7 +11,10 @@ export const loadHistory: Step = {
   name: 'load_history',
   async run({ scope, question, assistantMessageId, config }) {
     // The window's redactions are read with it, once per turn: recall_facts reads them from the state.
-    const { messages: window, redactions: windowRedactions } = await loadRecentWindow(scope, config.HISTORY_WINDOW, [question.id, assistantMessageId]);
+    const { messages: window, redactions: windowRedactions } = await loadRecentWindow(scope, config.HISTORY_WINDOW, [
+      question.id,
+      assistantMessageId,
+    ]);
     const rows = await readRedacted(window, 'window', windowRedactions);
     // A failed or empty reply carries nothing the model should see. Markers are stripped after the
     // redactions, whose spans are offsets into the stored text, and before fit_to_budget counts

@@ -1,16 +1,29 @@
 import { addFact, supersedeFact, withSources } from '@/db/facts';
-import { factUsage, findActiveFactByContent, messagePlaces, searchFactsByText, type EpisodeCursor, type FactUsage } from '@/db/memory-page';
+import { type EpisodeCursor, type FactUsage, factUsage, findActiveFactByContent, messagePlaces, searchFactsByText } from '@/db/memory-page';
 import { redactionsOf } from '@/db/provenance';
 import type { Fact } from '@/db/schema';
-import { audit, type Actor } from '@/lib/audit';
+import { type Actor, audit } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
 import { embedTexts } from './embed';
-import { SINGLE_VALUED_SLOTS, type FactSlot } from './rules/fact-types';
+import { type FactSlot, SINGLE_VALUED_SLOTS } from './rules/fact-types';
 
 // The user's Memory page (/memory): what its routes need beyond the plain queries.
 
 /** The kinds of fact memlens keeps; a fact added by hand is a plain `statement` unless the user picks one. */
-export const FACT_SLOTS = ['statement', 'name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', 'like', 'dislike', 'date', 'plan'] as const satisfies readonly FactSlot[];
+export const FACT_SLOTS = [
+  'statement',
+  'name',
+  'location',
+  'work',
+  'diet',
+  'allergy',
+  'family',
+  'pet',
+  'like',
+  'dislike',
+  'date',
+  'plan',
+] as const satisfies readonly FactSlot[];
 
 export type AddedFact = { status: 'added' | 'replaced'; fact: Fact; replaced: string | null } | { status: 'duplicate'; fact: Fact };
 
@@ -33,7 +46,13 @@ export async function addFactByHand(userId: string, input: { content: string; sl
   }
   added ??= { status: 'added', fact: await addFact(write, fact), replaced: null };
   await audit(actor, userId, [
-    { objectType: 'fact', objectId: added.fact.id, action: 'add', before: null, after: { content: input.content, slot: input.slot, replaced: added.replaced } },
+    {
+      objectType: 'fact',
+      objectId: added.fact.id,
+      action: 'add',
+      before: null,
+      after: { content: input.content, slot: input.slot, replaced: added.replaced },
+    },
   ]);
   return added;
 }
@@ -60,7 +79,10 @@ export async function describeFacts(userId: string, rows: Fact[]): Promise<PageF
   const messageIds = [...new Set(listed.flatMap((f) => f.sourceMessageIds))];
   const [places, usage, redactions] = await Promise.all([
     messagePlaces(userId, messageIds),
-    factUsage(userId, rows.map((f) => f.id)),
+    factUsage(
+      userId,
+      rows.map((f) => f.id),
+    ),
     redactionsOf(userId, messageIds),
   ]);
   return listed.map((fact) => ({

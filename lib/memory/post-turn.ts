@@ -1,9 +1,9 @@
 import { after } from 'next/server';
 import pLimit from 'p-limit';
 import { ownerOf, type Scope } from '@/db/history';
-import { claimDueJobs, completeJobs, enqueueJobs, failJob, renewLeases, type JobFilter } from '@/db/jobs';
+import { claimDueJobs, completeJobs, enqueueJobs, failJob, type JobFilter, renewLeases } from '@/db/jobs';
 import type { Job } from '@/db/schema';
-import { getConfig, type AppConfig } from '@/lib/config';
+import { type AppConfig, getConfig } from '@/lib/config';
 import { getModels, type Models } from '@/lib/llm';
 import { describeError, logError } from '@/lib/log';
 import { extractFacts } from './post-turn/extract-facts';
@@ -38,12 +38,20 @@ export const postTurnWork: PostTurnWork[] = [indexEpisode, extractFacts, refresh
  * A reply's post-turn jobs. Given the transaction that stores the reply's placeholder (or an
  * import's messages), they are committed with it: a crash can lose neither one without the other.
  */
-export async function enqueuePostTurn(scope: Scope, assistantMessageId: string, executor?: Parameters<typeof enqueueJobs>[1]): Promise<void> {
+export async function enqueuePostTurn(
+  scope: Scope,
+  assistantMessageId: string,
+  executor?: Parameters<typeof enqueueJobs>[1],
+): Promise<void> {
   await enqueuePostTurns(scope, [assistantMessageId], executor);
 }
 
 /** Many replies' jobs (an import's) in one statement, in reply order and post-turn order: the order they run in. */
-export async function enqueuePostTurns(scope: Scope, assistantMessageIds: string[], executor?: Parameters<typeof enqueueJobs>[1]): Promise<void> {
+export async function enqueuePostTurns(
+  scope: Scope,
+  assistantMessageIds: string[],
+  executor?: Parameters<typeof enqueueJobs>[1],
+): Promise<void> {
   await enqueueJobs(
     assistantMessageIds.flatMap((messageId) => postTurnWork.map((work) => ({ kind: work.kind, messageId, ...ownerOf(scope) }))),
     executor,
@@ -83,7 +91,11 @@ export async function runDueJobs(
 
 /** One job, its lease renewed while it runs: true when it was done, false when it failed. */
 async function runJob(job: Job, context: RunContext): Promise<boolean> {
-  const failures = await whileLeased(() => [job.id], context.config, () => runKind([job], context));
+  const failures = await whileLeased(
+    () => [job.id],
+    context.config,
+    () => runKind([job], context),
+  );
   return failures.size === 0;
 }
 
@@ -99,17 +111,25 @@ async function runJob(job: Job, context: RunContext): Promise<boolean> {
 export async function runImportedJobs(replies: Array<{ id: string; questions: string[] }>): Promise<{ done: number; failed: number }> {
   const config = getConfig();
   const context = { config, models: getModels() };
-  const claimed = await claimDueJobs({ messageIds: replies.map((r) => r.id) }, config.JOB_LEASE_SECONDS, replies.length * postTurnWork.length);
+  const claimed = await claimDueJobs(
+    { messageIds: replies.map((r) => r.id) },
+    config.JOB_LEASE_SECONDS,
+    replies.length * postTurnWork.length,
+  );
   const byReply = Map.groupBy(claimed, (job) => job.messageId);
   const open = new Set(claimed.map((job) => job.id));
   let failed = 0;
-  await whileLeased(() => [...open], config, async () => {
-    for (const stretch of stretchesOf(replies)) {
-      const jobs = stretch.replies.flatMap((reply) => byReply.get(reply.id) ?? []);
-      failed += await runStretch(jobs, stretch.isolated, context);
-      for (const job of jobs) open.delete(job.id);
-    }
-  });
+  await whileLeased(
+    () => [...open],
+    config,
+    async () => {
+      for (const stretch of stretchesOf(replies)) {
+        const jobs = stretch.replies.flatMap((reply) => byReply.get(reply.id) ?? []);
+        failed += await runStretch(jobs, stretch.isolated, context);
+        for (const job of jobs) open.delete(job.id);
+      }
+    },
+  );
   return { done: claimed.length - failed, failed };
 }
 
@@ -129,7 +149,8 @@ async function runStretch(jobs: Job[], isolated: boolean, context: RunContext): 
 function stretchesOf<T extends { questions: string[] }>(replies: T[]): Array<{ replies: T[]; isolated: boolean }> {
   const stretches = [{ replies: [] as T[], isolated: false }];
   for (const reply of replies) {
-    if (postTurnWork.some((work) => work.isolates?.(reply.questions))) stretches.push({ replies: [reply], isolated: true }, { replies: [], isolated: false });
+    if (postTurnWork.some((work) => work.isolates?.(reply.questions)))
+      stretches.push({ replies: [reply], isolated: true }, { replies: [], isolated: false });
     else stretches.at(-1)!.replies.push(reply);
   }
   return stretches.filter((stretch) => stretch.replies.length > 0);
@@ -150,7 +171,11 @@ async function whileLeased<T>(ids: () => string[], config: AppConfig, work: () =
  * with its error to be retried later. Returns the failures by job id.
  */
 async function runKind(jobs: Job[], context: RunContext): Promise<Map<string, unknown>> {
-  const failures = await runWork(postTurnWork.find((w) => w.kind === jobs[0].kind), jobs, context);
+  const failures = await runWork(
+    postTurnWork.find((w) => w.kind === jobs[0].kind),
+    jobs,
+    context,
+  );
   await completeJobs(jobs.filter((job) => !failures.has(job.id)).map((job) => job.id));
   for (const job of jobs) {
     const error = failures.get(job.id);

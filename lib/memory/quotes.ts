@@ -12,7 +12,13 @@ export type Plan = { rows: NewRedaction[]; texts: string[] };
  * Where facts were stated and repeated: each fact's source spans, every other place the user's
  * messages hold the statement word for word, and the sentences of replies that quoted or cited it.
  */
-export async function planRedactions(userId: string, facts: Fact[], kind: NewRedaction['kind'], replacement: string | null, actor: string): Promise<Plan> {
+export async function planRedactions(
+  userId: string,
+  facts: Fact[],
+  kind: NewRedaction['kind'],
+  replacement: string | null,
+  actor: string,
+): Promise<Plan> {
   const rows: NewRedaction[] = [];
   const texts = new Set<string>();
   const add = (message: Message, start: number, end: number, factId: string) => {
@@ -20,10 +26,17 @@ export async function planRedactions(userId: string, facts: Fact[], kind: NewRed
     rows.push({ messageId: message.id, userId, kind, spanStart: start, spanEnd: end, factId, replacement, actor });
     texts.add(message.content.slice(start, end));
   };
-  const sources = await factSources(userId, facts.map((f) => f.id));
+  const sources = await factSources(
+    userId,
+    facts.map((f) => f.id),
+  );
   const sourceMessages = await getMessages(userId, [...new Set([...sources.values()].flat().map((s) => s.messageId))]);
   const byId = new Map(sourceMessages.map((m) => [m.id, m]));
-  const cited = await citationsQuoting(userId, [], facts.map((f) => `fact:${f.id}`));
+  const cited = await citationsQuoting(
+    userId,
+    [],
+    facts.map((f) => `fact:${f.id}`),
+  );
   const citingReplies = new Map((await getMessages(userId, [...new Set(cited.map((c) => c.assistantMessageId))])).map((m) => [m.id, m]));
 
   for (const fact of facts) {
@@ -32,7 +45,9 @@ export async function planRedactions(userId: string, facts: Fact[], kind: NewRed
       const message = byId.get(span.messageId);
       if (!message) continue;
       const { spanStart, spanEnd } =
-        span.spanStart !== null && span.spanEnd !== null ? { spanStart: span.spanStart, spanEnd: span.spanEnd } : locateStatement(message.content, fact.content);
+        span.spanStart !== null && span.spanEnd !== null
+          ? { spanStart: span.spanStart, spanEnd: span.spanEnd }
+          : locateStatement(message.content, fact.content);
       add(message, spanStart, spanEnd, fact.id);
       statements.add(message.content.slice(spanStart, spanEnd));
     }
@@ -86,16 +101,26 @@ export async function quotesOfMessages(userId: string, changing: Message[], acto
   const affected = new Set(changing.map((m) => m.id));
   const said = [...new Set(changing.filter((m) => m.role === 'user').flatMap((m) => sentencesOf(m.content)))];
   const found = await messagesContaining(userId, said);
-  const stillSaid = new Set(said.filter((text) => found.some((m) => m.role === 'user' && !affected.has(m.id) && occurrences(m.content, text).length > 0)));
+  const stillSaid = new Set(
+    said.filter((text) => found.some((m) => m.role === 'user' && !affected.has(m.id) && occurrences(m.content, text).length > 0)),
+  );
   const rows: NewRedaction[] = [];
   for (const message of found.filter((m) => m.role === 'assistant' && !affected.has(m.id))) {
     for (const text of said.filter((t) => !stillSaid.has(t))) {
       for (const hit of occurrences(message.content, text)) {
         const span = sentenceAround(message.content, hit.start, hit.end);
-        rows.push({ messageId: message.id, userId, kind: 'forgotten', spanStart: span.start, spanEnd: span.end, factId: null, replacement: null, actor });
+        rows.push({
+          messageId: message.id,
+          userId,
+          kind: 'forgotten',
+          spanStart: span.start,
+          spanEnd: span.end,
+          factId: null,
+          replacement: null,
+          actor,
+        });
       }
     }
   }
   return rows;
 }
-

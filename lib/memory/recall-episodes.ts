@@ -1,7 +1,7 @@
-import { searchEpisodes, type EpisodeHit } from '@/db/episodes';
+import { type EpisodeHit, searchEpisodes } from '@/db/episodes';
 import type { AppConfig } from '@/lib/config';
-import { searchKeywords } from './keywords';
 import { recallTopK } from './fit-to-budget';
+import { searchKeywords } from './keywords';
 import type { ContextItem, Step, TurnState } from './state';
 
 /**
@@ -72,7 +72,9 @@ async function searchByScope(state: TurnState, scope: AppConfig['EPISODE_SCOPE']
   const seen = new Set(current.map((hit) => hit.id));
   const elsewhere = anywhere
     .filter((hit) => !seen.has(hit.id))
-    .filter((hit, rank) => rank < best || relevantElsewhere(hit, keywords, config.EPISODES_OTHER_MIN_SIMILARITY, config.EPISODES_MIN_SIMILARITY));
+    .filter(
+      (hit, rank) => rank < best || relevantElsewhere(hit, keywords, config.EPISODES_OTHER_MIN_SIMILARITY, config.EPISODES_MIN_SIMILARITY),
+    );
   // The budget keeps them in this order: the current conversation's turns first.
   return [...current, ...elsewhere.slice(0, k)];
 }

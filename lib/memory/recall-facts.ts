@@ -1,7 +1,7 @@
-import { searchFacts, type FactHit } from '@/db/facts';
+import { type FactHit, searchFacts } from '@/db/facts';
 import { redactionsOf } from '@/db/provenance';
-import { searchKeywords } from './keywords';
 import { recallTopK } from './fit-to-budget';
+import { searchKeywords } from './keywords';
 import type { ContextItem, Step } from './state';
 
 /** The user's active facts (user scope, across conversations), by hybrid search on the retrieval query. */
@@ -40,7 +40,10 @@ export const recallFacts: Step = {
     }));
     return {
       candidates: [...candidates, ...items],
-      runs: [...runs, { ...run, candidates: hits.map((h) => ({ id: h.fact.id, score: h.score, vectorRank: h.vectorRank, lexicalRank: h.lexicalRank })) }],
+      runs: [
+        ...runs,
+        { ...run, candidates: hits.map((h) => ({ id: h.fact.id, score: h.score, vectorRank: h.vectorRank, lexicalRank: h.lexicalRank })) },
+      ],
     };
   },
 };

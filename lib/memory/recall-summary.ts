@@ -5,7 +5,10 @@ import type { Step } from './state';
 export const recallSummary: Step = {
   name: 'recall_summary',
   async run({ scope, candidates, runs, retrieval, history }) {
-    const read = await summaryForRecall(scope, history.map((m) => m.id));
+    const read = await summaryForRecall(
+      scope,
+      history.map((m) => m.id),
+    );
     const run = { kind: 'summary' as const, query: retrieval.query, topK: 1 };
     if (!read || read.summary.content.trim() === '') {
       return { summaryVersion: null, runs: [...runs, { ...run, skipped: 'no summary yet', candidates: [] }] };

@@ -29,7 +29,9 @@ export function applyRedactions(content: string, spans: Span[], reader: Redactio
   for (const span of relevant) {
     if (span.spanEnd <= at) continue; // inside a span already replaced
     const start = Math.max(span.spanStart, at);
-    out += content.slice(at, start) + (span.kind === 'corrected' && reader === 'memory' ? `[corrected by the user: ${span.replacement ?? ''}]` : FORGOTTEN);
+    out +=
+      content.slice(at, start) +
+      (span.kind === 'corrected' && reader === 'memory' ? `[corrected by the user: ${span.replacement ?? ''}]` : FORGOTTEN);
     at = span.spanEnd;
   }
   return out + content.slice(at);
@@ -49,7 +51,12 @@ export async function readRedacted<T extends Pick<Message, 'id' | 'userId' | 'co
 ): Promise<T[]> {
   if (messages.length === 0) return messages;
   const userId = messages[0].userId;
-  const own = spans ?? (await redactionsOf(userId, messages.map((m) => m.id)));
+  const own =
+    spans ??
+    (await redactionsOf(
+      userId,
+      messages.map((m) => m.id),
+    ));
   const replies = messages.filter((m) => m.role === 'assistant').map((m) => m.content);
   const withdrawn = replies.length > 0 ? await withdrawnTexts(userId, replies) : [];
   if (own.length === 0 && withdrawn.length === 0) return messages;

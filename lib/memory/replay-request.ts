@@ -22,8 +22,12 @@ export const replaySchema = strictObject({
   if (body.mode !== 'stored') return;
   for (const name of OVERRIDES) {
     if (body[name] !== undefined) {
-      ctx.addIssue({ code: 'custom', path: [name], message: 'applies only to a replay with today\'s memory (mode "today")', params: { code: 'not_with_stored' } });
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'applies only to a replay with today\'s memory (mode "today")',
+        params: { code: 'not_with_stored' },
+      });
     }
   }
 });
-

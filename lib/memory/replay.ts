@@ -1,7 +1,7 @@
 import { getMessage } from '@/db/history';
 import { episodeStates, factStates, loadWindowBefore, type WindowEnd } from '@/db/replay';
 import { getTurnRecords } from '@/db/turns';
-import { getConfig, type AppConfig } from '@/lib/config';
+import { type AppConfig, getConfig } from '@/lib/config';
 import { HttpError, notFound } from '@/lib/http';
 import { getModels } from '@/lib/llm';
 import type { BlockName } from './budget';
@@ -113,7 +113,11 @@ export type ReplayResult = {
   };
 };
 
-export async function replayTurn(scope: { userId: string }, assistantMessageId: string, options: ReplayOptions = {}): Promise<ReplayResult> {
+export async function replayTurn(
+  scope: { userId: string },
+  assistantMessageId: string,
+  options: ReplayOptions = {},
+): Promise<ReplayResult> {
   const mode = options.mode ?? 'today';
   const [row] = await getTurnRecords(scope.userId, assistantMessageId);
   if (!row) throw await whyNoRecord(scope.userId, assistantMessageId);
@@ -125,7 +129,11 @@ export async function replayTurn(scope: { userId: string }, assistantMessageId: 
 
   if (mode === 'stored') {
     if (overridden.length > 0) {
-      throw new HttpError(400, 'not_with_stored', `${overridden.join(', ')}: only a replay with today's memory takes options; "stored" is the context as it was.`);
+      throw new HttpError(
+        400,
+        'not_with_stored',
+        `${overridden.join(', ')}: only a replay with today's memory takes options; "stored" is the context as it was.`,
+      );
     }
     const runs = record.runs ?? [];
     return {
@@ -162,7 +170,12 @@ export async function replayTurn(scope: { userId: string }, assistantMessageId: 
   // The question as stored, read as the model would be sent it today (a part forgotten since stays hidden).
   const questionId = record.question?.id ?? '';
   const questionRow = questionId ? await getMessage(scope.userId, questionId) : undefined;
-  const asStored = { id: questionId || crypto.randomUUID(), userId: scope.userId, role: 'user' as const, content: questionRow?.content ?? record.question?.text ?? '' };
+  const asStored = {
+    id: questionId || crypto.randomUUID(),
+    userId: scope.userId,
+    role: 'user' as const,
+    content: questionRow?.content ?? record.question?.text ?? '',
+  };
   const [question] = questionId ? await readRedacted([asStored], 'window') : [asStored];
   const limits = modelLimits(config, models.chatModelId);
   const required = requiredLines(config, limits, question).reduce((sum, line) => sum + line.tokens, 0);
@@ -176,11 +189,18 @@ export async function replayTurn(scope: { userId: string }, assistantMessageId: 
 
   // The window ends before the question; if the question was removed since, before the reply, else before the turn's time.
   const assistantRow = questionRow ? undefined : await getMessage(scope.userId, assistantMessageId);
-  const end: WindowEnd = questionRow ? { beforeMessageId: questionRow.id } : assistantRow ? { beforeMessageId: assistantRow.id } : { beforeTime: at };
+  const end: WindowEnd = questionRow
+    ? { beforeMessageId: questionRow.id }
+    : assistantRow
+      ? { beforeMessageId: assistantRow.id }
+      : { beforeTime: at };
   const windowAtTurn: Step = {
     name: 'load_history',
     async run({ config: current }) {
-      const rows = await readRedacted(await loadWindowBefore(conversation, end, current.HISTORY_WINDOW, [question.id, assistantMessageId]), 'window');
+      const rows = await readRedacted(
+        await loadWindowBefore(conversation, end, current.HISTORY_WINDOW, [question.id, assistantMessageId]),
+        'window',
+      );
       // As load_history: a failed or empty reply carries nothing the model should see.
       return { history: rows.filter((m) => m.content.trim() !== '' && m.status !== 'failed') };
     },
@@ -224,8 +244,10 @@ async function whyNoRecord(userId: string, id: string): Promise<HttpError> {
   const message = await getMessage(userId, id);
   if (!message) return notFound('Message', id);
   if (message.role === 'user') return new HttpError(404, 'not_a_reply', 'This is a user message; only replies have a context to replay.');
-  if (message.model === 'imported') return new HttpError(404, 'imported_reply', 'This reply was imported, so no context was assembled for it: there is nothing to replay.');
-  if (message.status === 'failed') return new HttpError(404, 'failed_before_context', 'This reply failed before its context was assembled: there is nothing to replay.');
+  if (message.model === 'imported')
+    return new HttpError(404, 'imported_reply', 'This reply was imported, so no context was assembled for it: there is nothing to replay.');
+  if (message.status === 'failed')
+    return new HttpError(404, 'failed_before_context', 'This reply failed before its context was assembled: there is nothing to replay.');
   return new HttpError(404, 'no_record', 'No context is stored for this reply, so it cannot be replayed.');
 }
 
@@ -303,7 +325,8 @@ function blockOfKind(kind: MemoryKind): BlockName {
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (part && typeof part === 'object' && 'text' in part ? String(part.text) : '')).join('');
+  if (Array.isArray(content))
+    return content.map((part) => (part && typeof part === 'object' && 'text' in part ? String(part.text) : '')).join('');
   return JSON.stringify(content);
 }
 
@@ -361,7 +384,9 @@ async function diffOf(
         return 'not recalled now (not among the top k)';
       }
       case 'episode':
-        return episodes.has(idOf(item.key)) ? 'not recalled now (not among the top k, or below the similarity floor)' : 'the episode was removed';
+        return episodes.has(idOf(item.key))
+          ? 'not recalled now (not among the top k, or below the similarity floor)'
+          : 'the episode was removed';
       case 'summary':
         return summaryNow ? 'replaced by a newer version' : 'no summary now (cleared or forgotten)';
       default: {

@@ -42,7 +42,13 @@ export const rewriteForRetrieval: Step = {
         const why = error instanceof Error ? error.message : String(error);
         const what = isModelTimeout(error) ? 'timed out' : 'failed';
         return {
-          retrieval: { query, reason: `${trigger.reason}; offline rules (the memory model ${what})`, rewritten: true, cached: false, datesResolved },
+          retrieval: {
+            query,
+            reason: `${trigger.reason}; offline rules (the memory model ${what})`,
+            rewritten: true,
+            cached: false,
+            datesResolved,
+          },
           warnings: [...state.warnings, `the retrieval rewrite model ${what} (${why})`],
         };
       }

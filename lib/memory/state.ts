@@ -108,4 +108,6 @@ export type Step = {
   run: (state: TurnState) => Partial<TurnState> | Promise<Partial<TurnState>>;
 };
 
-export type TurnInput = Pick<TurnState, 'scope' | 'requestId' | 'config' | 'models' | 'question' | 'assistantMessageId' | 'attempt'> & { now?: Date };
+export type TurnInput = Pick<TurnState, 'scope' | 'requestId' | 'config' | 'models' | 'question' | 'assistantMessageId' | 'attempt'> & {
+  now?: Date;
+};

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getConfig } from '@/lib/config';
-import { logError } from '@/lib/log';
 import { runNextImport } from '@/lib/import-queue';
+import { logError } from '@/lib/log';
 import { runDueJobs } from './post-turn';
 import { setWorkerWake } from './worker-signal';
 

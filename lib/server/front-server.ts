@@ -4,7 +4,7 @@ import { CLIENT_ADDRESS_HEADER } from '../client-address';
 import { logError } from '../log';
 import { API_CONTENT_SECURITY_POLICY, FIXED_SECURITY_HEADERS } from '../security-headers';
 import { clientAddressOf, peerIsTrusted, type Trust } from '../trusted-proxies';
-import { bodyLimitFor, declaredLengthRefusal, hostRefusal, targetRefusal, tooLarge, type BodyLimits, type Refusal } from './request-checks';
+import { type BodyLimits, bodyLimitFor, declaredLengthRefusal, hostRefusal, type Refusal, targetRefusal, tooLarge } from './request-checks';
 
 /**
  * The app's HTTP server, in front of Next's request handler (scripts/server.ts). It owns what must
@@ -60,7 +60,8 @@ export function createFrontServer(options: FrontServerOptions): http.Server {
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     setClientAddress(request, options.trust);
     const refusal = checkRequest(request, options);
-    if (refusal || !options.upgrade) return answerOnSocket(socket, refusal ?? { status: 400, code: 'no_upgrade', message: 'This server takes no WebSocket connections.' });
+    if (refusal || !options.upgrade)
+      return answerOnSocket(socket, refusal ?? { status: 400, code: 'no_upgrade', message: 'This server takes no WebSocket connections.' });
     options.upgrade(request, socket, head);
   });
 
@@ -115,7 +116,9 @@ function refuse(response: ServerResponse, { status, code, message }: Refusal) {
 function answerOnSocket(socket: Duplex, { status, code, message }: Refusal) {
   const body = JSON.stringify({ error: { code, message } });
   const headers = { ...errorHeaders(), 'content-length': Buffer.byteLength(body), connection: 'close' };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\n${head}\r\n${body}`, () => socket.destroy());
 }
 
@@ -126,7 +129,8 @@ function errorHeaders(): Record<string, string> {
 }
 
 function clientErrorRefusal(code: string | undefined): Refusal {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'request_timeout', message: 'The request did not arrive whole in time.' };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { status: 408, code: 'request_timeout', message: 'The request did not arrive whole in time.' };
   if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'headers_too_large', message: 'The request headers are too large.' };
   return { status: 400, code: 'malformed_request', message: 'The request is not well-formed HTTP.' };
 }

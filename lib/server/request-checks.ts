@@ -50,14 +50,19 @@ export function hostRefusal(host: string | undefined, allowed: ReadonlySet<strin
   return {
     status: 421,
     code: 'unknown_host',
-    message: 'This server does not serve that host name. Open the app at its own address; behind a proxy or under another name, set APP_URL to that address.',
+    message:
+      'This server does not serve that host name. Open the app at its own address; behind a proxy or under another name, set APP_URL to that address.',
   };
 }
 
 /** The request target must be a path (`/x?y`), with every `%` starting a valid UTF-8 percent-encoding. */
 export function targetRefusal(target: string | undefined): Refusal | undefined {
   if (!target?.startsWith('/')) {
-    return { status: 400, code: 'invalid_request_target', message: 'The request target must be a path such as /api/me, not an absolute URL or *.' };
+    return {
+      status: 400,
+      code: 'invalid_request_target',
+      message: 'The request target must be a path such as /api/me, not an absolute URL or *.',
+    };
   }
   const query = target.indexOf('?');
   const path = query === -1 ? target : target.slice(0, query);

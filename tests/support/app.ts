@@ -35,7 +35,11 @@ export async function readChunks(response: Response): Promise<Array<Record<strin
  * Reads a stream until `enough(text so far)` holds; a stream that ends first (a failed turn) fails
  * the test instead of spinning.
  */
-export async function readUntil(reader: ReadableStreamDefaultReader<string>, enough: (text: string) => boolean, text = ''): Promise<string> {
+export async function readUntil(
+  reader: ReadableStreamDefaultReader<string>,
+  enough: (text: string) => boolean,
+  text = '',
+): Promise<string> {
   while (!enough(text)) {
     const next = await reader.read();
     if (next.done) throw new Error(`The stream ended before the test saw what it waits for; it sent:\n${text}`);
@@ -52,7 +56,10 @@ export function parseChunks(text: string): Array<Record<string, any>> {
 }
 
 export function textOf(chunks: Array<Record<string, any>>): string {
-  return chunks.filter((c) => c.type === 'text-delta').map((c) => c.delta).join('');
+  return chunks
+    .filter((c) => c.type === 'text-delta')
+    .map((c) => c.delta)
+    .join('');
 }
 
 export async function storedMessages(conversationId: string) {

@@ -66,7 +66,6 @@ export async function mailedLinks<T>(action: () => Promise<T>): Promise<{ result
 
 export const email = () => `user-${crypto.randomUUID().slice(0, 8)}@example.test`;
 
-
 /**
  * A signed-up member's browser; with `staff`, the email is listed in STAFF_EMAILS first and
  * verified by following the link sign-up mailed (only a verified address is staff).
@@ -75,7 +74,9 @@ export async function member(options: { staff?: boolean } = {}) {
   const address = email();
   if (options.staff) setEnv({ STAFF_EMAILS: [process.env.STAFF_EMAILS, address].filter(Boolean).join(',') });
   const b = browser();
-  const { result: response, links } = await mailedLinks(() => b.auth('sign-up/email', { email: address, password: 'a fine password 1', name: address.split('@')[0] }));
+  const { result: response, links } = await mailedLinks(() =>
+    b.auth('sign-up/email', { email: address, password: 'a fine password 1', name: address.split('@')[0] }),
+  );
   if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   if (options.staff) {
     const verified = await b.follow(links.find((mail) => mail.to === address)!.link);

@@ -28,7 +28,17 @@ export type Mutation =
   | { kind: 'huge-body'; length: number };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
-const BAD_DATES = ['0000-01-01T00:00:00Z', '0001-01-01T00:30:00+01:00', '2024-13-01T00:00:00Z', '2024-02-30T00:00:00Z', '2024-05-01T12:00:00', '2024-05-01', 'yesterday', '+275760-09-13T00:00:00Z', ''];
+const BAD_DATES = [
+  '0000-01-01T00:00:00Z',
+  '0001-01-01T00:30:00+01:00',
+  '2024-13-01T00:00:00Z',
+  '2024-02-30T00:00:00Z',
+  '2024-05-01T12:00:00',
+  '2024-05-01',
+  'yesterday',
+  '+275760-09-13T00:00:00Z',
+  '',
+];
 const STRING_KINDS = new Set(['text', 'uuid', 'enum', 'date', 'metadata']);
 
 const notJson = (text: string) => {
@@ -40,9 +50,27 @@ const notJson = (text: string) => {
   }
 };
 
-const nonString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }));
-const nonNumber = fc.oneof(fc.string({ maxLength: 8 }), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 3 }), fc.constant({}));
-const nonObject = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.string({ maxLength: 8 }), fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }));
+const nonString = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+);
+const nonNumber = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.constant({}),
+);
+const nonObject = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.string({ maxLength: 8 }),
+  fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+);
 
 /** A value of the wrong type, or of the right type but out of bounds, for a field. */
 function wrongValue(field: Field): fc.Arbitrary<unknown> {
@@ -50,21 +78,38 @@ function wrongValue(field: Field): fc.Arbitrary<unknown> {
     case 'text':
       return field.nonEmpty ? fc.oneof(nonString, fc.constant('')) : nonString;
     case 'enum':
-      return fc.oneof(nonString, fc.string({ maxLength: 20 }).filter((value) => !field.values.includes(value)));
+      return fc.oneof(
+        nonString,
+        fc.string({ maxLength: 20 }).filter((value) => !field.values.includes(value)),
+      );
     case 'uuid':
-      return fc.oneof(nonString, fc.string({ maxLength: 40 }).filter((value) => !UUID.test(value)));
+      return fc.oneof(
+        nonString,
+        fc.string({ maxLength: 40 }).filter((value) => !UUID.test(value)),
+      );
     case 'int': {
       const outOfRange = [fc.integer({ max: field.min - 1 }), fc.constant(-1e300)];
       if (field.max !== undefined) outOfRange.push(fc.integer({ min: field.max + 1 }), fc.constant(1e300));
-      return fc.oneof(nonNumber, fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isInteger(n)), ...outOfRange);
+      return fc.oneof(
+        nonNumber,
+        fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isInteger(n)),
+        ...outOfRange,
+      );
     }
     case 'date':
-      return fc.oneof(nonString, fc.constantFrom(...BAD_DATES), fc.string({ maxLength: 30 }).filter((value) => !/^\d{4}-/u.test(value)));
+      return fc.oneof(
+        nonString,
+        fc.constantFrom(...BAD_DATES),
+        fc.string({ maxLength: 30 }).filter((value) => !/^\d{4}-/u.test(value)),
+      );
     case 'metadata':
     case 'object':
       return nonObject;
     case 'array':
-      return fc.oneof(nonObject.filter((value) => !Array.isArray(value)), fc.constant([]));
+      return fc.oneof(
+        nonObject.filter((value) => !Array.isArray(value)),
+        fc.constant([]),
+      );
   }
 }
 
@@ -76,31 +121,61 @@ export function badBodies(shape: BodyShape): Partial<Record<MutationKind, fc.Arb
   const stringFields = fields.filter((f) => STRING_KINDS.has(f.kind));
   const sized = fields.filter((f): f is Field & { kind: 'text' | 'metadata' } => f.kind === 'text' || f.kind === 'metadata');
   const required = fields.filter((f) => f.required);
-  const known = (at: Path) => fields.filter((f) => f.path.length === at.length + 1 && at.every((part, i) => f.path[i] === part)).map((f) => String(f.path.at(-1)));
+  const known = (at: Path) =>
+    fields.filter((f) => f.path.length === at.length + 1 && at.every((part, i) => f.path[i] === part)).map((f) => String(f.path.at(-1)));
   const pick = <T>(items: T[]) => fc.constantFrom(...items);
   const validText = JSON.stringify(shape.valid);
   const badCharacter = (kind: 'nul' | 'lone-surrogate') =>
-    fc.tuple(pick(stringFields), fc.nat(), fc.boolean()).map(([field, at, inKey]): Mutation => ({ kind, field: field.path, at, inKey: inKey && field.kind === 'metadata' }));
+    fc
+      .tuple(pick(stringFields), fc.nat(), fc.boolean())
+      .map(([field, at, inKey]): Mutation => ({ kind, field: field.path, at, inKey: inKey && field.kind === 'metadata' }));
 
   return {
     'not-json': fc
-      .oneof(fc.string(), fc.constantFrom('{', '{"a":', "{'a': 1}", '[1,]', 'undefined', 'NaN', '{"a":1}}'), fc.nat().map((n) => validText.slice(0, n % validText.length)))
+      .oneof(
+        fc.string(),
+        fc.constantFrom('{', '{"a":', "{'a': 1}", '[1,]', 'undefined', 'NaN', '{"a":1}}'),
+        fc.nat().map((n) => validText.slice(0, n % validText.length)),
+      )
       .filter(notJson)
       .map((text) => ({ kind: 'not-json', text })),
     ...(shape.emptyIsValid ? {} : { empty: fc.constantFrom('', ' ', '\n\t ').map((text): Mutation => ({ kind: 'empty', text })) }),
     'not-an-object': fc
-      .oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.string({ maxLength: 10 }), fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }))
+      .oneof(
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.string({ maxLength: 10 }),
+        fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+      )
       .map((value) => ({ kind: 'not-an-object', value })),
     'unknown-field': fc
-      .tuple(pick(objects), fc.oneof(fc.constantFrom('isAdmin', 'userId', 'role', '__proto__', 'constructor', 'toString', 'id', 'trigger'), fc.string({ minLength: 1, maxLength: 10 })), fc.jsonValue({ maxDepth: 2 }))
+      .tuple(
+        pick(objects),
+        fc.oneof(
+          fc.constantFrom('isAdmin', 'userId', 'role', '__proto__', 'constructor', 'toString', 'id', 'trigger'),
+          fc.string({ minLength: 1, maxLength: 10 }),
+        ),
+        fc.jsonValue({ maxDepth: 2 }),
+      )
       .filter(([at, key]) => !known(at).includes(key))
       .map(([at, key, value]) => ({ kind: 'unknown-field', at, key, value })),
     'huge-body': fc.integer({ min: 1_100_000, max: 1_300_000 }).map((length) => ({ kind: 'huge-body', length })),
     ...(fields.length === 0
       ? {}
       : {
-          'wrong-value': pick(fields).chain((field) => wrongValue(field).map((value): Mutation => ({ kind: 'wrong-value', field: field.path, value }))),
-          deep: fc.tuple(pick(fields), fc.integer({ min: 2, max: 3000 })).map(([field, depth]): Mutation => ({ kind: 'deep', field: field.path, depth: field.kind === 'metadata' ? Math.max(depth, 9) : depth })),
+          'wrong-value': pick(fields).chain((field) =>
+            wrongValue(field).map((value): Mutation => ({ kind: 'wrong-value', field: field.path, value })),
+          ),
+          deep: fc
+            .tuple(pick(fields), fc.integer({ min: 2, max: 3000 }))
+            .map(
+              ([field, depth]): Mutation => ({
+                kind: 'deep',
+                field: field.path,
+                depth: field.kind === 'metadata' ? Math.max(depth, 9) : depth,
+              }),
+            ),
         }),
     ...(stringFields.length === 0 ? {} : { nul: badCharacter('nul'), 'lone-surrogate': badCharacter('lone-surrogate') }),
     ...(sized.length === 0
@@ -130,7 +205,12 @@ export function bodyOf(shape: BodyShape, mutation: Mutation): string {
   switch (mutation.kind) {
     case 'unknown-field':
       // defineProperty: `__proto__` must become a field, not the prototype.
-      Object.defineProperty(objectAt(body, mutation.at), mutation.key, { value: mutation.value, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(objectAt(body, mutation.at), mutation.key, {
+        value: mutation.value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       break;
     case 'wrong-value':
       setAt(body, mutation.field, mutation.value);
@@ -143,10 +223,18 @@ export function bodyOf(shape: BodyShape, mutation: Mutation): string {
       setAt(body, mutation.field, withBadCharacter(valueAt(body, mutation.field), mutation));
       break;
     case 'huge':
-      setAt(body, mutation.field, typeof valueAt(body, mutation.field) === 'object' ? { note: 'x'.repeat(mutation.length) } : 'x'.repeat(mutation.length));
+      setAt(
+        body,
+        mutation.field,
+        typeof valueAt(body, mutation.field) === 'object' ? { note: 'x'.repeat(mutation.length) } : 'x'.repeat(mutation.length),
+      );
       break;
     case 'deep':
-      setAt(body, mutation.field, Array.from({ length: mutation.depth }).reduce<unknown>((inner) => ({ a: inner }), 'deep'));
+      setAt(
+        body,
+        mutation.field,
+        Array.from({ length: mutation.depth }).reduce<unknown>((inner) => ({ a: inner }), 'deep'),
+      );
       break;
   }
   return JSON.stringify(body);
@@ -155,7 +243,8 @@ export function bodyOf(shape: BodyShape, mutation: Mutation): string {
 function withBadCharacter(current: unknown, mutation: Extract<Mutation, { kind: 'nul' | 'lone-surrogate' }>): unknown {
   const bad = mutation.kind === 'nul' ? '\u0000' : '\uD800';
   const insert = (text: string) => text.slice(0, mutation.at % (text.length + 1)) + bad + text.slice(mutation.at % (text.length + 1));
-  if (current && typeof current === 'object') return mutation.inKey ? { ...current, [insert('key')]: 1 } : { ...current, note: insert('note') };
+  if (current && typeof current === 'object')
+    return mutation.inKey ? { ...current, [insert('key')]: 1 } : { ...current, note: insert('note') };
   return insert(typeof current === 'string' ? current : 'x');
 }
 

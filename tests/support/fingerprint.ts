@@ -9,7 +9,10 @@ export async function fingerprint(userIds: string[]): Promise<Record<string, str
   const sql = getSql();
   const tables = await userTables();
   const parts = [
-    ...tables.map((table) => sql`select ${table} as name, count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as sum from ${sql(table)} t where user_id::text = any(${userIds})`),
+    ...tables.map(
+      (table) =>
+        sql`select ${table} as name, count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as sum from ${sql(table)} t where user_id::text = any(${userIds})`,
+    ),
     sql`select 'audit_log' as name, count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as sum from audit_log t where target_user_id::text = any(${userIds}) or actor_user_id::text = any(${userIds})`,
     sql`select 'users' as name, count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as sum from users t where id::text = any(${userIds})`,
   ];

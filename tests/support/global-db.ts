@@ -9,7 +9,10 @@ import { openPostgres } from '../../db/postgres-url';
  * fresh database created on that server for this run and dropped after it.
  */
 export default async function setup(project: TestProject) {
-  const database = project.name === 'postgres' ? await freshDatabase(requiredUrl()) : await startEmbeddedDatabase({ dataDir: 'memory://', maxConnections: 64 });
+  const database =
+    project.name === 'postgres'
+      ? await freshDatabase(requiredUrl())
+      : await startEmbeddedDatabase({ dataDir: 'memory://', maxConnections: 64 });
   await runMigrations(database.url);
   project.provide('databaseUrl', database.url);
   project.provide('databaseKind', project.name === 'postgres' ? 'postgres' : 'pglite');

@@ -15,8 +15,20 @@ export async function importTurns(userId: string, turns: Turn[], title = 'import
 
 /** Filler turns with nothing memorable, to push things out of the recent window. */
 export function fillerTurns(count: number): Turn[] {
-  const topics = ['boil an egg', 'center a div', 'fold a shirt', 'clean a pan', 'tie a knot', 'plant basil', 'wax a board', 'sharpen a knife'];
-  return Array.from({ length: count }, (_, i) => [`How do I ${topics[i % topics.length]} (question ${i})?`, `Step by step, carefully (answer ${i}).`]);
+  const topics = [
+    'boil an egg',
+    'center a div',
+    'fold a shirt',
+    'clean a pan',
+    'tie a knot',
+    'plant basil',
+    'wax a board',
+    'sharpen a knife',
+  ];
+  return Array.from({ length: count }, (_, i) => [
+    `How do I ${topics[i % topics.length]} (question ${i})?`,
+    `Step by step, carefully (answer ${i}).`,
+  ]);
 }
 
 /** Waits until every post-turn job of the user has finished (done or failed). */

@@ -131,4 +131,3 @@ export async function startOpenAIStub(initial: StubReply = { text: 'Hello from t
 function untilClientLeaves(res: http.ServerResponse): Promise<void> {
   return new Promise((resolve) => res.once('close', resolve));
 }
-

@@ -48,7 +48,11 @@ export async function rawExchange(
 /** Writes the request line and headers, then `body` if given; `Host` defaults to the server's own address. */
 export function writeHead(socket: net.Socket, requestLine: string, headers: Record<string, string> = {}) {
   const all = { Host: `${socket.remoteAddress}:${socket.remotePort}`, ...headers };
-  socket.write(`${requestLine}\r\n${Object.entries(all).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`);
+  socket.write(
+    `${requestLine}\r\n${Object.entries(all)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('')}\r\n`,
+  );
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -52,7 +52,28 @@ export function mentions(text: string, value: string): boolean {
   return new RegExp(`(?<!\\p{L})${value}(?!\\p{L})`, 'iu').test(text);
 }
 
-const SYLLABLES = ['ba', 'de', 'fi', 'go', 'ku', 'la', 'me', 'ni', 'po', 'ru', 'sa', 'te', 'vi', 'zo', 'tha', 'bre', 'dro', 'kri', 'sto', 'glu'];
+const SYLLABLES = [
+  'ba',
+  'de',
+  'fi',
+  'go',
+  'ku',
+  'la',
+  'me',
+  'ni',
+  'po',
+  'ru',
+  'sa',
+  'te',
+  'vi',
+  'zo',
+  'tha',
+  'bre',
+  'dro',
+  'kri',
+  'sto',
+  'glu',
+];
 const CODAS = ['', 'n', 'r', 'l', 'k', 's', 'th', 'm'];
 /** An invented word of three syllables, e.g. "Brokavin". */
 function inventedWord(random: Random): string {
@@ -109,7 +130,15 @@ const EN = {
   ],
   filler: ['How do I {task} (question {n})?', 'Step by step, carefully (answer {n}).'],
   tasks: ['boil an egg', 'fold a shirt', 'clean a pan', 'tie a knot', 'plant basil', 'sharpen a knife'],
-  questions: ['What is my name?', 'Where do I live?', 'What is my pet called?', 'Where do I work?', 'Who did I go hiking with?', 'Which mountain did I climb last weekend?', 'Tell me everything you know about me.'],
+  questions: [
+    'What is my name?',
+    'Where do I live?',
+    'What is my pet called?',
+    'Where do I work?',
+    'Who did I go hiking with?',
+    'Which mountain did I climb last weekend?',
+    'Tell me everything you know about me.',
+  ],
 };
 
 const ZH = {
@@ -125,7 +154,15 @@ const ZH = {
   ],
   filler: ['怎么{task}？（问题{n}）', '一步一步来，慢慢做。（回答{n}）'],
   tasks: ['煮鸡蛋', '叠衬衫', '洗锅', '打绳结', '种罗勒'],
-  questions: ['我叫什么名字？', '我住在哪里？', '我的宠物叫什么？', '我在哪里工作？', '我和谁去爬山了？', '上周末我去哪座山了？', '说说你知道的关于我的一切。'],
+  questions: [
+    '我叫什么名字？',
+    '我住在哪里？',
+    '我的宠物叫什么？',
+    '我在哪里工作？',
+    '我和谁去爬山了？',
+    '上周末我去哪座山了？',
+    '说说你知道的关于我的一切。',
+  ],
 };
 
 const KINDS: ValueKind[] = ['name', 'city', 'pet', 'company', 'friend', 'place'];
@@ -145,7 +182,9 @@ function person(random: Random, index: number, values: Record<ValueKind, string>
   const statements: Turn[] = shuffled(random, FACT_KINDS).map((kind) => [fill(pick(random, words[kind]), slots), pick(random, words.acks)]);
   const hike = words.hike.map(([user, assistant]): Turn => [fill(user, slots), fill(assistant, slots)]);
   // Mostly their own language, sometimes the other.
-  const asked = Array.from({ length: questionsEach }, () => pick(random, random() < 0.75 ? words.questions : (lang === 'en' ? ZH : EN).questions));
+  const asked = Array.from({ length: questionsEach }, () =>
+    pick(random, random() < 0.75 ? words.questions : (lang === 'en' ? ZH : EN).questions),
+  );
   return {
     index,
     lang,
@@ -168,7 +207,8 @@ function distinctValues(random: Random, langs: Lang[], fixedText: string): Array
     const values = {} as Record<ValueKind, string>;
     for (const kind of KINDS) {
       let value = '';
-      for (let attempt = 0; attempt < 20 && (!value || clashes(value)); attempt++) value = lang === 'en' ? inventedWord(random) : chineseValue(random, kind);
+      for (let attempt = 0; attempt < 20 && (!value || clashes(value)); attempt++)
+        value = lang === 'en' ? inventedWord(random) : chineseValue(random, kind);
       if (clashes(value)) throw new Error(`no distinct ${lang} ${kind} value after 20 draws: use more pools or fewer users`);
       taken.push(value);
       values[kind] = value;
@@ -186,7 +226,10 @@ export function population(seed: number, count: number, fixedText: string, quest
   const langs = Array.from({ length: count }, (_, i): Lang => (i % 2 === 0 ? 'en' : 'zh'));
   const allTemplates = JSON.stringify([EN, ZH]);
   const values = distinctValues(random, langs, `${fixedText}\n${allTemplates}`);
-  const people = shuffled(random, langs.map((lang, i) => ({ lang, values: values[i] }))).map(({ lang, values: v }, i) => person(random, i, v, lang, questionsEach));
+  const people = shuffled(
+    random,
+    langs.map((lang, i) => ({ lang, values: values[i] })),
+  ).map(({ lang, values: v }, i) => person(random, i, v, lang, questionsEach));
   for (const p of people) {
     for (const other of people) {
       const clash = other !== p && KINDS.find((kind) => mentions(everything(p), other.values[kind]));

@@ -7,7 +7,10 @@ export type ReceivedMail = { to: string[]; body: string };
  * A real SMTP server on 127.0.0.1 (`port` 0 picks a free one) that hands every mail it receives to
  * `onMail`: what the app's nodemailer transport sends to in the unit and e2e suites.
  */
-export async function startSmtpMailbox(port: number, onMail: (mail: ReceivedMail) => void): Promise<{ port: number; close: () => Promise<void> }> {
+export async function startSmtpMailbox(
+  port: number,
+  onMail: (mail: ReceivedMail) => void,
+): Promise<{ port: number; close: () => Promise<void> }> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],

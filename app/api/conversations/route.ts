@@ -1,7 +1,7 @@
 import { createConversation, listConversations } from '@/db/conversations';
 import { otherMethods, readJson, route } from '@/lib/http';
-import { strictObject, text } from '@/lib/validation';
 import { requireReader, requireUserOrStartGuest } from '@/lib/session';
+import { strictObject, text } from '@/lib/validation';
 
 export const titleSchema = text().trim().min(1, 'must not be empty').max(200, 'is longer than 200 characters');
 

@@ -1,7 +1,7 @@
 import { getConfig } from '@/lib/config';
+import { otherMethods, readJson, route } from '@/lib/http';
 import { importSchema } from '@/lib/import';
 import { listImports, queueImport, scheduleImports } from '@/lib/import-queue';
-import { otherMethods, readJson, route } from '@/lib/http';
 import { enforceRateLimit } from '@/lib/rate-limit';
 import { requireReader, requireUserOrStartGuest } from '@/lib/session';
 

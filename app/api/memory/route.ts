@@ -1,7 +1,7 @@
 import { memoryCounts } from '@/db/users';
+import { userActor } from '@/lib/audit';
 import { otherMethods, readNoBody, route } from '@/lib/http';
 import { forgetEverything } from '@/lib/memory/corrections';
-import { userActor } from '@/lib/audit';
 import { requireReader, requireUser } from '@/lib/session';
 
 /** GET /api/memory: what "forget everything" would remove now, and what stays (for its dialog). */

@@ -37,11 +37,7 @@ export default async function ConversationPage({ params }: Props) {
   const model = modelInfo();
 
   return (
-    <AppShell
-      conversations={conversations}
-      model={model}
-      inspector={<Inspector key={conversation.id} conversationId={conversation.id} />}
-    >
+    <AppShell conversations={conversations} model={model} inspector={<Inspector key={conversation.id} conversationId={conversation.id} />}>
       <Chat
         key={conversation.id}
         conversation={toSummary(conversation)}

@@ -1,12 +1,13 @@
 import type { Metadata } from 'next';
-import { requireStaffPage } from '@/components/staff/guard';
 import { AuditPage } from '@/components/staff/audit-page';
+import { requireStaffPage } from '@/components/staff/guard';
 import type { AuditFilter } from '@/components/staff/types';
 
 export const metadata: Metadata = { title: 'Audit log' };
 
 type Search = Record<string, string | string[] | undefined>;
-const one = (value: string | string[] | undefined, shape: RegExp) => (typeof value === 'string' && shape.test(value.trim()) ? value.trim() : undefined);
+const one = (value: string | string[] | undefined, shape: RegExp) =>
+  typeof value === 'string' && shape.test(value.trim()) ? value.trim() : undefined;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WORD = /^[a-z_]{1,40}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -9,7 +9,11 @@ export const metadata: Metadata = { title: 'Jobs' };
 const STATUSES = new Set<string>(['pending', 'running', 'done', 'failed']);
 
 /** /staff/jobs?status=&userId=: the post-turn jobs, their failures, and Retry. */
-export default async function StaffJobs({ searchParams }: { searchParams: Promise<{ status?: string | string[]; userId?: string | string[] }> }) {
+export default async function StaffJobs({
+  searchParams,
+}: {
+  searchParams: Promise<{ status?: string | string[]; userId?: string | string[] }>;
+}) {
   await requireStaffPage();
   const { status, userId } = await searchParams;
   return (

@@ -1,18 +1,40 @@
 import { generateText, Output } from 'ai';
 import { z } from 'zod';
-import { addFact, confirmFact, endFact, findRelatedActiveFacts, listFacts, supersedeFact, type FactWrite } from '@/db/facts';
+import { addFact, confirmFact, endFact, type FactWrite, findRelatedActiveFacts, listFacts, supersedeFact } from '@/db/facts';
 import type { Fact, Job, Message } from '@/db/schema';
 import type { Models } from '@/lib/llm';
 import { forgetFacts } from '../corrections';
 import { embedTexts } from '../embed';
 import { searchKeywords } from '../keywords';
 import type { PostTurnWork } from '../post-turn';
-import { decideFactUpdate, detectForgetRequest, extractFactCandidates, factsToForget, type ExistingFact, type FactCandidate, type FactDecision, type FactSlot, type ForgetRequest } from '../rules/facts';
 import { locateStatement } from '../redaction';
+import {
+  decideFactUpdate,
+  detectForgetRequest,
+  type ExistingFact,
+  extractFactCandidates,
+  type FactCandidate,
+  type FactDecision,
+  type FactSlot,
+  type ForgetRequest,
+  factsToForget,
+} from '../rules/facts';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
 
 /** Typed slots only: what fits none stays findable in the conversation's episodes ('statement' is for notes added by hand). */
-const SLOTS = ['name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', 'like', 'dislike', 'date', 'plan'] as const satisfies readonly FactSlot[];
+const SLOTS = [
+  'name',
+  'location',
+  'work',
+  'diet',
+  'allergy',
+  'family',
+  'pet',
+  'like',
+  'dislike',
+  'date',
+  'plan',
+] as const satisfies readonly FactSlot[];
 
 /**
  * The mem0 idea: pull candidate facts out of the user's message, compare each with the similar
@@ -31,8 +53,15 @@ export const extractFacts: PostTurnWork = {
   isolates: (questions) => questions.some((question) => detectForgetRequest(question) !== null),
   async runMany(jobs, { models }) {
     const [{ userId, conversationId }] = jobs;
-    const turns = await loadTurns({ userId, conversationId }, jobs.map((j) => j.messageId), 'extraction');
-    return learnFromTurns(jobs.map((job) => ({ job, turn: turns.get(job.messageId) })), models);
+    const turns = await loadTurns(
+      { userId, conversationId },
+      jobs.map((j) => j.messageId),
+      'extraction',
+    );
+    return learnFromTurns(
+      jobs.map((job) => ({ job, turn: turns.get(job.messageId) })),
+      models,
+    );
   },
 };
 
@@ -78,7 +107,13 @@ async function statementsOf(turn: Turn | undefined, models: Models): Promise<Lea
     const statement = { question, written: turn!.original[i].content };
     const forget = detectForgetRequest(question.content);
     if (forget) steps.push({ ...statement, forget });
-    else steps.push({ ...statement, candidates: models.memory ? await extractWithModel(models, question.content, question.createdAt) : extractFactCandidates(question.content, question.createdAt) });
+    else
+      steps.push({
+        ...statement,
+        candidates: models.memory
+          ? await extractWithModel(models, question.content, question.createdAt)
+          : extractFactCandidates(question.content, question.createdAt),
+      });
   }
   return steps;
 }
@@ -87,12 +122,28 @@ const actorOf = (models: Models) => (models.memory ? `model:${models.memory.mode
 
 async function forget({ question, forget }: Statement & { forget: ForgetRequest }, userId: string, models: Models): Promise<void> {
   const active = await listFacts(userId, 'active');
-  await forgetFacts(userId, factsToForget(forget, active.map(existing)), actorOf(models), `the user asked to forget it (message ${question.id})`);
+  await forgetFacts(
+    userId,
+    factsToForget(forget, active.map(existing)),
+    actorOf(models),
+    `the user asked to forget it (message ${question.id})`,
+  );
 }
 
-async function reconcile({ question, written }: Statement, candidates: FactCandidate[], embeddings: number[][], job: Job, models: Models): Promise<void> {
+async function reconcile(
+  { question, written }: Statement,
+  candidates: FactCandidate[],
+  embeddings: number[][],
+  job: Job,
+  models: Models,
+): Promise<void> {
   for (const [i, candidate] of candidates.entries()) {
-    const write: FactWrite = { userId: job.userId, conversationId: job.conversationId, actor: actorOf(models), source: { messageId: question.id, ...locateStatement(written, candidate.text) } };
+    const write: FactWrite = {
+      userId: job.userId,
+      conversationId: job.conversationId,
+      actor: actorOf(models),
+      source: { messageId: question.id, ...locateStatement(written, candidate.text) },
+    };
     const related = await findRelatedActiveFacts(job.userId, candidate.slot, embeddings[i], searchKeywords(candidate.text));
     const decisions = models.memory
       ? await decideWithModel(models, candidate, related)
@@ -124,7 +175,7 @@ const candidateSchema = z.object({
   facts: z.array(
     z.object({
       slot: z.enum(SLOTS),
-      text: z.string().describe("The user's own clause, first person, e.g. \"I'm pescatarian now\""),
+      text: z.string().describe('The user\'s own clause, first person, e.g. "I\'m pescatarian now"'),
       value: z.string().describe('Normalised value to compare facts of a slot, lower-case for Latin script'),
       negated: z.boolean().describe('true when the statement ends something ("no longer", "not anymore")'),
       validFrom: z.string().nullable().describe('YYYY-MM-DD when the user says when it became true, else null'),

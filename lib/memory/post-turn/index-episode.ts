@@ -1,9 +1,9 @@
-import { deleteEpisodeOf, putEpisodes, type NewEpisode } from '@/db/episodes';
+import { deleteEpisodeOf, type NewEpisode, putEpisodes } from '@/db/episodes';
 import type { Scope } from '@/db/history';
 import type { Models } from '@/lib/llm';
 import { embedTexts } from '../embed';
-import { FORGOTTEN } from '../redaction';
 import type { PostTurnWork } from '../post-turn';
+import { FORGOTTEN } from '../redaction';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
 
 /** Indexes a completed turn (question + reply) as one episode, by meaning and by characters. */
@@ -14,8 +14,16 @@ export const indexEpisode: PostTurnWork = {
   // An import's turns: read together, embedded in one call, written in one transaction.
   async runMany(jobs, { models }) {
     const [{ userId, conversationId }] = jobs;
-    const turns = await loadTurns({ userId, conversationId }, jobs.map((j) => j.messageId), 'memory');
-    await indexTurns({ userId, conversationId }, jobs.map((j) => turns.get(j.messageId)), models);
+    const turns = await loadTurns(
+      { userId, conversationId },
+      jobs.map((j) => j.messageId),
+      'memory',
+    );
+    await indexTurns(
+      { userId, conversationId },
+      jobs.map((j) => turns.get(j.messageId)),
+      models,
+    );
     return new Map();
   },
 };
@@ -30,7 +38,10 @@ async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: 
   const planned = turns.flatMap((turn) => (turn ? [{ turn, episode: episodeOf(turn) }] : []));
   const gone = planned.filter((p) => p.episode === 'none').map((p) => p.turn.answer.id);
   const kept = planned.flatMap((p) => (typeof p.episode === 'object' ? [{ turn: p.turn, ...p.episode }] : []));
-  const embeddings = await embedTexts(models, kept.map((k) => k.content));
+  const embeddings = await embedTexts(
+    models,
+    kept.map((k) => k.content),
+  );
   // Rare (a failed reply, a turn forgotten whole): one statement each.
   for (const reply of gone) await deleteEpisodeOf(scope.userId, reply);
   await putEpisodes(

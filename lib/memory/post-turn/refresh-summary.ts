@@ -52,7 +52,13 @@ const REBUILD_CHUNK = 40;
  * With `rebuild`, the summary is recomputed from the messages alone, in pieces, after a correction
  * changed what it was built from.
  */
-export async function refreshSummaryOf(scope: Scope, upTo: string | null, config: AppConfig, models: Models, rebuild = false): Promise<Summary | undefined> {
+export async function refreshSummaryOf(
+  scope: Scope,
+  upTo: string | null,
+  config: AppConfig,
+  models: Models,
+  rebuild = false,
+): Promise<Summary | undefined> {
   const current = await getSummary(scope);
   if (rebuild && !current) return current;
   const floorSeq = Math.max(current?.floorSeq ?? 0, await memoryFloor(scope.userId));
@@ -62,11 +68,21 @@ export async function refreshSummaryOf(scope: Scope, upTo: string | null, config
 type Refresh = { upTo: string | null; config: AppConfig; models: Models; rebuild: boolean; reader: SummaryReader };
 
 /** A refresh from the summary as it is (`current`) and the clear point. */
-async function refreshFrom(scope: Scope, current: Summary | undefined, floorSeq: number, { upTo, config, models, rebuild, reader }: Refresh): Promise<Summary | undefined> {
+async function refreshFrom(
+  scope: Scope,
+  current: Summary | undefined,
+  floorSeq: number,
+  { upTo, config, models, rebuild, reader }: Refresh,
+): Promise<Summary | undefined> {
   let base = rebuild ? null : current;
   // Each pass covers at least one more message, so the loop ends with the conversation.
   for (;;) {
-    const { fresh, sinceFloor } = await reader.forSummary({ after: coveredUntil(base ?? undefined), floorSeq, upTo, keepRaw: config.SUMMARY_KEEP_RAW });
+    const { fresh, sinceFloor } = await reader.forSummary({
+      after: coveredUntil(base ?? undefined),
+      floorSeq,
+      upTo,
+      keepRaw: config.SUMMARY_KEEP_RAW,
+    });
     const started = Boolean(base?.content);
     if (!rebuild && !started && sinceFloor < config.SUMMARY_START_MESSAGES) return current;
     if (!rebuild && started && fresh.length < config.SUMMARY_REFRESH_MESSAGES) return current;
@@ -92,7 +108,12 @@ async function writeVersion(
 ) {
   const fresh = await reader.readForMemory(stored);
   const previous = base?.content || null;
-  const content = fresh.length === 0 ? '' : models.memory ? await summariseWithModel(models, previous, fresh) : summariseExtractive(previous, fresh.map(asInput));
+  const content =
+    fresh.length === 0
+      ? ''
+      : models.memory
+        ? await summariseWithModel(models, previous, fresh)
+        : summariseExtractive(previous, fresh.map(asInput));
   const earlier = base?.content ? await summarySources(scope, base.version) : [];
   const last = fresh.at(-1);
   return writeSummary(
@@ -121,7 +142,12 @@ function asInput(message: Message) {
  * every message it covered.
  */
 function sourcesOf(summary: string, messages: Message[]): string[] {
-  const lines = summary.split('\n').map((line) => line.replace(/^-\s*(User|Assistant)\s*[:：]\s*/u, '').replace(/…$/u, '').trim());
+  const lines = summary.split('\n').map((line) =>
+    line
+      .replace(/^-\s*(User|Assistant)\s*[:：]\s*/u, '')
+      .replace(/…$/u, '')
+      .trim(),
+  );
   return messages.filter((m) => lines.some((line) => line.length > 3 && m.content.includes(line))).map((m) => m.id);
 }
 

@@ -48,7 +48,8 @@ export async function readOnce(scope: Scope): Promise<SummaryReader> {
       return { fresh: older.filter((i) => i > after).map((i) => conversation[i]), sinceFloor: sinceFloor.length };
     },
     position: async (id) => positions.get(id),
-    readForMemory: async (messages) => (messages.every((m) => forMemory.has(m.id)) ? messages.map((m) => forMemory.get(m.id)!) : database.readForMemory(messages)),
+    readForMemory: async (messages) =>
+      messages.every((m) => forMemory.has(m.id)) ? messages.map((m) => forMemory.get(m.id)!) : database.readForMemory(messages),
     byIds: async (ids) => (ids.every((id) => place.has(id)) ? ids.map((id) => conversation[place.get(id)!]) : database.byIds(ids)),
   };
 }

@@ -1,7 +1,7 @@
-import { getMessage, listMessages, userMessagesAnsweredBy, type Scope } from '@/db/history';
+import { getMessage, listMessages, type Scope, userMessagesAnsweredBy } from '@/db/history';
 import type { Message } from '@/db/schema';
 import { memoryFloor } from '@/db/users';
-import { readRedacted, type RedactionReader } from '../redaction';
+import { type RedactionReader, readRedacted } from '../redaction';
 
 export type Turn = {
   /** The reply as the reader reads it (forgotten parts gone, corrections applied for memory). */

@@ -8,7 +8,7 @@
  * 我妈妈…) only tells who the user's people and pets are. Pure: the only clock is `now`, dates are UTC.
  */
 import { english } from './en';
-import { isChinese, type FactCandidate, type Language } from './fact-types';
+import { type FactCandidate, isChinese, type Language } from './fact-types';
 import { findDates } from './relative-dates';
 import { chinese } from './zh';
 
@@ -41,7 +41,9 @@ const GREETING_WORDS = new RegExp(`${GREETING.source}[^,，!！]{0,20}[,，!！]
  * you?"). "." splits only before a space or the end, so "St. Mary's" and "3.5" survive.
  */
 function statementSentences(text: string): string[] {
-  const guarded = text.replace(/\b(?:Dr|Mr|Mrs|Ms|St|Prof|Jr|Sr|vs|etc|e\.g|i\.e)\./gi, (m) => m.replace(/\./g, '\u0001')).replace(/(\d)\.(\d)/g, '$1\u0001$2');
+  const guarded = text
+    .replace(/\b(?:Dr|Mr|Mrs|Ms|St|Prof|Jr|Sr|vs|etc|e\.g|i\.e)\./gi, (m) => m.replace(/\./g, '\u0001'))
+    .replace(/(\d)\.(\d)/g, '$1\u0001$2');
   const pieces = guarded.match(/[^.!?…。！？；;\n]+(?:[.!?…。！？；;\n]+|$)/g) ?? [];
   return pieces.flatMap((piece) => {
     const restored = piece.replace(/\u0001/g, '.');
@@ -84,11 +86,17 @@ function presentWords(language: Language, raw: string, dates: Span[]): Span[] {
 function withoutTimes(text: string, times: Span[]): string {
   let rest = text;
   for (const { index, length } of [...times].sort((a, b) => b.index - a.index)) {
-    const before = rest.slice(0, index).replace(/\s*\b(?:ever since|since|back in|in|on|from|by|as of|during|over|for)\s*$|[从自在于]$/iu, '');
+    const before = rest
+      .slice(0, index)
+      .replace(/\s*\b(?:ever since|since|back in|in|on|from|by|as of|during|over|for)\s*$|[从自在于]$/iu, '');
     // 今年初, 去年底: the part of the period goes with it.
     rest = `${before} ${rest.slice(index + length).replace(/^(?:初|底|起|以来)/u, '')}`;
   }
-  return rest.replace(/\s+/g, ' ').replace(/(?<=\p{Script=Han})\s+|\s+(?=\p{Script=Han})/gu, '').replace(/\s+([,，])/g, '$1').replace(/^[\s,，]+|[\s,，]+$/g, '');
+  return rest
+    .replace(/\s+/g, ' ')
+    .replace(/(?<=\p{Script=Han})\s+|\s+(?=\p{Script=Han})/gu, '')
+    .replace(/\s+([,，])/g, '$1')
+    .replace(/^[\s,，]+|[\s,，]+$/g, '');
 }
 
 /** A clause as the slot patterns read it, lead-ins, dates and present-time words out (reconciliation compares "frames" of choices with it). */

@@ -8,8 +8,8 @@
  */
 import { contentFeatures } from '@/lib/llm/text-features';
 import { readClause } from './fact-extract';
-import { KEYED_SLOTS, SINGLE_VALUED_SLOTS, featureOverlap, normaliseValue, splitKey, valuesMatch } from './fact-types';
 import type { ExistingFact, FactCandidate, FactDecision } from './fact-types';
+import { featureOverlap, KEYED_SLOTS, normaliseValue, SINGLE_VALUED_SLOTS, splitKey, valuesMatch } from './fact-types';
 
 /** Near-identical wording of two values or two frames. */
 const SAME_STATEMENT = 0.8;
@@ -19,11 +19,16 @@ export function decideFactUpdate(candidate: FactCandidate, similar: ExistingFact
   if (candidate.negated) {
     // Something stopped being true. With nothing on record to end, there is nothing to do: storing
     // "not vegetarian" as an active fact would make a later "I'm vegetarian" look already known.
-    return endedFacts(candidate, similar.filter((fact) => fact.slot === candidate.slot)).map((fact) => ({ event: 'DELETE', factId: fact.id, candidate }));
+    return endedFacts(
+      candidate,
+      similar.filter((fact) => fact.slot === candidate.slot),
+    ).map((fact) => ({ event: 'DELETE', factId: fact.id, candidate }));
   }
   // Likes and dislikes are one slot of opinions: the attitude is what is said about the thing.
   const opinion = (slot: string) => (slot === 'dislike' ? 'like' : slot);
-  const related = similar.filter((fact) => opinion(fact.slot) === opinion(candidate.slot)).map((fact) => ({ fact, relation: relate(candidate, fact) }));
+  const related = similar
+    .filter((fact) => opinion(fact.slot) === opinion(candidate.slot))
+    .map((fact) => ({ fact, relation: relate(candidate, fact) }));
   const known = related.find((r) => r.relation === 'same');
   if (known) return [{ event: 'NONE', factId: known.fact.id, candidate }];
   const changed = related.filter((r) => r.relation === 'changed');
@@ -56,11 +61,17 @@ const CHOICE = /\b(?:prefer\w*|favou?rites?|faves?)\b|[更最]/iu;
 /** Two picks of one choice: alike once the picks are cut out ("my favourite season is _"), or each naming the other's pick. */
 function sameChoice(candidate: FactCandidate, fact: ExistingFact): boolean {
   // The pick cut out, British spelling made American ("favourite colour" = "favorite color").
-  const frame = ({ text, value }: { text: string; value: string }) => readClause(text).toLowerCase().replace(value, ' | ').replace(/(?<=[a-z]{2})our(?=ite\b|\b)/g, 'or');
+  const frame = ({ text, value }: { text: string; value: string }) =>
+    readClause(text)
+      .toLowerCase()
+      .replace(value, ' | ')
+      .replace(/(?<=[a-z]{2})our(?=ite\b|\b)/g, 'or');
   const [a, b] = [frame(candidate), frame(fact)];
   if (CHOICE.test(a) && CHOICE.test(b) && featureOverlap(a, b, 'max') >= SAME_STATEMENT) return true;
   // Two values of one statement ("I like tea and coffee") are not a choice between them.
-  return normaliseValue(candidate.text) !== normaliseValue(fact.text) && names(candidate.text, fact.value) && names(fact.text, candidate.value);
+  return (
+    normaliseValue(candidate.text) !== normaliseValue(fact.text) && names(candidate.text, fact.value) && names(fact.text, candidate.value)
+  );
 }
 
 function names(text: string, value: string): boolean {

@@ -3,7 +3,8 @@
  * extract candidate facts from a user message, reconcile each with the user's active facts
  * (ADD / UPDATE / DELETE / NONE), and handle "forget …" requests. Pure functions throughout.
  */
-export type { ExistingFact, FactCandidate, FactDecision, FactSlot, ForgetRequest } from './fact-types';
+
 export { extractFactCandidates } from './fact-extract';
 export { decideFactUpdate } from './fact-reconcile';
+export type { ExistingFact, FactCandidate, FactDecision, FactSlot, ForgetRequest } from './fact-types';
 export { detectForgetRequest, factsToForget } from './forget';

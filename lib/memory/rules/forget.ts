@@ -5,7 +5,7 @@
  */
 import { contentFeatures, words } from '@/lib/llm/text-features';
 import { extractFactCandidates } from './fact-extract';
-import { HAN, isChinese, splitKey, type ExistingFact, type FactSlot, type ForgetRequest } from './fact-types';
+import { type ExistingFact, type FactSlot, type ForgetRequest, HAN, isChinese, splitKey } from './fact-types';
 
 /** "forget my address", "please forget that I like sushi", "请忘记我的地址", "忘掉我住哪儿", "forget everything about me" → a request; ordinary text → null. */
 export function detectForgetRequest(text: string): ForgetRequest | null {
@@ -57,18 +57,27 @@ function termsOf(text: string): string[] {
 // =============================================================================================
 // English
 
-const FORGET_VERB = '(forget|unlearn|stop remembering|do not remember|don\'t remember|no longer remember)';
+const FORGET_VERB = "(forget|unlearn|stop remembering|do not remember|don't remember|no longer remember)";
 const ERASE_VERB = '(delete|remove|erase|wipe|clear|drop|purge|scrub|get rid of|throw away|discard|wipe out)';
-const POLITE = "(?:(?:please|pls|kindly|just|now|can you|could you|would you|will you|would you mind|i want you to|i would like you to|i'd like you to|i need you to|you should|you can|go ahead and|i'd like to ask you to|i ask you to)\\s+)*";
+const POLITE =
+  "(?:(?:please|pls|kindly|just|now|can you|could you|would you|will you|would you mind|i want you to|i would like you to|i'd like you to|i need you to|you should|you can|go ahead and|i'd like to ask you to|i ask you to)\\s+)*";
 const FORGET_EN = new RegExp(`^${POLITE}(?:${FORGET_VERB}|${ERASE_VERB})\\b\\s*(.*)$`, 'i');
 /** "Forget it" / "forget about it" / "never mind": dismissals, not memory requests. */
-const DISMISSAL = /^(?:it|about it|that|this|i said anything|i asked|i said that|what i (?:just )?(?:said|asked)|about that|the question|my question)$/i;
+const DISMISSAL =
+  /^(?:it|about it|that|this|i said anything|i asked|i said that|what i (?:just )?(?:said|asked)|about that|the question|my question)$/i;
 
-const MEMORY_WORDS = /\b(?:memor(?:y|ies)|what you know|what you remember|what you have|everything|anything|info|information|data|details|facts?|about me|that i|that my|what i (?:said|told you|mentioned|shared))\b/i;
+const MEMORY_WORDS =
+  /\b(?:memor(?:y|ies)|what you know|what you remember|what you have|everything|anything|info|information|data|details|facts?|about me|that i|that my|what i (?:said|told you|mentioned|shared))\b/i;
 
 const EN_SLOTS: [RegExp, FactSlot][] = [
-  [/(?:^|\band |, )(?:my |the )?(?:first |last |full |real |sur)?names?\b|\bwhat (?:i am|i'm) called\b|\bwhat to call me\b|\bmy nickname\b/i, 'name'],
-  [/\b(?:address|where i (?:live|am from|'m from|come from|grew up|am based|'m based|stay|moved)|location|hometown|home town|my city|my home|my country|where my home is)\b/i, 'location'],
+  [
+    /(?:^|\band |, )(?:my |the )?(?:first |last |full |real |sur)?names?\b|\bwhat (?:i am|i'm) called\b|\bwhat to call me\b|\bmy nickname\b/i,
+    'name',
+  ],
+  [
+    /\b(?:address|where i (?:live|am from|'m from|come from|grew up|am based|'m based|stay|moved)|location|hometown|home town|my city|my home|my country|where my home is)\b/i,
+    'location',
+  ],
   [/\b(?:job|jobs|work|where i work|employer|company|profession|occupation|career|workplace|what i do(?: for a living)?)\b/i, 'work'],
   [/\b(?:diet|dietary|what i eat|eating habits|vegetarianism|veganism)\b/i, 'diet'],
   [/\ballerg(?:y|ies|ic)\b/i, 'allergy'],
@@ -80,12 +89,45 @@ const EN_SLOTS: [RegExp, FactSlot][] = [
   [/\b(?:my plans|plans|my schedule|itinerary|travel plans)\b/i, 'plan'],
 ];
 const EN_ENTITIES: Record<string, string[]> = {
-  sister: ['sister'], brother: ['brother'], mom: ['mom', 'mother'], mum: ['mum', 'mother'], mother: ['mother', 'mom'], dad: ['dad', 'father'],
-  father: ['father', 'dad'], wife: ['wife'], husband: ['husband'], partner: ['partner'], girlfriend: ['girlfriend'], boyfriend: ['boyfriend'],
-  son: ['son'], daughter: ['daughter'], kid: ['kid', 'child'], child: ['child', 'kid'], baby: ['baby'], grandma: ['grandma', 'grandmother'],
-  grandmother: ['grandmother', 'grandma'], grandpa: ['grandpa', 'grandfather'], grandfather: ['grandfather', 'grandpa'], aunt: ['aunt'], uncle: ['uncle'],
-  cousin: ['cousin'], niece: ['niece'], nephew: ['nephew'], fiance: ['fiance'], dog: ['dog'], puppy: ['puppy', 'dog'], cat: ['cat'], kitten: ['kitten', 'cat'],
-  hamster: ['hamster'], rabbit: ['rabbit'], parrot: ['parrot'], bird: ['bird'], fish: ['fish'], horse: ['horse'], turtle: ['turtle'], snake: ['snake'],
+  sister: ['sister'],
+  brother: ['brother'],
+  mom: ['mom', 'mother'],
+  mum: ['mum', 'mother'],
+  mother: ['mother', 'mom'],
+  dad: ['dad', 'father'],
+  father: ['father', 'dad'],
+  wife: ['wife'],
+  husband: ['husband'],
+  partner: ['partner'],
+  girlfriend: ['girlfriend'],
+  boyfriend: ['boyfriend'],
+  son: ['son'],
+  daughter: ['daughter'],
+  kid: ['kid', 'child'],
+  child: ['child', 'kid'],
+  baby: ['baby'],
+  grandma: ['grandma', 'grandmother'],
+  grandmother: ['grandmother', 'grandma'],
+  grandpa: ['grandpa', 'grandfather'],
+  grandfather: ['grandfather', 'grandpa'],
+  aunt: ['aunt'],
+  uncle: ['uncle'],
+  cousin: ['cousin'],
+  niece: ['niece'],
+  nephew: ['nephew'],
+  fiance: ['fiance'],
+  dog: ['dog'],
+  puppy: ['puppy', 'dog'],
+  cat: ['cat'],
+  kitten: ['kitten', 'cat'],
+  hamster: ['hamster'],
+  rabbit: ['rabbit'],
+  parrot: ['parrot'],
+  bird: ['bird'],
+  fish: ['fish'],
+  horse: ['horse'],
+  turtle: ['turtle'],
+  snake: ['snake'],
 };
 const GENERIC_EN = new Set(
   contentFeatures(
@@ -106,8 +148,11 @@ function detectEnglish(text: string): ForgetRequest | null {
   const m = FORGET_EN.exec(t);
   if (!m) return null;
   const forgetVerb = m[1] !== undefined;
-  let object = m[3]
-    .replace(/\b(?:from (?:your |the )?(?:memory|memories|records?|database|profile)|please|for me|right now|permanently|completely|forever|as well|too|for good|entirely)\b/gi, '')
+  const object = m[3]
+    .replace(
+      /\b(?:from (?:your |the )?(?:memory|memories|records?|database|profile)|please|for me|right now|permanently|completely|forever|as well|too|for good|entirely)\b/gi,
+      '',
+    )
     .replace(/\s+/g, ' ')
     .replace(/^about\s+/i, '')
     .trim();
@@ -115,11 +160,19 @@ function detectEnglish(text: string): ForgetRequest | null {
   if (!forgetVerb && !MEMORY_WORDS.test(object) && !/^(?:my|what i)\b/i.test(object)) return null;
 
   // "everything (you know) about me", "all my data", "me"
-  const core = object.replace(/\s*(?:(?:that )?you (?:know|have|remember|learned|stored|saved|have (?:learned|stored|saved)))?\s*(?:about|on|of|regarding) (?:me|myself|us)$/i, '').trim();
+  const core = object
+    .replace(
+      /\s*(?:(?:that )?you (?:know|have|remember|learned|stored|saved|have (?:learned|stored|saved)))?\s*(?:about|on|of|regarding) (?:me|myself|us)$/i,
+      '',
+    )
+    .trim();
   if (ENGLISH_ALL.test(core) || ENGLISH_ALL.test(object)) return request(true, [], []);
 
   const focus = object
-    .replace(/^(?:everything|anything|all|what(?:ever)? you (?:know|remember|have)|what i (?:said|told you|mentioned|shared|wrote)|(?:the )?(?:stuff|things?|info|information|details|facts?))(?: (?:you know|that you know|you have|you remember))?\s*(?:about|on|regarding|of|concerning)?\s*/i, '')
+    .replace(
+      /^(?:everything|anything|all|what(?:ever)? you (?:know|remember|have)|what i (?:said|told you|mentioned|shared|wrote)|(?:the )?(?:stuff|things?|info|information|details|facts?))(?: (?:you know|that you know|you have|you remember))?\s*(?:about|on|regarding|of|concerning)?\s*/i,
+      '',
+    )
     .trim();
   // "that I like sushi" / "I like sushi": name what the fact is about; "my address" / "where I live": name the slot.
   const clause = /^(?:(?:the fact )?that\s+)?((?:i|i'm|i am)\b.+)$|^(?:the fact )?that\s+(.+)$/i.exec(focus);
@@ -141,13 +194,17 @@ function detectEnglish(text: string): ForgetRequest | null {
 
 const ZH_VERB = '(?:忘记|忘掉|忘了|删除|删掉|删去|删了|删|清除|清空|抹去|抹掉|移除|去掉)';
 const ZH_POLITE = '(?:请你?|麻烦你?|你能不能|你可以|你能|能不能|可以|帮我|求你)*';
-const ZH_BA = new RegExp(`^${ZH_POLITE}(?:就)?把(.+?)(?:都|全部|全都|统统|通通)?(?:给)?${ZH_VERB}(?:掉)?(?:吧|了|好吗|好不好|可以吗|行吗)*$`, 'u');
+const ZH_BA = new RegExp(
+  `^${ZH_POLITE}(?:就)?把(.+?)(?:都|全部|全都|统统|通通)?(?:给)?${ZH_VERB}(?:掉)?(?:吧|了|好吗|好不好|可以吗|行吗)*$`,
+  'u',
+);
 const ZH_BA_YOU = new RegExp(`^你(?:就)?把(.+?)(?:都|全部|全都|统统|通通)?(?:给)?${ZH_VERB}(?:掉)?了?吧$`, 'u');
 const ZH_VERB_FIRST = new RegExp(
   `^${ZH_POLITE}(?:${ZH_VERB}|不要记住|别记住|不要记得|别记得|不用记住|别再记着|不要再记着|不要再记住|别再记住)(?:掉|了)?(.+?)(?:吧|好吗|好不好|可以吗|行吗)?$`,
   'u',
 );
-const ZH_POLITE_START = /^(?:请|把|麻烦|你能不能|你可以|你能|能不能|可以|帮我|求你|忘|删|清|抹|移除|去掉|不要记|别记|不用记|别再记|不要再记)/u;
+const ZH_POLITE_START =
+  /^(?:请|把|麻烦|你能不能|你可以|你能|能不能|可以|帮我|求你|忘|删|清|抹|移除|去掉|不要记|别记|不用记|别再记|不要再记)/u;
 
 const ZH_SLOTS: [RegExp, FactSlot][] = [
   [/地址|住址|住哪|住在哪|住的地方|住处|哪里人|哪儿人|家乡|老家|所在城市|城市|在哪住|搬到哪|住在/u, 'location'],
@@ -169,7 +226,10 @@ const CHINESE_ALL_WORDS =
   /所有的?|全部的?|一切|关于|有关|你(?:知道|记住|记得|存|保存|记下)的|我的?|的|个人|信息|资料|数据|记忆|东西|事情|事|内容|都|全都|统统|吧/gu;
 
 function detectChinese(text: string): ForgetRequest | null {
-  const t = text.replace(/[。！？!?.\s]+$/u, '').replace(/^(?:嗯|哦|好吧|好|那|那么|对了)[，,\s]*/u, '').trim();
+  const t = text
+    .replace(/[。！？!?.\s]+$/u, '')
+    .replace(/^(?:嗯|哦|好吧|好|那|那么|对了)[，,\s]*/u, '')
+    .trim();
   if (!ZH_POLITE_START.test(t) && !/^你(?:就)?把/u.test(t)) return null;
   const m = ZH_BA.exec(t) ?? ZH_BA_YOU.exec(t) ?? ZH_VERB_FIRST.exec(t);
   if (!m) return null;
@@ -185,7 +245,9 @@ function detectChinese(text: string): ForgetRequest | null {
   const terms = [...(object.match(ZH_ENTITIES) ?? [])];
   if (/^我(?!的)/u.test(object) && !slots.length) terms.push(...termsOf(object));
   if (!slots.length && !terms.length) {
-    const rest = object.replace(/^(?:关于)?我的?|^我(?:说过|告诉过你|提到过?)的?(?:关于)?/u, '').replace(/(?:的)?(?:事情|事|信息|东西|那件事|这件事)$/u, '');
+    const rest = object
+      .replace(/^(?:关于)?我的?|^我(?:说过|告诉过你|提到过?)的?(?:关于)?/u, '')
+      .replace(/(?:的)?(?:事情|事|信息|东西|那件事|这件事)$/u, '');
     if (rest) terms.push(rest);
   }
   return request(false, slots, terms);

@@ -39,7 +39,11 @@ export function absolutizeRelativeDates(text: string, now: Date): { text: string
   for (const hit of hits) {
     const before = text.slice(cursor, hit.index);
     const after = text.slice(hit.index + hit.length, hit.index + hit.length + 16);
-    out += before + (hit.lang === 'en' ? englishReplacement(hit, text.slice(Math.max(0, hit.index - 24), hit.index), after) : chineseReplacement(hit.resolution));
+    out +=
+      before +
+      (hit.lang === 'en'
+        ? englishReplacement(hit, text.slice(Math.max(0, hit.index - 24), hit.index), after)
+        : chineseReplacement(hit.resolution));
     resolved.push({ phrase: hit.phrase, date: label(hit.resolution) });
     cursor = hit.index + hit.length;
   }
@@ -54,7 +58,12 @@ export function absolutizeRelativeDates(text: string, now: Date): { text: string
  */
 export function findDates(text: string, now: Date): DateSpan[] {
   const today = startOfUtcDay(now);
-  const spans: DateSpan[] = findHits(text, today).map((hit) => ({ index: hit.index, length: hit.length, start: hit.resolution.start, future: hit.resolution.start > today }));
+  const spans: DateSpan[] = findHits(text, today).map((hit) => ({
+    index: hit.index,
+    length: hit.length,
+    start: hit.resolution.start,
+    future: hit.resolution.start > today,
+  }));
   const taken = (index: number) => spans.some((s) => index >= s.index && index < s.index + s.length);
   const add = (span: DateSpan) => !taken(span.index) && spans.push(span);
   for (const rule of SPAN_RULES) {
@@ -71,14 +80,16 @@ export function findDates(text: string, now: Date): DateSpan[] {
     if (!['day', 'weekday', 'month', 'year'].some((part) => start.isCertain(part as 'day'))) continue;
     let date = new Date(Date.UTC(start.get('year') ?? today.getUTCFullYear(), (start.get('month') ?? 1) - 1, start.get('day') ?? 1));
     const looksBack = PAST_TENSE.test(text) || /\bsince\s+$|自从?$/iu.test(text.slice(0, result.index));
-    if (!start.isCertain('year') && date > today && looksBack) date = new Date(Date.UTC(date.getUTCFullYear() - 1, date.getUTCMonth(), date.getUTCDate()));
+    if (!start.isCertain('year') && date > today && looksBack)
+      date = new Date(Date.UTC(date.getUTCFullYear() - 1, date.getUTCMonth(), date.getUTCDate()));
     add({ index: result.index, length: result.text.length, start: date, future: date > today });
   }
   return spans.sort((a, b) => a.index - b.index);
 }
 
 /** A statement about the past ("moved", "met", 搬了), with no word of the future: a date without its year is the last one. */
-const PAST_TENSE = /^(?!.*\b(?:will|going to|next|plan|planning)\b|.*(?:要|会|将|打算|计划|准备))(?=.*(?:\b(?:\w{3,}ed|was|were|did|had|got|went|came|met|began|became|left|took|made|bought|found|sold|lost|won|gave|saw)\b|[了过]))/isu;
+const PAST_TENSE =
+  /^(?!.*\b(?:will|going to|next|plan|planning)\b|.*(?:要|会|将|打算|计划|准备))(?=.*(?:\b(?:\w{3,}ed|was|were|did|had|got|went|came|met|began|became|left|took|made|bought|found|sold|lost|won|gave|saw)\b|[了过]))/isu;
 
 // ---------------------------------------------------------------------------------------------
 // Date arithmetic (UTC)
@@ -130,8 +141,23 @@ function label(r: Resolution): string {
 // Numbers
 
 const EN_NUMBERS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  'a couple of': 2, 'couple of': 2, 'a couple': 2,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  'a couple of': 2,
+  'couple of': 2,
+  'a couple': 2,
 };
 const EN_NUM = '(\\d{1,3}|a couple of|couple of|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)';
 
@@ -159,7 +185,17 @@ function parseChineseNumber(s: string): number | null {
 const WEEKDAYS_EN = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const ZH_WEEKDAY: Record<string, number> = { 一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6 };
 const EN_UNIT: Record<string, Unit> = { day: 'day', week: 'week', month: 'month', year: 'year' };
-const ZH_UNIT: Record<string, Unit> = { 天: 'day', 日: 'day', 周: 'week', 星期: 'week', 个星期: 'week', 礼拜: 'week', 个礼拜: 'week', 个月: 'month', 年: 'year' };
+const ZH_UNIT: Record<string, Unit> = {
+  天: 'day',
+  日: 'day',
+  周: 'week',
+  星期: 'week',
+  个星期: 'week',
+  礼拜: 'week',
+  个礼拜: 'week',
+  个月: 'month',
+  年: 'year',
+};
 const ZH_RELATIVE: Record<string, number> = { 上上: -2, 上: -1, 这: 0, 本: 0, 下: 1, 下下: 2 };
 const EN_RELATIVE: Record<string, number> = { last: -1, this: 0, next: 1 };
 
@@ -180,7 +216,11 @@ const RULES: Rule[] = [
       return { unit: 'day', start: addDays(t, offset), part };
     },
   },
-  { lang: 'en', pattern: /\bthis (morning|afternoon|evening)\b/giu, resolve: (m, t) => ({ unit: 'day', start: t, part: m[1].toLowerCase() as Resolution['part'] }) },
+  {
+    lang: 'en',
+    pattern: /\bthis (morning|afternoon|evening)\b/giu,
+    resolve: (m, t) => ({ unit: 'day', start: t, part: m[1].toLowerCase() as Resolution['part'] }),
+  },
   {
     lang: 'en',
     pattern: new RegExp(`\\b${EN_NUM} (day|week|month|year)s? ago\\b`, 'giu'),
@@ -349,13 +389,26 @@ function seasonStart(today: Date, which: string, season: string): Date {
 }
 
 const SPAN_RULES: SpanRule[] = [
-  { pattern: /\b(last|this|next) (spring|summer|autumn|fall|winter)\b/giu, resolve: (m, t) => seasonStart(t, m[1].toLowerCase(), m[2].toLowerCase()) },
-  { pattern: /\b(?:since|in|from)\s+(?:early\s+|late\s+)?((?:19|20)\d{2})\b|((?:19|20)\d{2})年(?:开始)?/giu, resolve: (m) => new Date(Date.UTC(Number(m[1] ?? m[2]), 0, 1)) },
   {
-    pattern: new RegExp(`\\bfor (?:the (?:past|last) )?(?:over |about |almost |nearly |around )?${EN_NUM} (day|week|month|year)s?\\b`, 'giu'),
-    resolve: (m, t, text) => (/\b(?:have|has|had|'ve|been)\b/i.test(text) ? durationStart(t, parseEnglishNumber(m[1]), EN_UNIT[m[2].toLowerCase()]) : null),
+    pattern: /\b(last|this|next) (spring|summer|autumn|fall|winter)\b/giu,
+    resolve: (m, t) => seasonStart(t, m[1].toLowerCase(), m[2].toLowerCase()),
   },
-  { pattern: new RegExp(`${ZH_NUM}多?个?(天|周|星期|月|年)多?(?:了|来|以来)`, 'gu'), resolve: (m, t) => durationStart(t, parseChineseNumber(m[1]), ZH_UNIT[m[2]] ?? ZH_UNIT[`个${m[2]}`]) },
+  {
+    pattern: /\b(?:since|in|from)\s+(?:early\s+|late\s+)?((?:19|20)\d{2})\b|((?:19|20)\d{2})年(?:开始)?/giu,
+    resolve: (m) => new Date(Date.UTC(Number(m[1] ?? m[2]), 0, 1)),
+  },
+  {
+    pattern: new RegExp(
+      `\\bfor (?:the (?:past|last) )?(?:over |about |almost |nearly |around )?${EN_NUM} (day|week|month|year)s?\\b`,
+      'giu',
+    ),
+    resolve: (m, t, text) =>
+      /\b(?:have|has|had|'ve|been)\b/i.test(text) ? durationStart(t, parseEnglishNumber(m[1]), EN_UNIT[m[2].toLowerCase()]) : null,
+  },
+  {
+    pattern: new RegExp(`${ZH_NUM}多?个?(天|周|星期|月|年)多?(?:了|来|以来)`, 'gu'),
+    resolve: (m, t) => durationStart(t, parseChineseNumber(m[1]), ZH_UNIT[m[2]] ?? ZH_UNIT[`个${m[2]}`]),
+  },
 ];
 
 /**

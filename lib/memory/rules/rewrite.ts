@@ -11,7 +11,7 @@
  * offline model opens every reply with the same sentence and echoes lines back) and name things
  * the user never brought up.
  */
-import { segmentWords, type Segment } from '@/db/search-terms';
+import { type Segment, segmentWords } from '@/db/search-terms';
 import { isCjk, words } from '@/lib/llm/text-features';
 import { absolutizeRelativeDates } from './relative-dates';
 
@@ -19,7 +19,12 @@ export type RewriteTrigger = { needed: boolean; reason: string };
 export type RecentTurn = { role: 'user' | 'assistant'; content: string };
 
 /** How the question points back, and whether it points at a person ("he", 那位) or a thing ("it", 它). */
-type Reference = { phrase: string; index: number; form: 'reference' | 'former' | 'latter' | 'ellipsis' | 'short'; kind: 'person' | 'thing' | 'any' };
+type Reference = {
+  phrase: string;
+  index: number;
+  form: 'reference' | 'former' | 'latter' | 'ellipsis' | 'short';
+  kind: 'person' | 'thing' | 'any';
+};
 
 /** How many terms a rewrite carries. */
 const MAX_TERMS = 3;
@@ -27,7 +32,8 @@ const MAX_TERMS = 3;
 // ---------------------------------------------------------------------------------------------
 // Trigger
 
-const SMALL_TALK = /^\s*(hi|hello|hey|thanks|thank you|thx|ok|okay|cool|great|nice|bye|good night|good morning|你好|您好|谢谢|多谢|好的|好|嗯|嗯嗯|哈哈|再见|晚安|早安)[\s!.。！~～]*$/iu;
+const SMALL_TALK =
+  /^\s*(hi|hello|hey|thanks|thank you|thx|ok|okay|cool|great|nice|bye|good night|good morning|你好|您好|谢谢|多谢|好的|好|嗯|嗯嗯|哈哈|再见|晚安|早安)[\s!.。！~～]*$/iu;
 
 export function detectRewriteTrigger(question: string, priorUserTurns: number): RewriteTrigger {
   // Dates are found first and then taken out, so "this week" is a date, not a "this" reference.
@@ -96,7 +102,10 @@ function findEnglishReference(question: string): Reference | null {
  * it ends the clause, or comes first or after a grammar word, or its noun ends the clause.
  */
 function isDemonstrativeThat(text: string, index: number): boolean {
-  const before = text.slice(0, index).match(/([A-Za-z']+)\s*$/u)?.[1]?.toLowerCase();
+  const before = text
+    .slice(0, index)
+    .match(/([A-Za-z']+)\s*$/u)?.[1]
+    ?.toLowerCase();
   const after = text.slice(index + 4).match(/^\s+([A-Za-z'-]+)(\s*[A-Za-z'-]*)/u);
   if (!after) return true; // "that?", "that.", "that, …"
   const next = after[1].toLowerCase();
@@ -134,7 +143,8 @@ function findEllipsis(question: string): Reference | null {
   const aboutUser = tokens.some((w, i) => FIRST_PERSON.has(w) && !(w === '我' && tokens[i + 1] === '们'));
   const base = { phrase: text, index: 0, kind: 'any' as const };
   if (/^(and|but|so|also|then|or|what about|how about|same)\b/iu.test(text)) return { ...base, form: 'ellipsis' };
-  if (/^(那么|还有|然后|而且|另外|所以|可是|但是)/u.test(text) || (cjkCount <= 12 && /呢\s*[？?]?\s*$/u.test(text))) return { ...base, form: 'ellipsis' };
+  if (/^(那么|还有|然后|而且|另外|所以|可是|但是)/u.test(text) || (cjkCount <= 12 && /呢\s*[？?]?\s*$/u.test(text)))
+    return { ...base, form: 'ellipsis' };
   const short = cjkCount > 0 ? cjkCount <= 5 && latinWords.length <= 1 : latinWords.length > 0 && latinWords.length <= 3;
   return short && !aboutUser ? { ...base, form: 'short' } : null;
 }
@@ -155,7 +165,9 @@ type Term = {
 };
 
 const CALENDAR_WORDS = new Set(
-  'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december today yesterday tomorrow tonight'.split(' '),
+  'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december today yesterday tomorrow tonight'.split(
+    ' ',
+  ),
 );
 
 /** Titles: 《》「」『』 and short quoted names. */
@@ -205,7 +217,10 @@ function chineseNamesIn(text: string, segments: Segment[]): Term[] {
     let start = i;
     while (start > 0 && /^[\u4e00-\u9fff]{2,}$/u.test(segments[start - 1].text) && word.index - segments[start - 1].index <= 6) start--;
     if (start === i) return;
-    const name = segments.slice(start, i + 1).map((s) => s.text).join('');
+    const name = segments
+      .slice(start, i + 1)
+      .map((s) => s.text)
+      .join('');
     out.push({ text: name, display: name, kind: 'work', named: true, position: segments[start].index });
   });
   return out;
@@ -221,7 +236,12 @@ function chinesePossessionsIn(segments: Segment[]): Term[] {
     if (!/^我(?:的|家的?|们的)$/u.test(word.text) && !(/^(?:我家|我们)$/u.test(word.text) && segments[i + 1]?.text === '的')) return;
     let j = segments[i + 1]?.text === '的' ? i + 2 : i + 1;
     let phrase = '';
-    while (segments[j] && /^[\u4e00-\u9fff]+$/u.test(segments[j].text) && (phrase.length < 2 || segments[j].text.length === 1) && phrase.length < 4) {
+    while (
+      segments[j] &&
+      /^[\u4e00-\u9fff]+$/u.test(segments[j].text) &&
+      (phrase.length < 2 || segments[j].text.length === 1) &&
+      phrase.length < 4
+    ) {
       phrase += segments[j].text;
       j++;
     }
@@ -260,7 +280,8 @@ function capitalisedNamesIn(text: string, context: string): Term[] {
     parts = parts.map((p) => p.replace(/['’]s$|['’-]+$/u, ''));
     if (parts.length === 0 || parts.every((p) => CALENDAR_WORDS.has(p.toLowerCase()) || FUNCTION_WORDS.has(p.toLowerCase()))) continue;
     const name = parts.join(' ');
-    if (parts.length === 1 && isSentenceStart(text, index) && !namedAtSentenceStart(name, text.slice(index + name.length), context)) continue;
+    if (parts.length === 1 && isSentenceStart(text, index) && !namedAtSentenceStart(name, text.slice(index + name.length), context))
+      continue;
     // A name with a number is a product or an edition ("Pixel 8", "Windows 11"), never a person.
     out.push({ text: name, display: name, kind: /\d/u.test(name) ? 'work' : 'either', named: true, position: index });
   }
@@ -280,7 +301,8 @@ function possessionsIn(text: string): Term[] {
     const kept = m[1].split(/\s+/u);
     const stop = kept.findIndex((w) => FUNCTION_WORDS.has(w));
     const phrase = (stop >= 0 ? kept.slice(0, stop) : kept).join(' ');
-    if (phrase) out.push({ text: phrase, display: phrase, kind: 'either', named: false, position: (m.index ?? 0) + m[0].length - m[1].length });
+    if (phrase)
+      out.push({ text: phrase, display: phrase, kind: 'either', named: false, position: (m.index ?? 0) + m[0].length - m[1].length });
   }
   return out;
 }
@@ -288,7 +310,8 @@ function possessionsIn(text: string): Term[] {
 function termsIn(text: string, context: string): Term[] {
   const segments = segmentWords(text);
   const named = [...titlesIn(text), ...chineseNamesIn(text, segments), ...capitalisedNamesIn(text, context)];
-  const inNamed = (s: string) => named.some((n) => n.text.toLowerCase().includes(s.toLowerCase()) || s.toLowerCase().includes(n.text.toLowerCase()));
+  const inNamed = (s: string) =>
+    named.some((n) => n.text.toLowerCase().includes(s.toLowerCase()) || s.toLowerCase().includes(n.text.toLowerCase()));
   return [...named, ...[...possessionsIn(text), ...chinesePossessionsIn(segments)].filter((p) => !inNamed(p.text))];
 }
 
@@ -315,7 +338,9 @@ function salientTerms(ref: Reference, question: string, userTurns: string[]): Te
       .find((named) => named.length >= 2);
     return pair ? [ref.form === 'former' ? pair[pair.length - 2] : pair[pair.length - 1]] : [];
   }
-  const newestFirst = byTurn.reverse().flatMap((terms) => terms.sort((a, b) => Number(b.named) - Number(a.named) || b.position - a.position));
+  const newestFirst = byTurn
+    .reverse()
+    .flatMap((terms) => terms.sort((a, b) => Number(b.named) - Number(a.named) || b.position - a.position));
   return distinct(newestFirst).slice(0, MAX_TERMS);
 }
 
@@ -327,7 +352,11 @@ function distinct(terms: Term[]): Term[] {
 // ---------------------------------------------------------------------------------------------
 // Rewrite
 
-export function rewriteOffline(question: string, recent: RecentTurn[], now: Date): { query: string; terms: string[]; datesResolved: string[] } {
+export function rewriteOffline(
+  question: string,
+  recent: RecentTurn[],
+  now: Date,
+): { query: string; terms: string[]; datesResolved: string[] } {
   const { text, resolved } = absolutizeRelativeDates(question, now);
   const datesResolved = resolved.map((r) => `${r.phrase} → ${r.date}`);
   const ref = findReference(text);
@@ -337,7 +366,11 @@ export function rewriteOffline(question: string, recent: RecentTurn[], now: Date
   if (carried.length === 0) return { query: text, terms: [], datesResolved };
   const zh = [...text].some(isCjk);
   const listed = carried.join(zh ? '、' : ', ');
-  return { query: zh ? `${text}（${listed}）` : `${text} (${listed})`, terms: terms.length > 0 ? terms.map((t) => t.text) : carried, datesResolved };
+  return {
+    query: zh ? `${text}（${listed}）` : `${text} (${listed})`,
+    terms: terms.length > 0 ? terms.map((t) => t.text) : carried,
+    datesResolved,
+  };
 }
 
 /**
@@ -363,7 +396,11 @@ const CARRIED_CHARS = 80;
 /** The user's latest turn that says something (not small talk), its last sentences up to CARRIED_CHARS. */
 function latestStatement(userTurns: string[]): string {
   const turn = [...userTurns].reverse().find((t) => t.trim() !== '' && !SMALL_TALK.test(t)) ?? '';
-  const sentences = turn.match(/[^.!?。！？\n]+[.!?。！？]*/gu)?.map((x) => x.trim()).filter(Boolean) ?? [];
+  const sentences =
+    turn
+      .match(/[^.!?。！？\n]+[.!?。！？]*/gu)
+      ?.map((x) => x.trim())
+      .filter(Boolean) ?? [];
   let kept = '';
   for (const sentence of sentences.reverse()) {
     if (kept !== '' && sentence.length + kept.length > CARRIED_CHARS) break;

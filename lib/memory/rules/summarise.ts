@@ -112,7 +112,8 @@ const FILLER =
   /^(hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|got it|no problem|you're welcome|of course|absolutely|good question|great question|happy to help|hope (this|that) helps|let me know\b.*|glad\b.*|anything else\??|你好|您好|谢谢|多谢|好的|好|嗯+|哈哈+|没问题|不客气|当然|好问题|希望.*有帮助)[\s!.。！~～,，]*$/iu;
 // Not "me": "Give me some names" is a request, not a statement about oneself.
 const FIRST_PERSON_EN = /\b(i|i'm|i've|i'd|i'll|my|mine|myself|we|we're|our)\b/iu;
-const PREFERENCE = /\b(like|likes|liked|love|loves|loved|hate|hates|hated|prefer|prefers|preferred|favou?rite|enjoy|enjoys|enjoyed|can't stand|allergic|fan of)\b|喜欢|爱看|爱吃|爱听|热爱|讨厌|最爱|偏好|过敏|受不了/iu;
+const PREFERENCE =
+  /\b(like|likes|liked|love|loves|loved|hate|hates|hated|prefer|prefers|preferred|favou?rite|enjoy|enjoys|enjoyed|can't stand|allergic|fan of)\b|喜欢|爱看|爱吃|爱听|热爱|讨厌|最爱|偏好|过敏|受不了/iu;
 const DECISION =
   /\b(decided|decide|will|i'll|going to|gonna|plan|plans|planning|want to|booked|bought|switched|started|quit|moved|signed up|chose|picked|agreed)\b|决定|打算|计划|准备|开始|搬家|搬到|换成|选了|报名|买了/iu;
 const IDENTITY = /\b(my name is|call me|i am an? |i'm an? |i work|i live|i was born|years old)\b|我叫|叫我|我是|我住|岁/iu;
@@ -169,7 +170,10 @@ function countNames(text: string): number {
   for (const m of text.matchAll(/\p{Lu}[\p{L}'’-]*(?:\s+(?:(?:of|the|de|van|von|la|le|du|der)\s+)*\p{Lu}[\p{L}'’-]*)*/gu)) {
     const parts = m[0].split(/\s+/u);
     const atStart = /^[\s"'“‘(]*$/u.test(text.slice(0, m.index));
-    const rest = atStart && OPENERS.has(parts[0].toLowerCase().replace(/['’]s$/u, '')) && !(parts[0] === 'The' && parts.length > 1) ? parts.slice(1) : parts;
+    const rest =
+      atStart && OPENERS.has(parts[0].toLowerCase().replace(/['’]s$/u, '')) && !(parts[0] === 'The' && parts.length > 1)
+        ? parts.slice(1)
+        : parts;
     if (rest.length === 0 || (rest.length === 1 && rest[0] === 'I') || (atStart && rest.length === 1 && rest === parts)) continue;
     count++;
   }
@@ -196,7 +200,8 @@ function linesFor(message: SummaryInput, perMessage: number): string[] {
     if (groups.length >= perMessage || scores[i] < KEEP_THRESHOLD) break;
     if (used.has(i)) continue;
     let [first, last] = [i, i];
-    const joinable = (j: number, k: number) => j >= 0 && j < sentences.length && !used.has(j) && scores[j] >= KEEP_THRESHOLD && !sentences[k].newlineBefore;
+    const joinable = (j: number, k: number) =>
+      j >= 0 && j < sentences.length && !used.has(j) && scores[j] >= KEEP_THRESHOLD && !sentences[k].newlineBefore;
     while (last - first + 1 < MAX_SENTENCES_PER_LINE) {
       if (joinable(last + 1, last + 1)) last++;
       else if (joinable(first - 1, first)) first--;

@@ -1,7 +1,7 @@
 import { deleteConversation, getConversation, renameConversation } from '@/db/conversations';
 import { notFound, otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
-import { strictObject } from '@/lib/validation';
 import { requireUser } from '@/lib/session';
+import { strictObject } from '@/lib/validation';
 import { titleSchema } from '../route';
 
 type Params = { params: Promise<{ id: string }> };

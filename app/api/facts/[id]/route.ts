@@ -1,7 +1,7 @@
 import { getFact, getFactHistory, withSources } from '@/db/facts';
+import { userActor } from '@/lib/audit';
 import { notFound, otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
 import { correctFact, forgetFacts } from '@/lib/memory/corrections';
-import { userActor } from '@/lib/audit';
 import { requireUser } from '@/lib/session';
 import { strictObject, text } from '@/lib/validation';
 
@@ -19,7 +19,10 @@ export const GET = route(async (request: Request, { params }: Params) => {
 export const PATCH = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Fact');
-  const { content } = await readJson(request, strictObject({ content: text().trim().min(1, 'must not be empty').max(2000, 'is longer than 2000 characters') }));
+  const { content } = await readJson(
+    request,
+    strictObject({ content: text().trim().min(1, 'must not be empty').max(2000, 'is longer than 2000 characters') }),
+  );
   const fact = await correctFact(user.id, id, content, userActor(user, request));
   if (!fact) throw notFound('Fact', id);
   return Response.json({ fact: (await withSources(user.id, [fact]))[0] });

@@ -1,5 +1,5 @@
-import { getImport } from '@/lib/import-queue';
 import { otherMethods, route, uuidParam } from '@/lib/http';
+import { getImport } from '@/lib/import-queue';
 import { requireUser } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };

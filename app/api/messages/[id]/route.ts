@@ -1,9 +1,9 @@
 import { getDb } from '@/db/client';
 import { getMessage } from '@/db/history';
 import { derivedFrom } from '@/db/provenance';
-import { removeMessages } from '@/lib/memory/corrections';
-import { notFound, otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
 import { userActor } from '@/lib/audit';
+import { notFound, otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
+import { removeMessages } from '@/lib/memory/corrections';
 import { requireUser } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };

@@ -38,7 +38,10 @@ export const GET = route(async (request: Request) => {
       },
     });
     return new Response(body, {
-      headers: { 'content-type': 'application/x-ndjson; charset=utf-8', 'content-disposition': 'attachment; filename="memlens-audit.jsonl"' },
+      headers: {
+        'content-type': 'application/x-ndjson; charset=utf-8',
+        'content-disposition': 'attachment; filename="memlens-audit.jsonl"',
+      },
     });
   }
   return Response.json({ entries: await listAudit(filter, limit) });

@@ -1,16 +1,27 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { UUID_SHAPE } from '@/components/server-data';
-import { requireStaffPage } from '@/components/staff/guard';
 import { ConversationPage } from '@/components/staff/conversation-page';
+import { requireStaffPage } from '@/components/staff/guard';
 
 export const metadata: Metadata = { title: 'Conversation' };
 
 /** /staff/conversations/:id?turn=<reply id>: any conversation read-only, and a reply's turn record. */
-export default async function StaffConversation({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ turn?: string | string[] }> }) {
+export default async function StaffConversation({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ turn?: string | string[] }>;
+}) {
   await requireStaffPage();
   const { id } = await params;
   if (!UUID_SHAPE.test(id)) notFound();
   const { turn } = await searchParams;
-  return <ConversationPage conversationId={id.toLowerCase()} initialTurn={typeof turn === 'string' && UUID_SHAPE.test(turn) ? turn.toLowerCase() : null} />;
+  return (
+    <ConversationPage
+      conversationId={id.toLowerCase()}
+      initialTurn={typeof turn === 'string' && UUID_SHAPE.test(turn) ? turn.toLowerCase() : null}
+    />
+  );
 }

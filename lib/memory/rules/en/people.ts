@@ -3,15 +3,21 @@
  * (me / I / my name) with a verb of calling or knowing, and the value written as a name (capitalised, not at the
  * start of the sentence, not shaped like an adjective or a participle).
  */
-import { one, type FactSlot, type Found, type Reading } from '../fact-types';
+import { type FactSlot, type Found, one, type Reading } from '../fact-types';
 import { isCommonWordOnly } from './lexicon';
 import { cleanEn, cutEn } from './read';
 
 const NAME_WORDS = "\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,2}";
 /** "… call me Jim", "… know me as Bobby", "… nicknamed me Red": someone names the user. */
-const NAMED_ME = new RegExp(`\\b(?:call|calls|called|calling|know|knows|known|name|names|named|nickname|nicknames|nicknamed|refer to|refers to|address|addresses)\\s+me\\s+(?:as\\s+|by\\s+)?(${NAME_WORDS})(?=\\s*(?:for short|here|around here|instead|please|now|,|$))`, 'iu');
+const NAMED_ME = new RegExp(
+  `\\b(?:call|calls|called|calling|know|knows|known|name|names|named|nickname|nicknames|nicknamed|refer to|refers to|address|addresses)\\s+me\\s+(?:as\\s+|by\\s+)?(${NAME_WORDS})(?=\\s*(?:for short|here|around here|instead|please|now|,|$))`,
+  'iu',
+);
 /** "I'm called Bob", "I go by Sam", "I'm known as Ziggy", "I answer to Mo": the user names themselves. */
-const I_AM_NAMED = new RegExp(`^i (?:am |have been |was )?(?:\\w+ )?(?:called|named|known as|go by|going by|answer to)(?: the name)?\\s+(${NAME_WORDS})\\b`, 'iu');
+const I_AM_NAMED = new RegExp(
+  `^i (?:am |have been |was )?(?:\\w+ )?(?:called|named|known as|go by|going by|answer to)(?: the name)?\\s+(${NAME_WORDS})\\b`,
+  'iu',
+);
 /** "My (first / nick / full) name is …", "The name is …": a name stated outright, capital or not. */
 const NAME_IS = /^(?:my (?:\w+ )?name is|(?:the )?name is|my name,? is)\s+(not\s+)?(.+)$/i;
 /** Shapes of adjectives and participles, which "I'm …" is far more often followed by than a name: Tired, Exhausted, Starving. */
@@ -57,31 +63,179 @@ const NATIONALITY =
 // ---- family and pets
 
 export const ENTITIES_EN: Record<string, string> = {
-  mother: 'mother', mom: 'mother', mum: 'mother', mommy: 'mother', mummy: 'mother', mama: 'mother', momma: 'mother',
-  father: 'father', dad: 'father', daddy: 'father', papa: 'father',
-  parents: 'parents', folks: 'parents', sister: 'sister', sisters: 'sister', sis: 'sister', brother: 'brother', brothers: 'brother', bro: 'brother',
-  sibling: 'sibling', siblings: 'sibling', wife: 'wife', husband: 'husband', hubby: 'husband', spouse: 'spouse', partner: 'partner',
-  girlfriend: 'girlfriend', boyfriend: 'boyfriend', fiance: 'fiance', 'fiancé': 'fiance', fiancee: 'fiance', 'fiancée': 'fiance',
-  son: 'son', sons: 'son', daughter: 'daughter', daughters: 'daughter', kid: 'child', kids: 'child', child: 'child', children: 'child',
-  baby: 'baby', toddler: 'child', twins: 'twins', grandmother: 'grandmother', grandma: 'grandmother', granny: 'grandmother', nana: 'grandmother',
-  grandfather: 'grandfather', grandpa: 'grandfather', granddad: 'grandfather', grandad: 'grandfather', grandparents: 'grandparents',
-  grandson: 'grandson', granddaughter: 'granddaughter', grandchild: 'grandchild', grandchildren: 'grandchild', grandkids: 'grandchild',
-  aunt: 'aunt', auntie: 'aunt', uncle: 'uncle', cousin: 'cousin', cousins: 'cousin', niece: 'niece', nieces: 'niece', nephew: 'nephew', nephews: 'nephew',
-  stepmother: 'stepmother', stepmom: 'stepmother', stepfather: 'stepfather', stepdad: 'stepfather', stepson: 'stepson', stepdaughter: 'stepdaughter',
-  stepbrother: 'stepbrother', stepsister: 'stepsister', 'half-brother': 'brother', 'half-sister': 'sister',
-  'mother-in-law': 'mother-in-law', 'father-in-law': 'father-in-law', 'sister-in-law': 'sister-in-law', 'brother-in-law': 'brother-in-law', 'in-laws': 'in-laws',
+  mother: 'mother',
+  mom: 'mother',
+  mum: 'mother',
+  mommy: 'mother',
+  mummy: 'mother',
+  mama: 'mother',
+  momma: 'mother',
+  father: 'father',
+  dad: 'father',
+  daddy: 'father',
+  papa: 'father',
+  parents: 'parents',
+  folks: 'parents',
+  sister: 'sister',
+  sisters: 'sister',
+  sis: 'sister',
+  brother: 'brother',
+  brothers: 'brother',
+  bro: 'brother',
+  sibling: 'sibling',
+  siblings: 'sibling',
+  wife: 'wife',
+  husband: 'husband',
+  hubby: 'husband',
+  spouse: 'spouse',
+  partner: 'partner',
+  girlfriend: 'girlfriend',
+  boyfriend: 'boyfriend',
+  fiance: 'fiance',
+  fiancé: 'fiance',
+  fiancee: 'fiance',
+  fiancée: 'fiance',
+  son: 'son',
+  sons: 'son',
+  daughter: 'daughter',
+  daughters: 'daughter',
+  kid: 'child',
+  kids: 'child',
+  child: 'child',
+  children: 'child',
+  baby: 'baby',
+  toddler: 'child',
+  twins: 'twins',
+  grandmother: 'grandmother',
+  grandma: 'grandmother',
+  granny: 'grandmother',
+  nana: 'grandmother',
+  grandfather: 'grandfather',
+  grandpa: 'grandfather',
+  granddad: 'grandfather',
+  grandad: 'grandfather',
+  grandparents: 'grandparents',
+  grandson: 'grandson',
+  granddaughter: 'granddaughter',
+  grandchild: 'grandchild',
+  grandchildren: 'grandchild',
+  grandkids: 'grandchild',
+  aunt: 'aunt',
+  auntie: 'aunt',
+  uncle: 'uncle',
+  cousin: 'cousin',
+  cousins: 'cousin',
+  niece: 'niece',
+  nieces: 'niece',
+  nephew: 'nephew',
+  nephews: 'nephew',
+  stepmother: 'stepmother',
+  stepmom: 'stepmother',
+  stepfather: 'stepfather',
+  stepdad: 'stepfather',
+  stepson: 'stepson',
+  stepdaughter: 'stepdaughter',
+  stepbrother: 'stepbrother',
+  stepsister: 'stepsister',
+  'half-brother': 'brother',
+  'half-sister': 'sister',
+  'mother-in-law': 'mother-in-law',
+  'father-in-law': 'father-in-law',
+  'sister-in-law': 'sister-in-law',
+  'brother-in-law': 'brother-in-law',
+  'in-laws': 'in-laws',
   // pets
-  dog: 'dog', dogs: 'dog', puppy: 'dog', puppies: 'dog', pup: 'dog', doggo: 'dog', cat: 'cat', cats: 'cat', kitten: 'cat', kittens: 'cat', kitty: 'cat',
-  hamster: 'hamster', hamsters: 'hamster', rabbit: 'rabbit', rabbits: 'rabbit', bunny: 'rabbit', bunnies: 'rabbit', parrot: 'parrot', parrots: 'parrot',
-  bird: 'bird', birds: 'bird', budgie: 'budgie', budgies: 'budgie', parakeet: 'budgie', canary: 'canary', fish: 'fish', goldfish: 'goldfish',
-  turtle: 'turtle', turtles: 'turtle', tortoise: 'tortoise', snake: 'snake', snakes: 'snake', lizard: 'lizard', gecko: 'gecko', iguana: 'iguana',
-  horse: 'horse', horses: 'horse', pony: 'pony', 'guinea pig': 'guinea pig', 'guinea pigs': 'guinea pig', ferret: 'ferret', ferrets: 'ferret',
-  hedgehog: 'hedgehog', chinchilla: 'chinchilla', rat: 'rat', rats: 'rat', mouse: 'mouse', mice: 'mouse', gerbil: 'gerbil', gerbils: 'gerbil',
-  chicken: 'chicken', chickens: 'chicken', hens: 'chicken', goat: 'goat', goats: 'goat', cockatiel: 'cockatiel', axolotl: 'axolotl', pet: 'pet', pets: 'pet',
+  dog: 'dog',
+  dogs: 'dog',
+  puppy: 'dog',
+  puppies: 'dog',
+  pup: 'dog',
+  doggo: 'dog',
+  cat: 'cat',
+  cats: 'cat',
+  kitten: 'cat',
+  kittens: 'cat',
+  kitty: 'cat',
+  hamster: 'hamster',
+  hamsters: 'hamster',
+  rabbit: 'rabbit',
+  rabbits: 'rabbit',
+  bunny: 'rabbit',
+  bunnies: 'rabbit',
+  parrot: 'parrot',
+  parrots: 'parrot',
+  bird: 'bird',
+  birds: 'bird',
+  budgie: 'budgie',
+  budgies: 'budgie',
+  parakeet: 'budgie',
+  canary: 'canary',
+  fish: 'fish',
+  goldfish: 'goldfish',
+  turtle: 'turtle',
+  turtles: 'turtle',
+  tortoise: 'tortoise',
+  snake: 'snake',
+  snakes: 'snake',
+  lizard: 'lizard',
+  gecko: 'gecko',
+  iguana: 'iguana',
+  horse: 'horse',
+  horses: 'horse',
+  pony: 'pony',
+  'guinea pig': 'guinea pig',
+  'guinea pigs': 'guinea pig',
+  ferret: 'ferret',
+  ferrets: 'ferret',
+  hedgehog: 'hedgehog',
+  chinchilla: 'chinchilla',
+  rat: 'rat',
+  rats: 'rat',
+  mouse: 'mouse',
+  mice: 'mouse',
+  gerbil: 'gerbil',
+  gerbils: 'gerbil',
+  chicken: 'chicken',
+  chickens: 'chicken',
+  hens: 'chicken',
+  goat: 'goat',
+  goats: 'goat',
+  cockatiel: 'cockatiel',
+  axolotl: 'axolotl',
+  pet: 'pet',
+  pets: 'pet',
 };
 export const PET_WORDS = new Set([
-  'dog', 'cat', 'hamster', 'rabbit', 'parrot', 'bird', 'budgie', 'canary', 'fish', 'goldfish', 'turtle', 'tortoise', 'snake', 'lizard', 'gecko', 'iguana',
-  'horse', 'pony', 'guinea pig', 'ferret', 'hedgehog', 'chinchilla', 'rat', 'mouse', 'gerbil', 'chicken', 'goat', 'cockatiel', 'axolotl', 'pet',
+  'dog',
+  'cat',
+  'hamster',
+  'rabbit',
+  'parrot',
+  'bird',
+  'budgie',
+  'canary',
+  'fish',
+  'goldfish',
+  'turtle',
+  'tortoise',
+  'snake',
+  'lizard',
+  'gecko',
+  'iguana',
+  'horse',
+  'pony',
+  'guinea pig',
+  'ferret',
+  'hedgehog',
+  'chinchilla',
+  'rat',
+  'mouse',
+  'gerbil',
+  'chicken',
+  'goat',
+  'cockatiel',
+  'axolotl',
+  'pet',
 ]);
 const escapeRe = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const ENTITY_EN = Object.keys(ENTITIES_EN)
@@ -90,7 +244,21 @@ export const ENTITY_EN = Object.keys(ENTITIES_EN)
   .join('|');
 export const ENTITY_MODIFIER =
   '(?:(?:older|younger|little|big|baby|elder|eldest|oldest|youngest|twin|new|pet|sweet|dear|late|only|rescue|rescued|old|lovely|beloved|cute|adorable|grown-up|adult|teenage|step|best|two|three|four|black|white|grey|gray|orange|ginger|tabby|fluffy)\\s+)*';
-const EN_NUMBERS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, 'a couple of': 2 };
+const EN_NUMBERS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  'a couple of': 2,
+};
 const enNumber = (word: string) => EN_NUMBERS[word.toLowerCase()] ?? Number(word);
 const COUNTS: Record<string, number> = { ...EN_NUMBERS, some: 0, any: 0, no: 0, my: 0 };
 /**
@@ -125,10 +293,16 @@ export function familyPetEn({ s }: Reading): Found[] | null {
     return [{ ...entityValue(m[1], name), said }];
   }
   // "I have two kids", "we adopted a cat named Luna", "I have a sister named Anna and a brother named Tom"
-  m = /^(?:i|we) (?:have|got|own|adopted|rescued|took in|bought|just got|have adopted|have rescued|welcomed|are expecting|am expecting|am having|are having|live with|take care of|look after) (.+)$/i.exec(s);
+  m =
+    /^(?:i|we) (?:have|got|own|adopted|rescued|took in|bought|just got|have adopted|have rescued|welcomed|are expecting|am expecting|am having|are having|live with|take care of|look after) (.+)$/i.exec(
+      s,
+    );
   if (m) {
     // An apposition names what came just before it: "a second cat, a tabby called Pixel".
-    const listed = m[1].replace(new RegExp(`\\b(${ENTITY_EN})\\s*,\\s*(?:a|an)\\s+(?:[\\p{L}-]+\\s+){1,2}?(named|called)\\s+`, 'giu'), '$1 $2 ');
+    const listed = m[1].replace(
+      new RegExp(`\\b(${ENTITY_EN})\\s*,\\s*(?:a|an)\\s+(?:[\\p{L}-]+\\s+){1,2}?(named|called)\\s+`, 'giu'),
+      '$1 $2 ',
+    );
     const item = new RegExp(
       `^(?:(a couple of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\\d+|some|any|no|my)\\s+)?(?:[\\p{L}-]+\\s+){0,2}?(${ENTITY_EN})\\b(?:\\s*,?\\s*(?:named|called|whose name is)\\s+([\\p{L}'-]+))?`,
       'iu',
@@ -161,7 +335,8 @@ export function familyPetEn({ s }: Reading): Found[] | null {
   return m ? one('family', m[1].toLowerCase()) : null;
 }
 
-const PET_LOSS = /^(?:(?:just|recently|sadly|finally|unfortunately|tragically)\s+)?(?:died|passed away|passed|ran away|is gone|got lost|went missing|was put down|had to be put down|is no longer with us)\b/i;
+const PET_LOSS =
+  /^(?:(?:just|recently|sadly|finally|unfortunately|tragically)\s+)?(?:died|passed away|passed|ran away|is gone|got lost|went missing|was put down|had to be put down|is no longer with us)\b/i;
 
 export function petLossEn(s: string): Found[] | null {
   let m = new RegExp(`^(?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\s+(.+)$`, 'iu').exec(s);
@@ -169,7 +344,10 @@ export function petLossEn(s: string): Found[] | null {
     const { name, rest } = leadingName(m[2]);
     if (PET_LOSS.test(rest)) return [{ ...entityValue(m[1], name), negated: true }];
   }
-  m = new RegExp(`^(?:i|we) (?:gave away|rehomed|gave up|had to give up|had to rehome|lost|sold) (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\b\\s*(.*)$`, 'iu').exec(s);
+  m = new RegExp(
+    `^(?:i|we) (?:gave away|rehomed|gave up|had to give up|had to rehome|lost|sold) (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\b\\s*(.*)$`,
+    'iu',
+  ).exec(s);
   if (m && PET_WORDS.has(ENTITIES_EN[m[1].toLowerCase()])) return [{ ...entityValue(m[1], leadingName(m[2]).name), negated: true }];
   return null;
 }

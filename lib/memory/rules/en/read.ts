@@ -13,7 +13,8 @@ const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || ne
 const FIRST_PERSON = "(?:i|i'm|i've|i'd|i'll|im|my|we|we're|we've|our)";
 const CONNECTOR = '(?:and|but|so|because|although|though|plus|yet|and also|and now|but now|so now|and then)';
 /** "…, and work at Siemens": a clause that starts with its verb borrows the subject of the sentence's first clause. */
-const VERB_FIRST = /^(?:work|works|live|lives|love|loves|like|likes|enjoy|hate|have|has|own|moved|study|teach|play|speak|prefer|am|is|plan|want|started|got|adopted|eat|eats|drink|drinks)\b/i;
+const VERB_FIRST =
+  /^(?:work|works|live|lives|love|loves|like|likes|enjoy|hate|have|has|own|moved|study|teach|play|speak|prefer|am|is|plan|want|started|got|adopted|eat|eats|drink|drinks)\b/i;
 const SPLIT = new RegExp(
   `\\s*[,;]?\\s+${CONNECTOR}\\s+(?=${FIRST_PERSON}\\b)|\\s*,\\s*(?=(?:${CONNECTOR}\\s+)?(?:now\\s+)?${FIRST_PERSON}\\b)|\\s*,?\\s+and\\s+(?=${VERB_FIRST.source.slice(1, -2)}\\b)`,
   'i',
@@ -51,7 +52,8 @@ const REMEMBER =
  * Not words that make the subject their object ("… told me", "… back in my diet").
  */
 const LEAD_IN = new RegExp(`^(?:[^,:;]{1,40}[,:;—–-]\\s*|(?:\\S+\\s+){1,3}?)(?=${FIRST_PERSON}\\b)`, 'i');
-const NOT_A_LEAD_IN = /\b(?:i|i'm|im|we|my|our|me|you|he|she|they|it|who|that|which|if|when|because|after|before|while|until)\b|\b(?:is|are|was|were|says|said|tells|told|thinks?|knows?|heard|in|on|at|to|of|for|with|from|about|into|without|by|than|like)\s*$|'s\s*$/i;
+const NOT_A_LEAD_IN =
+  /\b(?:i|i'm|im|we|my|our|me|you|he|she|they|it|who|that|which|if|when|because|after|before|while|until)\b|\b(?:is|are|was|were|says|said|tells|told|thinks?|knows?|heard|in|on|at|to|of|for|with|from|about|into|without|by|than|like)\s*$|'s\s*$/i;
 
 function stripLead(clause: string): string {
   let rest = clause.replace(EDGE_PUNCTUATION, '').replace(REMEMBER, '');
@@ -107,7 +109,10 @@ const EN_TRAILING =
   /(?:\s+(?:now|again|anymore|any more|any longer|too|as well|also|though|lol|haha|a lot|so much|very much|really|at all|right now|for now|already|still|for sure|honestly|actually|btw|by the way|in general|generally|mostly|either|recently|full[- ]time|part[- ]time|permanently|for good|myself|later|someday|one day|eventually|these days|nowadays|lately|at the moment|currently))+$/i;
 
 export function cleanEn(value: string): string {
-  let v = value.replace(/["“”]/g, '').replace(/[\s.!?,;:]+$/g, '').trim();
+  let v = value
+    .replace(/["“”]/g, '')
+    .replace(/[\s.!?,;:]+$/g, '')
+    .trim();
   v = v.replace(EN_TRAILING, '').trim();
   v = v.replace(/^(?:a|an|the|some)\s+/i, '');
   return v.replace(/\s+/g, ' ').toLowerCase().slice(0, 80);
@@ -132,6 +137,6 @@ export function splitListEn(value: string): string[] {
     .filter(Boolean);
 }
 
-export const PRONOUN_OBJECT = /^(?:it|this|that|these|those|you|your|yours|him|her|them|what|how|when|the way|the idea|the fact|i|we|he|she|they|myself|everything|anything|nothing|something|so|doing that|doing this)\b/i;
+export const PRONOUN_OBJECT =
+  /^(?:it|this|that|these|those|you|your|yours|him|her|them|what|how|when|the way|the idea|the fact|i|we|he|she|they|myself|everything|anything|nothing|something|so|doing that|doing this)\b/i;
 export const MENTIONS_ASSISTANT = /\b(?:you|your|yours|u|ur|chatgpt|assistant)\b/i;
-

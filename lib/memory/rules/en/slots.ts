@@ -2,10 +2,10 @@
  * English slot patterns: one clause → the facts the user states about themselves. A change of state is read
  * through its negation ("no longer", "anymore": the positive fact, ended); diet also through what the user eats.
  */
-import { firstFound, one, type Found, type Reading } from '../fact-types';
-import { ENTITIES_EN, ENTITY_EN, ENTITY_MODIFIER, entityValue, familyPetEn, introduction, leadingName, nameEn, petLossEn } from './people';
+import { type Found, firstFound, one, type Reading } from '../fact-types';
 import { statedDate } from '../relative-dates';
-import { MENTIONS_ASSISTANT, PRONOUN_OBJECT, cleanEn, cutEn, splitListEn, stripSubjectAdverbs } from './read';
+import { ENTITIES_EN, ENTITY_EN, ENTITY_MODIFIER, entityValue, familyPetEn, introduction, leadingName, nameEn, petLossEn } from './people';
+import { cleanEn, cutEn, MENTIONS_ASSISTANT, PRONOUN_OBJECT, splitListEn, stripSubjectAdverbs } from './read';
 
 type EnContext = Reading & { greeted: boolean };
 
@@ -25,7 +25,8 @@ export function matchEn(_clause: string, reading: Reading, greeted: boolean): Fo
   return found?.map((f) => ({ ...f, negated: true })) ?? [];
 }
 
-const EN_CHANGE = /\b(?:any ?more|any longer|no longer|used to)\b|^i (?:stopped|quit|gave up|have stopped|have quit|have given up) being\b/i;
+const EN_CHANGE =
+  /\b(?:any ?more|any longer|no longer|used to)\b|^i (?:stopped|quit|gave up|have stopped|have quit|have given up) being\b/i;
 const EN_NEGATION = /^(?:i|we)(?: \S+)? (?:not|no longer|never)\b/i;
 
 function removeNegationEn(s: string): string {
@@ -90,8 +91,15 @@ function introductionEn(ctx: EnContext): Found[] | null {
 // ---- dates (birthdays, anniversaries): matched on the clause before time phrases are taken out
 
 const OCCASIONS: Record<string, string> = {
-  birthday: 'birthday', bday: 'birthday', 'b-day': 'birthday', 'birth date': 'birthday', 'date of birth': 'birthday',
-  'wedding anniversary': 'anniversary', anniversary: 'anniversary', 'name day': 'name day', 'due date': 'due date',
+  birthday: 'birthday',
+  bday: 'birthday',
+  'b-day': 'birthday',
+  'birth date': 'birthday',
+  'date of birth': 'birthday',
+  'wedding anniversary': 'anniversary',
+  anniversary: 'anniversary',
+  'name day': 'name day',
+  'due date': 'due date',
 };
 const OCCASION = '(birthday|bday|b-day|birth date|date of birth|wedding anniversary|anniversary|name day|due date)';
 
@@ -135,13 +143,19 @@ function objectValues(object: string): string[] {
 }
 
 function likeEn({ s }: EnContext): Found[] | null {
-  let m = /^(?:my|our) (?:absolute |all-time |all time |personal |very )?(?:favou?rite|fave|fav)(?: ([\w\s-]+?))? (?:is|are|has to be|would be|of all time is) (.+)$/i.exec(s);
+  let m =
+    /^(?:my|our) (?:absolute |all-time |all time |personal |very )?(?:favou?rite|fave|fav)(?: ([\w\s-]+?))? (?:is|are|has to be|would be|of all time is) (.+)$/i.exec(
+      s,
+    );
   if (m) return objectValues(m[2]).map((value) => ({ slot: 'like', value }));
   m = /^(?:my|our) least favou?rite ([\w\s-]+?) (?:is|are) (.+)$/i.exec(s);
   if (m) return objectValues(m[2]).map((value) => ({ slot: 'dislike', value }));
   m = /^(.+?) (?:is|are) (?:my|our) (?:absolute |all-time )?(?:favou?rite|fave|fav)\b/i.exec(s);
   if (m) return objectValues(m[1]).map((value) => ({ slot: 'like', value }));
-  m = /^i am (?:a |an )?(?:big |huge |massive |great |real |die-hard |diehard |total |avid |passionate )?(.+?) (?:fan|lover|enthusiast|buff|nerd|geek|addict|fanatic|junkie)$/i.exec(s);
+  m =
+    /^i am (?:a |an )?(?:big |huge |massive |great |real |die-hard |diehard |total |avid |passionate )?(.+?) (?:fan|lover|enthusiast|buff|nerd|geek|addict|fanatic|junkie)$/i.exec(
+      s,
+    );
   if (m && !/^(?:not|no)\b/i.test(m[1])) return objectValues(m[1]).map((value) => ({ slot: 'like', value }));
   m = /^my (?:hobby|hobbies|passion|passions|interests?|pastimes?) (?:is|are|include|includes) (.+)$/i.exec(s);
   m ??= LIKE_RE.exec(s);
@@ -164,11 +178,18 @@ function cantStandEn(s: string): Found[] | null {
 function allergyEn({ s }: EnContext): Found[] | null {
   const list = (v: string) => splitListEn(cutEn(v, 'keep')).map((value) => ({ slot: 'allergy' as const, value }));
   let m =
-    /^i am (?:(?:very|severely|highly|deathly|slightly|mildly|a bit|a little|really|super|extremely|so|quite)\s+)*(?:allergic|intolerant|hypersensitive) to (.+)$/i.exec(s) ??
-    /^i (?:have|got|suffer from) (?:an? |some |severe |mild |serious |bad |terrible |food )*(?:allergy|allergies|intolerance|intolerances) to (.+)$/i.exec(s) ??
+    /^i am (?:(?:very|severely|highly|deathly|slightly|mildly|a bit|a little|really|super|extremely|so|quite)\s+)*(?:allergic|intolerant|hypersensitive) to (.+)$/i.exec(
+      s,
+    ) ??
+    /^i (?:have|got|suffer from) (?:an? |some |severe |mild |serious |bad |terrible |food )*(?:allergy|allergies|intolerance|intolerances) to (.+)$/i.exec(
+      s,
+    ) ??
     /^my (?:food )?allerg(?:y|ies) (?:is|are|include|includes) (.+)$/i.exec(s);
   if (m) return list(m[1]);
-  m = /^i (?:have developed|have|got|suffer from|developed) (?:an? |some |severe |mild |serious |bad |terrible )*(.+?) (?:allergy|allergies|intolerance)$/i.exec(s);
+  m =
+    /^i (?:have developed|have|got|suffer from|developed) (?:an? |some |severe |mild |serious |bad |terrible )*(.+?) (?:allergy|allergies|intolerance)$/i.exec(
+      s,
+    );
   if (m) return list(m[1]);
   m = /^i am (lactose|gluten|fructose|histamine|wheat|dairy) intolerant$/i.exec(s);
   if (m) return one('allergy', m[1].toLowerCase());
@@ -205,9 +226,14 @@ function dietEn({ s }: EnContext): Found[] | null {
     `^i (?:went|have gone|go|became|have become|turned|switched to|converted to|eat|have been eating|follow|am following|keep|started|have started|stick to|am on|have been on|do|am doing|tried|am trying|try|have been) (?:a |an |the |mostly |strictly |fully )?(${DIET_ALT})\\b`,
     'i',
   ).exec(s);
-  m ??= new RegExp(`^i (?:switched|changed|went|moved|have switched|have gone) from (?:being )?(?:a |an )?(?:${DIET_ALT}) to (?:being )?(?:a |an )?(${DIET_ALT})\\b`, 'i').exec(s);
+  m ??= new RegExp(
+    `^i (?:switched|changed|went|moved|have switched|have gone) from (?:being )?(?:a |an )?(?:${DIET_ALT}) to (?:being )?(?:a |an )?(${DIET_ALT})\\b`,
+    'i',
+  ).exec(s);
   if (m) return one('diet', dietWord(m[1]));
-  m = /^i am (?:on|following|doing|trying) (?:a |an |the )?([\w\s-]+?) diet$/i.exec(s) ?? /^my diet is (?:mostly |strictly |fully )?(.+)$/i.exec(s);
+  m =
+    /^i am (?:on|following|doing|trying) (?:a |an |the )?([\w\s-]+?) diet$/i.exec(s) ??
+    /^my diet is (?:mostly |strictly |fully )?(.+)$/i.exec(s);
   return m ? one('diet', dietWord(cleanEn(m[1]))) : null;
 }
 
@@ -222,7 +248,8 @@ const EATS =
 /** Eating as a habit or a change, not one meal ("I had pizza for lunch"). */
 const HABIT = /\b(?:again|back|now|these days|nowadays|started|start|began|begun|added|reintroduced|regularly|every)\b/i;
 const ONE_MEAL = /\b(?:breakfast|lunch|dinner|brunch|supper|snack|meal)\b/i;
-const AVOIDS = /^(?:i|we) (?:do not|never|no longer|will not|try not to|(?:have )?(?:stopped|quit|gave up|given up|cut out)|avoid|am avoiding) (?:eat(?:ing)? |hav(?:e|ing) |consum(?:e|ing) |touch(?:ing)? )?(?:any )?/i;
+const AVOIDS =
+  /^(?:i|we) (?:do not|never|no longer|will not|try not to|(?:have )?(?:stopped|quit|gave up|given up|cut out)|avoid|am avoiding) (?:eat(?:ing)? |hav(?:e|ing) |consum(?:e|ing) |touch(?:ing)? )?(?:any )?/i;
 
 /** A kind of food (the subject) back in the user's meals: "chicken is back on my plate", "seafood's back in my diet". */
 const FOOD_BACK = /^(.{1,40}?)\s+\S+\s+back\b.*\b(?:me|my)\b/i;
@@ -231,7 +258,8 @@ const FOOD_BACK = /^(.{1,40}?)\s+\S+\s+back\b.*\b(?:me|my)\b/i;
 function dietByFoodEn(s: string, raw: string): Found[] | null {
   if (AVOIDS.test(s)) {
     const food = s.replace(AVOIDS, '');
-    if (/\b(?:animal products|anything from animals)\b/i.test(food) || (/\bmeat\b/i.test(food) && /\b(?:dairy|eggs)\b/i.test(food))) return one('diet', 'vegan');
+    if (/\b(?:animal products|anything from animals)\b/i.test(food) || (/\bmeat\b/i.test(food) && /\b(?:dairy|eggs)\b/i.test(food)))
+      return one('diet', 'vegan');
     return /^(?:red )?meat\b/i.test(food) ? one('diet', 'vegetarian') : null;
   }
   const eaten = EATS.test(s) && HABIT.test(raw) ? s : FOOD_BACK.exec(s.replace(/'s\b/, ' is'))?.[1];
@@ -250,14 +278,17 @@ function placeValue(text: string): string | null {
   // A place written as a name ends with its last capitalised word: "Tucson a while back" → "Tucson", "Rio de Janeiro" whole.
   const named = /^\p{Lu}/u.test(cut) ? /^.*\p{Lu}[\p{L}'.-]*/u.exec(cut)![0] : cut;
   const value = cleanEn(named).replace(/^(?:the city of|the town of)\s+/, '');
-  if (!value || /^(?:here|there|it|this|that|a house|an apartment|a flat|a van|a house with .*|my car|the same place)$/.test(value)) return null;
+  if (!value || /^(?:here|there|it|this|that|a house|an apartment|a flat|a van|a house with .*|my car|the same place)$/.test(value))
+    return null;
   return value.split(' ').length <= 6 ? value : null;
 }
 
 function locationEn({ s }: EnContext): Found[] | null {
   const m =
     new RegExp(`^(?:i|we) ${LIVE_EN} (?:in|at|on) (.+)$`, 'i').exec(s) ??
-    /^(?:i|we) (?:have |had )?(?:moved|relocated|emigrated|immigrated|migrated)(?: (?:back|over|out|house|home))?(?: from .+?)? to (.+)$/i.exec(s) ??
+    /^(?:i|we) (?:have |had )?(?:moved|relocated|emigrated|immigrated|migrated)(?: (?:back|over|out|house|home))?(?: from .+?)? to (.+)$/i.exec(
+      s,
+    ) ??
     /^i am (?:originally )?from (.+)$/i.exec(s) ??
     /^i (?:come|came|hail) (?:originally )?from (.+)$/i.exec(s) ??
     /^i (?:was (?:born and )?(?:raised|brought up)|grew up) in (.+)$/i.exec(s) ??
@@ -285,7 +316,10 @@ const PROFESSIONS = new Set(
 );
 
 function isProfession(phrase: string): boolean {
-  const head = phrase.toLowerCase().split(/\s+(?:at|for|in|with|of|from)\s+/)[0].trim();
+  const head = phrase
+    .toLowerCase()
+    .split(/\s+(?:at|for|in|with|of|from)\s+/)[0]
+    .trim();
   const last = head.split(/\s+/).pop() ?? '';
   return PROFESSIONS.has(last) || /(?:ologist|ician|iatrist|ographer)$/.test(last);
 }
@@ -297,14 +331,19 @@ const WORK_STATES: [RegExp, string][] = [
   [/^(?:a )?(?:freelancer|freelancing|freelance)$/i, 'freelancer'],
   [/^a (?:stay-at-home|stay at home) (?:mom|dad|parent|mother|father)$|^a (?:homemaker|housewife|househusband)$/i, 'homemaker'],
 ];
-const BORING_JOB = /^(?:boring|fun|great|hard|stressful|ok|okay|fine|good|bad|tiring|demanding|busy|exhausting|interesting|awesome|terrible|amazing|difficult|easy|tough|intense|rewarding|well paid|underpaid)$/i;
+const BORING_JOB =
+  /^(?:boring|fun|great|hard|stressful|ok|okay|fine|good|bad|tiring|demanding|busy|exhausting|interesting|awesome|terrible|amazing|difficult|easy|tough|intense|rewarding|well paid|underpaid)$/i;
 
 function workEn({ s }: EnContext): Found[] | null {
   let m =
-    /^i (?:work|am working|have worked|have been working|been working) (?:full[- ]time |part[- ]time |remotely |remote )?(?:at|for|in|with|on) (.+)$/i.exec(s) ??
+    /^i (?:work|am working|have worked|have been working|been working) (?:full[- ]time |part[- ]time |remotely |remote )?(?:at|for|in|with|on) (.+)$/i.exec(
+      s,
+    ) ??
     /^i (?:work|am working) as (?:an? )?(.+)$/i.exec(s) ??
     /^i am (?:employed|hired|working) (?:at|by|for) (.+)$/i.exec(s) ??
-    /^i (?:got|landed|started|accepted|took|have|just got|have got|started a) (?:a |an |my |the )?(?:new )?(?:job|position|role|internship|gig) (?:at|with|as|for) (?:an? )?(.+)$/i.exec(s) ??
+    /^i (?:got|landed|started|accepted|took|have|just got|have got|started a) (?:a |an |my |the )?(?:new )?(?:job|position|role|internship|gig) (?:at|with|as|for) (?:an? )?(.+)$/i.exec(
+      s,
+    ) ??
     /^i (?:started|have started) (?:working|work) (?:at|for) (.+)$/i.exec(s);
   if (m) {
     const value = cleanEn(cutEn(m[1]));
@@ -331,7 +370,10 @@ function workEn({ s }: EnContext): Found[] | null {
 
 /** "I quit my job", "I got laid off from Acme": the job ends (a negated work fact; no value = whatever job it was). */
 function workEndEn(s: string): Found[] | null {
-  let m = /^i (?:quit|left|lost|resigned from|got fired from|was fired from|got laid off from|was laid off from|got let go from|have quit|have left|have lost) (?:my |the )?(?:job|position|role|work)(?: (?:at|with|as|in) (?:an? )?(.+))?$/i.exec(s);
+  let m =
+    /^i (?:quit|left|lost|resigned from|got fired from|was fired from|got laid off from|was laid off from|got let go from|have quit|have left|have lost) (?:my |the )?(?:job|position|role|work)(?: (?:at|with|as|in) (?:an? )?(.+))?$/i.exec(
+      s,
+    );
   m ??= /^i (?:got|was|have been|just got) (?:fired|laid off|let go|sacked|made redundant)(?: (?:from|at|by) (.+))?$/i.exec(s);
   m ??= /^i (?:resigned|quit)(?: from (.+))?$/i.exec(s);
   if (m) return one('work', m[1] ? cleanEn(cutEn(m[1])) : '', true);
@@ -344,7 +386,8 @@ const PLAN_TRIVIAL =
   /^(?:sleep|bed|go|leave|be honest|ask|try|need|say|tell|give|take a (?:shower|nap|break|look)|check|think|eat|have (?:lunch|dinner|breakfast)|start with|stop|continue|explain|answer|reply|respond|do (?:that|this|it)|make (?:it|this|that|sure)|be (?:right )?back|log off|head out|rest|relax|nap|shower|get going|get some sleep|be fine|be ok|be okay|need to|have to|miss|regret|cry|die|lose it|go now|go to (?:bed|sleep))\b/i;
 const PLAN_VERBS =
   /^(?:go|visit|travel|fly|move|start|begin|attend|take|run|get married|retire|graduate|learn|study|buy|open|launch|quit|switch|change|apply|climb|hike|drive|spend|see|meet|celebrate|return|join|adopt|build|write|finish|have|get|be)\b/i;
-const REQUESTY = /^(?:know|ask|understand|see (?:if|whether|what|how)|check|talk|chat|say|tell|find out|hear|make sure|be sure|clarify|confirm|learn more about|discuss|get (?:a|an|some) (?:recipe|recommendation|idea|list|summary))\b/i;
+const REQUESTY =
+  /^(?:know|ask|understand|see (?:if|whether|what|how)|check|talk|chat|say|tell|find out|hear|make sure|be sure|clarify|confirm|learn more about|discuss|get (?:a|an|some) (?:recipe|recommendation|idea|list|summary))\b/i;
 const DETERMINER = /^(?:the|a|an|my|our|his|her|their)\b/i;
 
 function planValue(object: string, isGoing: boolean): string | null {
@@ -363,15 +406,22 @@ function planEn({ s, future }: EnContext): Found[] | null {
     const v = planValue(m[1], true);
     return v ? one('plan', v) : null;
   }
-  m = /^(?:i|we) (?:am|are) (flying|driving|travell?ing|moving|relocating|returning|going back|coming back|taking a trip|emigrating) (?:to|back to) (.+)$/i.exec(s);
+  m =
+    /^(?:i|we) (?:am|are) (flying|driving|travell?ing|moving|relocating|returning|going back|coming back|taking a trip|emigrating) (?:to|back to) (.+)$/i.exec(
+      s,
+    );
   if (m) {
     const v = planValue(m[2], false);
     return v ? one('plan', `${m[1].toLowerCase()} to ${v}`) : null;
   }
   m =
-    /^(?:i|we) (?:am|are) (?:planning|hoping|intending|aiming|preparing|about|thinking of|thinking about|considering|looking forward to|excited to|excited about|scheduled|due|set|supposed|getting ready) (?:to |on |for )?(.+)$/i.exec(s) ??
+    /^(?:i|we) (?:am|are) (?:planning|hoping|intending|aiming|preparing|about|thinking of|thinking about|considering|looking forward to|excited to|excited about|scheduled|due|set|supposed|getting ready) (?:to |on |for )?(.+)$/i.exec(
+      s,
+    ) ??
     /^(?:i|we) (?:plan|intend|hope|aim|expect|have planned|have decided|decided|am determined|are determined) to (.+)$/i.exec(s) ??
-    /^my (?:plan|plans|goal|dream|resolution|new year's resolution|new year resolution|next trip|next vacation|next holiday|aim)(?: for [\w\s]+?)? (?:is|are) (?:to )?(.+)$/i.exec(s);
+    /^my (?:plan|plans|goal|dream|resolution|new year's resolution|new year resolution|next trip|next vacation|next holiday|aim)(?: for [\w\s]+?)? (?:is|are) (?:to )?(.+)$/i.exec(
+      s,
+    );
   if (m) {
     const v = planValue(m[1], false);
     return v ? one('plan', v) : null;
@@ -386,7 +436,10 @@ function planEn({ s, future }: EnContext): Found[] | null {
     const v = planValue(m[1], false);
     return v ? one('plan', v) : null;
   }
-  m = /^(?:i|we) (?:have|got) (?:an? |my |the |our )?((?:upcoming |big |important |job |doctor's |dentist |doctor |dental |final |first |school )*(?:trip|vacation|holiday|appointment|interview|exam|exams|wedding|flight|conference|surgery|operation|date|concert|match|game|race|marathon|test|presentation|deadline|visit|party)\b.*)$/i.exec(s);
+  m =
+    /^(?:i|we) (?:have|got) (?:an? |my |the |our )?((?:upcoming |big |important |job |doctor's |dentist |doctor |dental |final |first |school )*(?:trip|vacation|holiday|appointment|interview|exam|exams|wedding|flight|conference|surgery|operation|date|concert|match|game|race|marathon|test|presentation|deadline|visit|party)\b.*)$/i.exec(
+      s,
+    );
   if (m) {
     const v = planValue(m[1].replace(/^upcoming\s+/i, ''), false);
     return v ? one('plan', v) : null;
@@ -402,7 +455,10 @@ function planEn({ s, future }: EnContext): Found[] | null {
 
 /** "I cancelled my trip to Japan": the plan is off. */
 function cancelledPlanEn(s: string): Found[] | null {
-  const m = /^(?:i|we) (?:cancelled|canceled|have cancelled|have canceled|called off|postponed indefinitely|scrapped|gave up on|dropped) (?:my |our |the )?(?:plans? (?:to |for )?)?(.+)$/i.exec(s);
+  const m =
+    /^(?:i|we) (?:cancelled|canceled|have cancelled|have canceled|called off|postponed indefinitely|scrapped|gave up on|dropped) (?:my |our |the )?(?:plans? (?:to |for )?)?(.+)$/i.exec(
+      s,
+    );
   const v = m && cleanEn(cutEn(m[1]));
   return v ? one('plan', v, true) : null;
 }

@@ -9,11 +9,17 @@ export const PRESENT_ZH = /现在|目前|如今|最近|这些天|这几天|近�
 const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || new RegExp(PRESENT_ZH.source, 'u').test(lead);
 
 const CONNECTOR = '(?:但是|但|不过|可是|而且|并且|所以|因此|因为|另外|还有|同时|然后)';
-const SPLIT = new RegExp(`[，,、]?\\s*${CONNECTOR}(?=我)|[，,]\\s*(?=我|现在|目前|以前|${CONNECTOR}|住|在|有|喜欢|爱|讨厌|来自|养|对|做|当|搬|打算|计划|准备|也|还|又|偶尔|经常|每天|平时|吃|喝)`, 'u');
+const SPLIT = new RegExp(
+  `[，,、]?\\s*${CONNECTOR}(?=我)|[，,]\\s*(?=我|现在|目前|以前|${CONNECTOR}|住|在|有|喜欢|爱|讨厌|来自|养|对|做|当|搬|打算|计划|准备|也|还|又|偶尔|经常|每天|平时|吃|喝)`,
+  'u',
+);
 
 /** A clause without its own subject borrows 我 only when the sentence's first clause is the user's (我妈妈…，在医院工作 is not). */
 export function splitClauses(sentence: string): string[] {
-  const parts = sentence.split(SPLIT).map((part) => stripLead(part.trim())).filter(Boolean);
+  const parts = sentence
+    .split(SPLIT)
+    .map((part) => stripLead(part.trim()))
+    .filter(Boolean);
   const first = parts[0]?.replace(PRESENT_ZH, '') ?? '';
   const mine = /^我/u.test(first) && !ABOUT_SOMEONE_ELSE.test(first);
   return parts.flatMap((clause, index) => {
@@ -38,7 +44,8 @@ function stripLead(clause: string): string {
   return rest.replace(EDGE_PUNCTUATION, '').trim();
 }
 
-const QUESTION = /[吗嘛么]$|什么|哪|谁|怎么|怎样|为什么|为何|多少|几[个岁点号月天年次位]|是不是|有没有|对不对|能不能|会不会|要不要|好不好|可不可以|记不记得|知不知道|还记得|如何|啥/u;
+const QUESTION =
+  /[吗嘛么]$|什么|哪|谁|怎么|怎样|为什么|为何|多少|几[个岁点号月天年次位]|是不是|有没有|对不对|能不能|会不会|要不要|好不好|可不可以|记不记得|知不知道|还记得|如何|啥/u;
 const REQUEST =
   /^(?:我(?:需要|要|想要)(?:一|个|点|些|几)|请|麻烦|帮我|帮忙|给我|告诉我|推荐|介绍|说说|讲讲|写|翻译|解释|总结|列出|计算|查|搜|找|你能|你可以|你会|你帮|你给|你把|你来|能不能|能否|可不可以|可以|让我们|我们来|把|别|不要|忘|删|清除|清空|提醒我|我想知道|我想问|我想请你|我需要你|我要你|我想让你|我希望你|我想了解|帮帮我)/u;
 

@@ -2,7 +2,7 @@
  * Chinese slot patterns: one clause → the facts the user states about themselves. A change of state is read
  * through its negation (不再, 已经没有…了: the positive fact, ended); diet also through what the user eats.
  */
-import { firstFound, HAN, one, type Found, type Reading } from '../fact-types';
+import { type Found, firstFound, HAN, one, type Reading } from '../fact-types';
 import { statedDate } from '../relative-dates';
 
 const ZH_PARTICLES = /[了啦呢哦呀吧啊嘛哈喔噢～~]+$/u;
@@ -29,7 +29,8 @@ function splitListZh(value: string): string[] {
 }
 
 /** Adverbs between 我 and the verb carry no fact: 我现在住在…, 我也喜欢…, 我一直吃素. */
-const ZH_ADVERBS = /^我(?:们)?((?:现在|目前|如今|也|还|一直|已经|刚刚|刚|最近|其实|真的|本来|平时|都|就|又|才|正在|从小|从来|一般|通常|确实|的确|终于|总是|基本上|主要|挺)+)/u;
+const ZH_ADVERBS =
+  /^我(?:们)?((?:现在|目前|如今|也|还|一直|已经|刚刚|刚|最近|其实|真的|本来|平时|都|就|又|才|正在|从小|从来|一般|通常|确实|的确|终于|总是|基本上|主要|挺)+)/u;
 
 function stripZhAdverbs(s: string): string {
   return s.replace(ZH_ADVERBS, (m, adverbs: string) => m.slice(0, m.length - adverbs.length));
@@ -194,7 +195,9 @@ function zhDietWord(word: string): string {
 
 function dietZh({ s }: ZhContext): Found[] | null {
   const m =
-    /^我(?:是|成了|变成了|成为了)?(?:一个|一名|个)?(纯素食者|纯素主义者|素食主义者|素食者|鱼素者|弹性素食者|素食的人|吃素的人?|吃素的)(?:了)?$/u.exec(s) ??
+    /^我(?:是|成了|变成了|成为了)?(?:一个|一名|个)?(纯素食者|纯素主义者|素食主义者|素食者|鱼素者|弹性素食者|素食的人|吃素的人?|吃素的)(?:了)?$/u.exec(
+      s,
+    ) ??
     /^我(?:吃|在吃|开始吃|改吃|只吃|坚持吃|改成吃|开始)(纯素|全素|素食|素|斋|鱼素|海鲜素|清真|生酮(?:饮食)?)(?:的)?(?:了)?$/u.exec(s) ??
     /^我(?:在|正在)?(?:做|进行|坚持|遵循)?(生酮饮食|生酮|低碳水饮食|无麸质饮食)(?:了)?$/u.exec(s) ??
     /^我的饮食(?:是|习惯是)(.+)$/u.exec(s);
@@ -217,23 +220,116 @@ function dietByFoodZh(s: string, raw: string): Found[] | null {
 // ---- family and pets
 
 const RELS_ZH = [
-  '外甥女', '男朋友', '女朋友', '未婚夫', '未婚妻', '双胞胎', '老妈', '老爸', '妈妈', '母亲', '爸爸', '父亲', '父母', '爸妈', '姐姐', '妹妹', '哥哥', '弟弟',
-  '兄弟', '姐妹', '老婆', '妻子', '太太', '爱人', '老公', '丈夫', '儿子', '女儿', '孩子', '小孩', '宝宝', '爷爷', '奶奶', '外公', '外婆', '姥姥', '姥爷',
-  '孙子', '孙女', '叔叔', '阿姨', '舅舅', '姑姑', '伯伯', '表哥', '表姐', '表弟', '表妹', '堂哥', '堂姐', '堂弟', '堂妹', '男友', '女友', '侄子', '侄女',
-  '外甥', '妈', '爸',
+  '外甥女',
+  '男朋友',
+  '女朋友',
+  '未婚夫',
+  '未婚妻',
+  '双胞胎',
+  '老妈',
+  '老爸',
+  '妈妈',
+  '母亲',
+  '爸爸',
+  '父亲',
+  '父母',
+  '爸妈',
+  '姐姐',
+  '妹妹',
+  '哥哥',
+  '弟弟',
+  '兄弟',
+  '姐妹',
+  '老婆',
+  '妻子',
+  '太太',
+  '爱人',
+  '老公',
+  '丈夫',
+  '儿子',
+  '女儿',
+  '孩子',
+  '小孩',
+  '宝宝',
+  '爷爷',
+  '奶奶',
+  '外公',
+  '外婆',
+  '姥姥',
+  '姥爷',
+  '孙子',
+  '孙女',
+  '叔叔',
+  '阿姨',
+  '舅舅',
+  '姑姑',
+  '伯伯',
+  '表哥',
+  '表姐',
+  '表弟',
+  '表妹',
+  '堂哥',
+  '堂姐',
+  '堂弟',
+  '堂妹',
+  '男友',
+  '女友',
+  '侄子',
+  '侄女',
+  '外甥',
+  '妈',
+  '爸',
 ];
 const REL_ZH = RELS_ZH.join('|');
 const SPECIES_ZH: Record<string, string> = {
-  猫咪: '猫', 小猫: '猫', 喵星人: '猫', 猫: '猫', 狗狗: '狗', 小狗: '狗', 汪星人: '狗', 狗: '狗', 小兔子: '兔子', 兔子: '兔子', 兔: '兔子',
-  仓鼠: '仓鼠', 鹦鹉: '鹦鹉', 小鸟: '鸟', 鸟: '鸟', 金鱼: '金鱼', 鱼: '鱼', 乌龟: '乌龟', 龟: '乌龟', 蛇: '蛇', 蜥蜴: '蜥蜴', 马: '马',
-  荷兰猪: '豚鼠', 豚鼠: '豚鼠', 刺猬: '刺猬', 龙猫: '龙猫', 宠物: '宠物',
+  猫咪: '猫',
+  小猫: '猫',
+  喵星人: '猫',
+  猫: '猫',
+  狗狗: '狗',
+  小狗: '狗',
+  汪星人: '狗',
+  狗: '狗',
+  小兔子: '兔子',
+  兔子: '兔子',
+  兔: '兔子',
+  仓鼠: '仓鼠',
+  鹦鹉: '鹦鹉',
+  小鸟: '鸟',
+  鸟: '鸟',
+  金鱼: '金鱼',
+  鱼: '鱼',
+  乌龟: '乌龟',
+  龟: '乌龟',
+  蛇: '蛇',
+  蜥蜴: '蜥蜴',
+  马: '马',
+  荷兰猪: '豚鼠',
+  豚鼠: '豚鼠',
+  刺猬: '刺猬',
+  龙猫: '龙猫',
+  宠物: '宠物',
 };
 const SPECIES_ZH_RE = Object.keys(SPECIES_ZH)
   .sort((a, b) => b.length - a.length)
   .join('|');
 /** 我 + one of the user's people or pets opens a clause about them (我表姐…, 我同事…, 我家猫…), not about the user. */
-export const ABOUT_SOMEONE_ELSE = new RegExp(`^我(?:的|们的?|家的?)?(?:大|小|二|三|亲|双胞胎)?(?:${REL_ZH}|${SPECIES_ZH_RE}|朋友|同事|同学|室友|邻居|老板|领导|上司|导师|老师|客户|房东)`, 'u');
-const REL_CANON: Record<string, string> = { 妈: '妈妈', 老妈: '妈妈', 母亲: '妈妈', 爸: '爸爸', 老爸: '爸爸', 父亲: '爸爸', 爸妈: '父母', 小孩: '孩子', 男友: '男朋友', 女友: '女朋友' };
+export const ABOUT_SOMEONE_ELSE = new RegExp(
+  `^我(?:的|们的?|家的?)?(?:大|小|二|三|亲|双胞胎)?(?:${REL_ZH}|${SPECIES_ZH_RE}|朋友|同事|同学|室友|邻居|老板|领导|上司|导师|老师|客户|房东)`,
+  'u',
+);
+const REL_CANON: Record<string, string> = {
+  妈: '妈妈',
+  老妈: '妈妈',
+  母亲: '妈妈',
+  爸: '爸爸',
+  老爸: '爸爸',
+  父亲: '爸爸',
+  爸妈: '父母',
+  小孩: '孩子',
+  男友: '男朋友',
+  女友: '女朋友',
+};
 const CN_DIGITS: Record<string, number> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
 /** 两 → 2, 三 → 3, digits as digits: the counts of a family or of pets. */
 const cnNumber = (text: string) => (/^\d+$/.test(text) ? Number(text) : CN_DIGITS[text]);
@@ -264,7 +360,7 @@ function familyZh({ s }: ZhContext): Found[] | null {
     const said = at >= 0 ? s.slice(0, at + name!.length) : s.slice(0, s.length - m[2].length);
     return [{ slot: 'family', value: keyed(relKey(m[1]), name), said }];
   }
-  m = new RegExp(`^我(?:们)?(?:家)?有(.+)$`, 'u').exec(s);
+  m = /^我(?:们)?(?:家)?有(.+)$/u.exec(s);
   if (m) {
     const item = new RegExp(`^${ZH_COUNT}?(?:个|位|名)?(?:大|小)?(${REL_ZH})(.*)$`, 'u');
     const found = m[1]
@@ -298,7 +394,10 @@ function petZh({ s }: ZhContext): Found[] | null {
 }
 
 function petLossZh(s: string): Found[] | null {
-  let m = new RegExp(`^我(?:的|家的?|们家的?)(${SPECIES_ZH_RE})([A-Za-z]+|\\p{Script=Han}{0,3}?)?(?:死了|去世了|走了|丢了|跑丢了|不见了|没了)`, 'u').exec(s);
+  let m = new RegExp(
+    `^我(?:的|家的?|们家的?)(${SPECIES_ZH_RE})([A-Za-z]+|\\p{Script=Han}{0,3}?)?(?:死了|去世了|走了|丢了|跑丢了|不见了|没了)`,
+    'u',
+  ).exec(s);
   if (m) return one('pet', keyed(SPECIES_ZH[m[1]], m[2] ? m[2].toLowerCase() : undefined), true);
   m = new RegExp(`^我(?:们)?把(?:我的|家里的|我家的)?(${SPECIES_ZH_RE})送(?:人|走)了`, 'u').exec(s);
   return m ? one('pet', SPECIES_ZH[m[1]], true) : null;
@@ -346,7 +445,16 @@ function isZhProfession(phrase: string): boolean {
   return ZH_PROFESSION.test(phrase) && !NOT_PROFESSION.test(phrase);
 }
 
-const ZH_STUDENT: Record<string, string> = { 研: '研究生', 博: '博士生', 硕: '硕士生', 大: '大学生', 本: '大学生', 高: '高中生', 初: '初中生', 小: '小学生' };
+const ZH_STUDENT: Record<string, string> = {
+  研: '研究生',
+  博: '博士生',
+  硕: '硕士生',
+  大: '大学生',
+  本: '大学生',
+  高: '高中生',
+  初: '初中生',
+  小: '小学生',
+};
 
 function workZh({ s }: ZhContext): Found[] | null {
   let m = /^我(?:们)?在(.+?)(?:工作|上班|任职|供职|实习|打工|做事|就职)$/u.exec(s);
@@ -376,7 +484,8 @@ function workEndZh(s: string): Found[] | null {
 
 // ---- plans
 
-const ZH_PLAN_VERB = /^(?:去|学|考|买|搬|参加|结婚|换|开始|回|旅行|旅游|出国|留学|报名|辞职|创业|跑|爬|看望|拜访|见|装修|生|养|读|申请|办)/u;
+const ZH_PLAN_VERB =
+  /^(?:去|学|考|买|搬|参加|结婚|换|开始|回|旅行|旅游|出国|留学|报名|辞职|创业|跑|爬|看望|拜访|见|装修|生|养|读|申请|办)/u;
 const ZH_NOT_PLAN = /^(?:知道|问|想|说|让你|请你|了解|确认|看看你|要你)/u;
 
 function zhPlanValue(text: string): string | null {
@@ -385,7 +494,9 @@ function zhPlanValue(text: string): string | null {
 }
 
 function planZh({ s, future, fromNegation }: ZhContext): Found[] | null {
-  let m = /^我(?:们)?(?:打算|计划|准备|决定|预计|正准备|正打算|正计划)(?:要)?(.+)$/u.exec(s) ?? /^我(?:的)?(?:计划|目标|梦想|新年愿望|愿望)是(.+)$/u.exec(s);
+  let m =
+    /^我(?:们)?(?:打算|计划|准备|决定|预计|正准备|正打算|正计划)(?:要)?(.+)$/u.exec(s) ??
+    /^我(?:的)?(?:计划|目标|梦想|新年愿望|愿望)是(.+)$/u.exec(s);
   if (m) {
     const v = zhPlanValue(m[1]);
     return v ? one('plan', v) : null;

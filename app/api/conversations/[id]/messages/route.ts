@@ -1,8 +1,8 @@
 import { listMessages } from '@/db/history';
 import { userActor } from '@/lib/audit';
+import { otherMethods, readNoBody, route } from '@/lib/http';
 import { removeMessages } from '@/lib/memory/corrections';
 import { conversationMessages } from '@/lib/messages';
-import { otherMethods, readNoBody, route } from '@/lib/http';
 import { requireConversationScope } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };

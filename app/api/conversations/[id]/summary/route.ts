@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getSummary, listSummaryVersions, summarySources } from '@/db/summaries';
-import { HttpError, notFound, otherMethods, readJson, readNoBody, route } from '@/lib/http';
 import { userActor } from '@/lib/audit';
+import { HttpError, notFound, otherMethods, readJson, readNoBody, route } from '@/lib/http';
 import { clearSummary, editSummary } from '@/lib/memory/corrections';
 import { requireConversationScope } from '@/lib/session';
 import { strictObject, text } from '@/lib/validation';
@@ -30,7 +30,11 @@ export const PUT = route(async (request: Request, { params }: Params) => {
   const { content, version } = await readJson(request, editSchema);
   const result = await editSummary(scope, content, version, userActor(scope.user, request));
   if (result.status === 'stale') {
-    throw new HttpError(409, 'stale_version', `The summary is at version ${result.current ?? 'none'}, not ${version ?? 'the one you edited'}; reload and edit again.`);
+    throw new HttpError(
+      409,
+      'stale_version',
+      `The summary is at version ${result.current ?? 'none'}, not ${version ?? 'the one you edited'}; reload and edit again.`,
+    );
   }
   return Response.json({ summary: result.summary });
 });

@@ -1,7 +1,7 @@
 import { otherMethods, readJson, route, uuidParam } from '@/lib/http';
-import { enforceRateLimit } from '@/lib/rate-limit';
-import { replayTurn, type ReplayOptions } from '@/lib/memory/replay';
+import { type ReplayOptions, replayTurn } from '@/lib/memory/replay';
 import { replaySchema } from '@/lib/memory/replay-request';
+import { enforceRateLimit } from '@/lib/rate-limit';
 import { requireUser } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };

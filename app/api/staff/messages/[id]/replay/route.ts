@@ -1,7 +1,7 @@
 import { otherMethods, readJson, route, uuidParam } from '@/lib/http';
-import { enforceRateLimit } from '@/lib/rate-limit';
 import type { ReplayOptions } from '@/lib/memory/replay';
 import { replaySchema } from '@/lib/memory/replay-request';
+import { enforceRateLimit } from '@/lib/rate-limit';
 import { requireStaff } from '@/lib/session';
 import { replayForStaff } from '@/lib/staff';
 

@@ -1,0 +1,34 @@
+/**
+ * What `lib/` and `db/` refuse, said in the domain's words. Code in `lib/` throws a DomainError; only
+ * the route wrapper (`route()` in lib/http.ts) turns a code into an HTTP status, through one table.
+ */
+export type ErrorCode =
+  | 'not_found'
+  | 'not_signed_in'
+  | 'forbidden'
+  | 'rate_limited'
+  | 'exceeds_context_budget'
+  | 'not_a_user_message'
+  | 'nothing_to_regenerate'
+  | 'import_in_progress'
+  | 'not_a_reply'
+  | 'imported_reply'
+  | 'no_record'
+  | 'failed_before_context'
+  | 'email_too_long'
+  | 'name_too_long'
+  | 'invalid_image';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Machine-readable detail for the client, e.g. `{ retryAfterSeconds }` of a rate limit. */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (what: string, id: string) => new DomainError('not_found', `${what} ${id} was not found.`);
