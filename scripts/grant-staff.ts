@@ -10,7 +10,7 @@ import { appDataDir, withDatabase } from './with-database';
 const args = process.argv.slice(2);
 const revoke = args.includes('--revoke');
 const email = args.find((arg) => !arg.startsWith('--'));
-if (!email || !email.includes('@')) {
+if (!email?.includes('@')) {
   console.error('usage: npm run user:grant-staff -- [--revoke] EMAIL (the email of an account that has signed up)');
   process.exit(2);
 }

@@ -132,7 +132,7 @@ async function signUpWith(body: Record<string, unknown>): Promise<Answer> {
 async function signUp(): Promise<string> {
   const email = `probe-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`;
   const answer = await signUpWith({ email, password: 'a probe password 1', name: 'Probe' });
-  if (!answer || answer.status !== 200) throw new Error(`sign-up failed: ${answer?.status} ${answer?.body.slice(0, 200)}`);
+  if (answer?.status !== 200) throw new Error(`sign-up failed: ${answer?.status} ${answer?.body.slice(0, 200)}`);
   const cookies = ([] as string[]).concat(answer.headers['set-cookie'] ?? []);
   return cookies.map((line) => line.split(';')[0]).join('; ');
 }
@@ -228,7 +228,7 @@ async function probeConnection(cookie: string) {
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   let chunked = `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
   for (let i = 0; i < 20; i++) chunked += `${chunk.length.toString(16)}\r\n${chunk.toString('latin1')}\r\n`;
-  record('headers', 'chunked body over 1 MiB to /api/auth', await sendRaw(Buffer.from(chunked + '0\r\n\r\n', 'latin1'), 15_000));
+  record('headers', 'chunked body over 1 MiB to /api/auth', await sendRaw(Buffer.from(`${chunked}0\r\n\r\n`, 'latin1'), 15_000));
   for (const value of ['../../etc', '<script>', 'x'.repeat(500)]) {
     const answer = await send('GET', '/api/me', { headers: { ...browserHeaders(cookie), 'x-request-id': value } });
     check(

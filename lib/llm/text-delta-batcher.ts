@@ -21,7 +21,10 @@ export class TextDeltaBatcher {
       return;
     }
     this.flush();
-    if (chunk.type !== 'text-delta') return this.write(chunk);
+    if (chunk.type !== 'text-delta') {
+      this.write(chunk);
+      return;
+    }
     this.waiting = chunk;
     this.timer = setTimeout(() => this.flush(), this.windowMs);
   }

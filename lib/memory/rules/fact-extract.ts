@@ -46,7 +46,7 @@ function statementSentences(text: string): string[] {
     .replace(/(\d)\.(\d)/g, '$1\u0001$2');
   const pieces = guarded.match(/[^.!?…。！？；;\n]+(?:[.!?…。！？；;\n]+|$)/g) ?? [];
   return pieces.flatMap((piece) => {
-    const restored = piece.replace(/\u0001/g, '.');
+    const restored = piece.replaceAll('\u0001', '.');
     const sentence = restored.replace(/[.!?…。！？；;\n\s]+$/u, '').trim();
     if (!/[?？]/.test(restored)) return sentence ? [sentence] : [];
     const comma = Math.max(sentence.lastIndexOf(','), sentence.lastIndexOf('，'));

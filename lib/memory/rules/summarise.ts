@@ -221,5 +221,5 @@ function clip(text: string): string {
   if (text.length <= MAX_LINE_CHARS) return text;
   const cut = text.slice(0, MAX_LINE_CHARS - 1);
   const space = cut.lastIndexOf(' ');
-  return (space > MAX_LINE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,，;；]+$/u, '') + '…';
+  return `${(space > MAX_LINE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,，;；]+$/u, '')}…`;
 }

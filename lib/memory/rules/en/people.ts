@@ -5,7 +5,7 @@
  */
 import { type FactSlot, type Found, one, type Reading } from '../fact-types';
 import { isCommonWordOnly } from './lexicon';
-import { cleanEn, cutEn } from './read';
+import { cleanEn } from './read';
 
 const NAME_WORDS = "\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,2}";
 /** "… call me Jim", "… know me as Bobby", "… nicknamed me Red": someone names the user. */
@@ -284,7 +284,7 @@ export function familyPetEn({ s }: Reading): Found[] | null {
     `^(?:my|our) ${ENTITY_MODIFIER}(?:[\\p{L}-]+\\s+){0,2}?(${ENTITY_EN})\\b('s name is| is (?:an? (?:[\\p{L}-]+\\s+){0,2}?)?(?:called|named)| named| called)?\\s*,?\\s*(.*)$`,
     'iu',
   ).exec(s);
-  if (m && m[3]) {
+  if (m?.[3]) {
     // The name follows "is called" / "named", or is simply the capitalised word after the noun.
     const first = /^[\p{L}'-]+/u.exec(m[3])?.[0];
     const name = first && (m[2] || (/^\p{Lu}/u.test(first) && first !== 'I')) ? first : undefined;
