@@ -1,32 +1,27 @@
 import { getDb } from '@/db/client';
-import { deleteEpisodeOf, deleteEpisodes, episodeReplies, episodeSources, getEpisode } from '@/db/episodes';
-import { deleteFacts, editFact, endUnsupportedFacts, factsReplacedBy, getFact, reactivateFact } from '@/db/facts';
+import { deleteEpisodes, episodeReplies, episodeSources, getEpisode } from '@/db/episodes';
+import { editFact, endUnsupportedFacts, factsReplacedBy, getFact, reactivateFact } from '@/db/facts';
 import { deleteMessages, getMessages, maxSeq, type Scope } from '@/db/history';
-import { resetJobs } from '@/db/jobs';
 import {
   addRedactions,
   derivedFrom,
   dropRedactions,
   type Executor,
   factsOnlyFrom,
-  forgetCorrections,
   redactionsOf,
   unlinkFacts,
   updateCorrections,
 } from '@/db/provenance';
-import type { Fact, Message } from '@/db/schema';
+import type { Fact } from '@/db/schema';
 import { coveredUntil, getSummary, messagesCoveredBySummary, summarySources, writeSummary } from '@/db/summaries';
-import { dropCachedRewrites } from '@/db/turns';
 import { deleteAllMemory } from '@/db/users';
 import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
-import { getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
-import { logError } from '@/lib/log';
-import { memoryItemsOf, type RedactionNote, redactAuditTrail } from './audit-redaction';
+import { memoryItemsOf, redactAuditTrail, redactionNote } from './audit-redaction';
 import { embedTexts } from './embed';
-import { indexTurn } from './post-turn/index-episode';
-import { refreshSummaryOf } from './post-turn/refresh-summary';
+import { endFacts, type ForgetResult } from './forget-facts';
 import { dedupe, planRedactions, quotesOfMessages } from './quotes';
+import { rederive, summariesCovering } from './rederive';
 
 /**
  * Corrections of memory: one mechanism behind every path (README, "Correcting memory").
@@ -39,71 +34,15 @@ import { dedupe, planRedactions, quotesOfMessages } from './quotes';
  * 4. Deletions redact the turn records that quoted the deleted text (the audit trail stays).
  */
 
-const note = (actor: Actor, reason: string): RedactionNote => ({ at: new Date().toISOString(), by: actor.label, reason });
-
 // ── Facts ─────────────────────────────────────────────────────────────────────────────────────
 
-/** The conversations whose current summary covers any of these messages. */
-async function summariesCovering(userId: string, messages: Array<Pick<Message, 'id' | 'conversationId'>>): Promise<string[]> {
-  const byConversation = new Map<string, string[]>();
-  for (const m of messages) byConversation.set(m.conversationId, [...(byConversation.get(m.conversationId) ?? []), m.id]);
-  const out: string[] = [];
-  for (const [conversationId, ids] of byConversation) {
-    if ((await messagesCoveredBySummary({ userId, conversationId }, ids)).length > 0) out.push(conversationId);
-  }
-  return out;
-}
-
-export type ForgetResult = { deleted: string[]; messagesMarked: number; recordsRedacted: number };
-
 /**
- * Deletes facts everywhere: the rows and embeddings; their statements leave episodes and summaries
- * (re-indexed and rebuilt without them); the chat keeps the messages, marked; the recent window
- * sends them with the forgotten part replaced; turn records that quoted them are redacted.
+ * Deletes facts everywhere (see `endFacts`), as a person asks: in the memory page, the staff
+ * console, or the API.
  */
 export async function forgetFacts(userId: string, factIds: string[], by: string | Actor, reason = 'fact deleted'): Promise<ForgetResult> {
-  const actor = asActor(by);
   const facts = (await Promise.all(factIds.map((id) => getFact(userId, id)))).filter((f): f is Fact => f !== undefined);
-  if (facts.length === 0) return { deleted: [], messagesMarked: 0, recordsRedacted: 0 };
-  const plan = await planRedactions(userId, facts, 'forgotten', null, actor.label);
-  const { deleted, corrected } = await getDb().transaction(async (tx) => {
-    const rows = await deleteFacts(
-      tx,
-      userId,
-      facts.map((f) => f.id),
-    );
-    const corrected = await forgetCorrections(
-      tx,
-      userId,
-      rows.map((r) => r.id),
-    );
-    await addRedactions(tx, plan.rows);
-    return { deleted: rows.map((r) => r.id), corrected };
-  });
-  const marked = await getMessages(userId, [...new Set([...plan.rows.map((r) => r.messageId), ...corrected])]);
-  const rebuild = await summariesCovering(userId, marked);
-  await rederive(userId, { reindex: marked.map((m) => m.id), rebuild });
-  const keys = deleted.map((id) => `fact:${id}`);
-  const recordsRedacted = await redactAuditTrail(
-    userId,
-    { needles: plan.texts, keys },
-    () => ({ texts: plan.texts, keys }),
-    note(actor, reason),
-  );
-  await audit(
-    actor,
-    userId,
-    facts
-      .filter((f) => deleted.includes(f.id))
-      .map((f) => ({
-        objectType: 'fact',
-        objectId: f.id,
-        action: 'delete',
-        before: { slot: f.slot, content: redactedText },
-        after: { reason, messagesMarked: marked.length, recordsRedacted },
-      })),
-  );
-  return { deleted, messagesMarked: marked.length, recordsRedacted };
+  return endFacts(userId, facts, asActor(by), reason);
 }
 
 /**
@@ -179,7 +118,7 @@ export async function forgetEpisode(userId: string, episodeId: string, by: strin
     userId,
     { needles: texts, keys },
     () => ({ texts, keys }),
-    note(actor, 'remembered exchange deleted'),
+    redactionNote(actor, 'remembered exchange deleted'),
   );
   await audit(actor, userId, [
     {
@@ -289,47 +228,6 @@ export async function removeMessages(scope: Scope, messageIds: string[], actor: 
   return removed;
 }
 
-// ── Derived memory ────────────────────────────────────────────────────────────────────────────
-
-/**
- * Derives again what came from changed messages: the episodes of their turns are re-indexed (or
- * dropped when nothing is left of the turn), the summaries of the given conversations rebuilt, and
- * the rewrite cache dropped. A failure never leaves the old text behind: an episode that cannot be
- * re-embedded is removed and queued again, a summary that cannot be rebuilt is emptied.
- */
-async function rederive(userId: string, work: { reindex: string[]; replies?: string[]; rebuild: string[] }): Promise<void> {
-  const config = getConfig();
-  const models = getModels();
-  const derived = await derivedFrom(getDb(), userId, work.reindex);
-  const replies = new Set([...(work.replies ?? []), ...(await episodeReplies(userId, derived.episodeIds))]);
-  for (const reply of replies) {
-    try {
-      await indexTurn(userId, reply, models);
-    } catch (error) {
-      logError('could not re-index an episode; removed until it is indexed again', error);
-      await deleteEpisodeOf(userId, reply);
-      await resetJobs(userId, reply, 'index_episode');
-    }
-  }
-  for (const conversationId of new Set(work.rebuild)) {
-    const scope = { userId, conversationId };
-    try {
-      await refreshSummaryOf(scope, null, config, models, true);
-    } catch (error) {
-      logError('could not rebuild a summary; emptied until the next refresh', error);
-      const current = await getSummary(scope);
-      if (current) {
-        await writeSummary(
-          scope,
-          { content: '', coveredMessageCount: 0, coveredUntil: null, sourceMessageIds: [], actor: 'system', action: 'rebuild' },
-          current.version,
-        );
-      }
-    }
-  }
-  await dropCachedRewrites(userId);
-}
-
 // ── Summary and everything ───────────────────────────────────────────────────────────────────
 
 /** A person edits the summary: the text becomes the base of the next refresh; a stale `version` is refused. */
@@ -398,7 +296,7 @@ export async function forgetEverything(userId: string, by: string | Actor) {
     userId,
     { needles: [], keys: [], all: true },
     memoryItemsOf,
-    note(actor, 'forget everything'),
+    redactionNote(actor, 'forget everything'),
   );
   await audit(actor, userId, [
     { objectType: 'memory', objectId: userId, action: 'forget', before: null, after: { deleted, recordsRedacted } },

@@ -4,35 +4,16 @@ import { ownerOf, type Scope } from '@/db/history';
 import { claimDueJobs, completeJobs, enqueueJobs, failJob, type JobFilter, renewLeases } from '@/db/jobs';
 import type { Job } from '@/db/schema';
 import { type AppConfig, getConfig } from '@/lib/config';
-import { getModels, type Models } from '@/lib/llm';
+import { getModels } from '@/lib/llm';
 import { describeError, logError } from '@/lib/log';
 import { extractFacts } from './post-turn/extract-facts';
 import { indexEpisode } from './post-turn/index-episode';
 import { refreshSummary } from './post-turn/refresh-summary';
+import type { JobWork, RunContext } from './post-turn/work';
 import { wakeWorker } from './worker-signal';
 
-export type PostTurnContext = { job: Job; config: AppConfig; models: Models };
-type RunContext = Omit<PostTurnContext, 'job'>;
-export type PostTurnWork = {
-  kind: string;
-  run: (context: PostTurnContext) => Promise<void>;
-  /**
-   * Many replies' jobs of this kind in one conversation (an import's), in reply order, with the
-   * results of running each in turn, and what they share (reading the turns, the embedding call)
-   * done once. Returns the failed jobs' errors by job id; the others are done.
-   */
-  runMany?: (jobs: Job[], context: RunContext) => Promise<Map<string, unknown>>;
-  /** True when this work, for a reply answering these user messages, changes what the other kinds read. */
-  isolates?: (questions: string[]) => boolean;
-  /**
-   * True when it reads nothing another kind writes (only the conversation's messages, their
-   * redactions and its own kind of memory): in an import it runs beside the other such kinds.
-   */
-  ownInputs?: boolean;
-};
-
 /** After each reply, in this order. Each is idempotent per assistant message and tracked as a job. */
-export const postTurnWork: PostTurnWork[] = [indexEpisode, extractFacts, refreshSummary];
+export const postTurnWork: JobWork[] = [indexEpisode, extractFacts, refreshSummary];
 
 /**
  * A reply's post-turn jobs. Given the transaction that stores the reply's placeholder (or an
@@ -135,7 +116,7 @@ export async function runImportedJobs(replies: Array<{ id: string; questions: st
 
 /** A stretch's jobs, kind by kind (each kind's in reply order); returns how many failed. */
 async function runStretch(jobs: Job[], isolated: boolean, context: RunContext): Promise<number> {
-  const failedOfKind = async (work: PostTurnWork) => {
+  const failedOfKind = async (work: JobWork) => {
     const ofKind = jobs.filter((job) => job.kind === work.kind);
     return ofKind.length > 0 ? (await runKind(ofKind, context)).size : 0;
   };
@@ -184,7 +165,7 @@ async function runKind(jobs: Job[], context: RunContext): Promise<Map<string, un
   return failures;
 }
 
-async function runWork(work: PostTurnWork | undefined, jobs: Job[], context: RunContext): Promise<Map<string, unknown>> {
+async function runWork(work: JobWork | undefined, jobs: Job[], context: RunContext): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
   try {
     if (!work) throw new Error(`unknown job kind ${jobs[0].kind}`);

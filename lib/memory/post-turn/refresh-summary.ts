@@ -5,9 +5,9 @@ import { coveredUntil, getSummary, summarySources, writeSummary } from '@/db/sum
 import { memoryFloor } from '@/db/users';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
-import type { PostTurnWork } from '../post-turn';
 import { summariseExtractive } from '../rules/summarise';
 import { readFromDatabase, readOnce, type SummaryReader } from './summary-reader';
+import type { JobWork } from './work';
 
 /**
  * The rolling summary: starts when the conversation reaches SUMMARY_START_MESSAGES, refreshes when
@@ -17,7 +17,7 @@ import { readFromDatabase, readOnce, type SummaryReader } from './summary-reader
  * read as memory reads them (forgotten parts gone). Nothing at or before a clear point or a
  * "forget everything" is ever covered again.
  */
-export const refreshSummary: PostTurnWork = {
+export const refreshSummary: JobWork = {
   kind: 'refresh_summary',
   ownInputs: true,
   async run({ job, config, models }) {
