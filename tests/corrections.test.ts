@@ -96,6 +96,8 @@ describe('deleting a fact', () => {
     const response = await deleteFact(client.request(`/api/facts/${target.id}`, { method: 'DELETE' }), params({ id: target.id }));
     expect(response.status).toBe(200);
     expect((await response.json()).messagesMarked).toBeGreaterThan(0);
+    // What the statement's episode and the summary still hold comes back once they are derived again.
+    await postTurnSettled(client.user.id);
 
     const after = await ask(client, conversationId, probe);
     expect(after.sent).not.toContain(gone);

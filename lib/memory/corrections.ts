@@ -19,9 +19,10 @@ import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
 import { memoryItemsOf, redactAuditTrail, redactionNote } from './audit-redaction';
 import { embedTexts } from './embed';
+import { scheduleRederivation } from './post-turn';
 import { endFacts, type ForgetResult } from './forget-facts';
 import { dedupe, planRedactions, quotesOfMessages } from './quotes';
-import { rederive, summariesCovering } from './rederive';
+import { queueRederivation, summariesCovering } from './rederive';
 
 /**
  * Corrections of memory: one mechanism behind every path (README, "Correcting memory").
@@ -29,8 +30,9 @@ import { rederive, summariesCovering } from './rederive';
  * 1. Decide what is corrected away: spans of messages (a fact's statement and where replies quoted
  *    or cited it), facts that lose their last source, a summary's clear point, a user's memory floor.
  * 2. Record it as data: message redactions, fact status, floors.
- * 3. Derive again what was derived from the touched messages: episodes re-indexed, summaries rebuilt
- *    (both read messages with their redactions applied), the rewrite cache dropped.
+ * 3. Retire what was derived from the touched messages (their episodes removed, summaries emptied,
+ *    the rewrite cache dropped) and queue jobs that derive it again: episodes re-indexed, summaries
+ *    rebuilt (both read messages with their redactions applied), outside the request.
  * 4. Deletions redact the turn records that quoted the deleted text (the audit trail stays).
  */
 
@@ -42,7 +44,9 @@ import { rederive, summariesCovering } from './rederive';
  */
 export async function forgetFacts(userId: string, factIds: string[], by: string | Actor, reason = 'fact deleted'): Promise<ForgetResult> {
   const facts = (await Promise.all(factIds.map((id) => getFact(userId, id)))).filter((f): f is Fact => f !== undefined);
-  return endFacts(userId, facts, asActor(by), reason);
+  const result = await endFacts(userId, facts, asActor(by), reason);
+  scheduleRederivation(userId);
+  return result;
 }
 
 /**
@@ -75,7 +79,8 @@ export async function correctFact(userId: string, factId: string, content: strin
     return [...new Set([...updated, ...fresh.map((r) => r.messageId)])];
   });
   const messages = await getMessages(userId, touched);
-  await rederive(userId, { reindex: touched, rebuild: await summariesCovering(userId, messages) });
+  await queueRederivation(userId, { reindex: touched, rebuild: await summariesCovering(userId, messages) });
+  scheduleRederivation(userId);
   await audit(actor, userId, [
     { objectType: 'fact', objectId: factId, action: 'edit', before: { content: fact.content }, after: { content } },
   ]);
@@ -111,7 +116,8 @@ export async function forgetEpisode(userId: string, episodeId: string, by: strin
     await deleteEpisodes(tx, userId, [episodeId]);
     await addRedactions(tx, rows);
   });
-  await rederive(userId, { reindex: [], rebuild });
+  await queueRederivation(userId, { reindex: [], rebuild });
+  scheduleRederivation(userId);
   const texts = [episode.content, ...episode.content.split('\n'), ...messages.map((m) => m.content)];
   const keys = [`episode:${episodeId}`];
   const recordsRedacted = await redactAuditTrail(
@@ -196,7 +202,7 @@ export async function prepareMessageCorrection(
         const [embedding] = await embedTexts(models, [fact.content]);
         await reactivateFact(scope.userId, fact.id, embedding, actor.label);
       }
-      await rederive(scope.userId, {
+      await queueRederivation(scope.userId, {
         reindex: quoting.map((m) => m.id),
         replies,
         rebuild: [...(rebuild ? [scope.conversationId] : []), ...(await summariesCovering(scope.userId, quoting))],
@@ -225,6 +231,7 @@ export async function removeMessages(scope: Scope, messageIds: string[], actor: 
     return deleteMessages(tx, scope, messageIds);
   });
   await correction.after();
+  scheduleRederivation(scope.userId);
   return removed;
 }
 

@@ -6,7 +6,7 @@ import type { Fact } from '@/db/schema';
 import { type Actor, audit, redactedText } from '@/lib/audit';
 import { redactAuditTrail, redactionNote } from './audit-redaction';
 import { planRedactions } from './quotes';
-import { rederive, summariesCovering } from './rederive';
+import { queueRederivation, summariesCovering } from './rederive';
 
 export type ForgetResult = { deleted: string[]; messagesMarked: number; recordsRedacted: number };
 
@@ -35,7 +35,7 @@ export async function endFacts(userId: string, facts: Fact[], actor: Actor, reas
   });
   const marked = await getMessages(userId, [...new Set([...plan.rows.map((r) => r.messageId), ...corrected])]);
   const rebuild = await summariesCovering(userId, marked);
-  await rederive(userId, { reindex: marked.map((m) => m.id), rebuild });
+  await queueRederivation(userId, { reindex: marked.map((m) => m.id), rebuild });
   const keys = deleted.map((id) => `fact:${id}`);
   const recordsRedacted = await redactAuditTrail(
     userId,

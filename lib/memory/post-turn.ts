@@ -8,12 +8,14 @@ import { getModels } from '@/lib/llm';
 import { describeError, logError } from '@/lib/log';
 import { extractFacts } from './post-turn/extract-facts';
 import { indexEpisode } from './post-turn/index-episode';
-import { refreshSummary } from './post-turn/refresh-summary';
+import { rebuildSummary, refreshSummary } from './post-turn/refresh-summary';
 import type { JobWork, RunContext } from './post-turn/work';
 import { wakeWorker } from './worker-signal';
 
 /** After each reply, in this order. Each is idempotent per assistant message and tracked as a job. */
 export const postTurnWork: JobWork[] = [indexEpisode, extractFacts, refreshSummary];
+/** Every kind of job the queue runs: the post-turn work, and what a correction queues (`index_episode` again, `rebuild_summary`). */
+const jobWork: JobWork[] = [...postTurnWork, rebuildSummary];
 
 /**
  * A reply's post-turn jobs. Given the transaction that stores the reply's placeholder (or an
@@ -93,7 +95,7 @@ export async function runImportedJobs(replies: Array<{ id: string; questions: st
   const config = getConfig();
   const context = { config, models: getModels() };
   const claimed = await claimDueJobs(
-    { messageIds: replies.map((r) => r.id) },
+    { messageIds: replies.map((r) => r.id), kinds: postTurnWork.map((work) => work.kind) },
     config.JOB_LEASE_SECONDS,
     replies.length * postTurnWork.length,
   );
@@ -153,7 +155,7 @@ async function whileLeased<T>(ids: () => string[], config: AppConfig, work: () =
  */
 async function runKind(jobs: Job[], context: RunContext): Promise<Map<string, unknown>> {
   const failures = await runWork(
-    postTurnWork.find((w) => w.kind === jobs[0].kind),
+    jobWork.find((w) => w.kind === jobs[0].kind),
     jobs,
     context,
   );
@@ -178,15 +180,29 @@ async function runWork(work: JobWork | undefined, jobs: Job[], context: RunConte
 }
 
 /**
- * A reply has ended: its jobs (enqueued with its placeholder) are due now. The server's worker
- * runs them; without one (tests, scripts) they run after the response (Next's `after`), so they
- * never delay the reply, with the user's earlier failed jobs that are due.
+ * A reply has ended: its jobs (enqueued with its placeholder) are due now, then the user's other
+ * due jobs (earlier failures, what a correction queued).
  */
 export function schedulePostTurn(scope: Scope, assistantMessageId: string): void {
+  runSoon([{ messageId: assistantMessageId }, { userId: scope.userId }]);
+}
+
+/** A correction queued re-derivation for a user: it runs now, outside the request. */
+export function scheduleRederivation(userId: string): void {
+  runSoon([{ userId }]);
+}
+
+/**
+ * The server's worker runs due jobs; without one (tests, scripts) they run after the response
+ * (Next's `after`), so they never delay it: each filter's jobs until none is due, as a job may queue
+ * others (a request to forget queues re-derivation).
+ */
+function runSoon(filters: JobFilter[]): void {
   if (wakeWorker()) return;
   const work = async () => {
-    await runDueJobs({ messageId: assistantMessageId });
-    await runDueJobs({ userId: scope.userId });
+    for (const filter of filters) {
+      for (let ran = await runDueJobs(filter); ran.done + ran.failed > 0; ) ran = await runDueJobs(filter);
+    }
   };
   const run = () => void work().catch((error) => logError('post-turn work failed', error));
   try {

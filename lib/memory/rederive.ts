@@ -1,15 +1,11 @@
 import { getDb } from '@/db/client';
 import { deleteEpisodeOf, episodeReplies } from '@/db/episodes';
-import { resetJobs } from '@/db/jobs';
+import { getMessages, type Scope } from '@/db/history';
+import { requeueConversationJob, requeueJobs } from '@/db/jobs';
 import { derivedFrom } from '@/db/provenance';
 import type { Message } from '@/db/schema';
 import { getSummary, messagesCoveredBySummary, writeSummary } from '@/db/summaries';
 import { dropCachedRewrites } from '@/db/turns';
-import { getConfig } from '@/lib/config';
-import { getModels } from '@/lib/llm';
-import { logError } from '@/lib/log';
-import { indexTurn } from './post-turn/index-episode';
-import { refreshSummaryOf } from './post-turn/refresh-summary';
 
 /** What changed messages ask to derive again: their turns' episodes, replies' episodes, conversations' summaries. */
 export type Rederivation = { reindex: string[]; replies?: string[]; rebuild: string[] };
@@ -26,40 +22,42 @@ export async function summariesCovering(userId: string, messages: Array<Pick<Mes
 }
 
 /**
- * Derives again what came from changed messages: the episodes of their turns are re-indexed (or
- * dropped when nothing is left of the turn), the summaries of the given conversations rebuilt, and
- * the rewrite cache dropped. A failure never leaves the old text behind: an episode that cannot be
- * re-embedded is removed and queued again, a summary that cannot be rebuilt is emptied.
+ * Queues deriving again what came from changed messages: the episodes of their turns are indexed
+ * again (`index_episode`, which drops an episode when nothing is left of its turn), the summaries of
+ * the given conversations rebuilt (`rebuild_summary`). Until those jobs run, no read finds the old
+ * text: the episodes are removed and the summaries emptied now, and the rewrite cache is dropped.
+ * Nothing here calls a model, so a correction answers at once.
  */
-export async function rederive(userId: string, work: Rederivation): Promise<void> {
-  const config = getConfig();
-  const models = getModels();
+export async function queueRederivation(userId: string, work: Rederivation): Promise<void> {
   const derived = await derivedFrom(getDb(), userId, work.reindex);
-  const replies = new Set([...(work.replies ?? []), ...(await episodeReplies(userId, derived.episodeIds))]);
-  for (const reply of replies) {
-    try {
-      await indexTurn(userId, reply, models);
-    } catch (error) {
-      logError('could not re-index an episode; removed until it is indexed again', error);
-      await deleteEpisodeOf(userId, reply);
-      await resetJobs(userId, reply, 'index_episode');
-    }
-  }
+  const replies = [...new Set([...(work.replies ?? []), ...(await episodeReplies(userId, derived.episodeIds))])];
+  for (const reply of replies) await deleteEpisodeOf(userId, reply);
+  await requeueJobs(
+    (await getMessages(userId, replies)).map((reply) => ({
+      kind: 'index_episode',
+      messageId: reply.id,
+      userId,
+      conversationId: reply.conversationId,
+    })),
+  );
   for (const conversationId of new Set(work.rebuild)) {
     const scope = { userId, conversationId };
-    try {
-      await refreshSummaryOf(scope, null, config, models, true);
-    } catch (error) {
-      logError('could not rebuild a summary; emptied until the next refresh', error);
-      const current = await getSummary(scope);
-      if (current) {
-        await writeSummary(
-          scope,
-          { content: '', coveredMessageCount: 0, coveredUntil: null, sourceMessageIds: [], actor: 'system', action: 'rebuild' },
-          current.version,
-        );
-      }
-    }
+    await emptySummary(scope);
+    await requeueConversationJob('rebuild_summary', scope);
   }
   await dropCachedRewrites(userId);
+}
+
+/** Empties a summary (a new version, the clear point kept) until it is rebuilt; one written meanwhile is emptied in turn. */
+async function emptySummary(scope: Scope): Promise<void> {
+  for (;;) {
+    const current = await getSummary(scope);
+    if (!current || current.content === '') return;
+    const written = await writeSummary(
+      scope,
+      { content: '', coveredMessageCount: 0, coveredUntil: null, sourceMessageIds: [], actor: 'system', action: 'rebuild' },
+      current.version,
+    );
+    if (written) return;
+  }
 }

@@ -44,6 +44,14 @@ export const refreshSummary: JobWork = {
   },
 };
 
+/** A correction changed what the summary was built from: it is rebuilt from the messages as memory now reads them. */
+export const rebuildSummary: JobWork = {
+  kind: 'rebuild_summary',
+  async run({ job, config, models }) {
+    await refreshSummaryOf({ userId: job.userId, conversationId: job.conversationId }, null, config, models, true);
+  },
+};
+
 /** Messages a rebuild folds in per step, so a long conversation is summarised in pieces. */
 const REBUILD_CHUNK = 40;
 

@@ -1,4 +1,4 @@
-import type { Job } from '@/db/schema';
+import type { Job, JobKind } from '@/db/schema';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
 
@@ -7,7 +7,7 @@ export type RunContext = Omit<JobContext, 'job'>;
 
 /** One kind of queued memory work: what a job of this kind does, and how it shares work with its neighbours. */
 export type JobWork = {
-  kind: string;
+  kind: JobKind;
   run: (context: JobContext) => Promise<void>;
   /**
    * Many replies' jobs of this kind in one conversation (an import's), in reply order, with the
