@@ -25,7 +25,7 @@ import { ReplyDeadline } from './llm/timeouts';
 import { logError } from './log';
 import { assembleContext, round } from './memory/chain';
 import { prepareMessageCorrection } from './memory/corrections';
-import { assertQuestionFits } from './memory/fit-to-budget';
+import { assertQuestionFits } from './memory/budget-policy';
 import { generateReply } from './memory/generate-reply';
 import { enqueuePostTurn, schedulePostTurn } from './memory/post-turn';
 import { readRedacted } from './memory/redaction';

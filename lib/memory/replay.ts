@@ -5,10 +5,10 @@ import { type AppConfig, getConfig } from '@/lib/config';
 import { HttpError, notFound } from '@/lib/http';
 import { getModels } from '@/lib/llm';
 import type { BlockName } from './budget';
-import { assembleContext, contextSteps } from './chain';
-import { recallTopK, requiredLines } from './fit-to-budget';
+import { assembleContext } from './chain';
+import { overBudget, recallTopK } from './budget-policy';
 import { readRedacted } from './redaction';
-import type { MemoryKind, Step } from './state';
+import { type MemoryKind, step } from './state';
 import { modelLimits } from './tokens';
 import { buildTurnRecord, type TurnRecord } from './turn-record';
 
@@ -177,13 +177,13 @@ export async function replayTurn(
     content: questionRow?.content ?? record.question?.text ?? '',
   };
   const [question] = questionId ? await readRedacted([asStored], 'window') : [asStored];
-  const limits = modelLimits(config, models.chatModelId);
-  const required = requiredLines(config, limits, question).reduce((sum, line) => sum + line.tokens, 0);
-  if (required > limits.budget) {
+  // The same check as a chat turn's, refused in the words of the option that made the budget too small.
+  const over = overBudget(config, models.chatModelId, question);
+  if (over) {
     throw new HttpError(
       400,
       'budget_too_small',
-      `budget: the system prompt and the question alone need ${required} tokens, more than a budget of ${limits.budget}.`,
+      `budget: the system prompt and the question alone need ${over.required} tokens, more than a budget of ${over.budget}.`,
     );
   }
 
@@ -194,8 +194,10 @@ export async function replayTurn(
     : assistantRow
       ? { beforeMessageId: assistantRow.id }
       : { beforeTime: at };
-  const windowAtTurn: Step = {
+  const windowAtTurn = step({
     name: 'load_history',
+    reads: ['config'],
+    writes: ['history'],
     async run({ config: current }) {
       const rows = await readRedacted(
         await loadWindowBefore(conversation, end, current.HISTORY_WINDOW, [question.id, assistantMessageId]),
@@ -204,7 +206,7 @@ export async function replayTurn(
       // As load_history: a failed or empty reply carries nothing the model should see.
       return { history: rows.filter((m) => m.content.trim() !== '' && m.status !== 'failed') };
     },
-  };
+  });
 
   const state = await assembleContext(
     {
@@ -217,7 +219,7 @@ export async function replayTurn(
       attempt: row.attempt,
       now: at,
     },
-    [windowAtTurn, ...contextSteps.slice(1)],
+    { load_history: windowAtTurn },
   );
   const replayed = summarize(buildTurnRecord(state) as unknown as StoredRecord);
   return {
@@ -228,7 +230,7 @@ export async function replayTurn(
     options: {
       mode,
       overridden,
-      budget: limits.budget,
+      budget: modelLimits(config, models.chatModelId).budget,
       window: config.HISTORY_WINDOW,
       factsTopK: recallTopK(config, models.chatModelId, 'facts'),
       episodesTopK: recallTopK(config, models.chatModelId, 'episodes'),
