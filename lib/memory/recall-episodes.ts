@@ -48,7 +48,8 @@ export const recallEpisodes = step({
     const topK = recallTopK(config, models.chatModelId, 'episodes', state.history.length === 0);
     const k = topK + state.history.filter((m) => m.role === 'assistant').length;
     const keywords = searchKeywords(retrieval.query);
-    const hits = await searchByScope(state, config.EPISODE_SCOPE, keywords, k);
+    // An episode without text waits for its re-index after a correction: nothing to recall yet.
+    const hits = (await searchByScope(state, config.EPISODE_SCOPE, keywords, k)).filter((hit) => hit.content !== '');
     const items: ContextItem[] = hits.map((hit, index) => ({
       key: `episode:${hit.id}`,
       kind: 'episode',

@@ -1,5 +1,5 @@
 import { getDb } from '@/db/client';
-import { deleteEpisodeOf, episodeReplies } from '@/db/episodes';
+import { blankEpisodesOf, episodeReplies } from '@/db/episodes';
 import { getMessages, type Scope } from '@/db/history';
 import { requeueConversationJob, requeueJobs } from '@/db/jobs';
 import { derivedFrom } from '@/db/provenance';
@@ -25,13 +25,14 @@ export async function summariesCovering(userId: string, messages: Array<Pick<Mes
  * Queues deriving again what came from changed messages: the episodes of their turns are indexed
  * again (`index_episode`, which drops an episode when nothing is left of its turn), the summaries of
  * the given conversations rebuilt (`rebuild_summary`). Until those jobs run, no read finds the old
- * text: the episodes are removed and the summaries emptied now, and the rewrite cache is dropped.
+ * text: the episodes' text is taken out (their ids stay) and the summaries emptied now, and the
+ * rewrite cache is dropped.
  * Nothing here calls a model, so a correction answers at once.
  */
 export async function queueRederivation(userId: string, work: Rederivation): Promise<void> {
   const derived = await derivedFrom(getDb(), userId, work.reindex);
   const replies = [...new Set([...(work.replies ?? []), ...(await episodeReplies(userId, derived.episodeIds))])];
-  for (const reply of replies) await deleteEpisodeOf(userId, reply);
+  await blankEpisodesOf(userId, replies);
   await requeueJobs(
     (await getMessages(userId, replies)).map((reply) => ({
       kind: 'index_episode',
