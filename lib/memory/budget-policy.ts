@@ -1,5 +1,5 @@
 import type { AppConfig } from '@/lib/config';
-import { HttpError } from '@/lib/http';
+import { DomainError } from '@/lib/errors';
 import type { BlockLimit, BlockName, BudgetItem } from './budget';
 import { basePrompt, CITATION_INSTRUCTIONS } from './context-layout';
 import { countTokens, MESSAGE_OVERHEAD_TOKENS, type ModelLimits, modelLimits, REPLY_PRIMING_TOKENS } from './tokens';
@@ -42,8 +42,7 @@ export function overBudget(config: AppConfig, modelId: string, question: { id: s
 export function assertQuestionFits(config: AppConfig, modelId: string, question: { id: string; content: string }): void {
   const over = overBudget(config, modelId, question);
   if (over) {
-    throw new HttpError(
-      400,
+    throw new DomainError(
       'exceeds_context_budget',
       `message.text: the message needs ${over.required} tokens with the system prompt, more than the context budget of ${over.budget} tokens for ${modelId}.`,
     );

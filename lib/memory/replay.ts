@@ -2,7 +2,7 @@ import { getMessage } from '@/db/history';
 import { episodeStates, factStates, loadWindowBefore, type WindowEnd } from '@/db/replay';
 import { getTurnRecords } from '@/db/turns';
 import { type AppConfig, getConfig } from '@/lib/config';
-import { HttpError, notFound } from '@/lib/http';
+import { DomainError, notFound } from '@/lib/errors';
 import { getModels } from '@/lib/llm';
 import type { BlockName } from './budget';
 import { assembleContext } from './chain';
@@ -129,8 +129,7 @@ export async function replayTurn(
 
   if (mode === 'stored') {
     if (overridden.length > 0) {
-      throw new HttpError(
-        400,
+      throw new DomainError(
         'not_with_stored',
         `${overridden.join(', ')}: only a replay with today's memory takes options; "stored" is the context as it was.`,
       );
@@ -180,8 +179,7 @@ export async function replayTurn(
   // The same check as a chat turn's, refused in the words of the option that made the budget too small.
   const over = overBudget(config, models.chatModelId, question);
   if (over) {
-    throw new HttpError(
-      400,
+    throw new DomainError(
       'budget_too_small',
       `budget: the system prompt and the question alone need ${over.required} tokens, more than a budget of ${over.budget}.`,
     );
@@ -242,15 +240,15 @@ export async function replayTurn(
 }
 
 /** Why a message has no turn record to replay (another user's message is simply not found). */
-async function whyNoRecord(userId: string, id: string): Promise<HttpError> {
+async function whyNoRecord(userId: string, id: string): Promise<DomainError> {
   const message = await getMessage(userId, id);
   if (!message) return notFound('Message', id);
-  if (message.role === 'user') return new HttpError(404, 'not_a_reply', 'This is a user message; only replies have a context to replay.');
+  if (message.role === 'user') return new DomainError('not_a_reply', 'This is a user message; only replies have a context to replay.');
   if (message.model === 'imported')
-    return new HttpError(404, 'imported_reply', 'This reply was imported, so no context was assembled for it: there is nothing to replay.');
+    return new DomainError('imported_reply', 'This reply was imported, so no context was assembled for it: there is nothing to replay.');
   if (message.status === 'failed')
-    return new HttpError(404, 'failed_before_context', 'This reply failed before its context was assembled: there is nothing to replay.');
-  return new HttpError(404, 'no_record', 'No context is stored for this reply, so it cannot be replayed.');
+    return new DomainError('failed_before_context', 'This reply failed before its context was assembled: there is nothing to replay.');
+  return new DomainError('no_record', 'No context is stored for this reply, so it cannot be replayed.');
 }
 
 // ---- summaries of a record
