@@ -25,7 +25,7 @@ import { TextDeltaBatcher } from './llm/text-delta-batcher';
 import { ReplyDeadline } from './llm/timeouts';
 import { logError } from './log';
 import { assembleContext, round } from './memory/chain';
-import { prepareMessageCorrection } from './memory/corrections';
+import { prepareMessageCorrection } from './memory/corrections/messages';
 import { assertQuestionFits } from './memory/budget-policy';
 import { generateReply } from './memory/generate-reply';
 import { enqueuePostTurn, schedulePostTurn } from './memory/post-turn';
