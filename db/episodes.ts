@@ -92,6 +92,18 @@ export async function deleteEpisodes(executor: Executor, userId: string, ids: st
   await executor.delete(episodes).where(and(eq(episodes.userId, userId), inArray(episodes.id, ids)));
 }
 
+/**
+ * Takes the text out of the episodes of these replies, keeping each row (its id and sources) for the
+ * re-index that writes the text again: meanwhile nothing reads the old text, and recall skips them.
+ */
+export async function blankEpisodesOf(userId: string, assistantMessageIds: string[]): Promise<void> {
+  if (assistantMessageIds.length === 0) return;
+  await getDb()
+    .update(episodes)
+    .set({ content: '', searchTerms: documentTerms('') })
+    .where(and(eq(episodes.userId, userId), inArray(episodes.assistantMessageId, assistantMessageIds)));
+}
+
 export async function deleteEpisodeOf(userId: string, assistantMessageId: string): Promise<void> {
   await getDb()
     .delete(episodes)

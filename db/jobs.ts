@@ -1,15 +1,14 @@
-import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lte, ne, or, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import type { Executor } from './provenance';
-import { imports, type Job, jobs, messages } from './schema';
+import { imports, type Job, type JobKind, jobs, messages } from './schema';
 
 export const MAX_JOB_ATTEMPTS = 5;
 
+export type NewJob = { kind: JobKind; messageId: string; userId: string; conversationId: string };
+
 /** One job per (kind, assistant message): enqueueing twice is a no-op. In the caller's transaction when given one. */
-export async function enqueueJobs(
-  rows: Array<{ kind: string; messageId: string; userId: string; conversationId: string }>,
-  executor: Executor = getDb(),
-): Promise<void> {
+export async function enqueueJobs(rows: NewJob[], executor: Executor = getDb()): Promise<void> {
   // In pieces, well under Postgres's limit of 65,535 parameters a statement (an import enqueues thousands).
   for (let i = 0; i < rows.length; i += 2000) {
     await executor
@@ -19,8 +18,8 @@ export async function enqueueJobs(
   }
 }
 
-/** Which jobs to claim: a reply's, several replies' (an import's), a user's, or anyone's. */
-export type JobFilter = { messageId?: string; messageIds?: string[]; userId?: string };
+/** Which jobs to claim: a reply's, several replies' (an import's), a user's, or anyone's; of some kinds only. */
+export type JobFilter = { messageId?: string; messageIds?: string[]; userId?: string; kinds?: JobKind[] };
 
 /**
  * Claims due jobs for this worker: pending, or failed with attempts left and past their back-off,
@@ -45,6 +44,7 @@ export async function claimDueJobs(filter: JobFilter, leaseSeconds: number, limi
         replyWritten,
         filter.messageId ? eq(jobs.messageId, filter.messageId) : undefined,
         filter.userId ? eq(jobs.userId, filter.userId) : undefined,
+        filter.kinds ? inArray(jobs.kind, filter.kinds) : undefined,
         // Through the message index: an import's claim reads its own jobs, not everyone's.
         filter.messageIds ? sql`${jobs.messageId} = any(${sql.param(filter.messageIds)}::uuid[])` : notImporting,
       ),
@@ -81,9 +81,13 @@ export async function renewLeases(ids: string[]): Promise<void> {
     .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running')));
 }
 
+/** Jobs done; one queued again while it ran (its inputs changed meanwhile) stays due. */
 export async function completeJobs(ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await getDb().update(jobs).set({ status: 'done', lastError: null, updatedAt: sql`now()` }).where(inArray(jobs.id, ids));
+  await getDb()
+    .update(jobs)
+    .set({ status: 'done', lastError: null, updatedAt: sql`now()` })
+    .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running')));
 }
 
 /**
@@ -99,7 +103,7 @@ export async function failJob(job: Job, error: string): Promise<void> {
       runAfter: sql`now() + make_interval(secs => ${10 * 2 ** (job.attempts - 1)})`,
       updatedAt: sql`now()`,
     })
-    .where(eq(jobs.id, job.id));
+    .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')));
 }
 
 export async function jobsForMessage(userId: string, messageId: string): Promise<Job[]> {
@@ -109,10 +113,41 @@ export async function jobsForMessage(userId: string, messageId: string): Promise
     .where(and(eq(jobs.userId, userId), eq(jobs.messageId, messageId)));
 }
 
-/** Runs a reply's post-turn work again (after a Retry rewrote it, or a re-index that failed). */
-export async function resetJobs(userId: string, messageId: string, kind?: string, executor: Executor = getDb()): Promise<void> {
+/** Runs a reply's post-turn work again (after a Retry rewrote it). */
+export async function resetJobs(userId: string, messageId: string, kind?: JobKind, executor: Executor = getDb()): Promise<void> {
   await executor
     .update(jobs)
     .set({ status: 'pending', attempts: 0, lastError: null, runAfter: sql`now()`, updatedAt: sql`now()` })
     .where(and(eq(jobs.userId, userId), eq(jobs.messageId, messageId), kind ? eq(jobs.kind, kind) : undefined));
+}
+
+const dueAgain = { status: 'pending', attempts: 0, lastError: null, runAfter: sql`now()`, updatedAt: sql`now()` } as const;
+
+/** Jobs due now, whether new or done before (their inputs changed: a correction). */
+export async function requeueJobs(rows: NewJob[], executor: Executor = getDb()): Promise<void> {
+  if (rows.length === 0) return;
+  await executor
+    .insert(jobs)
+    .values(rows)
+    .onConflictDoUpdate({ target: [jobs.kind, jobs.messageId], set: dueAgain });
+}
+
+/**
+ * A job about a whole conversation, due now: keyed by its newest message that is not being written
+ * (a job waits while its message streams). False when the conversation has no such message.
+ */
+export async function requeueConversationJob(
+  kind: JobKind,
+  scope: { userId: string; conversationId: string },
+  executor: Executor = getDb(),
+): Promise<boolean> {
+  const [newest] = await executor
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.userId, scope.userId), eq(messages.conversationId, scope.conversationId), ne(messages.status, 'streaming')))
+    .orderBy(desc(messages.seq))
+    .limit(1);
+  if (!newest) return false;
+  await requeueJobs([{ kind, messageId: newest.id, ...scope }], executor);
+  return true;
 }

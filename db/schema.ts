@@ -376,12 +376,20 @@ export const citations = pgTable(
 
 export const jobStatus = pgEnum('job_status', ['pending', 'running', 'done', 'failed']);
 
-/** Post-turn work, one row per (kind, assistant message): idempotent, retried, visible when it fails. */
+/**
+ * What a job does: a reply's post-turn work (index its turn, learn facts from it, refresh the
+ * summary), or re-deriving after a correction (an episode is indexed again through `index_episode`;
+ * `rebuild_summary` rebuilds a conversation's summary from its messages, keyed by one of them).
+ */
+export const jobKinds = ['index_episode', 'extract_facts', 'refresh_summary', 'rebuild_summary'] as const;
+export type JobKind = (typeof jobKinds)[number];
+
+/** Memory work, one row per (kind, message): idempotent, retried, visible when it fails. */
 export const jobs = pgTable(
   'jobs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<JobKind>().notNull(),
     messageId: uuid('message_id')
       .notNull()
       .references(() => messages.id, { onDelete: 'cascade' }),

@@ -18,14 +18,15 @@ import type { Message, User } from '@/db/schema';
 import { nextAttempt } from '@/db/turns';
 import { type Actor, userActor } from './audit';
 import { type AppConfig, getConfig } from './config';
-import { HttpError, notFound, parseInput } from './http';
+import { DomainError, notFound } from './errors';
+import { parseInput } from './http';
 import { getModels } from './llm';
 import { TextDeltaBatcher } from './llm/text-delta-batcher';
 import { ReplyDeadline } from './llm/timeouts';
 import { logError } from './log';
 import { assembleContext, round } from './memory/chain';
-import { prepareMessageCorrection } from './memory/corrections';
-import { assertQuestionFits } from './memory/fit-to-budget';
+import { prepareMessageCorrection } from './memory/corrections/messages';
+import { assertQuestionFits } from './memory/budget-policy';
 import { generateReply } from './memory/generate-reply';
 import { enqueuePostTurn, schedulePostTurn } from './memory/post-turn';
 import { readRedacted } from './memory/redaction';
@@ -131,7 +132,7 @@ async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor:
     await correction.after();
     return turn;
   } catch (error) {
-    if (error instanceof HistoryError) throw new HttpError(409, error.code, error.message);
+    if (error instanceof HistoryError) throw new DomainError(error.code, error.message);
     throw error;
   }
 }

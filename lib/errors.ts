@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'forbidden'
   | 'rate_limited'
   | 'exceeds_context_budget'
+  | 'budget_too_small'
+  | 'not_with_stored'
   | 'not_a_user_message'
   | 'nothing_to_regenerate'
   | 'import_in_progress'

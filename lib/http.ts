@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getConfig } from './config';
+import { DomainError, type ErrorCode } from './errors';
 import { logError } from './log';
 import { findJsonProblem, strictObject } from './validation';
 
@@ -25,7 +26,28 @@ export function errorResponse(error: HttpError): Response {
   );
 }
 
-/** Wraps a route handler: HttpErrors become their JSON response; anything else is a logged 500. */
+/** The HTTP status of each domain refusal: the one place a code becomes a status. */
+const statusOf: Record<ErrorCode, number> = {
+  not_found: 404,
+  not_signed_in: 401,
+  forbidden: 403,
+  rate_limited: 429,
+  exceeds_context_budget: 400,
+  budget_too_small: 400,
+  not_with_stored: 400,
+  not_a_user_message: 409,
+  nothing_to_regenerate: 409,
+  import_in_progress: 409,
+  not_a_reply: 404,
+  imported_reply: 404,
+  no_record: 404,
+  failed_before_context: 404,
+  email_too_long: 400,
+  name_too_long: 400,
+  invalid_image: 400,
+};
+
+/** Wraps a route handler: HttpErrors and DomainErrors become their JSON response; anything else is a logged 500. */
 export function route<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>) {
   return async (...args: Args): Promise<Response> => {
     const request = args[0] instanceof Request ? args[0] : undefined;
@@ -42,6 +64,7 @@ async function answer<Args extends unknown[]>(
     return await handler(...args);
   } catch (error) {
     if (error instanceof HttpError) return errorResponse(error);
+    if (error instanceof DomainError) return errorResponse(new HttpError(statusOf[error.code], error.code, error.message, error.details));
     logError('unhandled error in route', error, request);
     return errorResponse(new HttpError(500, 'internal_error', 'Something went wrong on the server.'));
   }

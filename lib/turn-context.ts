@@ -1,6 +1,6 @@
 import { getMessage } from '@/db/history';
 import { getCitations, getTurnRecords } from '@/db/turns';
-import { HttpError, notFound } from './http';
+import { DomainError, notFound } from './errors';
 
 /**
  * The turn record of an assistant message (its latest attempt), its citations and the records of
@@ -18,19 +18,18 @@ export async function turnContext(userId: string, messageId: string) {
   };
 }
 
-async function whyNoRecord(userId: string, id: string): Promise<HttpError> {
+async function whyNoRecord(userId: string, id: string): Promise<DomainError> {
   const message = await getMessage(userId, id);
   if (!message) return notFound('Message', id);
-  if (message.role === 'user') return new HttpError(404, 'not_a_reply', 'This is a user message; only replies have a recorded context.');
+  if (message.role === 'user') return new DomainError('not_a_reply', 'This is a user message; only replies have a recorded context.');
   if (message.model === 'imported') {
-    return new HttpError(404, 'imported_reply', 'This reply was imported with its conversation, so no context was assembled for it.');
+    return new DomainError('imported_reply', 'This reply was imported with its conversation, so no context was assembled for it.');
   }
   if (message.status === 'failed') {
-    return new HttpError(
-      404,
+    return new DomainError(
       'failed_before_context',
       `This reply failed before its context was assembled: ${message.error ?? 'unknown error'}`,
     );
   }
-  return new HttpError(404, 'no_record', 'No context is stored for this reply.');
+  return new DomainError('no_record', 'No context is stored for this reply.');
 }

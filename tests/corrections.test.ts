@@ -96,6 +96,8 @@ describe('deleting a fact', () => {
     const response = await deleteFact(client.request(`/api/facts/${target.id}`, { method: 'DELETE' }), params({ id: target.id }));
     expect(response.status).toBe(200);
     expect((await response.json()).messagesMarked).toBeGreaterThan(0);
+    // What the statement's episode and the summary still hold comes back once they are derived again.
+    await postTurnSettled(client.user.id);
 
     const after = await ask(client, conversationId, probe);
     expect(after.sent).not.toContain(gone);
@@ -145,6 +147,29 @@ describe('deleting a fact', () => {
     expect(await activeFacts(client.user.id)).toEqual([]);
     await ask(client, conversationId, 'My sister is called Ingrid, by the way.');
     expect((await activeFacts(client.user.id)).join()).toContain('Ingrid');
+  });
+
+  it('answers before deriving memory again: the old text is gone at once, the queued jobs bring the rest back', async () => {
+    const client = await newClient();
+    setEnv({ SUMMARY_KEEP_RAW: '6', HISTORY_WINDOW: '6' });
+    const conversationId = await importTurns(client.user.id, [
+      ['I prefer coffee over tea, always black. My cat is called Miso.', 'Noted.'],
+      ...fillerTurns(8),
+    ]);
+    const [episode] = await getSql()`select id from episodes where user_id = ${client.user.id} and content like '%Miso%'`;
+    const target = await factAbout(client, 'coffee');
+    expect((await deleteFact(client.request(`/api/facts/${target.id}`, { method: 'DELETE' }), params({ id: target.id }))).status).toBe(200);
+    expect(await getSql()`select 1 from episodes where user_id = ${client.user.id} and content like '%coffee over tea%'`).toHaveLength(0);
+    expect(await getSql()`select 1 from summaries where user_id = ${client.user.id} and content like '%coffee over tea%'`).toHaveLength(0);
+    expect(await getSql()`select kind from jobs where user_id = ${client.user.id} and kind = 'rebuild_summary'`).toHaveLength(1);
+
+    await postTurnSettled(client.user.id);
+    const [reindexed] = await getSql()`select content from episodes where id = ${episode.id}`;
+    expect(reindexed.content).toContain('Miso');
+    expect(reindexed.content).not.toContain('coffee over tea');
+    const [summary] = await getSql()`select content from summaries where conversation_id = ${conversationId}`;
+    expect(summary.content).toContain('Miso');
+    expect(summary.content).not.toContain('coffee over tea');
   });
 });
 

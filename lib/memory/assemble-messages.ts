@@ -1,10 +1,12 @@
 import type { ModelMessage } from 'ai';
 import { renderSystemPrompt } from './context-layout';
-import type { Step } from './state';
+import { step } from './state';
 
 /** The system prompt (configuration + numbered memory) and the messages: kept recent window, then the question. */
-export const assembleMessages: Step = {
+export const assembleMessages = step({
   name: 'assemble_messages',
+  reads: ['config', 'numbered', 'keptHistory', 'question'],
+  writes: ['system', 'messages'],
   run({ config, numbered, keptHistory, question }) {
     const messages: ModelMessage[] = [
       ...keptHistory.map((item) => ({ role: item.role!, content: item.text }) as ModelMessage),
@@ -12,4 +14,4 @@ export const assembleMessages: Step = {
     ];
     return { system: renderSystemPrompt(config, numbered), messages };
   },
-};
+});

@@ -6,6 +6,7 @@ import {
   type TurnRecordKey,
   turnRecordsQuoting,
 } from '@/db/turns';
+import type { Actor } from '@/lib/audit';
 import { REDACTED } from './redaction';
 
 /**
@@ -15,6 +16,9 @@ import { REDACTED } from './redaction';
  */
 export type Redaction = { texts: string[]; keys: string[] };
 export type RedactionNote = { at: string; by: string; reason: string };
+
+/** Who redacts, why, and now. */
+export const redactionNote = (actor: Actor, reason: string): RedactionNote => ({ at: new Date().toISOString(), by: actor.label, reason });
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -6,10 +6,10 @@ import { recallEpisodes } from './recall-episodes';
 import { recallFacts } from './recall-facts';
 import { recallSummary } from './recall-summary';
 import { rewriteForRetrieval } from './rewrite-for-retrieval';
-import type { Step, TurnInput, TurnState } from './state';
+import type { Step, StepName, TurnInput, TurnState } from './state';
 
 /** The steps that assemble what the model sees, in order. Adding a step: one file, one line here. */
-export const contextSteps: Step[] = [
+export const contextSteps: readonly Step[] = [
   loadHistory,
   rewriteForRetrieval,
   embedQuery,
@@ -20,7 +20,10 @@ export const contextSteps: Step[] = [
   assembleMessages,
 ];
 
-export async function assembleContext(input: TurnInput, steps: Step[] = contextSteps): Promise<TurnState> {
+/** Steps to run instead of the chain's own of the same name (replay's window as it stood at the turn). */
+export type StepOverrides = Partial<Record<StepName, Step>>;
+
+export async function assembleContext(input: TurnInput, overrides: StepOverrides = {}): Promise<TurnState> {
   let state: TurnState = {
     now: new Date(),
     ...input,
@@ -39,12 +42,25 @@ export async function assembleContext(input: TurnInput, steps: Step[] = contextS
     warnings: [],
     trace: [],
   };
-  for (const step of steps) {
+  for (const chained of contextSteps) {
+    const step = overrides[chained.name] ?? chained;
     const started = performance.now();
-    const output = await step.run(state);
-    state = { ...state, ...output, trace: [...state.trace, { step: step.name, ms: round(performance.now() - started) }] };
+    const output = await step.run(readsOf(step, state));
+    state = { ...state, ...writesOf(step, output), trace: [...state.trace, { step: step.name, ms: round(performance.now() - started) }] };
   }
   return state;
+}
+
+/** What a step declared it reads, and only that. */
+function readsOf(step: Step, state: TurnState): TurnState {
+  return Object.fromEntries(step.reads.map((field) => [field, state[field]])) as TurnState;
+}
+
+/** A step's output, refused when it writes a field it did not declare. */
+function writesOf(step: Step, output: Partial<TurnState>): Partial<TurnState> {
+  const undeclared = Object.keys(output).filter((field) => !step.writes.includes(field as keyof TurnState));
+  if (undeclared.length > 0) throw new Error(`step ${step.name} wrote ${undeclared.join(', ')}, which it does not declare`);
+  return output;
 }
 
 export function round(ms: number) {

@@ -1,44 +1,8 @@
-import type { AppConfig } from '@/lib/config';
-import { HttpError } from '@/lib/http';
-import { BLOCK_PRIORITY, type BlockLimit, type BlockName, type BudgetItem, fitToBudget as decide } from './budget';
-import { basePrompt, CITATION_INSTRUCTIONS, type ListedBlock, memoryLine, SECTION_HEADERS } from './context-layout';
-import type { BudgetReport, ContextItem, NumberedItem, Step, TurnState } from './state';
-import { countTokens, MESSAGE_OVERHEAD_TOKENS, type ModelLimits, modelLimits, REPLY_PRIMING_TOKENS } from './tokens';
-
-export const DEFAULT_LIMITS: Record<BlockName, BlockLimit> = {
-  facts: { floor: 0.05, cap: 0.2 },
-  summary: { floor: 0.05, cap: 0.25 },
-  episodes: { floor: 0.05, cap: 0.3 },
-  history: { floor: 0.1, cap: 1 },
-};
-
-/** The lines always sent, with their tokens: system prompt, instructions, the question, chat framing. */
-export function requiredLines(config: AppConfig, limits: ModelLimits, question: { id: string; content: string }) {
-  const count = (text: string) => countTokens(text, limits.encoding);
-  return [
-    { key: 'system:prompt', tokens: count(basePrompt(config)), reason: 'system prompt' },
-    { key: 'system:instructions', tokens: count(CITATION_INSTRUCTIONS), reason: 'citation instructions' },
-    { key: `question:${question.id}`, tokens: count(question.content), reason: 'the current message is never dropped' },
-    {
-      key: 'framing',
-      tokens: REPLY_PRIMING_TOKENS + 2 * MESSAGE_OVERHEAD_TOKENS,
-      reason: 'chat framing of the system message and the question, and reply priming',
-    },
-  ];
-}
-
-/** A question that alone does not fit is refused before anything is stored. */
-export function assertQuestionFits(config: AppConfig, modelId: string, question: { id: string; content: string }): void {
-  const limits = modelLimits(config, modelId);
-  const required = requiredLines(config, limits, question).reduce((sum, line) => sum + line.tokens, 0);
-  if (required > limits.budget) {
-    throw new HttpError(
-      400,
-      'exceeds_context_budget',
-      `message.text: the message needs ${required} tokens with the system prompt, more than the context budget of ${limits.budget} tokens for ${modelId}.`,
-    );
-  }
-}
+import { BLOCK_PRIORITY, type BlockName, type BudgetItem, fitToBudget as decide } from './budget';
+import { assertQuestionFits, blockLimits, lendUnusedShares, requiredLines } from './budget-policy';
+import { type ListedBlock, memoryLine, SECTION_HEADERS } from './context-layout';
+import { type BudgetReport, type ContextItem, type NumberedItem, step, type TurnState } from './state';
+import { countTokens, MESSAGE_OVERHEAD_TOKENS, modelLimits } from './tokens';
 
 /**
  * Chooses what fits: facts, summary, episodes, then the recent window newest first, each block within
@@ -50,8 +14,12 @@ export function assertQuestionFits(config: AppConfig, modelId: string, question:
  * loaded window. Dropping such episodes frees room for more of the window, so this repeats until
  * nothing changes; each pass removes at least one episode, so it ends.
  */
-export const fitToBudgetStep: Step = {
+type Reads = 'config' | 'models' | 'question' | 'history' | 'summaryCovers' | 'candidates';
+
+export const fitToBudgetStep = step({
   name: 'fit_to_budget',
+  reads: ['config', 'models', 'question', 'history', 'summaryCovers', 'candidates'] satisfies Reads[],
+  writes: ['budget', 'numbered', 'keptHistory'],
   run(state) {
     assertQuestionFits(state.config, state.models.chatModelId, state.question);
     const covered = new Set(state.summaryCovers);
@@ -83,10 +51,10 @@ export const fitToBudgetStep: Step = {
       );
     }
   },
-};
+});
 
 /** One pass of the budget over the given memory candidates and window messages. */
-function fitOnce(state: TurnState, candidates: ContextItem[], window: TurnState['history'], inWindow: ContextItem[]) {
+function fitOnce(state: Pick<TurnState, Reads>, candidates: ContextItem[], window: TurnState['history'], inWindow: ContextItem[]) {
   const { config, models } = state;
   const limits = modelLimits(config, models.chatModelId);
   const count = (text: string) => countTokens(text, limits.encoding);
@@ -124,7 +92,8 @@ function fitOnce(state: TurnState, candidates: ContextItem[], window: TurnState[
     limits: lendUnusedShares(blockLimits(config), blocks, limits.budget),
     headerTokens,
   });
-  if (!outcome.ok) throw new HttpError(400, 'exceeds_context_budget', 'The message does not fit in the context budget.');
+  // Only the required lines alone can overflow the budget, and the step refused such a question first.
+  if (!outcome.ok) throw new Error('the required lines exceed the budget');
 
   const kept = new Set(outcome.decisions.filter((d) => d.kept).map((d) => d.key));
   const numbered: NumberedItem[] = memory
@@ -154,51 +123,4 @@ function fitOnce(state: TurnState, candidates: ContextItem[], window: TurnState[
   for (const d of decisions) if (d.kept) byBlock[d.block] += d.tokens;
   const total = Object.values(byBlock).reduce((sum, n) => sum + n, 0);
   return { budget: { budget: limits.budget, limits, total, byBlock, decisions }, numbered, keptHistory } satisfies Partial<TurnState>;
-}
-
-export function blockLimits(config: AppConfig): Record<BlockName, BlockLimit> {
-  return { ...DEFAULT_LIMITS, ...mapLimits(config) };
-}
-
-/** The share of the budget the memory blocks' caps leave to the recent window. */
-const windowShare = (limits: Record<BlockName, BlockLimit>) => Math.max(0, 1 - limits.facts.cap - limits.summary.cap - limits.episodes.cap);
-
-/**
- * What the window and the other memory blocks cannot use goes to earlier turns: the part of the
- * window's share its messages leave, and the cap of a block with nothing to offer (no summary yet, no
- * facts). A new conversation has neither window nor summary, and earlier conversations are all
- * there is to draw on; a long conversation's full window and summary leave the caps as they are.
- */
-export function lendUnusedShares(
-  limits: Record<BlockName, BlockLimit>,
-  blocks: Record<BlockName, BudgetItem[]>,
-  budget: number,
-): Record<BlockName, BlockLimit> {
-  const windowTokens = blocks.history.reduce((sum, item) => sum + item.tokens, 0);
-  const unusedWindow = Math.max(0, windowShare(limits) - windowTokens / budget);
-  const emptyBlocks = (['facts', 'summary'] as const)
-    .filter((block) => blocks[block].length === 0)
-    .reduce((sum, block) => sum + limits[block].cap, 0);
-  return { ...limits, episodes: { ...limits.episodes, cap: Math.min(1, limits.episodes.cap + unusedWindow + emptyBlocks) } };
-}
-
-/** Typical tokens of one recalled item, for sizing a recall to its block's cap. */
-const TYPICAL_ITEM_TOKENS = { facts: 30, episodes: 60 } as const;
-
-/**
- * How many candidates a recall asks for: the configured top-k, or (0 = auto) enough to fill the block's
- * cap, for episodes in a new conversation also the window's and the summary's shares (lendUnusedShares).
- */
-export function recallTopK(config: AppConfig, modelId: string, block: 'facts' | 'episodes', newConversation = false): number {
-  const configured = block === 'facts' ? config.FACTS_TOP_K : config.EPISODES_TOP_K;
-  if (configured > 0) return configured;
-  const limits = blockLimits(config);
-  const share = limits[block].cap + (newConversation && block === 'episodes' ? windowShare(limits) + limits.summary.cap : 0);
-  return Math.min(50, Math.max(5, Math.ceil((share * modelLimits(config, modelId).budget) / TYPICAL_ITEM_TOKENS[block])));
-}
-
-function mapLimits(config: AppConfig): Partial<Record<BlockName, BlockLimit>> {
-  return Object.fromEntries(
-    Object.entries(config.BUDGET_BLOCKS).map(([block, limit]) => [block, { ...DEFAULT_LIMITS[block as BlockName], ...limit }]),
-  );
 }

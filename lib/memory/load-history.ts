@@ -1,14 +1,16 @@
 import { loadRecentWindow } from '@/db/history';
 import { readRedacted } from './redaction';
-import type { Step } from './state';
+import { step } from './state';
 
 /**
  * The recent window: the last HISTORY_WINDOW messages before the question, by a LIMIT in SQL, with
  * the parts the user had memlens forget replaced (the chat still shows them, marked), and the
  * citation markers of earlier replies taken out (see `stripCitationMarkers`).
  */
-export const loadHistory: Step = {
+export const loadHistory = step({
   name: 'load_history',
+  reads: ['scope', 'question', 'assistantMessageId', 'config'],
+  writes: ['windowRedactions', 'history'],
   async run({ scope, question, assistantMessageId, config }) {
     // The window's redactions are read with it, once per turn: recall_facts reads them from the state.
     const { messages: window, redactions: windowRedactions } = await loadRecentWindow(scope, config.HISTORY_WINDOW, [
@@ -26,7 +28,7 @@ export const loadHistory: Step = {
         .map((m) => (m.role === 'assistant' ? { ...m, content: stripCitationMarkers(m.content) } : m)),
     };
   },
-};
+});
 
 /** `[n]` markers at the start of a line or after an opening quote or bracket, with the blanks after them. */
 const LEADING_MARKERS = /(?<=^|["“‘'(])(?:[^\S\r\n]*\[\d{1,3}\])+(?![(:])[^\S\r\n]*/gmu;

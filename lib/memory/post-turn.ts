@@ -4,35 +4,18 @@ import { ownerOf, type Scope } from '@/db/history';
 import { claimDueJobs, completeJobs, enqueueJobs, failJob, type JobFilter, renewLeases } from '@/db/jobs';
 import type { Job } from '@/db/schema';
 import { type AppConfig, getConfig } from '@/lib/config';
-import { getModels, type Models } from '@/lib/llm';
+import { getModels } from '@/lib/llm';
 import { describeError, logError } from '@/lib/log';
 import { extractFacts } from './post-turn/extract-facts';
 import { indexEpisode } from './post-turn/index-episode';
-import { refreshSummary } from './post-turn/refresh-summary';
+import { rebuildSummary, refreshSummary } from './post-turn/refresh-summary';
+import type { JobWork, RunContext } from './post-turn/work';
 import { wakeWorker } from './worker-signal';
 
-export type PostTurnContext = { job: Job; config: AppConfig; models: Models };
-type RunContext = Omit<PostTurnContext, 'job'>;
-export type PostTurnWork = {
-  kind: string;
-  run: (context: PostTurnContext) => Promise<void>;
-  /**
-   * Many replies' jobs of this kind in one conversation (an import's), in reply order, with the
-   * results of running each in turn, and what they share (reading the turns, the embedding call)
-   * done once. Returns the failed jobs' errors by job id; the others are done.
-   */
-  runMany?: (jobs: Job[], context: RunContext) => Promise<Map<string, unknown>>;
-  /** True when this work, for a reply answering these user messages, changes what the other kinds read. */
-  isolates?: (questions: string[]) => boolean;
-  /**
-   * True when it reads nothing another kind writes (only the conversation's messages, their
-   * redactions and its own kind of memory): in an import it runs beside the other such kinds.
-   */
-  ownInputs?: boolean;
-};
-
 /** After each reply, in this order. Each is idempotent per assistant message and tracked as a job. */
-export const postTurnWork: PostTurnWork[] = [indexEpisode, extractFacts, refreshSummary];
+export const postTurnWork: JobWork[] = [indexEpisode, extractFacts, refreshSummary];
+/** Every kind of job the queue runs: the post-turn work, and what a correction queues (`index_episode` again, `rebuild_summary`). */
+const jobWork: JobWork[] = [...postTurnWork, rebuildSummary];
 
 /**
  * A reply's post-turn jobs. Given the transaction that stores the reply's placeholder (or an
@@ -112,7 +95,7 @@ export async function runImportedJobs(replies: Array<{ id: string; questions: st
   const config = getConfig();
   const context = { config, models: getModels() };
   const claimed = await claimDueJobs(
-    { messageIds: replies.map((r) => r.id) },
+    { messageIds: replies.map((r) => r.id), kinds: postTurnWork.map((work) => work.kind) },
     config.JOB_LEASE_SECONDS,
     replies.length * postTurnWork.length,
   );
@@ -135,7 +118,7 @@ export async function runImportedJobs(replies: Array<{ id: string; questions: st
 
 /** A stretch's jobs, kind by kind (each kind's in reply order); returns how many failed. */
 async function runStretch(jobs: Job[], isolated: boolean, context: RunContext): Promise<number> {
-  const failedOfKind = async (work: PostTurnWork) => {
+  const failedOfKind = async (work: JobWork) => {
     const ofKind = jobs.filter((job) => job.kind === work.kind);
     return ofKind.length > 0 ? (await runKind(ofKind, context)).size : 0;
   };
@@ -172,7 +155,7 @@ async function whileLeased<T>(ids: () => string[], config: AppConfig, work: () =
  */
 async function runKind(jobs: Job[], context: RunContext): Promise<Map<string, unknown>> {
   const failures = await runWork(
-    postTurnWork.find((w) => w.kind === jobs[0].kind),
+    jobWork.find((w) => w.kind === jobs[0].kind),
     jobs,
     context,
   );
@@ -184,7 +167,7 @@ async function runKind(jobs: Job[], context: RunContext): Promise<Map<string, un
   return failures;
 }
 
-async function runWork(work: PostTurnWork | undefined, jobs: Job[], context: RunContext): Promise<Map<string, unknown>> {
+async function runWork(work: JobWork | undefined, jobs: Job[], context: RunContext): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
   try {
     if (!work) throw new Error(`unknown job kind ${jobs[0].kind}`);
@@ -197,15 +180,29 @@ async function runWork(work: PostTurnWork | undefined, jobs: Job[], context: Run
 }
 
 /**
- * A reply has ended: its jobs (enqueued with its placeholder) are due now. The server's worker
- * runs them; without one (tests, scripts) they run after the response (Next's `after`), so they
- * never delay the reply, with the user's earlier failed jobs that are due.
+ * A reply has ended: its jobs (enqueued with its placeholder) are due now, then the user's other
+ * due jobs (earlier failures, what a correction queued).
  */
 export function schedulePostTurn(scope: Scope, assistantMessageId: string): void {
+  runSoon([{ messageId: assistantMessageId }, { userId: scope.userId }]);
+}
+
+/** A correction queued re-derivation for a user: it runs now, outside the request. */
+export function scheduleRederivation(userId: string): void {
+  runSoon([{ userId }]);
+}
+
+/**
+ * The server's worker runs due jobs; without one (tests, scripts) they run after the response
+ * (Next's `after`), so they never delay it: each filter's jobs until none is due, as a job may queue
+ * others (a request to forget queues re-derivation).
+ */
+function runSoon(filters: JobFilter[]): void {
   if (wakeWorker()) return;
   const work = async () => {
-    await runDueJobs({ messageId: assistantMessageId });
-    await runDueJobs({ userId: scope.userId });
+    for (const filter of filters) {
+      for (let ran = await runDueJobs(filter); ran.done + ran.failed > 0; ) ran = await runDueJobs(filter);
+    }
   };
   const run = () => void work().catch((error) => logError('post-turn work failed', error));
   try {

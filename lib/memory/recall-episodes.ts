@@ -1,8 +1,8 @@
 import { type EpisodeHit, searchEpisodes } from '@/db/episodes';
 import type { AppConfig } from '@/lib/config';
-import { recallTopK } from './fit-to-budget';
+import { recallTopK } from './budget-policy';
 import { searchKeywords } from './keywords';
-import type { ContextItem, Step, TurnState } from './state';
+import { type ContextItem, step, type TurnState } from './state';
 
 /**
  * Earlier turns by meaning and by words. EPISODE_SCOPE says from where:
@@ -16,14 +16,40 @@ import type { ContextItem, Step, TurnState } from './state';
  * actually sent, and fit_to_budget drops the episodes of those only (so a window message the budget
  * drops is still reachable as an episode). The search asks for that many more candidates.
  */
-export const recallEpisodes: Step = {
+type Reads =
+  | 'config'
+  | 'models'
+  | 'scope'
+  | 'retrieval'
+  | 'queryEmbedding'
+  | 'question'
+  | 'assistantMessageId'
+  | 'history'
+  | 'candidates'
+  | 'runs';
+
+export const recallEpisodes = step({
   name: 'recall_episodes',
+  reads: [
+    'config',
+    'models',
+    'scope',
+    'retrieval',
+    'queryEmbedding',
+    'question',
+    'assistantMessageId',
+    'history',
+    'candidates',
+    'runs',
+  ] satisfies Reads[],
+  writes: ['candidates', 'runs'],
   async run(state) {
     const { config, models, retrieval, candidates, runs } = state;
     const topK = recallTopK(config, models.chatModelId, 'episodes', state.history.length === 0);
     const k = topK + state.history.filter((m) => m.role === 'assistant').length;
     const keywords = searchKeywords(retrieval.query);
-    const hits = await searchByScope(state, config.EPISODE_SCOPE, keywords, k);
+    // An episode without text waits for its re-index after a correction: nothing to recall yet.
+    const hits = (await searchByScope(state, config.EPISODE_SCOPE, keywords, k)).filter((hit) => hit.content !== '');
     const items: ContextItem[] = hits.map((hit, index) => ({
       key: `episode:${hit.id}`,
       kind: 'episode',
@@ -41,7 +67,7 @@ export const recallEpisodes: Step = {
       runs: [
         ...runs,
         {
-          kind: 'episodes',
+          kind: 'episodes' as const,
           query: retrieval.query,
           topK: k,
           candidates: hits.map((h) => ({ id: h.id, score: h.score, vectorRank: h.vectorRank, lexicalRank: h.lexicalRank })),
@@ -49,9 +75,14 @@ export const recallEpisodes: Step = {
       ],
     };
   },
-};
+});
 
-async function searchByScope(state: TurnState, scope: AppConfig['EPISODE_SCOPE'], keywords: string[], k: number): Promise<EpisodeHit[]> {
+async function searchByScope(
+  state: Pick<TurnState, Reads>,
+  scope: AppConfig['EPISODE_SCOPE'],
+  keywords: string[],
+  k: number,
+): Promise<EpisodeHit[]> {
   const { config, scope: turnScope, queryEmbedding, question, assistantMessageId } = state;
   const search = (conversationId: string | null, minSimilarity = config.EPISODES_MIN_SIMILARITY) =>
     searchEpisodes({

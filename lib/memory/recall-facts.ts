@@ -1,12 +1,14 @@
 import { type FactHit, searchFacts } from '@/db/facts';
 import { redactionsOf } from '@/db/provenance';
-import { recallTopK } from './fit-to-budget';
+import { recallTopK } from './budget-policy';
 import { searchKeywords } from './keywords';
-import type { ContextItem, Step } from './state';
+import { type ContextItem, step } from './state';
 
 /** The user's active facts (user scope, across conversations), by hybrid search on the retrieval query. */
-export const recallFacts: Step = {
+export const recallFacts = step({
   name: 'recall_facts',
+  reads: ['config', 'models', 'scope', 'history', 'windowRedactions', 'retrieval', 'queryEmbedding', 'candidates', 'runs'],
+  writes: ['candidates', 'runs'],
   async run({ config, models, scope, history, windowRedactions, retrieval, queryEmbedding, candidates, runs }) {
     const topK = recallTopK(config, models.chatModelId, 'facts');
     const run = { kind: 'facts' as const, query: retrieval.query, topK };
@@ -46,7 +48,7 @@ export const recallFacts: Step = {
       ],
     };
   },
-};
+});
 
 /** "I prefer tea (like, current since 2026-11-22; replaces an earlier like)": which statement is current, and why. */
 export function factLine(hit: FactHit, correctsWindow: boolean): string {

@@ -1,9 +1,11 @@
 import { summaryForRecall } from '@/db/summaries';
-import type { Step } from './state';
+import { type ContextItem, step } from './state';
 
 /** The conversation's current rolling summary, if it has one, and which window messages it already stands for. */
-export const recallSummary: Step = {
+export const recallSummary = step({
   name: 'recall_summary',
+  reads: ['scope', 'candidates', 'runs', 'retrieval', 'history'],
+  writes: ['summaryVersion', 'summaryCovers', 'candidates', 'runs'],
   async run({ scope, candidates, runs, retrieval, history }) {
     const read = await summaryForRecall(
       scope,
@@ -14,21 +16,19 @@ export const recallSummary: Step = {
       return { summaryVersion: null, runs: [...runs, { ...run, skipped: 'no summary yet', candidates: [] }] };
     }
     const { summary, sources, covers } = read;
+    const item: ContextItem = {
+      key: `summary:${scope.conversationId}@v${summary.version}`,
+      kind: 'summary',
+      block: 'summary',
+      text: summary.content.trim(),
+      sourceMessageIds: sources,
+      meta: { version: summary.version, coveredMessageCount: summary.coveredMessageCount, updatedBy: summary.updatedBy },
+    };
     return {
       summaryVersion: summary.version,
       summaryCovers: covers,
-      candidates: [
-        ...candidates,
-        {
-          key: `summary:${scope.conversationId}@v${summary.version}`,
-          kind: 'summary',
-          block: 'summary',
-          text: summary.content.trim(),
-          sourceMessageIds: sources,
-          meta: { version: summary.version, coveredMessageCount: summary.coveredMessageCount, updatedBy: summary.updatedBy },
-        },
-      ],
+      candidates: [...candidates, item],
       runs: [...runs, { ...run, candidates: [{ id: summary.conversationId, score: 1, vectorRank: null, lexicalRank: null }] }],
     };
   },
-};
+});

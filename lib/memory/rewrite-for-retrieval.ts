@@ -4,7 +4,7 @@ import { cacheRewrite, getCachedRewrite } from '@/db/turns';
 import { isModelTimeout } from '@/lib/llm/timeouts';
 import { absolutizeRelativeDates } from './rules/relative-dates';
 import { detectRewriteTrigger, rewriteOffline } from './rules/rewrite';
-import type { Step, TurnState } from './state';
+import { step, type TurnState } from './state';
 
 /**
  * Rewrites the question into a standalone retrieval query, for retrieval only: the message shown
@@ -13,8 +13,12 @@ import type { Step, TurnState } from './state';
  * the rewrite reads (the window's messages with their text, the question's text, the model), so an
  * edited question or a corrected window never gets an old rewrite.
  */
-export const rewriteForRetrieval: Step = {
+type Reads = 'question' | 'history' | 'scope' | 'models' | 'now' | 'warnings';
+
+export const rewriteForRetrieval = step({
   name: 'rewrite_for_retrieval',
+  reads: ['question', 'history', 'scope', 'models', 'now', 'warnings'] satisfies Reads[],
+  writes: ['retrieval', 'warnings'],
   async run(state) {
     const { question, history, scope, models, now } = state;
     const priorUserTurns = history.filter((m) => m.role === 'user').length;
@@ -58,15 +62,15 @@ export const rewriteForRetrieval: Step = {
     await cacheRewrite(scope.userId, key, query, reason);
     return { retrieval: { query, reason, rewritten: true, cached: false, datesResolved } };
   },
-};
+});
 
 /** The whole recent window: the offline rules carry terms from the user's turns in it, newest first. */
-function recentTurns(state: TurnState) {
+function recentTurns(state: Pick<TurnState, 'history'>) {
   return state.history.map((m) => ({ role: m.role, content: m.content }));
 }
 
 /** The LLM rewrite sees the last three user turns (and the reply before the question, for "it"). */
-async function rewriteWithModel(state: TurnState): Promise<{ query: string; datesResolved: string[] }> {
+async function rewriteWithModel(state: Pick<TurnState, Reads>): Promise<{ query: string; datesResolved: string[] }> {
   const userTurns = state.history.filter((m) => m.role === 'user').slice(-3);
   const lastReply = [...state.history].reverse().find((m) => m.role === 'assistant');
   const { text } = await generateText({

@@ -103,10 +103,36 @@ export type TurnState = {
   trace: StepTiming[];
 };
 
-export type Step = {
-  name: string;
-  run: (state: TurnState) => Partial<TurnState> | Promise<Partial<TurnState>>;
+/** The chain's steps, by the names the trace, the inspector and the docs use. */
+export type StepName =
+  | 'load_history'
+  | 'rewrite_for_retrieval'
+  | 'embed_query'
+  | 'recall_facts'
+  | 'recall_episodes'
+  | 'recall_summary'
+  | 'fit_to_budget'
+  | 'assemble_messages';
+
+type Field = keyof TurnState;
+/** The fields a step writes; any other field it returns is a type error. */
+type StepOutput<Writes extends Field> = Partial<Pick<TurnState, Writes>> & { [Other in Exclude<Field, Writes>]?: never };
+
+/**
+ * One step of the chain: the fields of the turn's state it reads, and those it writes. `run` sees
+ * only what it reads and may return only what it writes (the chain holds it to that when it runs).
+ */
+export type Step<Reads extends Field = Field, Writes extends Field = Field> = {
+  name: StepName;
+  reads: readonly Reads[];
+  writes: readonly Writes[];
+  run: (state: Pick<TurnState, Reads>) => StepOutput<Writes> | Promise<StepOutput<Writes>>;
 };
+
+/** A step, its `run` typed by what it declares. */
+export function step<const Reads extends Field, const Writes extends Field>(definition: Step<Reads, Writes>): Step<Reads, Writes> {
+  return definition;
+}
 
 export type TurnInput = Pick<TurnState, 'scope' | 'requestId' | 'config' | 'models' | 'question' | 'assistantMessageId' | 'attempt'> & {
   now?: Date;

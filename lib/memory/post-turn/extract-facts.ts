@@ -2,11 +2,11 @@ import { generateText, Output } from 'ai';
 import { z } from 'zod';
 import { addFact, confirmFact, endFact, type FactWrite, findRelatedActiveFacts, listFacts, supersedeFact } from '@/db/facts';
 import type { Fact, Job, Message } from '@/db/schema';
+import { asActor } from '@/lib/audit';
 import type { Models } from '@/lib/llm';
-import { forgetFacts } from '../corrections';
 import { embedTexts } from '../embed';
+import { endFacts } from '../forget-facts';
 import { searchKeywords } from '../keywords';
-import type { PostTurnWork } from '../post-turn';
 import { locateStatement } from '../redaction';
 import {
   decideFactUpdate,
@@ -20,6 +20,7 @@ import {
   factsToForget,
 } from '../rules/facts';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
+import type { JobWork } from './work';
 
 /** Typed slots only: what fits none stays findable in the conversation's episodes ('statement' is for notes added by hand). */
 const SLOTS = [
@@ -41,7 +42,7 @@ const SLOTS = [
  * active facts, and ADD, UPDATE (supersede), DELETE (end) or do nothing. An explicit request to
  * forget deletes the matching facts outright. LLM with a JSON schema, or offline rules by slot.
  */
-export const extractFacts: PostTurnWork = {
+export const extractFacts: JobWork = {
   kind: 'extract_facts',
   ownInputs: true,
   async run({ job, models }) {
@@ -122,10 +123,11 @@ const actorOf = (models: Models) => (models.memory ? `model:${models.memory.mode
 
 async function forget({ question, forget }: Statement & { forget: ForgetRequest }, userId: string, models: Models): Promise<void> {
   const active = await listFacts(userId, 'active');
-  await forgetFacts(
+  const ids = new Set(factsToForget(forget, active.map(existing)));
+  await endFacts(
     userId,
-    factsToForget(forget, active.map(existing)),
-    actorOf(models),
+    active.filter((f) => ids.has(f.id)),
+    asActor(actorOf(models)),
     `the user asked to forget it (message ${question.id})`,
   );
 }

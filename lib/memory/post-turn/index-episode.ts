@@ -2,12 +2,12 @@ import { deleteEpisodeOf, type NewEpisode, putEpisodes } from '@/db/episodes';
 import type { Scope } from '@/db/history';
 import type { Models } from '@/lib/llm';
 import { embedTexts } from '../embed';
-import type { PostTurnWork } from '../post-turn';
 import { FORGOTTEN } from '../redaction';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
+import type { JobWork } from './work';
 
 /** Indexes a completed turn (question + reply) as one episode, by meaning and by characters. */
-export const indexEpisode: PostTurnWork = {
+export const indexEpisode: JobWork = {
   kind: 'index_episode',
   ownInputs: true,
   run: ({ job, models }) => indexTurn(job.userId, job.messageId, models),

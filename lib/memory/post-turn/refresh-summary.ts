@@ -5,9 +5,9 @@ import { coveredUntil, getSummary, summarySources, writeSummary } from '@/db/sum
 import { memoryFloor } from '@/db/users';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
-import type { PostTurnWork } from '../post-turn';
 import { summariseExtractive } from '../rules/summarise';
 import { readFromDatabase, readOnce, type SummaryReader } from './summary-reader';
+import type { JobWork } from './work';
 
 /**
  * The rolling summary: starts when the conversation reaches SUMMARY_START_MESSAGES, refreshes when
@@ -17,7 +17,7 @@ import { readFromDatabase, readOnce, type SummaryReader } from './summary-reader
  * read as memory reads them (forgotten parts gone). Nothing at or before a clear point or a
  * "forget everything" is ever covered again.
  */
-export const refreshSummary: PostTurnWork = {
+export const refreshSummary: JobWork = {
   kind: 'refresh_summary',
   ownInputs: true,
   async run({ job, config, models }) {
@@ -41,6 +41,14 @@ export const refreshSummary: PostTurnWork = {
       }
     }
     return failures;
+  },
+};
+
+/** A correction changed what the summary was built from: it is rebuilt from the messages as memory now reads them. */
+export const rebuildSummary: JobWork = {
+  kind: 'rebuild_summary',
+  async run({ job, config, models }) {
+    await refreshSummaryOf({ userId: job.userId, conversationId: job.conversationId }, null, config, models, true);
   },
 };
 

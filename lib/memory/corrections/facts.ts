@@ -1,0 +1,114 @@
+import { getDb } from '@/db/client';
+import { deleteEpisodes, episodeSources, getEpisode } from '@/db/episodes';
+import { editFact, getFact } from '@/db/facts';
+import { getMessages } from '@/db/history';
+import { addRedactions, redactionsOf, updateCorrections } from '@/db/provenance';
+import type { Fact } from '@/db/schema';
+import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
+import { getModels } from '@/lib/llm';
+import { redactAuditTrail, redactionNote } from '../audit-redaction';
+import { embedTexts } from '../embed';
+import { scheduleRederivation } from '../post-turn';
+import { endFacts, type ForgetResult } from '../forget-facts';
+import { planRedactions } from '../quotes';
+import { queueRederivation, summariesCovering } from '../rederive';
+
+/**
+ * Deletes facts everywhere (see `endFacts`), as a person asks: in the memory page, the staff
+ * console, or the API.
+ */
+export async function forgetFacts(userId: string, factIds: string[], by: string | Actor, reason = 'fact deleted'): Promise<ForgetResult> {
+  const facts = (await Promise.all(factIds.map((id) => getFact(userId, id)))).filter((f): f is Fact => f !== undefined);
+  const result = await endFacts(userId, facts, asActor(by), reason);
+  scheduleRederivation(userId);
+  return result;
+}
+
+/**
+ * A person edits a fact: later memory holds the new text, never the old. The statement's spans
+ * become corrections (memory reads the new text there); the recent window keeps the original
+ * words, and the prompt marks the fact as the user's correction of them.
+ */
+export async function correctFact(userId: string, factId: string, content: string, by: string | Actor): Promise<Fact | undefined> {
+  const actor = asActor(by);
+  const fact = await getFact(userId, factId);
+  if (!fact) return undefined;
+  const [embedding] = await embedTexts(getModels(), [content]);
+  // Where the fact's current text was stated or quoted (its earlier corrections included, as a
+  // reply may quote an earlier correction): corrected to the new text, old parts not repeated.
+  const plan = await planRedactions(userId, [fact], 'corrected', content, actor.label);
+  const known = new Set(
+    (
+      await redactionsOf(
+        userId,
+        plan.rows.map((r) => r.messageId),
+      )
+    ).map((r) => `${r.messageId}:${r.spanStart}:${r.spanEnd}`),
+  );
+  const fresh = plan.rows.filter((r) => !known.has(`${r.messageId}:${r.spanStart}:${r.spanEnd}`));
+  const touched = await getDb().transaction(async (tx) => {
+    const edited = await editFact(tx, userId, factId, content, embedding, actor.label);
+    if (!edited) return [];
+    const updated = await updateCorrections(tx, userId, factId, content);
+    await addRedactions(tx, fresh);
+    return [...new Set([...updated, ...fresh.map((r) => r.messageId)])];
+  });
+  const messages = await getMessages(userId, touched);
+  await queueRederivation(userId, { reindex: touched, rebuild: await summariesCovering(userId, messages) });
+  scheduleRederivation(userId);
+  await audit(actor, userId, [
+    { objectType: 'fact', objectId: factId, action: 'edit', before: { content: fact.content }, after: { content } },
+  ]);
+  return getFact(userId, factId);
+}
+
+/**
+ * Forgets one remembered exchange: its messages are marked forgotten as a whole (the chat keeps
+ * them, marked), so no memory reads them again (the episode goes and is not indexed again, a
+ * summary covering them is rebuilt, the window sends them as forgotten), and turn records that
+ * quoted the exchange are redacted. Facts learned from it stay: they are listed, and deleted, on
+ * their own.
+ */
+export async function forgetEpisode(userId: string, episodeId: string, by: string | Actor): Promise<ForgetResult | undefined> {
+  const actor = asActor(by);
+  const episode = await getEpisode(userId, episodeId);
+  if (!episode) return undefined;
+  const messages = await getMessages(userId, await episodeSources(userId, episodeId));
+  const rows = messages
+    .filter((m) => m.content.length > 0)
+    .map((m) => ({
+      messageId: m.id,
+      userId,
+      kind: 'forgotten' as const,
+      spanStart: 0,
+      spanEnd: m.content.length,
+      factId: null,
+      replacement: null,
+      actor: actor.label,
+    }));
+  const rebuild = await summariesCovering(userId, messages);
+  await getDb().transaction(async (tx) => {
+    await deleteEpisodes(tx, userId, [episodeId]);
+    await addRedactions(tx, rows);
+  });
+  await queueRederivation(userId, { reindex: [], rebuild });
+  scheduleRederivation(userId);
+  const texts = [episode.content, ...episode.content.split('\n'), ...messages.map((m) => m.content)];
+  const keys = [`episode:${episodeId}`];
+  const recordsRedacted = await redactAuditTrail(
+    userId,
+    { needles: texts, keys },
+    () => ({ texts, keys }),
+    redactionNote(actor, 'remembered exchange deleted'),
+  );
+  await audit(actor, userId, [
+    {
+      objectType: 'episode',
+      objectId: episodeId,
+      action: 'delete',
+      before: { content: redactedText },
+      after: { messagesMarked: messages.length, recordsRedacted },
+    },
+  ]);
+  return { deleted: [episodeId], messagesMarked: messages.length, recordsRedacted };
+}

@@ -1,0 +1,108 @@
+import { getDb } from '@/db/client';
+import { episodeReplies } from '@/db/episodes';
+import { endUnsupportedFacts, factsReplacedBy, getFact, reactivateFact } from '@/db/facts';
+import { deleteMessages, getMessages, type Scope } from '@/db/history';
+import { addRedactions, derivedFrom, dropRedactions, type Executor, factsOnlyFrom, unlinkFacts } from '@/db/provenance';
+import type { Fact } from '@/db/schema';
+import { messagesCoveredBySummary } from '@/db/summaries';
+import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
+import { getModels } from '@/lib/llm';
+import { embedTexts } from '../embed';
+import { scheduleRederivation } from '../post-turn';
+import { dedupe, planRedactions, quotesOfMessages } from '../quotes';
+import { queueRederivation, summariesCovering } from '../rederive';
+
+/**
+ * An edit or removal of messages, prepared before the messages change: `apply` runs inside the
+ * transaction that changes them, `after` once it has committed.
+ */
+export type MessageCorrection = { apply: (tx: Executor) => Promise<void>; after: () => Promise<void> };
+
+export async function prepareMessageCorrection(
+  scope: Scope,
+  messageIds: string[],
+  by: string | Actor,
+  change: 'edit' | 'remove',
+): Promise<MessageCorrection> {
+  if (messageIds.length === 0) return { apply: async () => {}, after: async () => {} };
+  const actor = asActor(by);
+  const reason = change === 'edit' ? 'its source message was edited' : 'its source message was removed';
+  const changing = (await getMessages(scope.userId, messageIds)).sort(
+    (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq,
+  );
+  const db = getDb();
+  const derived = await derivedFrom(db, scope.userId, messageIds);
+  const orphaned = await factsOnlyFrom(db, scope.userId, messageIds);
+  // A summary that covers a message was built from it (coverage only moves forward).
+  const rebuild = (await messagesCoveredBySummary(scope, messageIds)).length > 0;
+  const replies = await episodeReplies(scope.userId, derived.episodeIds);
+  // Replies elsewhere that quoted these messages, or quoted or cited a fact this takes away, lose
+  // that sentence, as on a deletion.
+  const ending = (await Promise.all(orphaned.map((id) => getFact(scope.userId, id)))).filter((f): f is Fact => f?.status === 'active');
+  const affected = new Set(messageIds);
+  const quotes = dedupe([
+    ...(await planRedactions(scope.userId, ending, 'forgotten', null, actor.label)).rows,
+    ...(await quotesOfMessages(scope.userId, changing, actor.label)),
+  ]).filter((r) => !affected.has(r.messageId));
+  const quoting = await getMessages(scope.userId, [...new Set(quotes.map((r) => r.messageId))]);
+  const restore: Fact[] = [];
+  let endedCurrent: string[] = [];
+  return {
+    async apply(tx) {
+      // A fact one of the ended facts had replaced is current again, unless these messages alone
+      // stated it too: then the walk goes on to the one before it.
+      const unsupported = new Set(orphaned);
+      const seen = new Set<string>();
+      endedCurrent = await endUnsupportedFacts(tx, scope.userId, orphaned, reason, actor.label);
+      for (let frontier = await factsReplacedBy(tx, scope.userId, endedCurrent); frontier.length > 0; ) {
+        const fresh = frontier.filter((f) => !seen.has(f.id));
+        fresh.forEach((f) => seen.add(f.id));
+        restore.push(...fresh.filter((f) => !unsupported.has(f.id) && f.status === 'superseded'));
+        frontier = await factsReplacedBy(
+          tx,
+          scope.userId,
+          fresh.filter((f) => unsupported.has(f.id)).map((f) => f.id),
+        );
+      }
+      await unlinkFacts(tx, scope.userId, messageIds);
+      await dropRedactions(tx, scope.userId, messageIds);
+      await addRedactions(tx, quotes);
+    },
+    async after() {
+      const models = getModels();
+      for (const fact of restore) {
+        const [embedding] = await embedTexts(models, [fact.content]);
+        await reactivateFact(scope.userId, fact.id, embedding, actor.label);
+      }
+      await queueRederivation(scope.userId, {
+        reindex: quoting.map((m) => m.id),
+        replies,
+        rebuild: [...(rebuild ? [scope.conversationId] : []), ...(await summariesCovering(scope.userId, quoting))],
+      });
+      // The edited message is the user's again (its new text is in the chat); a removed one's text is gone.
+      await audit(actor, scope.userId, [
+        ...changing.map((m) => ({
+          objectType: 'message',
+          objectId: m.id,
+          action: change === 'edit' && m === changing[0] ? 'edit' : 'delete',
+          before: { role: m.role, conversationId: m.conversationId, content: redactedText },
+          after: null,
+        })),
+        ...endedCurrent.map((id) => ({ objectType: 'fact', objectId: id, action: 'end', before: null, after: { reason } })),
+        ...restore.map((f) => ({ objectType: 'fact', objectId: f.id, action: 'restore', before: null, after: { content: f.content } })),
+      ]);
+    },
+  };
+}
+
+/** Removes messages (one, or a whole conversation's when clearing it) with everything derived from them alone. */
+export async function removeMessages(scope: Scope, messageIds: string[], actor: string | Actor): Promise<number> {
+  const correction = await prepareMessageCorrection(scope, messageIds, actor, 'remove');
+  const removed = await getDb().transaction(async (tx) => {
+    await correction.apply(tx);
+    return deleteMessages(tx, scope, messageIds);
+  });
+  await correction.after();
+  scheduleRederivation(scope.userId);
+  return removed;
+}

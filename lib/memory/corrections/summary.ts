@@ -1,0 +1,80 @@
+import { getDb } from '@/db/client';
+import { maxSeq, type Scope } from '@/db/history';
+import { coveredUntil, getSummary, summarySources, writeSummary } from '@/db/summaries';
+import { deleteAllMemory } from '@/db/users';
+import { type Actor, asActor, audit } from '@/lib/audit';
+import { memoryItemsOf, redactAuditTrail, redactionNote } from '../audit-redaction';
+
+/** A person edits the summary: the text becomes the base of the next refresh; a stale `version` is refused. */
+export async function editSummary(scope: Scope, content: string, version: number | undefined, by: string | Actor) {
+  const actor = asActor(by);
+  const current = await getSummary(scope);
+  if (version !== undefined && current?.version !== version) return { status: 'stale' as const, current: current?.version ?? null };
+  const written = await writeSummary(
+    scope,
+    {
+      content,
+      coveredMessageCount: current?.coveredMessageCount ?? 0,
+      coveredUntil: coveredUntil(current),
+      sourceMessageIds: current ? await summarySources(scope, current.version) : [],
+      actor: actor.label,
+      action: 'edit',
+    },
+    current?.version ?? null,
+  );
+  if (!written) return { status: 'stale' as const, current: current?.version ?? null };
+  await audit(actor, scope.userId, [
+    {
+      objectType: 'summary',
+      objectId: scope.conversationId,
+      action: 'edit',
+      before: { version: current?.version ?? null, content: current?.content ?? null },
+      after: { version: written.version, content },
+    },
+  ]);
+  return { status: 'edited' as const, summary: written };
+}
+
+/** Clears a summary for good: it becomes empty and later refreshes start after the clear point. */
+export async function clearSummary(scope: Scope, by: string | Actor) {
+  const actor = asActor(by);
+  const current = await getSummary(scope);
+  if (!current) return { status: 'missing' as const };
+  const floorSeq = await maxSeq(getDb(), scope);
+  const written = await writeSummary(
+    scope,
+    { content: '', coveredMessageCount: 0, coveredUntil: null, floorSeq, sourceMessageIds: [], actor: actor.label, action: 'clear' },
+    current.version,
+  );
+  if (!written) return { status: 'stale' as const };
+  await audit(actor, scope.userId, [
+    {
+      objectType: 'summary',
+      objectId: scope.conversationId,
+      action: 'clear',
+      before: { version: current.version },
+      after: { version: written.version },
+    },
+  ]);
+  return { status: 'cleared' as const, summary: written };
+}
+
+/**
+ * Forget everything: no fact, episode or summary of the user remains, nothing said before now is
+ * indexed, summarised or mined again, and every turn record has its recalled memory redacted.
+ * Conversations, messages and the records themselves stay.
+ */
+export async function forgetEverything(userId: string, by: string | Actor) {
+  const actor = asActor(by);
+  const deleted = await deleteAllMemory(userId);
+  const recordsRedacted = await redactAuditTrail(
+    userId,
+    { needles: [], keys: [], all: true },
+    memoryItemsOf,
+    redactionNote(actor, 'forget everything'),
+  );
+  await audit(actor, userId, [
+    { objectType: 'memory', objectId: userId, action: 'forget', before: null, after: { deleted, recordsRedacted } },
+  ]);
+  return { deleted, recordsRedacted };
+}
