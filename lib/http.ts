@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { getConfig } from './config';
+import { DomainError, type ErrorCode, notFound } from './errors';
 import { logError } from './log';
 import { findJsonProblem, strictObject } from './validation';
 
-/** An error a route handler turns into a 4xx JSON body: `{ error: { code, message } }`. */
+/**
+ * What the edge itself refuses before any `lib/` code runs (a body that is not JSON, too large or
+ * invalid; a method the route does not serve), as a 4xx JSON body: `{ error: { code, message } }`.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -16,7 +20,35 @@ export class HttpError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string) => new HttpError(404, 'not_found', `${what} ${id} was not found.`);
+/** The one place a domain error becomes an HTTP status. */
+const STATUS_OF: Record<ErrorCode, number> = {
+  not_found: 404,
+  no_session: 401,
+  not_signed_in: 401,
+  forbidden: 403,
+  rate_limited: 429,
+  too_many_guests: 429,
+  duplicate: 409,
+  stale_version: 409,
+  exceeds_context_budget: 400,
+  not_a_user_message: 409,
+  nothing_to_regenerate: 409,
+  import_in_progress: 409,
+  not_a_reply: 404,
+  imported_reply: 404,
+  no_record: 404,
+  failed_before_context: 404,
+  email_too_long: 400,
+  name_too_long: 400,
+  invalid_image: 400,
+};
+
+/** A domain error as the edge answers it: its status, and a rate limit's wait as Retry-After. */
+export function httpErrorOf(error: DomainError): HttpError {
+  const { retryAfterSeconds, ...details } = error.details ?? {};
+  const headers = retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) };
+  return new HttpError(STATUS_OF[error.code], error.code, error.message, Object.keys(details).length ? details : undefined, headers);
+}
 
 export function errorResponse(error: HttpError): Response {
   return Response.json(
@@ -25,7 +57,7 @@ export function errorResponse(error: HttpError): Response {
   );
 }
 
-/** Wraps a route handler: HttpErrors become their JSON response; anything else is a logged 500. */
+/** Wraps a route handler: domain and edge errors become their JSON response; anything else is a logged 500. */
 export function route<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>) {
   return async (...args: Args): Promise<Response> => {
     const request = args[0] instanceof Request ? args[0] : undefined;
@@ -41,6 +73,7 @@ async function answer<Args extends unknown[]>(
   try {
     return await handler(...args);
   } catch (error) {
+    if (error instanceof DomainError) return errorResponse(httpErrorOf(error));
     if (error instanceof HttpError) return errorResponse(error);
     logError('unhandled error in route', error, request);
     return errorResponse(new HttpError(500, 'internal_error', 'Something went wrong on the server.'));

@@ -1,6 +1,7 @@
 import { getMessage } from '@/db/history';
 import { getCitations, getTurnRecords } from '@/db/turns';
-import { HttpError, notFound } from './http';
+import { notFound } from './errors';
+import { HttpError } from './http';
 
 /**
  * The turn record of an assistant message (its latest attempt), its citations and the records of
@@ -18,7 +19,7 @@ export async function turnContext(userId: string, messageId: string) {
   };
 }
 
-async function whyNoRecord(userId: string, id: string): Promise<HttpError> {
+async function whyNoRecord(userId: string, id: string): Promise<Error> {
   const message = await getMessage(userId, id);
   if (!message) return notFound('Message', id);
   if (message.role === 'user') return new HttpError(404, 'not_a_reply', 'This is a user message; only replies have a recorded context.');

@@ -2,7 +2,8 @@ import { getMessage } from '@/db/history';
 import { episodeStates, factStates, loadWindowBefore, type WindowEnd } from '@/db/replay';
 import { getTurnRecords } from '@/db/turns';
 import { type AppConfig, getConfig } from '@/lib/config';
-import { HttpError, notFound } from '@/lib/http';
+import { notFound } from '@/lib/errors';
+import { HttpError } from '@/lib/http';
 import { getModels } from '@/lib/llm';
 import type { BlockName } from './budget';
 import { assembleContext, contextSteps } from './chain';
@@ -240,7 +241,7 @@ export async function replayTurn(
 }
 
 /** Why a message has no turn record to replay (another user's message is simply not found). */
-async function whyNoRecord(userId: string, id: string): Promise<HttpError> {
+async function whyNoRecord(userId: string, id: string): Promise<Error> {
   const message = await getMessage(userId, id);
   if (!message) return notFound('Message', id);
   if (message.role === 'user') return new HttpError(404, 'not_a_reply', 'This is a user message; only replies have a context to replay.');

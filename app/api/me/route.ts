@@ -1,6 +1,7 @@
 import { deleteUser } from '@/db/users';
 import { getConfig } from '@/lib/config';
-import { HttpError, otherMethods, readNoBody, route } from '@/lib/http';
+import { DomainError } from '@/lib/errors';
+import { otherMethods, readNoBody, route } from '@/lib/http';
 import { getModels } from '@/lib/llm';
 import { userFromHeaders } from '@/lib/session';
 
@@ -20,7 +21,7 @@ export const GET = route(async (request: Request) => {
 export const DELETE = route(async (request: Request) => {
   // Nothing to delete without a session: no guest is made just to be deleted.
   const user = await userFromHeaders(request.headers);
-  if (!user) throw new HttpError(401, 'no_session', 'No session: there is nobody here to delete.');
+  if (!user) throw new DomainError('no_session', 'No session: there is nobody here to delete.');
   await readNoBody(request);
   await deleteUser(user.id);
   return Response.json({ deleted: user.id });

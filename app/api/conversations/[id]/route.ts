@@ -1,5 +1,6 @@
 import { deleteConversation, getConversation, renameConversation } from '@/db/conversations';
-import { notFound, otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
+import { notFound } from '@/lib/errors';
+import { otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
 import { requireUser } from '@/lib/session';
 import { strictObject } from '@/lib/validation';
 import { titleSchema } from '../route';

@@ -1,7 +1,8 @@
 import { episodeSources } from '@/db/episodes';
 import { getEpisodeListing } from '@/db/memory-page';
 import { userActor } from '@/lib/audit';
-import { notFound, otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
+import { notFound } from '@/lib/errors';
+import { otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
 import { forgetEpisode } from '@/lib/memory/corrections';
 import { requireUser } from '@/lib/session';
 

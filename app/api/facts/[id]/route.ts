@@ -1,6 +1,7 @@
 import { getFact, getFactHistory, withSources } from '@/db/facts';
 import { userActor } from '@/lib/audit';
-import { notFound, otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
+import { notFound } from '@/lib/errors';
+import { otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
 import { correctFact, forgetFacts } from '@/lib/memory/corrections';
 import { requireUser } from '@/lib/session';
 import { strictObject, text } from '@/lib/validation';

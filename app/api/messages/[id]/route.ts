@@ -2,7 +2,8 @@ import { getDb } from '@/db/client';
 import { getMessage } from '@/db/history';
 import { derivedFrom } from '@/db/provenance';
 import { userActor } from '@/lib/audit';
-import { notFound, otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
+import { notFound } from '@/lib/errors';
+import { otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
 import { removeMessages } from '@/lib/memory/corrections';
 import { requireUser } from '@/lib/session';
 

@@ -1,5 +1,6 @@
 import { getAuditEntry } from '@/db/audit';
-import { notFound, otherMethods, route } from '@/lib/http';
+import { notFound } from '@/lib/errors';
+import { otherMethods, route } from '@/lib/http';
 import { requireStaff } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
