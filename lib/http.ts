@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getConfig } from './config';
 import { DomainError, type ErrorCode, notFound } from './errors';
 import { logError } from './log';
-import { findJsonProblem, strictObject } from './validation';
+import { findJsonProblem, isUuid, strictObject } from './validation';
 
 /**
  * What the edge itself refuses before any `lib/` code runs (a body that is not JSON, too large or
@@ -197,7 +197,7 @@ function describePath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 export const uuidParam = (value: string, what: string) => {
-  if (!z.uuid().safeParse(value).success) throw notFound(what, value);
+  if (!isUuid(value)) throw notFound(what, value);
   return value;
 };
 

@@ -19,7 +19,7 @@ import { notFound } from './errors';
 import { clearSummary, correctFact, forgetFacts } from './memory/corrections';
 import { runDueJobs } from './memory/post-turn';
 import { type ReplayOptions, replayTurn } from './memory/replay';
-import { conversationMessages } from './messages';
+import { conversationMessages } from './services/messages';
 import { turnContext } from './turn-context';
 import { strictObject, text } from './validation';
 

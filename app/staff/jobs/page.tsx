@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { UUID_SHAPE } from '@/components/server-data';
+import { isUuid } from '@/lib/validation';
 import { requireStaffPage } from '@/components/staff/guard';
 import { JobsPage } from '@/components/staff/jobs-page';
 import type { JobStatus } from '@/components/staff/types';
@@ -19,7 +19,7 @@ export default async function StaffJobs({
   return (
     <JobsPage
       status={typeof status === 'string' && STATUSES.has(status) ? (status as JobStatus) : null}
-      userId={typeof userId === 'string' && UUID_SHAPE.test(userId) ? userId.toLowerCase() : null}
+      userId={typeof userId === 'string' && isUuid(userId) ? userId.toLowerCase() : null}
     />
   );
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { getSummary, listSummaryVersions, summarySources } from '@/db/summaries';
 import { userActor } from '@/lib/audit';
 import { DomainError, notFound } from '@/lib/errors';
 import { otherMethods, readJson, readNoBody, route } from '@/lib/http';
 import { clearSummary, editSummary } from '@/lib/memory/corrections';
+import { summaryWithVersions } from '@/lib/services/conversations';
 import { requireConversationScope } from '@/lib/session';
 import { strictObject, text } from '@/lib/validation';
 
@@ -12,11 +12,7 @@ type Params = { params: Promise<{ id: string }> };
 /** The current summary and every version of it (who, when, before/after). */
 export const GET = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
-  const summary = await getSummary(scope);
-  return Response.json({
-    summary: summary ? { ...summary, sourceMessageIds: await summarySources(scope, summary.version) } : null,
-    versions: await listSummaryVersions(scope),
-  });
+  return Response.json(await summaryWithVersions(scope));
 });
 
 const editSchema = strictObject({
