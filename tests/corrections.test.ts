@@ -15,6 +15,7 @@ import { previewContext } from '@/lib/memory/preview';
 import { FORGOTTEN } from '@/lib/memory/redaction';
 import { type Client, newClient, params, readChunks, setEnv } from './support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from './support/memory';
+import { documentTerms } from '@/lib/text/search-terms';
 
 // Each correction through the real routes on the embedded Postgres, in English and Chinese:
 // afterwards no later context holds the corrected-away text, while the rest of the same messages is
@@ -375,6 +376,7 @@ describe('supersession', () => {
     const old = await addFact(write, {
       slot: 'location',
       content: 'I live in Berlin',
+      searchTerms: documentTerms('I live in Berlin'),
       value: 'berlin',
       embedding,
       validFrom: new Date('2026-11-22T00:00:00Z'),
@@ -382,6 +384,7 @@ describe('supersession', () => {
     const next = await supersedeFact(write, old.id, {
       slot: 'location',
       content: 'I live in Rome',
+      searchTerms: documentTerms('I live in Rome'),
       value: 'rome',
       embedding,
       validFrom: new Date('2026-10-01T00:00:00Z'),

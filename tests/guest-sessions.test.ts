@@ -12,6 +12,7 @@ import { proxy } from '@/proxy';
 import { setEnv } from './support/app';
 import { answered } from './support/answered';
 import { browser, email, mailedLinks } from './support/auth';
+import { documentTerms } from '@/lib/text/search-terms';
 
 const run = crypto.randomUUID().slice(0, 8);
 // Each test's visitors come from their own spoofed addresses, so rows made by other files running at once don't count.
@@ -83,7 +84,14 @@ const vector = () => Array.from({ length: EMBEDDING_SIZE }, (_, i) => (i === 0 ?
 const fact = (userId: string, slot: string, content: string, validFrom: string) =>
   addFact(
     { userId, conversationId: null, source: null, actor: 'test' },
-    { slot, content, value: content.toLowerCase(), embedding: vector(), validFrom: new Date(validFrom) },
+    {
+      slot,
+      content,
+      value: content.toLowerCase(),
+      searchTerms: documentTerms(content),
+      embedding: vector(),
+      validFrom: new Date(validFrom),
+    },
   );
 
 describe('a guest who signs in to an existing account', () => {

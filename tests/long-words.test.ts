@@ -6,7 +6,7 @@ import { POST as importRoute } from '@/app/api/import/route';
 import { getSql } from '@/db/client';
 import { searchEpisodes } from '@/db/episodes';
 import { searchFacts } from '@/db/facts';
-import { documentTerms, MAX_TERM_CHARS } from '@/db/search-terms';
+import { documentTerms, MAX_TERM_CHARS } from '@/lib/text/search-terms';
 import { searchKeywords } from '@/lib/memory/keywords';
 import { newClient, readChunks, setEnv } from './support/app';
 import { importFinished } from './support/imports';

@@ -7,6 +7,7 @@ import { fitToStoredSize } from '@/lib/memory/embed';
 import { type Client, newClient, readChunks, setEnv, storedMessages, textOf, waitFor } from './support/app';
 import { postTurnSettled } from './support/memory';
 import { type ChatCompletionRequest, type OpenAIStub, startOpenAIStub } from './support/openai-stub';
+import { documentTerms } from '@/lib/text/search-terms';
 
 // A model or embedder that hangs, through @ai-sdk/openai against a stub server on 127.0.0.1.
 // Every timeout is TIMEOUT_MS here; a turn must end within it plus SLACK_MS (the suite's machine is slow).
@@ -74,7 +75,13 @@ describe('timeouts: a hung model or embedder ends the turn in time', () => {
   it('recalls by words alone when the embedder hangs, and the turn record says the embedder timed out', async () => {
     await addFact(
       { userId: client.user.id, conversationId: null, source: null, actor: 'test' },
-      { slot: 'family', content: 'My sister Ottilie lives in Porto', value: 'ottilie', embedding: fitToStoredSize([1]) },
+      {
+        slot: 'family',
+        content: 'My sister Ottilie lives in Porto',
+        value: 'ottilie',
+        searchTerms: documentTerms('My sister Ottilie lives in Porto'),
+        embedding: fitToStoredSize([1]),
+      },
     );
     stub.embeddingHang = true;
 

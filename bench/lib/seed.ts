@@ -1,6 +1,6 @@
 import { getSql } from '@/db/client';
 import { createConversation } from '@/db/conversations';
-import { documentTerms } from '@/db/search-terms';
+import { documentTerms } from '@/lib/text/search-terms';
 import { createGuestUser } from '@/db/users';
 import { toVectorLiteral } from '@/db/vector';
 import { getModels } from '@/lib/llm';

@@ -27,6 +27,7 @@ import { embedTexts } from './embed';
 import { indexTurn } from './post-turn/index-episode';
 import { refreshSummaryOf } from './post-turn/refresh-summary';
 import { dedupe, planRedactions, quotesOfMessages } from './quotes';
+import { documentTerms } from '@/lib/text/search-terms';
 
 /**
  * Corrections of memory: one mechanism behind every path (README, "Correcting memory").
@@ -129,7 +130,7 @@ export async function correctFact(userId: string, factId: string, content: strin
   );
   const fresh = plan.rows.filter((r) => !known.has(`${r.messageId}:${r.spanStart}:${r.spanEnd}`));
   const touched = await getDb().transaction(async (tx) => {
-    const edited = await editFact(tx, userId, factId, content, embedding, actor.label);
+    const edited = await editFact(tx, userId, factId, content, documentTerms(content), embedding, actor.label);
     if (!edited) return [];
     const updated = await updateCorrections(tx, userId, factId, content);
     await addRedactions(tx, fresh);

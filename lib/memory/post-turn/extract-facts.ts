@@ -20,6 +20,7 @@ import {
   factsToForget,
 } from '../rules/facts';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
+import { documentTerms } from '@/lib/text/search-terms';
 
 /** Typed slots only: what fits none stays findable in the conversation's episodes ('statement' is for notes added by hand). */
 const SLOTS = [
@@ -158,6 +159,7 @@ async function apply(write: FactWrite, decision: FactDecision, embedding: number
     slot: candidate.slot,
     content: candidate.text,
     value: candidate.value,
+    searchTerms: documentTerms(candidate.text),
     embedding,
     validFrom: candidate.validFrom ? new Date(`${candidate.validFrom}T00:00:00Z`) : saidAt,
   };

@@ -5,6 +5,7 @@ import { embedTexts } from '../embed';
 import type { PostTurnWork } from '../post-turn';
 import { FORGOTTEN } from '../redaction';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
+import { documentTerms } from '@/lib/text/search-terms';
 
 /** Indexes a completed turn (question + reply) as one episode, by meaning and by characters. */
 export const indexEpisode: PostTurnWork = {
@@ -51,6 +52,7 @@ async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: 
       userMessageId: opener.id,
       assistantMessageId: turn.answer.id,
       content,
+      searchTerms: documentTerms(content),
       embedding: embeddings[i],
       createdAt: opener.createdAt,
       sourceMessageIds,

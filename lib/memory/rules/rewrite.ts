@@ -11,7 +11,7 @@
  * offline model opens every reply with the same sentence and echoes lines back) and name things
  * the user never brought up.
  */
-import { type Segment, segmentWords } from '@/db/search-terms';
+import { type Segment, segmentWords } from '@/lib/text/search-terms';
 import { isCjk, words } from '@/lib/llm/text-features';
 import { absolutizeRelativeDates } from './relative-dates';
 
