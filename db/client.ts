@@ -1,3 +1,4 @@
+import 'server-only';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import type postgres from 'postgres';
 import { openPostgres } from './postgres-url';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { episodes, facts } from './schema';
