@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { getConfig } from './config';
 import { DomainError, type ErrorCode, notFound } from './errors';
 import { logError } from './log';

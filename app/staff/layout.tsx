@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
-import { requireStaffPage } from '@/components/staff/guard';
+import { requireStaffPage } from '@/lib/services/staff-guard';
 import { StaffShell } from '@/components/staff/shell';
 
 export const metadata: Metadata = { title: { default: 'Staff console', template: '%s · Staff · memlens' }, robots: { index: false } };

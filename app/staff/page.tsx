@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { requireStaffPage } from '@/components/staff/guard';
+import { requireStaffPage } from '@/lib/services/staff-guard';
 import { UsersPage } from '@/components/staff/users-page';
 
 export const metadata: Metadata = { title: 'Users' };

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { AuditPage } from '@/components/staff/audit-page';
-import { requireStaffPage } from '@/components/staff/guard';
+import { requireStaffPage } from '@/lib/services/staff-guard';
 import type { AuditFilter } from '@/components/staff/types';
 
 export const metadata: Metadata = { title: 'Audit log' };

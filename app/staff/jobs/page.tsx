@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { isUuid } from '@/lib/validation';
-import { requireStaffPage } from '@/components/staff/guard';
+import { requireStaffPage } from '@/lib/services/staff-guard';
 import { JobsPage } from '@/components/staff/jobs-page';
 import type { JobStatus } from '@/components/staff/types';
 

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { isUuid } from '@/lib/validation';
 import { ConversationPage } from '@/components/staff/conversation-page';
-import { requireStaffPage } from '@/components/staff/guard';
+import { requireStaffPage } from '@/lib/services/staff-guard';
 
 export const metadata: Metadata = { title: 'Conversation' };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { isUuid } from '@/lib/validation';
-import { requireStaffPage } from '@/components/staff/guard';
+import { requireStaffPage } from '@/lib/services/staff-guard';
 import { UserPage } from '@/components/staff/user-page';
 
 export const metadata: Metadata = { title: 'User' };
