@@ -4,8 +4,8 @@ import { getSql } from '@/db/client';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { changeRole } from '@/lib/roles';
 import { requireStaff, requireUser, requireUserOrStartGuest } from '@/lib/session';
-import { setEnv } from './support/app';
 import { answered } from './support/answered';
+import { setEnv } from './support/app';
 import { browser, email, mailedLinks } from './support/auth';
 
 describe('accounts', () => {

@@ -13,9 +13,9 @@ import { createGuestUser } from '@/db/users';
 import { forgetEpisode } from '@/lib/memory/corrections';
 import { previewContext } from '@/lib/memory/preview';
 import { FORGOTTEN } from '@/lib/memory/redaction';
+import { documentTerms } from '@/lib/text/search-terms';
 import { type Client, newClient, params, readChunks, setEnv } from './support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from './support/memory';
-import { documentTerms } from '@/lib/text/search-terms';
 
 // Each correction through the real routes on the embedded Postgres, in English and Chinese:
 // afterwards no later context holds the corrected-away text, while the rest of the same messages is

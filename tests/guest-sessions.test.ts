@@ -8,11 +8,11 @@ import { addFact } from '@/db/facts';
 import { EMBEDDING_SIZE } from '@/db/schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { requireUser, requireUserOrStartGuest, userFromHeaders } from '@/lib/session';
-import { proxy } from '@/proxy';
-import { setEnv } from './support/app';
-import { answered } from './support/answered';
-import { browser, email, mailedLinks } from './support/auth';
 import { documentTerms } from '@/lib/text/search-terms';
+import { proxy } from '@/proxy';
+import { answered } from './support/answered';
+import { setEnv } from './support/app';
+import { browser, email, mailedLinks } from './support/auth';
 
 const run = crypto.randomUUID().slice(0, 8);
 // Each test's visitors come from their own spoofed addresses, so rows made by other files running at once don't count.

@@ -8,8 +8,8 @@ import { EMBEDDING_SIZE } from '@/db/schema';
 import { createGuestUser } from '@/db/users';
 import { toVectorLiteral } from '@/db/vector';
 import { searchKeywords } from '@/lib/memory/keywords';
-import { importTurns } from './support/memory';
 import { documentTerms } from '@/lib/text/search-terms';
+import { importTurns } from './support/memory';
 
 /**
  * The lexical half of recall: terms normalised in TypeScript (words stemmed, Chinese segmented with

@@ -8,8 +8,8 @@ import { GET as staffReplayGet, POST as staffReplayPost } from '@/app/api/staff/
 import { openPostgres } from '@/db/postgres-url';
 import * as schema from '@/db/schema';
 import { consumeOrRefuse, createRateLimiter } from '@/lib/rate-limit';
-import { type Client, countRows, newClient, params, readChunks, setEnv, storedMessages } from './support/app';
 import { answered } from './support/answered';
+import { type Client, countRows, newClient, params, readChunks, setEnv, storedMessages } from './support/app';
 import { member } from './support/auth';
 import { importFinished } from './support/imports';
 

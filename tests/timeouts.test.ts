@@ -4,10 +4,10 @@ import { POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
 import { addFact } from '@/db/facts';
 import { fitToStoredSize } from '@/lib/memory/embed';
+import { documentTerms } from '@/lib/text/search-terms';
 import { type Client, newClient, readChunks, setEnv, storedMessages, textOf, waitFor } from './support/app';
 import { postTurnSettled } from './support/memory';
 import { type ChatCompletionRequest, type OpenAIStub, startOpenAIStub } from './support/openai-stub';
-import { documentTerms } from '@/lib/text/search-terms';
 
 // A model or embedder that hangs, through @ai-sdk/openai against a stub server on 127.0.0.1.
 // Every timeout is TIMEOUT_MS here; a turn must end within it plus SLACK_MS (the suite's machine is slow).

@@ -22,12 +22,12 @@ import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
 import { logError } from '@/lib/log';
+import { documentTerms } from '@/lib/text/search-terms';
 import { memoryItemsOf, type RedactionNote, redactAuditTrail } from './audit-redaction';
 import { embedTexts } from './embed';
 import { indexTurn } from './post-turn/index-episode';
 import { refreshSummaryOf } from './post-turn/refresh-summary';
 import { dedupe, planRedactions, quotesOfMessages } from './quotes';
-import { documentTerms } from '@/lib/text/search-terms';
 
 /**
  * Corrections of memory: one mechanism behind every path (README, "Correcting memory").

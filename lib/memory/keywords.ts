@@ -1,5 +1,5 @@
-import { capTerm, cjkWords } from '@/lib/text/search-terms';
 import { contentFeatures } from '@/lib/llm/text-features';
+import { capTerm, cjkWords } from '@/lib/text/search-terms';
 
 /**
  * Lexical search terms of a query, in the lexical index's normal form (lib/text/search-terms.ts), longest

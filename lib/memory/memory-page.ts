@@ -4,9 +4,9 @@ import { redactionsOf } from '@/db/provenance';
 import type { Fact } from '@/db/schema';
 import { type Actor, audit } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
+import { documentTerms } from '@/lib/text/search-terms';
 import { embedTexts } from './embed';
 import { type FactSlot, SINGLE_VALUED_SLOTS } from './rules/fact-types';
-import { documentTerms } from '@/lib/text/search-terms';
 
 // The user's Memory page (/memory): what its routes need beyond the plain queries.
 

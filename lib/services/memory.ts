@@ -1,5 +1,5 @@
-import { getFact, getFactHistory, withSources } from '@/db/facts';
 import { episodeSources } from '@/db/episodes';
+import { getFact, getFactHistory, withSources } from '@/db/facts';
 import { type EpisodeCursor, getEpisodeListing, listEpisodesPage, searchFactsByText } from '@/db/memory-page';
 import type { Fact } from '@/db/schema';
 import { memoryCounts } from '@/db/users';

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { isUuid } from '@/lib/validation';
-import { requireStaffPage } from '@/lib/services/staff-guard';
 import { JobsPage } from '@/components/staff/jobs-page';
 import type { JobStatus } from '@/components/staff/types';
+import { requireStaffPage } from '@/lib/services/staff-guard';
+import { isUuid } from '@/lib/validation';
 
 export const metadata: Metadata = { title: 'Jobs' };
 

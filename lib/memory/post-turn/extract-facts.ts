@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { addFact, confirmFact, endFact, type FactWrite, findRelatedActiveFacts, listFacts, supersedeFact } from '@/db/facts';
 import type { Fact, Job, Message } from '@/db/schema';
 import type { Models } from '@/lib/llm';
+import { documentTerms } from '@/lib/text/search-terms';
 import { forgetFacts } from '../corrections';
 import { embedTexts } from '../embed';
 import { searchKeywords } from '../keywords';
@@ -20,7 +21,6 @@ import {
   factsToForget,
 } from '../rules/facts';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
-import { documentTerms } from '@/lib/text/search-terms';
 
 /** Typed slots only: what fits none stays findable in the conversation's episodes ('statement' is for notes added by hand). */
 const SLOTS = [

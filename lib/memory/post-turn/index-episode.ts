@@ -1,11 +1,11 @@
 import { deleteEpisodeOf, type NewEpisode, putEpisodes } from '@/db/episodes';
 import type { Scope } from '@/db/history';
 import type { Models } from '@/lib/llm';
+import { documentTerms } from '@/lib/text/search-terms';
 import { embedTexts } from '../embed';
 import type { PostTurnWork } from '../post-turn';
 import { FORGOTTEN } from '../redaction';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
-import { documentTerms } from '@/lib/text/search-terms';
 
 /** Indexes a completed turn (question + reply) as one episode, by meaning and by characters. */
 export const indexEpisode: PostTurnWork = {

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { isUuid } from '@/lib/validation';
-import { requireStaffPage } from '@/lib/services/staff-guard';
 import { UserPage } from '@/components/staff/user-page';
+import { requireStaffPage } from '@/lib/services/staff-guard';
+import { isUuid } from '@/lib/validation';
 
 export const metadata: Metadata = { title: 'User' };
 
