@@ -46,7 +46,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npm run build && npx tsx scripts/start.ts start',
+    command: 'npm run build && npx tsx --conditions=react-server scripts/start.ts start',
     url: baseURL,
     // The command builds first: a cold `next build` alone takes 1-5 minutes on a small CI machine, and
     // passed 10 on this 2-core machine while other work shared it.

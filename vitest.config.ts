@@ -6,7 +6,13 @@ import { defineConfig } from 'vitest/config';
 const databases = process.env.TEST_DATABASE_URL?.trim() ? ['pglite', 'postgres'] : ['pglite'];
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname),
+      // db/ modules refuse to load outside the server (Next's bundler); tests are the server.
+      'server-only': path.resolve(import.meta.dirname, 'node_modules/server-only/empty.js'),
+    },
+  },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,7 +1,8 @@
 import { redirect } from 'next/navigation';
 import { AppShell } from '@/components/app-shell';
 import { EmptyState } from '@/components/empty-state';
-import { conversationSummaries, currentUser, modelInfo } from '@/components/server-data';
+import { currentUser, modelInfo } from '@/lib/services/account';
+import { conversationSummaries } from '@/lib/services/conversations';
 
 /** Opens the newest conversation, or welcomes a user who has none yet. */
 export default async function Home() {

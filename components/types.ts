@@ -1,6 +1,6 @@
 import type { UIMessage } from 'ai';
 import type { ImportView } from '@/lib/import-queue';
-import type { MessageMark } from '@/lib/messages';
+import type { MessageMark } from '@/lib/services/messages';
 import type { TurnRecord } from './inspector/types';
 
 export type { ImportView, MessageMark };

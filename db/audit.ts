@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, desc, eq, gte, lt, lte, ne, type SQL, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { type AuditEntry, auditLog } from './schema';

@@ -1,8 +1,9 @@
+import 'server-only';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import type postgres from 'postgres';
-import { getConfig } from '@/lib/config';
 import { openPostgres } from './postgres-url';
 import * as schema from './schema';
+import { databaseSettings } from './settings';
 import { VECTOR_SESSION_SETTINGS } from './vector';
 
 export type Db = PostgresJsDatabase<typeof schema>;
@@ -22,7 +23,7 @@ export function getSql(): postgres.Sql {
 }
 
 function pool(): Pool {
-  const { DATABASE_URL, DB_POOL_MAX } = getConfig();
+  const { DATABASE_URL, DB_POOL_MAX } = databaseSettings();
   if (!DATABASE_URL) {
     throw new Error(
       'DATABASE_URL is not set. Start the app with `npm start` / `npm run dev`, which launch the embedded database, or point DATABASE_URL at a Postgres with pgvector.',

@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, desc, eq, not, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { type Conversation, conversations, imports, UNTITLED } from './schema';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { getSql } from './client';
 import { toVectorLiteral } from './vector';
 

@@ -1,9 +1,9 @@
+import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { hybridSearch } from './hybrid-search';
 import { type Executor, linkSources } from './provenance';
 import { episodes, memorySources } from './schema';
-import { documentTerms } from './search-terms';
 import type { RankedCandidate } from './vector';
 
 export type NewEpisode = {
@@ -12,6 +12,8 @@ export type NewEpisode = {
   userMessageId: string;
   assistantMessageId: string;
   content: string;
+  /** The content's lexical terms (lib/text/search-terms.ts documentTerms). */
+  searchTerms: string[];
   embedding: number[];
   createdAt: Date;
 };
@@ -23,7 +25,7 @@ export type NewEpisode = {
  */
 export async function putEpisodes(list: Array<NewEpisode & { sourceMessageIds: string[] }>): Promise<void> {
   if (list.length === 0) return;
-  const rows = list.map(({ sourceMessageIds: _, ...episode }) => ({ ...episode, searchTerms: documentTerms(episode.content) }));
+  const rows = list.map(({ sourceMessageIds: _, ...episode }) => episode);
   await getDb().transaction(async (tx) => {
     const stored = await tx
       .insert(episodes)
@@ -100,7 +102,7 @@ export async function blankEpisodesOf(userId: string, assistantMessageIds: strin
   if (assistantMessageIds.length === 0) return;
   await getDb()
     .update(episodes)
-    .set({ content: '', searchTerms: documentTerms('') })
+    .set({ content: '', searchTerms: [] })
     .where(and(eq(episodes.userId, userId), inArray(episodes.assistantMessageId, assistantMessageIds)));
 }
 

@@ -1,9 +1,9 @@
+import 'server-only';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { hybridSearch } from './hybrid-search';
 import { type Executor, factSources, linkSources, type Span } from './provenance';
 import { type Fact, factEvents, facts, memorySources } from './schema';
-import { documentTerms } from './search-terms';
 import type { RankedCandidate } from './vector';
 
 // Every function takes the signed-in user's id and filters by it.
@@ -69,7 +69,8 @@ export type FactWrite = {
   actor: string;
 };
 
-export type NewFact = { slot: string; content: string; value: string; embedding: number[]; validFrom?: Date };
+/** `searchTerms`: the content's lexical terms (lib/text/search-terms.ts documentTerms). */
+export type NewFact = { slot: string; content: string; value: string; embedding: number[]; searchTerms: string[]; validFrom?: Date };
 
 function factRow(write: FactWrite, fact: NewFact) {
   return {
@@ -79,7 +80,7 @@ function factRow(write: FactWrite, fact: NewFact) {
     content: fact.content,
     value: fact.value,
     embedding: fact.embedding,
-    searchTerms: documentTerms(fact.content),
+    searchTerms: fact.searchTerms,
     ...(fact.validFrom ? { validFrom: fact.validFrom } : {}),
   };
 }
@@ -94,16 +95,14 @@ export async function addFact(write: FactWrite, fact: NewFact): Promise<Fact> {
   return getDb().transaction(async (tx) => {
     const [row] = await tx.insert(facts).values(factRow(write, fact)).returning();
     await linkSource(tx, write, row.id);
-    await tx
-      .insert(factEvents)
-      .values({
-        factId: row.id,
-        userId: write.userId,
-        event: 'ADD',
-        newContent: fact.content,
-        actor: write.actor,
-        sourceMessageId: sourceMessageId(write),
-      });
+    await tx.insert(factEvents).values({
+      factId: row.id,
+      userId: write.userId,
+      event: 'ADD',
+      newContent: fact.content,
+      actor: write.actor,
+      sourceMessageId: sourceMessageId(write),
+    });
     return row;
   });
 }
@@ -161,17 +160,15 @@ export async function endFact(write: FactWrite, factId: string, reason: string):
       .where(and(eq(facts.id, factId), eq(facts.userId, write.userId), eq(facts.status, 'active')))
       .returning({ id: facts.id, content: facts.content });
     if (rows.length === 0) return false;
-    await tx
-      .insert(factEvents)
-      .values({
-        factId,
-        userId: write.userId,
-        event: 'DELETE',
-        oldContent: rows[0].content,
-        newContent: reason,
-        actor: write.actor,
-        sourceMessageId: sourceMessageId(write),
-      });
+    await tx.insert(factEvents).values({
+      factId,
+      userId: write.userId,
+      event: 'DELETE',
+      oldContent: rows[0].content,
+      newContent: reason,
+      actor: write.actor,
+      sourceMessageId: sourceMessageId(write),
+    });
     return true;
   });
 }
@@ -255,6 +252,7 @@ export async function editFact(
   userId: string,
   factId: string,
   content: string,
+  searchTerms: string[],
   embedding: number[],
   actor: string,
 ): Promise<{ old: Fact; fact: Fact } | undefined> {
@@ -268,7 +266,7 @@ export async function editFact(
     .set({
       content,
       value: content.toLowerCase(),
-      searchTerms: documentTerms(content),
+      searchTerms,
       embedding: old.status === 'active' ? embedding : null,
       updatedAt: sql`now()`,
     })

@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { type Db, getDb } from './client';
 import { conversations, type Message, type MessageRedaction, type MessageStatus, messages } from './schema';

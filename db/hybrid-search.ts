@@ -1,3 +1,4 @@
+import 'server-only';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { episodes, facts } from './schema';
@@ -9,7 +10,7 @@ export type HybridSearch = {
   /** A filter over rows aliased `e`; it must include the user id. */
   scope: SQL;
   embedding: number[];
-  /** Query terms in the lexical index's normal form (lib/memory/keywords.ts, db/search-terms.ts). */
+  /** Query terms in the lexical index's normal form (lib/memory/keywords.ts, lib/text/search-terms.ts). */
   keywords: string[];
   k: number;
   /** Rows found only by the vector search must be at least this similar (cosine); keyword matches always count. */

@@ -1,3 +1,4 @@
+import 'server-only';
 import { type AnyColumn, and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { conversations, episodes, type Fact, facts, messages } from './schema';

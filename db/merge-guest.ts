@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import {
@@ -82,18 +83,16 @@ export async function mergeGuestInto(
     const movedConversations = await tx.select({ id: conversations.id }).from(conversations).where(eq(conversations.userId, guestId));
     for (const table of OWNED_TABLES) await tx.update(table).set({ userId: memberId }).where(eq(table.userId, guestId));
     if (moved.length > 0) {
-      await tx
-        .insert(factEvents)
-        .values(
-          moved.map((fact) => ({
-            factId: fact.id,
-            userId: memberId,
-            event: 'MOVE' as const,
-            oldContent: fact.content,
-            newContent: `from guest ${guestId}`,
-            actor,
-          })),
-        );
+      await tx.insert(factEvents).values(
+        moved.map((fact) => ({
+          factId: fact.id,
+          userId: memberId,
+          event: 'MOVE' as const,
+          oldContent: fact.content,
+          newContent: `from guest ${guestId}`,
+          actor,
+        })),
+      );
     }
     // What the guest chose to forget stays forgotten.
     await tx

@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { type Db, getDb } from './client';
 import { type MessageRedaction, memorySources, messageRedactions, messages } from './schema';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import type { Scope } from './history';

@@ -250,7 +250,7 @@ export const episodes = pgTable(
       .references(() => messages.id, { onDelete: 'cascade' }),
     content: text('content').notNull(),
     embedding: vector('embedding', { dimensions: EMBEDDING_SIZE }).notNull(),
-    // The content's lexical terms (db/search-terms.ts), written with the content.
+    // The content's lexical terms (lib/text/search-terms.ts), written with the content.
     searchTerms: text('search_terms').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
@@ -284,7 +284,7 @@ export const facts = pgTable(
     supersededBy: uuid('superseded_by'),
     // Null once the fact is no longer active, so no vector search can return it.
     embedding: vector('embedding', { dimensions: EMBEDDING_SIZE }),
-    // The content's lexical terms (db/search-terms.ts), written with the content.
+    // The content's lexical terms (lib/text/search-terms.ts), written with the content.
     searchTerms: text('search_terms').array().notNull().default(sql`'{}'::text[]`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

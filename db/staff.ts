@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { type Conversation, conversations, type Job, jobs, type User, users } from './schema';

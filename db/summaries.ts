@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { ownerOf, type Scope } from './history';

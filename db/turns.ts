@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { citations, retrievalCache, turnRecords } from './schema';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, eq, getTableName, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { maxSeq } from './history';

@@ -16,21 +16,25 @@ const base = `http://127.0.0.1:${PORT}`;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-crash-'));
 
 function startServer(): ChildProcess {
-  const server = spawn(process.execPath, [path.resolve('node_modules/.bin/tsx'), 'scripts/start.ts', 'start'], {
-    detached: true, // its own process group: SIGKILL reaches Next and the database alike
-    stdio: process.env.E2E_SERVER_LOG ? 'inherit' : 'ignore',
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      APP_HOST: '127.0.0.1',
-      PGLITE_DIR: path.join(root, 'pglite'),
-      DATABASE_URL: '',
-      OPENAI_API_KEY: '',
-      OFFLINE_STREAM_DELAY_MS: '150',
-      WORKER_POLL_MS: '200',
-      NEXT_TELEMETRY_DISABLED: '1',
+  const server = spawn(
+    process.execPath,
+    [path.resolve('node_modules/.bin/tsx'), '--conditions=react-server', 'scripts/start.ts', 'start'],
+    {
+      detached: true, // its own process group: SIGKILL reaches Next and the database alike
+      stdio: process.env.E2E_SERVER_LOG ? 'inherit' : 'ignore',
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        APP_HOST: '127.0.0.1',
+        PGLITE_DIR: path.join(root, 'pglite'),
+        DATABASE_URL: '',
+        OPENAI_API_KEY: '',
+        OFFLINE_STREAM_DELAY_MS: '150',
+        WORKER_POLL_MS: '200',
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
     },
-  });
+  );
   return server;
 }
 

@@ -54,7 +54,7 @@ test.beforeAll(async () => {
     create trigger refuse_marked_facts before insert on facts for each row execute function refuse_marked_facts();`);
   await database.end();
 
-  server = spawn(process.execPath, [path.resolve('node_modules/.bin/tsx'), 'scripts/start.ts', 'start'], {
+  server = spawn(process.execPath, [path.resolve('node_modules/.bin/tsx'), '--conditions=react-server', 'scripts/start.ts', 'start'], {
     detached: true, // its own process group, stopped whole
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

@@ -3,7 +3,8 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { guestsFromAddress } from '@/db/users';
 import { clientAddress } from './client-address';
 import { getConfig } from './config';
-import { HttpError } from './http';
+import { DomainError } from './errors';
+import { httpErrorOf } from './http';
 import { clearFailures, recordFailure, refuseWhenSpent } from './rate-limit';
 
 /**
@@ -47,25 +48,21 @@ export const authAfterHook = createAuthMiddleware(async (ctx) => {
 
 async function boundGuests(address: string | null): Promise<void> {
   if (!address || (await guestsFromAddress(address)) < getConfig().GUESTS_PER_ADDRESS_PER_HOUR) return;
-  throw new HttpError(
-    429,
-    'too_many_guests',
-    'Too many new guest sessions from your address in the last hour; sign in, or try again later.',
-    undefined,
-    { 'Retry-After': '3600' },
-  );
+  throw new DomainError('too_many_guests', 'Too many new guest sessions from your address in the last hour; sign in, or try again later.', {
+    retryAfterSeconds: 3600,
+  });
 }
 
 function checkProfile(body: unknown): void {
   const { name, image, email } = (body ?? {}) as { name?: unknown; image?: unknown; email?: unknown };
   if (typeof email === 'string' && email.length > MAX_EMAIL_CHARS) {
-    throw new HttpError(400, 'email_too_long', `The email is ${email.length} characters long; an address has at most ${MAX_EMAIL_CHARS}.`);
+    throw new DomainError('email_too_long', `The email is ${email.length} characters long; an address has at most ${MAX_EMAIL_CHARS}.`);
   }
   if (typeof name === 'string' && [...name].length > MAX_NAME_CHARS) {
-    throw new HttpError(400, 'name_too_long', `The name is ${[...name].length} characters long; at most ${MAX_NAME_CHARS} are allowed.`);
+    throw new DomainError('name_too_long', `The name is ${[...name].length} characters long; at most ${MAX_NAME_CHARS} are allowed.`);
   }
   if (image !== undefined && image !== null && !isWebUrl(image)) {
-    throw new HttpError(400, 'invalid_image', 'The image must be an http:// or https:// URL, or left out.');
+    throw new DomainError('invalid_image', 'The image must be an http:// or https:// URL, or left out.');
   }
 }
 
@@ -90,17 +87,18 @@ function accountKey(body: unknown): string {
 /**
  * Our errors as better-auth's, which its router answers with (any other error is a bare 500): the
  * body carries both its `{code, message}` (its client reads them) and our `{error: {code, message}}`.
+ * The domain error rides along as the cause, for `fromAuthError` to give back.
  */
 function asAuthError(error: unknown): unknown {
-  if (!(error instanceof HttpError)) return error;
-  const body = { code: error.code, message: error.message, error: { code: error.code, message: error.message } };
-  return new APIError(error.status === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST', body, error.headers);
+  if (!(error instanceof DomainError)) return error;
+  const { status, code, message, headers } = httpErrorOf(error);
+  const body = { code, message, error: { code, message } };
+  const authError = new APIError(status === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST', body, headers);
+  authError.cause = error;
+  return authError;
 }
 
-/** The way back, for auth calls made from our own code (lib/session.ts): better-auth's error as ours. */
-export function asHttpError(error: unknown): unknown {
-  if (!(error instanceof APIError)) return error;
-  const body = (error.body ?? {}) as { code?: string; message?: string };
-  const headers = Object.fromEntries(new Headers(error.headers).entries());
-  return new HttpError(error.statusCode, (body.code ?? 'auth_error').toLowerCase(), body.message ?? error.message, undefined, headers);
+/** The way back, for auth calls made from our own code (lib/session.ts): our domain error, as the hook threw it. */
+export function fromAuthError(error: unknown): unknown {
+  return error instanceof APIError && error.cause instanceof DomainError ? error.cause : error;
 }

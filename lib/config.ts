@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { databaseEnvSchema } from '@/db/settings';
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
 
 /**
@@ -48,10 +49,7 @@ const modelLimitsSchema = z.record(
 const blockLimit = z.object({ floor: z.number().min(0).max(1), cap: z.number().min(0).max(1) }).partial();
 const blockLimitsSchema = z.object({ facts: blockLimit, summary: blockLimit, episodes: blockLimit, history: blockLimit }).partial();
 
-const envSchema = z.object({
-  DATABASE_URL: optionalText,
-  DB_POOL_MAX: int(10),
-
+const envSchema = databaseEnvSchema.extend({
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalText,
   OPENAI_API_MODE: z.enum(['chat', 'responses']).default('chat'),

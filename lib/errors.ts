@@ -4,9 +4,13 @@
  */
 export type ErrorCode =
   | 'not_found'
+  | 'no_session'
   | 'not_signed_in'
   | 'forbidden'
   | 'rate_limited'
+  | 'too_many_guests'
+  | 'duplicate'
+  | 'stale_version'
   | 'exceeds_context_budget'
   | 'budget_too_small'
   | 'not_with_stored'
@@ -25,7 +29,10 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** Machine-readable detail for the client, e.g. `{ retryAfterSeconds }` of a rate limit. */
+    /**
+     * Machine-readable detail for the client, e.g. `{ factId }` of a duplicate; `retryAfterSeconds`
+     * (a rate limit's) is sent as the Retry-After header instead.
+     */
     readonly details?: Record<string, unknown>,
   ) {
     super(message);

@@ -1,10 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { getConfig } from './config';
-import { DomainError, type ErrorCode } from './errors';
+import { DomainError, type ErrorCode, notFound } from './errors';
 import { logError } from './log';
-import { findJsonProblem, strictObject } from './validation';
+import { findJsonProblem, isUuid, strictObject } from './validation';
 
-/** An error a route handler turns into a 4xx JSON body: `{ error: { code, message } }`. */
+/**
+ * What the edge itself refuses before any `lib/` code runs (a body that is not JSON, too large or
+ * invalid; a method the route does not serve), as a 4xx JSON body: `{ error: { code, message } }`.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -17,21 +20,16 @@ export class HttpError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string) => new HttpError(404, 'not_found', `${what} ${id} was not found.`);
-
-export function errorResponse(error: HttpError): Response {
-  return Response.json(
-    { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } },
-    { status: error.status, headers: error.headers },
-  );
-}
-
-/** The HTTP status of each domain refusal: the one place a code becomes a status. */
-const statusOf: Record<ErrorCode, number> = {
+/** The one place a domain error becomes an HTTP status. */
+const STATUS_OF: Record<ErrorCode, number> = {
   not_found: 404,
+  no_session: 401,
   not_signed_in: 401,
   forbidden: 403,
   rate_limited: 429,
+  too_many_guests: 429,
+  duplicate: 409,
+  stale_version: 409,
   exceeds_context_budget: 400,
   budget_too_small: 400,
   not_with_stored: 400,
@@ -47,7 +45,21 @@ const statusOf: Record<ErrorCode, number> = {
   invalid_image: 400,
 };
 
-/** Wraps a route handler: HttpErrors and DomainErrors become their JSON response; anything else is a logged 500. */
+/** A domain error as the edge answers it: its status, and a rate limit's wait as Retry-After. */
+export function httpErrorOf(error: DomainError): HttpError {
+  const { retryAfterSeconds, ...details } = error.details ?? {};
+  const headers = retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) };
+  return new HttpError(STATUS_OF[error.code], error.code, error.message, Object.keys(details).length ? details : undefined, headers);
+}
+
+export function errorResponse(error: HttpError): Response {
+  return Response.json(
+    { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } },
+    { status: error.status, headers: error.headers },
+  );
+}
+
+/** Wraps a route handler: domain and edge errors become their JSON response; anything else is a logged 500. */
 export function route<Args extends unknown[]>(handler: (...args: Args) => Promise<Response>) {
   return async (...args: Args): Promise<Response> => {
     const request = args[0] instanceof Request ? args[0] : undefined;
@@ -63,8 +75,8 @@ async function answer<Args extends unknown[]>(
   try {
     return await handler(...args);
   } catch (error) {
+    if (error instanceof DomainError) return errorResponse(httpErrorOf(error));
     if (error instanceof HttpError) return errorResponse(error);
-    if (error instanceof DomainError) return errorResponse(new HttpError(statusOf[error.code], error.code, error.message, error.details));
     logError('unhandled error in route', error, request);
     return errorResponse(new HttpError(500, 'internal_error', 'Something went wrong on the server.'));
   }
@@ -187,7 +199,7 @@ function describePath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 export const uuidParam = (value: string, what: string) => {
-  if (!z.uuid().safeParse(value).success) throw notFound(what, value);
+  if (!isUuid(value)) throw notFound(what, value);
   return value;
 };
 

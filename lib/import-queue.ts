@@ -13,7 +13,7 @@ import {
 } from '@/db/imports';
 import type { Import } from '@/db/schema';
 import { getConfig } from './config';
-import { HttpError, notFound } from './http';
+import { DomainError, notFound } from './errors';
 import { type ImportInput, importedMessages, ingestImport } from './import';
 import { type ErrorSummary, logError, summarizeError } from './log';
 import { wakeWorker } from './memory/worker-signal';
@@ -54,14 +54,14 @@ export function viewOf(row: Import): ImportView {
 /**
  * Accepts a validated import: stored as pending with its messages, to be run by a worker
  * (scheduleImports, or runDueImports in a script). One pending or running import per user: another
- * is a 409 naming it.
+ * is refused (`import_in_progress`) naming it.
  */
 export async function queueImport(userId: string, input: ImportInput): Promise<ImportView> {
   const row = await insertImport(userId, input.title, importedMessages(input));
   if (!row) {
     const active = await activeImportOf(userId);
     const where = active ? ` (${active.id}: ${active.messagesStored} of ${active.messagesTotal} messages stored)` : '';
-    throw new HttpError(409, 'import_in_progress', `An import of yours is already in progress${where}. Send the next one when it is done.`);
+    throw new DomainError('import_in_progress', `An import of yours is already in progress${where}. Send the next one when it is done.`);
   }
   return viewOf(row);
 }

@@ -2,7 +2,7 @@ import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import { type Db, getDb } from '@/db/client';
 import { rateLimits } from '@/db/schema';
 import { getConfig } from './config';
-import { HttpError } from './http';
+import { DomainError } from './errors';
 
 /** What is limited, each with its own count: chats, imports and replays per user, failed sign-ins per account. */
 export type LimitedAction = 'chat' | 'import' | 'replay' | 'sign-in';
@@ -30,7 +30,7 @@ export function createRateLimiter(action: LimitedAction, limit: RateLimit, db: D
   });
 }
 
-/** Counts one request of `userId`; over the limit, throws a 429 that says when to retry. Call before any write. */
+/** Counts one request of `userId`; over the limit, throws `rate_limited` saying when to retry. Call before any write. */
 export async function enforceRateLimit(action: LimitedAction, userId: string): Promise<void> {
   const limit = configuredLimit(action);
   if (limit.points === 0) return;
@@ -47,19 +47,17 @@ export async function consumeOrRefuse(limiter: RateLimiterDrizzle, action: Limit
   }
 }
 
-function limitReached(action: LimitedAction, limit: RateLimit, msBeforeNext: number): HttpError {
-  const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new HttpError(
-    429,
+function limitReached(action: LimitedAction, limit: RateLimit, msBeforeNext: number): DomainError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new DomainError(
     'rate_limited',
-    `Too many ${what[action]}: at most ${limit.points} per ${limit.windowSeconds} seconds. Try again in ${retryAfter} seconds.`,
-    undefined,
-    { 'Retry-After': String(retryAfter) },
+    `Too many ${what[action]}: at most ${limit.points} per ${limit.windowSeconds} seconds. Try again in ${retryAfterSeconds} seconds.`,
+    { retryAfterSeconds },
   );
 }
 
 /**
- * For limits counted only on failure (sign-in): throws the 429 when `key` has used up its points,
+ * For limits counted only on failure (sign-in): throws `rate_limited` when `key` has used up its points,
  * counting nothing. `recordFailure` and `clearFailures` keep the count.
  */
 export async function refuseWhenSpent(action: LimitedAction, key: string): Promise<void> {

@@ -3,9 +3,10 @@ import type { Scope } from '@/db/history';
 import type { User } from '@/db/schema';
 import { adoptAccount, createGuest, userOfAccount } from '@/db/users';
 import { getAuth, isStaffEmail } from './auth';
-import { asHttpError } from './auth-guards';
+import { fromAuthError } from './auth-guards';
 import { clientAddress } from './client-address';
-import { HttpError, notFound, setCookiesFor, uuidParam } from './http';
+import { DomainError, notFound } from './errors';
+import { setCookiesFor, uuidParam } from './http';
 import { changeRole } from './roles';
 
 type AuthSession = NonNullable<Awaited<ReturnType<ReturnType<typeof getAuth>['api']['getSession']>>>;
@@ -17,11 +18,7 @@ type AuthSession = NonNullable<Awaited<ReturnType<ReturnType<typeof getAuth>['ap
 export async function requireUser(request: Request): Promise<User> {
   const user = await sessionUser(request.headers, { write: isWrite(request) });
   if (!user)
-    throw new HttpError(
-      401,
-      'no_session',
-      'No session yet: a guest session starts with your first conversation, fact or import, or sign in.',
-    );
+    throw new DomainError('no_session', 'No session yet: a guest session starts with your first conversation, fact or import, or sign in.');
   return user;
 }
 
@@ -52,8 +49,8 @@ export async function requireReader(request: Request): Promise<Pick<User, 'id'>>
 /** Staff only: signed-out callers (guests included) get 401, everyone else 403. */
 export async function requireStaff(request: Request): Promise<User> {
   const member = await signedInMember(request.headers);
-  if (!member) throw new HttpError(401, 'not_signed_in', 'Sign in with a staff account to use the staff console.');
-  if (member.role !== 'staff') throw new HttpError(403, 'forbidden', 'The staff console is for staff accounts only.');
+  if (!member) throw new DomainError('not_signed_in', 'Sign in with a staff account to use the staff console.');
+  if (member.role !== 'staff') throw new DomainError('forbidden', 'The staff console is for staff accounts only.');
   return member;
 }
 
@@ -105,13 +102,13 @@ export async function startGuest(headers: Headers): Promise<{ user: User; setCoo
       setCookies: answer.getSetCookie(),
     };
   } catch (error) {
-    throw asHttpError(error);
+    throw fromAuthError(error);
   }
 }
 
 const isWrite = (request: Request) => !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
 
-/** The signed-in user's scope in one of their conversations; any other id is a 404. */
+/** The signed-in user's scope in one of their conversations; any other id is not found. */
 export async function requireConversationScope(request: Request, params: Promise<{ id: string }>): Promise<Scope & { user: User }> {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Conversation');

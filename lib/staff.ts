@@ -15,11 +15,11 @@ import {
 } from '@/db/staff';
 import { getSummary } from '@/db/summaries';
 import { audit, auditEach, userActor } from './audit';
-import { notFound } from './http';
+import { notFound } from './errors';
 import { clearSummary, correctFact, forgetFacts } from './memory/corrections';
 import { runDueJobs } from './memory/post-turn';
 import { type ReplayOptions, replayTurn } from './memory/replay';
-import { conversationMessages } from './messages';
+import { conversationMessages } from './services/messages';
 import { turnContext } from './turn-context';
 import { strictObject, text } from './validation';
 

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createGuestUser } from '../db/users';
-import { HttpError } from '../lib/http';
+import { DomainError } from '../lib/errors';
 import { importSchema } from '../lib/import';
 import { getImport, queueImport, runDueImports } from '../lib/import-queue';
 import { appDataDir, withDatabase } from './with-database';
@@ -39,7 +39,7 @@ await withDatabase(
       else if (view.status !== 'done')
         console.error(`Import ${view.id} is being run by another worker: follow it with GET /api/import/${view.id}.`);
     } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       console.error(error.message);
       process.exitCode = 1;
     }

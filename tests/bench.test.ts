@@ -16,10 +16,14 @@ describe('benchmarks (small runs)', () => {
   it('bench:locomo reports recall per category, overall, tokens and the baselines, with a plot', async () => {
     const json = path.join(out, 'locomo.json');
     const svg = path.join(out, 'locomo.svg');
-    const { stdout } = await run(tsx, ['bench/locomo.ts', '--data', 'tests/fixtures/locomo-mini.json', '--json', json, '--svg', svg], {
-      env,
-      timeout: 240_000,
-    });
+    const { stdout } = await run(
+      tsx,
+      ['--conditions=react-server', 'bench/locomo.ts', '--data', 'tests/fixtures/locomo-mini.json', '--json', json, '--svg', svg],
+      {
+        env,
+        timeout: 240_000,
+      },
+    );
     expect(stdout).toContain('| system');
     const report = JSON.parse(fs.readFileSync(json, 'utf8'));
     expect(report.environment).toMatchObject({ commit: expect.any(String), cpu: expect.any(String), node: expect.any(String) });
@@ -49,10 +53,14 @@ describe('benchmarks (small runs)', () => {
 
   it('bench:latency reports assembly and bare kNN percentiles, their ratio, and ingestion throughput', async () => {
     const json = path.join(out, 'latency.json');
-    const { stdout } = await run(tsx, ['bench/latency.ts', '--sizes', '200', '--queries', '10', '--ingest-turns', '10', '--json', json], {
-      env,
-      timeout: 240_000,
-    });
+    const { stdout } = await run(
+      tsx,
+      ['--conditions=react-server', 'bench/latency.ts', '--sizes', '200', '--queries', '10', '--ingest-turns', '10', '--json', json],
+      {
+        env,
+        timeout: 240_000,
+      },
+    );
     expect(stdout).toContain('assembly p95 ms');
     const report = JSON.parse(fs.readFileSync(json, 'utf8'));
     expect(report.sizes).toHaveLength(1);

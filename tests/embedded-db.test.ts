@@ -174,7 +174,7 @@ describe('embedded database', () => {
     async (signal) => {
       const dataDir = tempDir();
       const launch = async () => {
-        const child = spawn(path.resolve('node_modules/.bin/tsx'), ['scripts/start.ts', 'db'], {
+        const child = spawn(path.resolve('node_modules/.bin/tsx'), ['--conditions=react-server', 'scripts/start.ts', 'db'], {
           env: { ...process.env, DATABASE_URL: '', PGLITE_DIR: dataDir, PGLITE_PORT: '', PGLITE_HOST: '' },
           stdio: ['ignore', 'pipe', 'pipe'],
         });

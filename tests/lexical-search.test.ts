@@ -8,6 +8,7 @@ import { EMBEDDING_SIZE } from '@/db/schema';
 import { createGuestUser } from '@/db/users';
 import { toVectorLiteral } from '@/db/vector';
 import { searchKeywords } from '@/lib/memory/keywords';
+import { documentTerms } from '@/lib/text/search-terms';
 import { importTurns } from './support/memory';
 
 /**
@@ -59,12 +60,14 @@ describe('lexical search through the index', () => {
       await addFact(write(user.id), {
         slot: 'statement',
         content: `我的侄子在杭州开了一家茶馆 (${i})`,
+        searchTerms: documentTerms(`我的侄子在杭州开了一家茶馆 (${i})`),
         value: 'x',
         embedding: unitVector(i),
       });
       await addFact(write(user.id), {
         slot: 'statement',
         content: `My nephew runs a teahouse in Hangzhou (${i})`,
+        searchTerms: documentTerms(`My nephew runs a teahouse in Hangzhou (${i})`),
         value: 'x',
         embedding: unitVector(i + 2),
       });
@@ -88,7 +91,13 @@ describe('lexical search through the index', () => {
     for (const user of [big, small]) {
       await addFact(
         { userId: user.id, conversationId: null, source: null, actor: 'test' },
-        { slot: 'statement', content: '我们在杭州的茶馆聊到很晚', value: 'x', embedding: unitVector(5) },
+        {
+          slot: 'statement',
+          content: '我们在杭州的茶馆聊到很晚',
+          value: 'x',
+          searchTerms: documentTerms('我们在杭州的茶馆聊到很晚'),
+          embedding: unitVector(5),
+        },
       );
     }
     // Analysed statistics, as a long-running database has them: the plan must still use the indexes.

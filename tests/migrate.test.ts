@@ -10,7 +10,10 @@ const run = promisify(execFile);
 const tsx = path.resolve('node_modules/.bin/tsx');
 
 function migrateInAnotherProcess(url: string) {
-  return run(process.execPath, [tsx, 'scripts/migrate.ts'], { env: { ...process.env, DATABASE_URL: url }, timeout: 60_000 });
+  return run(process.execPath, [tsx, '--conditions=react-server', 'scripts/migrate.ts'], {
+    env: { ...process.env, DATABASE_URL: url },
+    timeout: 60_000,
+  });
 }
 
 describe('migrations', () => {

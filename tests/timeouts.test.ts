@@ -4,6 +4,7 @@ import { POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
 import { addFact } from '@/db/facts';
 import { fitToStoredSize } from '@/lib/memory/embed';
+import { documentTerms } from '@/lib/text/search-terms';
 import { type Client, newClient, readChunks, setEnv, storedMessages, textOf, waitFor } from './support/app';
 import { postTurnSettled } from './support/memory';
 import { type ChatCompletionRequest, type OpenAIStub, startOpenAIStub } from './support/openai-stub';
@@ -74,7 +75,13 @@ describe('timeouts: a hung model or embedder ends the turn in time', () => {
   it('recalls by words alone when the embedder hangs, and the turn record says the embedder timed out', async () => {
     await addFact(
       { userId: client.user.id, conversationId: null, source: null, actor: 'test' },
-      { slot: 'family', content: 'My sister Ottilie lives in Porto', value: 'ottilie', embedding: fitToStoredSize([1]) },
+      {
+        slot: 'family',
+        content: 'My sister Ottilie lives in Porto',
+        value: 'ottilie',
+        searchTerms: documentTerms('My sister Ottilie lives in Porto'),
+        embedding: fitToStoredSize([1]),
+      },
     );
     stub.embeddingHang = true;
 

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { AppShell } from '@/components/app-shell';
 import { MemoryPage } from '@/components/memory-page/memory-page';
-import { conversationSummaries, currentUser, modelInfo } from '@/components/server-data';
+import { currentUser, modelInfo } from '@/lib/services/account';
+import { conversationSummaries } from '@/lib/services/conversations';
 
 export const metadata: Metadata = { title: 'Memory' };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
-import { requireStaffPage } from '@/components/staff/guard';
 import { StaffShell } from '@/components/staff/shell';
+import { requireStaffPage } from '@/lib/services/staff-guard';
 
 export const metadata: Metadata = { title: { default: 'Staff console', template: '%s · Staff · memlens' }, robots: { index: false } };
 

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { requireStaffPage } from '@/components/staff/guard';
 import { UsersPage } from '@/components/staff/users-page';
+import { requireStaffPage } from '@/lib/services/staff-guard';
 
 export const metadata: Metadata = { title: 'Users' };
 

@@ -48,30 +48,34 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
   const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-load-'));
   const pgliteDir = path.join(dataRoot, 'pglite');
   const log = fs.openSync(options.logFile, 'a');
-  const server = spawn(process.execPath, [path.resolve('node_modules/.bin/tsx'), 'scripts/start.ts', 'start'], {
-    detached: true, // its own process group: stopping it reaches Next and the database alike
-    stdio: ['ignore', log, log],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      APP_HOST: '127.0.0.1',
-      APP_URL: baseUrl,
-      PGLITE_DIR: pgliteDir,
-      DATABASE_URL: options.databaseUrl ?? '',
-      OPENAI_BASE_URL: options.stubBaseURL,
-      OPENAI_API_KEY: 'stub',
-      OPENAI_API_MODE: 'chat',
-      CHAT_MODEL: 'stub',
-      MEMORY_MODEL: 'stub',
-      EMBEDDING_MODEL: 'stub-embed',
-      BETTER_AUTH_SECRET: randomBytes(32).toString('base64url'),
-      // Fifty guests from one address in a minute, and every one of their messages, are the point here.
-      CHAT_RATE_LIMIT: '0',
-      IMPORT_RATE_LIMIT: '0',
-      GUESTS_PER_ADDRESS_PER_HOUR: '1000000',
-      NEXT_TELEMETRY_DISABLED: '1',
+  const server = spawn(
+    process.execPath,
+    [path.resolve('node_modules/.bin/tsx'), '--conditions=react-server', 'scripts/start.ts', 'start'],
+    {
+      detached: true, // its own process group: stopping it reaches Next and the database alike
+      stdio: ['ignore', log, log],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        APP_HOST: '127.0.0.1',
+        APP_URL: baseUrl,
+        PGLITE_DIR: pgliteDir,
+        DATABASE_URL: options.databaseUrl ?? '',
+        OPENAI_BASE_URL: options.stubBaseURL,
+        OPENAI_API_KEY: 'stub',
+        OPENAI_API_MODE: 'chat',
+        CHAT_MODEL: 'stub',
+        MEMORY_MODEL: 'stub',
+        EMBEDDING_MODEL: 'stub-embed',
+        BETTER_AUTH_SECRET: randomBytes(32).toString('base64url'),
+        // Fifty guests from one address in a minute, and every one of their messages, are the point here.
+        CHAT_RATE_LIMIT: '0',
+        IMPORT_RATE_LIMIT: '0',
+        GUESTS_PER_ADDRESS_PER_HOUR: '1000000',
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
     },
-  });
+  );
   fs.closeSync(log);
   let ending: string | undefined;
   const exited = new Promise<number | null>((resolve) =>

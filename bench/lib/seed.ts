@@ -1,10 +1,10 @@
 import { getSql } from '@/db/client';
 import { createConversation } from '@/db/conversations';
-import { documentTerms } from '@/db/search-terms';
 import { createGuestUser } from '@/db/users';
 import { toVectorLiteral } from '@/db/vector';
 import { getModels } from '@/lib/llm';
 import { embedTexts } from '@/lib/memory/embed';
+import { documentTerms } from '@/lib/text/search-terms';
 import { progress } from './report';
 import { filler, seededRandom, templates, vocabulary } from './synthetic';
 

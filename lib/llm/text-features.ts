@@ -2,9 +2,9 @@
  * Language-neutral text features shared by the local embedder and the offline model:
  * lower-cased words for alphabetic scripts, single characters and bigrams for CJK runs.
  */
-import { isCjk, stem, words } from '@/db/search-terms';
+import { isCjk, stem, words } from '@/lib/text/search-terms';
 
-// The tokenizer and stemmer are the lexical index's (db/search-terms.ts), so features and index terms agree.
+// The tokenizer and stemmer are the lexical index's (lib/text/search-terms.ts), so features and index terms agree.
 export { isCjk, words };
 
 const STOPWORDS = new Set(

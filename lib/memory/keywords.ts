@@ -1,8 +1,8 @@
-import { capTerm, cjkWords } from '@/db/search-terms';
 import { contentFeatures } from '@/lib/llm/text-features';
+import { capTerm, cjkWords } from '@/lib/text/search-terms';
 
 /**
- * Lexical search terms of a query, in the lexical index's normal form (db/search-terms.ts), longest
+ * Lexical search terms of a query, in the lexical index's normal form (lib/text/search-terms.ts), longest
  * first: its content words (stemmed), CJK bigrams, and the CJK words the segmenter finds, a
  * one-character word ("猫") only when it is not a stop character. Each is cut as stored terms are
  * (capTerm), so a very long word meets itself.

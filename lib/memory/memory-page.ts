@@ -4,6 +4,7 @@ import { redactionsOf } from '@/db/provenance';
 import type { Fact } from '@/db/schema';
 import { type Actor, audit } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
+import { documentTerms } from '@/lib/text/search-terms';
 import { embedTexts } from './embed';
 import { type FactSlot, SINGLE_VALUED_SLOTS } from './rules/fact-types';
 
@@ -37,7 +38,13 @@ export async function addFactByHand(userId: string, input: { content: string; sl
   if (existing) return { status: 'duplicate', fact: existing };
   const [embedding] = await embedTexts(getModels(), [input.content]);
   const write = { userId, conversationId: null, source: null, actor: actor.label };
-  const fact = { slot: input.slot, content: input.content, value: input.content.toLowerCase(), embedding };
+  const fact = {
+    slot: input.slot,
+    content: input.content,
+    value: input.content.toLowerCase(),
+    searchTerms: documentTerms(input.content),
+    embedding,
+  };
   let added: Extract<AddedFact, { status: 'added' | 'replaced' }> | undefined;
   if (SINGLE_VALUED_SLOTS.has(input.slot)) {
     const current = (await searchFactsByText(userId, { status: 'active' })).find((f) => f.slot === input.slot);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { listEpisodesPage } from '@/db/memory-page';
 import { HttpError, otherMethods, parseInput, route } from '@/lib/http';
-import { decodeCursor, encodeCursor } from '@/lib/memory/memory-page';
+import { decodeCursor } from '@/lib/memory/memory-page';
+import { episodesPage } from '@/lib/services/memory';
 import { requireReader } from '@/lib/session';
 import { text } from '@/lib/validation';
 
@@ -25,8 +25,7 @@ export const GET = route(async (request: Request) => {
   );
   const cursor = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
   if (input.cursor !== undefined && !cursor) throw new HttpError(400, 'invalid', 'cursor: is not a cursor this API gave out.');
-  const page = await listEpisodesPage(user.id, { q: input.q || undefined, cursor, limit: input.limit });
-  return Response.json({ episodes: page.episodes, nextCursor: page.next ? encodeCursor(page.next) : null, total: page.total });
+  return Response.json(await episodesPage(user.id, { q: input.q || undefined, cursor, limit: input.limit }));
 });
 
 // Any other method: a 405 JSON error naming the allowed ones.

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { searchFactsByText } from '@/db/memory-page';
 import { userActor } from '@/lib/audit';
-import { HttpError, otherMethods, parseInput, readJson, route } from '@/lib/http';
+import { DomainError } from '@/lib/errors';
+import { otherMethods, parseInput, readJson, route } from '@/lib/http';
 import { addFactByHand, describeFacts, FACT_SLOTS } from '@/lib/memory/memory-page';
+import { factsMatching } from '@/lib/services/memory';
 import { requireReader, requireUserOrStartGuest } from '@/lib/session';
 import { strictObject, text } from '@/lib/validation';
 
@@ -20,7 +21,7 @@ export const GET = route(async (request: Request) => {
   const user = await requireReader(request);
   const search = new URL(request.url).searchParams;
   const { status, q } = parseInput({ status: search.get('status') ?? undefined, q: search.get('q') ?? undefined }, listQuery);
-  return Response.json({ facts: await describeFacts(user.id, await searchFactsByText(user.id, { status, q: q || undefined })) });
+  return Response.json({ facts: await factsMatching(user.id, { status, q: q || undefined }) });
 });
 
 const newFact = strictObject({
@@ -38,7 +39,7 @@ export const POST = route(async (request: Request) => {
   const user = await requireUserOrStartGuest(request);
   const added = await addFactByHand(user.id, { content, slot: slot ?? 'statement' }, userActor(user, request));
   if (added.status === 'duplicate') {
-    throw new HttpError(409, 'duplicate', 'memlens already keeps this fact.', { factId: added.fact.id });
+    throw new DomainError('duplicate', 'memlens already keeps this fact.', { factId: added.fact.id });
   }
   const [fact] = await describeFacts(user.id, [added.fact]);
   return Response.json({ fact, replaced: added.replaced }, { status: 201 });

@@ -1,13 +1,13 @@
-import { memoryCounts } from '@/db/users';
 import { userActor } from '@/lib/audit';
 import { otherMethods, readNoBody, route } from '@/lib/http';
 import { forgetEverything } from '@/lib/memory/corrections';
+import { memoryCountsOf } from '@/lib/services/memory';
 import { requireReader, requireUser } from '@/lib/session';
 
 /** GET /api/memory: what "forget everything" would remove now, and what stays (for its dialog). */
 export const GET = route(async (request: Request) => {
   const user = await requireReader(request);
-  return Response.json(await memoryCounts(user.id));
+  return Response.json(await memoryCountsOf(user.id));
 });
 
 /**

@@ -4,19 +4,20 @@ import { cache } from 'react';
 import { AppShell } from '@/components/app-shell';
 import { Chat } from '@/components/chat';
 import { Inspector } from '@/components/inspector/inspector';
-import { conversationSummaries, currentUser, modelInfo, toStoredMessage, toSummary, UUID_SHAPE } from '@/components/server-data';
 import { toChatMessage } from '@/components/types';
-import { getConversation } from '@/db/conversations';
-import { conversationMessages } from '@/lib/messages';
+import { currentUser, modelInfo } from '@/lib/services/account';
+import { conversationSummaries, findConversation, toSummary } from '@/lib/services/conversations';
+import { conversationMessages, toStoredMessage } from '@/lib/services/messages';
+import { isUuid } from '@/lib/validation';
 
 type Props = { params: Promise<{ id: string }> };
 
 /** The user's conversation with this id, or undefined (someone else's does not exist for them). */
 const loadConversation = cache(async (id: string) => {
-  if (!UUID_SHAPE.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const user = await currentUser();
   if (!user) return undefined;
-  const conversation = await getConversation(user.id, id);
+  const conversation = await findConversation(user.id, id);
   return conversation ? { user, conversation } : undefined;
 });
 

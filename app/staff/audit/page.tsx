@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { AuditPage } from '@/components/staff/audit-page';
-import { requireStaffPage } from '@/components/staff/guard';
 import type { AuditFilter } from '@/components/staff/types';
+import { requireStaffPage } from '@/lib/services/staff-guard';
 
 export const metadata: Metadata = { title: 'Audit log' };
 

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import { UUID_SHAPE } from '@/components/server-data';
-import { requireStaffPage } from '@/components/staff/guard';
 import { JobsPage } from '@/components/staff/jobs-page';
 import type { JobStatus } from '@/components/staff/types';
+import { requireStaffPage } from '@/lib/services/staff-guard';
+import { isUuid } from '@/lib/validation';
 
 export const metadata: Metadata = { title: 'Jobs' };
 
@@ -19,7 +19,7 @@ export default async function StaffJobs({
   return (
     <JobsPage
       status={typeof status === 'string' && STATUSES.has(status) ? (status as JobStatus) : null}
-      userId={typeof userId === 'string' && UUID_SHAPE.test(userId) ? userId.toLowerCase() : null}
+      userId={typeof userId === 'string' && isUuid(userId) ? userId.toLowerCase() : null}
     />
   );
 }

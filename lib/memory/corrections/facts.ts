@@ -6,10 +6,11 @@ import { addRedactions, redactionsOf, updateCorrections } from '@/db/provenance'
 import type { Fact } from '@/db/schema';
 import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
+import { documentTerms } from '@/lib/text/search-terms';
 import { redactAuditTrail, redactionNote } from '../audit-redaction';
 import { embedTexts } from '../embed';
-import { scheduleRederivation } from '../post-turn';
 import { endFacts, type ForgetResult } from '../forget-facts';
+import { scheduleRederivation } from '../post-turn';
 import { planRedactions } from '../quotes';
 import { queueRederivation, summariesCovering } from '../rederive';
 
@@ -47,7 +48,7 @@ export async function correctFact(userId: string, factId: string, content: strin
   );
   const fresh = plan.rows.filter((r) => !known.has(`${r.messageId}:${r.spanStart}:${r.spanEnd}`));
   const touched = await getDb().transaction(async (tx) => {
-    const edited = await editFact(tx, userId, factId, content, embedding, actor.label);
+    const edited = await editFact(tx, userId, factId, content, documentTerms(content), embedding, actor.label);
     if (!edited) return [];
     const updated = await updateCorrections(tx, userId, factId, content);
     await addRedactions(tx, fresh);

@@ -11,8 +11,9 @@
  * offline model opens every reply with the same sentence and echoes lines back) and name things
  * the user never brought up.
  */
-import { type Segment, segmentWords } from '@/db/search-terms';
+
 import { isCjk, words } from '@/lib/llm/text-features';
+import { type Segment, segmentWords } from '@/lib/text/search-terms';
 import { absolutizeRelativeDates } from './relative-dates';
 
 export type RewriteTrigger = { needed: boolean; reason: string };

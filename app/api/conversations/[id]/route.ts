@@ -1,33 +1,28 @@
-import { deleteConversation, getConversation, renameConversation } from '@/db/conversations';
-import { notFound, otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
+import { otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
+import { conversationOf, deleteConversationOf, renameConversationOf, titleSchema } from '@/lib/services/conversations';
 import { requireUser } from '@/lib/session';
 import { strictObject } from '@/lib/validation';
-import { titleSchema } from '../route';
 
 type Params = { params: Promise<{ id: string }> };
 
 export const GET = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Conversation');
-  const conversation = await getConversation(user.id, id);
-  if (!conversation) throw notFound('Conversation', id);
-  return Response.json({ conversation });
+  return Response.json({ conversation: await conversationOf(user.id, id) });
 });
 
 export const PATCH = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Conversation');
   const { title } = await readJson(request, strictObject({ title: titleSchema }));
-  const conversation = await renameConversation(user.id, id, title);
-  if (!conversation) throw notFound('Conversation', id);
-  return Response.json({ conversation });
+  return Response.json({ conversation: await renameConversationOf(user.id, id, title) });
 });
 
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Conversation');
   await readNoBody(request);
-  if (!(await deleteConversation(user.id, id))) throw notFound('Conversation', id);
+  await deleteConversationOf(user.id, id);
   return Response.json({ deleted: id });
 });
 

@@ -1,8 +1,8 @@
-import { episodeSources } from '@/db/episodes';
-import { getEpisodeListing } from '@/db/memory-page';
 import { userActor } from '@/lib/audit';
-import { notFound, otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
+import { notFound } from '@/lib/errors';
+import { otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
 import { forgetEpisode } from '@/lib/memory/corrections';
+import { episodeWithSources } from '@/lib/services/memory';
 import { requireUser } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
@@ -11,9 +11,7 @@ type Params = { params: Promise<{ id: string }> };
 export const GET = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Episode');
-  const episode = await getEpisodeListing(user.id, id);
-  if (!episode) throw notFound('Episode', id);
-  return Response.json({ episode: { ...episode, sourceMessageIds: await episodeSources(user.id, id) } });
+  return Response.json({ episode: await episodeWithSources(user.id, id) });
 });
 
 /**

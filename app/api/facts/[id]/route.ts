@@ -1,7 +1,8 @@
-import { getFact, getFactHistory, withSources } from '@/db/facts';
 import { userActor } from '@/lib/audit';
-import { notFound, otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
+import { notFound } from '@/lib/errors';
+import { otherMethods, readJson, readNoBody, route, uuidParam } from '@/lib/http';
 import { correctFact, forgetFacts } from '@/lib/memory/corrections';
+import { factWithHistory, factWithSources } from '@/lib/services/memory';
 import { requireUser } from '@/lib/session';
 import { strictObject, text } from '@/lib/validation';
 
@@ -11,9 +12,7 @@ type Params = { params: Promise<{ id: string }> };
 export const GET = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Fact');
-  const fact = await getFact(user.id, id);
-  if (!fact) throw notFound('Fact', id);
-  return Response.json({ fact: (await withSources(user.id, [fact]))[0], history: await getFactHistory(user.id, id) });
+  return Response.json(await factWithHistory(user.id, id));
 });
 
 export const PATCH = route(async (request: Request, { params }: Params) => {
@@ -25,7 +24,7 @@ export const PATCH = route(async (request: Request, { params }: Params) => {
   );
   const fact = await correctFact(user.id, id, content, userActor(user, request));
   if (!fact) throw notFound('Fact', id);
-  return Response.json({ fact: (await withSources(user.id, [fact]))[0] });
+  return Response.json({ fact: await factWithSources(user.id, fact) });
 });
 
 /**

@@ -1,9 +1,6 @@
-import { getDb } from '@/db/client';
-import { getMessage } from '@/db/history';
-import { derivedFrom } from '@/db/provenance';
 import { userActor } from '@/lib/audit';
-import { notFound, otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
-import { removeMessages } from '@/lib/memory/corrections';
+import { otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
+import { deleteMessage, messageWithDerived } from '@/lib/services/messages';
 import { requireUser } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
@@ -11,19 +8,15 @@ type Params = { params: Promise<{ id: string }> };
 export const GET = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Message');
-  const message = await getMessage(user.id, id);
-  if (!message) throw notFound('Message', id);
   // Provenance in reverse: every memory derived from this message.
-  return Response.json({ message, derived: await derivedFrom(getDb(), user.id, [id]) });
+  return Response.json(await messageWithDerived(user.id, id));
 });
 
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Message');
   await readNoBody(request);
-  const message = await getMessage(user.id, id);
-  if (!message) throw notFound('Message', id);
-  await removeMessages({ userId: user.id, conversationId: message.conversationId }, [id], userActor(user, request));
+  await deleteMessage(user.id, id, userActor(user, request));
   return Response.json({ deleted: id });
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { eachAuditEntry, listAudit } from '@/db/audit';
 import { otherMethods, parseInput, route } from '@/lib/http';
+import { auditPage, everyAuditEntry } from '@/lib/services/audit-log';
 import { requireStaff } from '@/lib/session';
 import { queryTime, text } from '@/lib/validation';
 
@@ -26,7 +26,7 @@ export const GET = route(async (request: Request) => {
   if (format === 'jsonl') {
     // The export holds every matching entry, however many: streamed a page at a time.
     const encoder = new TextEncoder();
-    const entries = eachAuditEntry(filter);
+    const entries = everyAuditEntry(filter);
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         const next = await entries.next();
@@ -44,7 +44,7 @@ export const GET = route(async (request: Request) => {
       },
     });
   }
-  return Response.json({ entries: await listAudit(filter, limit) });
+  return Response.json({ entries: await auditPage(filter, limit) });
 });
 
 // Any other method: a 405 JSON error naming the allowed ones.

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { UUID_SHAPE } from '@/components/server-data';
 import { ConversationPage } from '@/components/staff/conversation-page';
-import { requireStaffPage } from '@/components/staff/guard';
+import { requireStaffPage } from '@/lib/services/staff-guard';
+import { isUuid } from '@/lib/validation';
 
 export const metadata: Metadata = { title: 'Conversation' };
 
@@ -16,12 +16,12 @@ export default async function StaffConversation({
 }) {
   await requireStaffPage();
   const { id } = await params;
-  if (!UUID_SHAPE.test(id)) notFound();
+  if (!isUuid(id)) notFound();
   const { turn } = await searchParams;
   return (
     <ConversationPage
       conversationId={id.toLowerCase()}
-      initialTurn={typeof turn === 'string' && UUID_SHAPE.test(turn) ? turn.toLowerCase() : null}
+      initialTurn={typeof turn === 'string' && isUuid(turn) ? turn.toLowerCase() : null}
     />
   );
 }

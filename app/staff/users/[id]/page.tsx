@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { UUID_SHAPE } from '@/components/server-data';
-import { requireStaffPage } from '@/components/staff/guard';
 import { UserPage } from '@/components/staff/user-page';
+import { requireStaffPage } from '@/lib/services/staff-guard';
+import { isUuid } from '@/lib/validation';
 
 export const metadata: Metadata = { title: 'User' };
 
@@ -10,6 +10,6 @@ export const metadata: Metadata = { title: 'User' };
 export default async function StaffUser({ params }: { params: Promise<{ id: string }> }) {
   await requireStaffPage();
   const { id } = await params;
-  if (!UUID_SHAPE.test(id)) notFound();
+  if (!isUuid(id)) notFound();
   return <UserPage userId={id.toLowerCase()} />;
 }

@@ -1,8 +1,7 @@
-import { listMessages } from '@/db/history';
 import { userActor } from '@/lib/audit';
 import { otherMethods, readNoBody, route } from '@/lib/http';
-import { removeMessages } from '@/lib/memory/corrections';
-import { conversationMessages } from '@/lib/messages';
+import { clearConversation } from '@/lib/services/conversations';
+import { conversationMessages } from '@/lib/services/messages';
 import { requireConversationScope } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
@@ -17,8 +16,7 @@ export const GET = route(async (request: Request, { params }: Params) => {
 export const DELETE = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
   await readNoBody(request);
-  const ids = (await listMessages(scope)).map((m) => m.id);
-  return Response.json({ removed: await removeMessages(scope, ids, userActor(scope.user, request)) });
+  return Response.json({ removed: await clearConversation(scope, userActor(scope.user, request)) });
 });
 
 // Any other method: a 405 JSON error naming the allowed ones.

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { getSummary, listSummaryVersions, summarySources } from '@/db/summaries';
 import { userActor } from '@/lib/audit';
-import { HttpError, notFound, otherMethods, readJson, readNoBody, route } from '@/lib/http';
+import { DomainError, notFound } from '@/lib/errors';
+import { otherMethods, readJson, readNoBody, route } from '@/lib/http';
 import { clearSummary, editSummary } from '@/lib/memory/corrections';
+import { summaryWithVersions } from '@/lib/services/conversations';
 import { requireConversationScope } from '@/lib/session';
 import { strictObject, text } from '@/lib/validation';
 
@@ -11,11 +12,7 @@ type Params = { params: Promise<{ id: string }> };
 /** The current summary and every version of it (who, when, before/after). */
 export const GET = route(async (request: Request, { params }: Params) => {
   const scope = await requireConversationScope(request, params);
-  const summary = await getSummary(scope);
-  return Response.json({
-    summary: summary ? { ...summary, sourceMessageIds: await summarySources(scope, summary.version) } : null,
-    versions: await listSummaryVersions(scope),
-  });
+  return Response.json(await summaryWithVersions(scope));
 });
 
 const editSchema = strictObject({
@@ -30,8 +27,7 @@ export const PUT = route(async (request: Request, { params }: Params) => {
   const { content, version } = await readJson(request, editSchema);
   const result = await editSummary(scope, content, version, userActor(scope.user, request));
   if (result.status === 'stale') {
-    throw new HttpError(
-      409,
+    throw new DomainError(
       'stale_version',
       `The summary is at version ${result.current ?? 'none'}, not ${version ?? 'the one you edited'}; reload and edit again.`,
     );
@@ -45,7 +41,7 @@ export const DELETE = route(async (request: Request, { params }: Params) => {
   await readNoBody(request);
   const result = await clearSummary(scope, userActor(scope.user, request));
   if (result.status === 'missing') throw notFound('Summary of conversation', scope.conversationId);
-  if (result.status === 'stale') throw new HttpError(409, 'stale_version', 'The summary changed meanwhile; reload and try again.');
+  if (result.status === 'stale') throw new DomainError('stale_version', 'The summary changed meanwhile; reload and try again.');
   return Response.json({ summary: result.summary });
 });
 

@@ -1,5 +1,5 @@
-import { getAuditEntry } from '@/db/audit';
-import { notFound, otherMethods, route } from '@/lib/http';
+import { otherMethods, route } from '@/lib/http';
+import { auditEntry } from '@/lib/services/audit-log';
 import { requireStaff } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };
@@ -7,10 +7,7 @@ type Params = { params: Promise<{ id: string }> };
 /** One audit entry (staff only). */
 export const GET = route(async (request: Request, { params }: Params) => {
   await requireStaff(request);
-  const id = (await params).id;
-  const entry = /^\d{1,18}$/u.test(id) ? await getAuditEntry(Number(id)) : undefined;
-  if (!entry) throw notFound('Audit entry', id);
-  return Response.json({ entry });
+  return Response.json({ entry: await auditEntry((await params).id) });
 });
 
 // Any other method: a 405 JSON error naming the allowed ones.

@@ -1,4 +1,5 @@
-import { HttpError, notFound, otherMethods, readJson, route, uuidParam } from '@/lib/http';
+import { DomainError, notFound } from '@/lib/errors';
+import { otherMethods, readJson, route, uuidParam } from '@/lib/http';
 import { requireStaff } from '@/lib/session';
 import { clearSummaryAsStaff, reasonSchema } from '@/lib/staff';
 
@@ -11,7 +12,7 @@ export const DELETE = route(async (request: Request, { params }: Params) => {
   const { reason } = await readJson(request, reasonSchema);
   const result = await clearSummaryAsStaff({ user, request }, id, reason);
   if (result.status === 'missing') throw notFound('Summary of conversation', id);
-  if (result.status === 'stale') throw new HttpError(409, 'stale_version', 'The summary changed meanwhile; reload and try again.');
+  if (result.status === 'stale') throw new DomainError('stale_version', 'The summary changed meanwhile; reload and try again.');
   return Response.json({ summary: result.summary });
 });
 

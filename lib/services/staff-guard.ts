@@ -1,7 +1,7 @@
 import { headers } from 'next/headers';
 import { forbidden, unauthorized } from 'next/navigation';
 import { cache } from 'react';
-import { signedInMember } from '@/lib/session';
+import { signedInMember } from '../session';
 
 /**
  * For the staff console's pages (server components): the signed-in staff member. A signed-out

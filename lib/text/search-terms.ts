@@ -7,7 +7,8 @@
  *   each run, so a query word still meets a text the segmenter cut differently ("北京" in "北京市").
  * - every term cut to MAX_TERM_CHARS characters (capTerm), here and on the query side alike, so a
  *   longer "word" is stored and still finds itself.
- * A pure module (no database access), shared with the embedder's text features.
+ * Pure text processing, shared with the embedder's text features and the rewrite rules; the code that
+ * writes a row computes its terms here and hands them to db/.
  */
 const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/u;
 const TOKEN = /[\p{L}\p{N}]+/gu;

@@ -1,0 +1,51 @@
+/**
+ * The layers, checked by `npm run lint:layers`: app/ -> lib/ -> db/, one way.
+ * - db/ is the bottom: it imports neither lib/, app/ nor components/.
+ * - lib/ imports db/, never app/ or components/.
+ * - components/ (client code) see lib/ and db/ through their types only (`import type`).
+ * - no import circles anywhere.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'db-is-the-bottom',
+      comment: 'db/ takes what it needs as arguments (or from db/settings.ts); it never reaches up.',
+      severity: 'error',
+      from: { path: '^db/' },
+      to: { path: '^(lib|app|components)/' },
+    },
+    {
+      name: 'lib-not-up',
+      comment: 'lib/ serves app/; it never imports a route, a page or a component.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^(app|components)/' },
+    },
+    {
+      name: 'components-types-only',
+      comment: 'Components run in the browser: lib/ and db/ reach them as types (`import type`), data through the API or a page.',
+      severity: 'error',
+      from: { path: '^components/' },
+      to: { path: '^(lib|db)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-circular',
+      comment: 'An import circle: neither side can be read, tested or moved alone.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|\\.next|\\.data|drizzle)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.d.ts'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,40 @@
+import { episodeSources } from '@/db/episodes';
+import { getFact, getFactHistory, withSources } from '@/db/facts';
+import { type EpisodeCursor, getEpisodeListing, listEpisodesPage, searchFactsByText } from '@/db/memory-page';
+import type { Fact } from '@/db/schema';
+import { memoryCounts } from '@/db/users';
+import { notFound } from '../errors';
+import { describeFacts, encodeCursor } from '../memory/memory-page';
+
+/** The user's facts matching the filter, each with its sources and the replies that cited it. */
+export async function factsMatching(userId: string, filter: { status?: Fact['status']; q?: string }) {
+  return describeFacts(userId, await searchFactsByText(userId, filter));
+}
+
+/** One of the user's facts with its sources and its history of events; anyone else's is not found. */
+export async function factWithHistory(userId: string, id: string) {
+  const fact = await getFact(userId, id);
+  if (!fact) throw notFound('Fact', id);
+  return { fact: (await withSources(userId, [fact]))[0], history: await getFactHistory(userId, id) };
+}
+
+/** A fact as the API answers it after a change: with its sources. */
+export async function factWithSources(userId: string, fact: Fact) {
+  return (await withSources(userId, [fact]))[0];
+}
+
+/** A page of the user's remembered exchanges, newest first; `nextCursor` asks for the next page (null on the last). */
+export async function episodesPage(userId: string, query: { q?: string; cursor?: EpisodeCursor; limit: number }) {
+  const page = await listEpisodesPage(userId, query);
+  return { episodes: page.episodes, nextCursor: page.next ? encodeCursor(page.next) : null, total: page.total };
+}
+
+/** One of the user's remembered exchanges with the messages it was made from; anyone else's is not found. */
+export async function episodeWithSources(userId: string, id: string) {
+  const episode = await getEpisodeListing(userId, id);
+  if (!episode) throw notFound('Episode', id);
+  return { ...episode, sourceMessageIds: await episodeSources(userId, id) };
+}
+
+/** What "forget everything" would remove now, and what stays. */
+export const memoryCountsOf = (userId: string) => memoryCounts(userId);

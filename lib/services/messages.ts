@@ -1,0 +1,57 @@
+import { getDb } from '@/db/client';
+import { getMessage, listMessages, type Scope } from '@/db/history';
+import { derivedFrom, redactionsOf } from '@/db/provenance';
+import type { Message } from '@/db/schema';
+import type { Actor } from '../audit';
+import { notFound } from '../errors';
+import { removeMessages } from '../memory/corrections';
+
+/** A part of a message memory no longer carries, as the chat marks it. */
+export type MessageMark = { start: number; end: number; kind: 'forgotten' | 'corrected'; replacement: string | null; at: string };
+
+/** The conversation's messages as the chat shows them: as written, with the parts memlens forgot or the user corrected marked. */
+export async function conversationMessages(scope: Scope): Promise<Array<Message & { marks: MessageMark[] }>> {
+  const rows = await listMessages(scope);
+  const spans = await redactionsOf(
+    scope.userId,
+    rows.map((m) => m.id),
+  );
+  return rows.map((m) => ({
+    ...m,
+    marks: spans
+      .filter((s) => s.messageId === m.id)
+      .map((s) => ({ start: s.spanStart, end: s.spanEnd, kind: s.kind, replacement: s.replacement, at: s.createdAt.toISOString() })),
+  }));
+}
+
+/** The user's message with every memory derived from it (provenance in reverse); anyone else's is not found. */
+export async function messageWithDerived(userId: string, id: string) {
+  const message = await messageOf(userId, id);
+  return { message, derived: await derivedFrom(getDb(), userId, [id]) };
+}
+
+/** Removes one of the user's messages, with what was derived from it alone. */
+export async function deleteMessage(userId: string, id: string, actor: Actor): Promise<void> {
+  const message = await messageOf(userId, id);
+  await removeMessages({ userId, conversationId: message.conversationId }, [id], actor);
+}
+
+async function messageOf(userId: string, id: string): Promise<Message> {
+  const message = await getMessage(userId, id);
+  if (!message) throw notFound('Message', id);
+  return message;
+}
+
+/** A message as the page hands it to the chat: dates as ISO strings. */
+export function toStoredMessage(message: Message & { marks: MessageMark[] }) {
+  return {
+    id: message.id,
+    role: message.role,
+    content: message.content,
+    status: message.status,
+    error: message.error,
+    model: message.model,
+    createdAt: message.createdAt.toISOString(),
+    marks: message.marks,
+  };
+}
