@@ -2,7 +2,8 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { ApiError, api, memoryKeys } from '../api';
+import { api, memoryKeys } from '../api';
+import { ApiError } from '../http';
 import { useShell } from '../app-shell';
 import { ChevronIcon, CloseIcon, LensIcon } from '../icons';
 import { type ChatMessage, textOf, turnRecordOf } from '../types';

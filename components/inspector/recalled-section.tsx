@@ -2,7 +2,7 @@
 
 import { useQueries } from '@tanstack/react-query';
 import { memo, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../api';
+import { ApiError } from '../http';
 import { type ChatMessage, turnRecordOf } from '../types';
 import { turnKey, useEndpoints, useViewer } from './endpoints';
 import { revealCitation, useInspector, useInspectorStore } from './store';

@@ -3,7 +3,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import { ApiError, api, memoryKeys } from '../api';
+import { api, memoryKeys } from '../api';
+import { ApiError } from '../http';
 import { HistoryIcon, PencilIcon, PlusIcon, QuoteIcon, TrashIcon } from '../icons';
 import { useAfterMemoryChange } from '../inspector/memory-changed';
 import { Badge, formatDate, formatDateTime } from '../inspector/ui';

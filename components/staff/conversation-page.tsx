@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError } from '../api';
+import { ApiError } from '../http';
 import { ChevronIcon, CloseIcon, InspectorIcon, LensIcon } from '../icons';
 import { InspectorEndpointsProvider, staffEndpoints, turnKey, useEndpoints } from '../inspector/endpoints';
 import { InspectorStoreProvider, useInspectorStore, useRevealFromHash } from '../inspector/store';

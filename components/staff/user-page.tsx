@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { ApiError } from '../api';
+import { ApiError } from '../http';
 import { ChatIcon, ChevronIcon, PencilIcon, TrashIcon } from '../icons';
 import { Badge, Field, formatDate, formatDateTime } from '../inspector/ui';
 import { VisibleText } from '../visible-text';
