@@ -3,10 +3,14 @@
 import { useMutation } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { onMemoryChanged } from '../api';
+import { Badge, Notice } from '../ui/badge';
+import { formatDateTime, formatTokens } from '../ui/format';
+import { Skeleton } from '../ui/loading';
+import { RedactedText } from '../ui/redacted-text';
+import { Section } from '../ui/section';
 import { BLOCKS } from './budget-section';
 import { useEndpoints } from './endpoints';
 import type { BlockName, ReplayOptions, ReplayResponse, TurnRecord } from './types';
-import { Badge, formatDateTime, formatTokens, Notice, RedactedText, Section, Skeleton } from './ui';
 
 type Diff = ReplayResponse['diff'];
 type Item = Diff['added'][number];

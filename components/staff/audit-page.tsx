@@ -4,13 +4,19 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type ReactNode, useId, useState } from 'react';
-import { Badge, Disclosure, formatDateTime, LoadError, RedactedText, Skeleton } from '../inspector/ui';
+import { Badge } from '../ui/badge';
+import { Card } from '../ui/card';
+import { formatDateTime, plural } from '../ui/format';
+import { IdText } from '../ui/id-text';
+import { Empty, LoadError, Skeleton } from '../ui/loading';
+import { RedactedText } from '../ui/redacted-text';
+import { Disclosure } from '../ui/section';
+import { buttons, inputStyle } from '../ui/styles';
+import { isUuid } from '../ui/uuid';
 import { staffApi, staffKeys } from './api';
 import type { AuditEntry, AuditFilter } from './types';
-import { buttons, Card, Empty, IdText, inputStyle, plural } from './ui';
 
 const PAGE = 50;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const OBJECT_TYPES: Array<[string, string]> = [
   ['fact', 'Fact'],
@@ -225,7 +231,7 @@ function FilterForm({ filter }: { filter: AuditFilter }) {
   async function resolveUser(value: string, label: string): Promise<string | null | undefined> {
     const text = value.trim();
     if (!text) return undefined;
-    if (UUID.test(text)) return text.toLowerCase();
+    if (isUuid(text)) return text.toLowerCase();
     if (!text.includes('@')) {
       setProblem(`${label}: enter a user id or an email address.`);
       return null;

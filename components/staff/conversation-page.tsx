@@ -8,14 +8,19 @@ import { ChevronIcon, CloseIcon, InspectorIcon, LensIcon } from '../icons';
 import { InspectorEndpointsProvider, staffEndpoints, turnKey, useEndpoints } from '../inspector/endpoints';
 import { InspectorStoreProvider, useInspectorStore, useRevealFromHash } from '../inspector/store';
 import { TurnView } from '../inspector/turn-view';
-import { Badge, formatDateTime, Notice, Skeleton } from '../inspector/ui';
 import { Markdown } from '../markdown';
 import { CorrectionsCaption, MarkedText, ReplyMarksNote } from '../message-marks';
 import { type ChatMessage, toChatMessage } from '../types';
+import { Badge, Notice, StatusLine } from '../ui/badge';
+import { Card } from '../ui/card';
+import { formatDateTime, plural } from '../ui/format';
+import { Empty, Loaded, Skeleton } from '../ui/loading';
+import { MESSAGE_STATUS } from '../ui/message-status';
+import { buttons } from '../ui/styles';
 import { VisibleText } from '../visible-text';
 import { staffApi, staffKeys } from './api';
+import { ReasonDialog } from './reason-dialog';
 import type { ConversationDetail, StaffMessage, StaffSummary, UserOverview } from './types';
-import { buttons, Card, Empty, Loaded, plural, ReasonDialog, StatusLine } from './ui';
 
 const MESSAGES_HELP = (
   <>
@@ -186,13 +191,6 @@ function ConversationView({
   );
 }
 
-const STATUS: Record<StaffMessage['status'], { label: string; tone: 'accent' | 'good' | 'warn' | 'danger' } | null> = {
-  complete: null,
-  streaming: { label: 'Being written', tone: 'accent' },
-  incomplete: { label: 'Stopped', tone: 'warn' },
-  failed: { label: 'Failed', tone: 'danger' },
-};
-
 function StaffMessageView({
   message,
   selected,
@@ -204,7 +202,8 @@ function StaffMessageView({
   onTurn: () => void;
   onCite: (messageId: string, n: number) => void;
 }) {
-  const status = STATUS[message.status];
+  // A complete message needs no badge in the transcript.
+  const status = message.status === 'complete' ? null : MESSAGE_STATUS[message.status];
   return (
     <article
       id={`message-${message.id}`}

@@ -5,11 +5,18 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { ApiError } from '../http';
 import { ChatIcon, ChevronIcon, PencilIcon, TrashIcon } from '../icons';
-import { Badge, Field, formatDate, formatDateTime } from '../inspector/ui';
+import { Badge, StatusLine } from '../ui/badge';
+import { Card } from '../ui/card';
+import { Field } from '../ui/field';
+import { formatDate, formatDateTime, plural } from '../ui/format';
+import { IdText } from '../ui/id-text';
+import { Empty, Loaded } from '../ui/loading';
+import { buttons } from '../ui/styles';
 import { VisibleText } from '../visible-text';
+import { AccountBadges, ROLE_HELP } from './account';
 import { staffApi, staffKeys } from './api';
+import { ReasonDialog } from './reason-dialog';
 import type { StaffConversation, StaffFact, UserOverview } from './types';
-import { AccountBadges, buttons, Card, Empty, IdText, Loaded, plural, ReasonDialog, ROLE_HELP, StatusLine } from './ui';
 
 const FACTS_HELP = (
   <>
