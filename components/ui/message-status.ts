@@ -11,4 +11,7 @@ export const MESSAGE_STATUS: Record<MessageStatus, { label: string; tone: Exclud
 
 /** The badge of a status, one the table does not know read as it is. */
 export const messageStatusBadge = (status: string): { label: string; tone: Exclude<Tone, 'neutral'> } =>
-  (MESSAGE_STATUS as Record<string, { label: string; tone: Exclude<Tone, 'neutral'> } | undefined>)[status] ?? { label: status, tone: 'warn' };
+  (MESSAGE_STATUS as Record<string, { label: string; tone: Exclude<Tone, 'neutral'> } | undefined>)[status] ?? {
+    label: status,
+    tone: 'warn',
+  };
