@@ -109,36 +109,16 @@ export function FilterForm({ filter }: { filter: AuditFilter }) {
         </Labelled>
         <div className="grid grid-cols-2 gap-3 sm:col-span-2 lg:col-span-1">
           <Labelled id={ids.type} label="Object">
-            <select
+            <AnyOf
               id={ids.type}
-              data-testid="audit-filter-object"
+              testId="audit-filter-object"
               value={draft.objectType}
-              onChange={(event) => set('objectType')(event.target.value)}
-              className={inputStyle}
-            >
-              <option value="">Any</option>
-              {OBJECT_TYPES.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
+              onChange={set('objectType')}
+              options={OBJECT_TYPES}
+            />
           </Labelled>
           <Labelled id={ids.action} label="Action">
-            <select
-              id={ids.action}
-              data-testid="audit-filter-action"
-              value={draft.action}
-              onChange={(event) => set('action')(event.target.value)}
-              className={inputStyle}
-            >
-              <option value="">Any</option>
-              {ACTIONS.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
+            <AnyOf id={ids.action} testId="audit-filter-action" value={draft.action} onChange={set('action')} options={ACTIONS} />
           </Labelled>
         </div>
         <div className="grid grid-cols-2 gap-3 sm:col-span-2 lg:col-span-1">
@@ -192,5 +172,31 @@ function Labelled({ id, label, hint, children }: { id: string; label: string; hi
       </label>
       {children}
     </div>
+  );
+}
+
+/** A choice of one of `options`, or "Any". */
+function AnyOf({
+  id,
+  testId,
+  value,
+  onChange,
+  options,
+}: {
+  id: string;
+  testId: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: Array<[string, string]>;
+}) {
+  return (
+    <select id={id} data-testid={testId} value={value} onChange={(event) => onChange(event.target.value)} className={inputStyle}>
+      <option value="">Any</option>
+      {options.map(([option, label]) => (
+        <option key={option} value={option}>
+          {label}
+        </option>
+      ))}
+    </select>
   );
 }
