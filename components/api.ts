@@ -1,11 +1,11 @@
-import type { MessageLocation } from './inspector/endpoints';
+import { fetchOrThrow, type MessageLocation, queryString as query } from './http';
 import type {
   Fact,
-  FactDeleteResult,
   FactEvent,
   FactStatus,
   ForgetResult,
   MemoryCounts,
+  MemoryDeleteResult,
   ReplayOptions,
   ReplayResponse,
   SummaryResponse,
@@ -14,48 +14,15 @@ import type {
 import type { AddFactResult, EpisodeDeleteResult, EpisodePage, FactKind, PageFact } from './memory-page/types';
 import type { ConversationSummary, ImportView, StoredMessage } from './types';
 
-/** An error the API answered with (`{ error: { code, message } }`), or a network failure. */
-export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: string,
-  ) {
-    super(message);
-  }
-}
-
 async function request<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
   const { json, ...rest } = init;
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      ...rest,
-      headers: { ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...rest.headers },
-      body: json !== undefined ? JSON.stringify(json) : rest.body,
-    });
-  } catch {
-    throw new ApiError('Could not reach the server. Check your connection and try again.', 0, 'network');
-  }
-  if (!response.ok) {
-    const body = await response.text();
-    const parsed = parseApiError(body);
-    throw new ApiError(parsed?.message ?? `The server answered ${response.status}.`, response.status, parsed?.code ?? 'http_error');
-  }
+  const response = await fetchOrThrow(path, {
+    ...rest,
+    headers: { ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...rest.headers },
+    body: json !== undefined ? JSON.stringify(json) : rest.body,
+  });
+  // `T` is the server's own type of this answer (imported as a type), not a copy of it.
   return (await response.json()) as T;
-}
-
-/** Reads `{ error: { code, message } }` out of a response body. */
-export function parseApiError(body: string): { code: string; message: string } | undefined {
-  try {
-    const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
-    if (parsed?.error && typeof parsed.error.message === 'string') {
-      return { code: typeof parsed.error.code === 'string' ? parsed.error.code : 'error', message: parsed.error.message };
-    }
-  } catch {
-    // not JSON
-  }
-  return undefined;
 }
 
 export const api = {
@@ -89,7 +56,7 @@ export const api = {
   getFact: (id: string) => request<{ fact: Fact; history: FactEvent[] }>(`/api/facts/${id}`, { cache: 'no-store' }),
   editFact: (id: string, content: string) =>
     request<{ fact: Fact }>(`/api/facts/${id}`, { method: 'PATCH', json: { content } }).then((r) => r.fact),
-  deleteFact: (id: string) => request<FactDeleteResult>(`/api/facts/${id}`, { method: 'DELETE' }),
+  deleteFact: (id: string) => request<MemoryDeleteResult>(`/api/facts/${id}`, { method: 'DELETE' }),
   memoryCounts: () => request<MemoryCounts>('/api/memory', { cache: 'no-store' }),
   forgetEverything: () => request<ForgetResult>('/api/memory', { method: 'DELETE' }),
   messageLocation: (messageId: string) =>
@@ -116,14 +83,6 @@ export const api = {
     request<EpisodePage>(`/api/episodes${query({ q: filter.q, cursor: filter.cursor ?? undefined })}`, { cache: 'no-store' }),
   deleteEpisode: (id: string) => request<EpisodeDeleteResult>(`/api/episodes/${id}`, { method: 'DELETE' }),
 };
-
-/** `?a=1&b=2` of the given values (empty ones left out), or ''. */
-function query(values: Record<string, string | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) if (value) search.set(key, value);
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
 
 // ---- memory changes: the inspector corrects memory, the chat re-reads its messages (their marks)
 

@@ -7,8 +7,8 @@ import { ConfirmDialog } from './confirm-dialog';
 import { TrashIcon } from './icons';
 import { useAfterMemoryChange } from './inspector/memory-changed';
 import type { ForgetResult, MemoryCounts } from './inspector/types';
-import { Notice } from './inspector/ui';
-import { plural } from './memory-page/ui';
+import { Notice } from './ui/badge';
+import { plural } from './ui/format';
 
 // "Forget everything", as the inspector's Memory tab and the Memory page both offer it: the same words,
 // the same counts read when the dialog opens, the same result. Each place frames it with its own heading.

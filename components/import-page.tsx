@@ -6,9 +6,10 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { api, conversationsKey, importsKey } from './api';
 import { ChatHeader } from './chat-header';
 import { UploadIcon } from './icons';
-import { Badge, formatDateTime, Notice } from './inspector/ui';
-import { Panel, plural } from './memory-page/ui';
+import { Panel } from './memory-page/panel';
 import type { ImportView, ModelInfo } from './types';
+import { Badge, Notice } from './ui/badge';
+import { formatDateTime, plural } from './ui/format';
 
 const POLL_MS = 750;
 const isActive = (view: ImportView | undefined) => view?.status === 'pending' || view?.status === 'running';

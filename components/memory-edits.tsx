@@ -4,10 +4,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { api, memoryKeys } from './api';
 import { ConfirmDialog } from './confirm-dialog';
+import { describeActor } from './inspector/describe-actor';
 import { useAfterMemoryChange } from './inspector/memory-changed';
 import type { Fact, FactEvent } from './inspector/types';
-import { Badge, describeActor, formatDateTime, Notice, Skeleton } from './inspector/ui';
-import { plural } from './memory-page/ui';
+import { Badge, Notice } from './ui/badge';
+import { formatDateTime, plural } from './ui/format';
+import { Skeleton } from './ui/loading';
 import { VisibleText } from './visible-text';
 
 // Correcting memory, as both the inspector's Memory tab (inspector/facts-view.tsx) and the Memory page

@@ -1,12 +1,14 @@
 import type { UIMessage } from 'ai';
+import type { Conversation, Message } from '@/db/schema';
 import type { ImportView } from '@/lib/import-queue';
 import type { MessageMark } from '@/lib/services/messages';
 import type { TurnRecord } from './inspector/types';
+import type { Json } from './json';
 
 export type { ImportView, MessageMark };
 
 /** How a stored message ended; `streaming` while a reply is still being written. */
-export type MessageStatus = 'streaming' | 'complete' | 'incomplete' | 'failed';
+export type MessageStatus = Message['status'];
 
 /**
  * Metadata on a chat message. `status`/`error` come from the database (or are set locally when a
@@ -39,20 +41,13 @@ export function turnRecordOf(message: Pick<ChatMessage, 'parts'>): TurnRecord | 
 }
 
 /** A conversation as the API returns it (dates as ISO strings). */
-export type ConversationSummary = { id: string; title: string; createdAt: string; updatedAt: string };
+export type ConversationSummary = Json<Pick<Conversation, 'id' | 'title' | 'createdAt' | 'updatedAt'>>;
 
 /** GET /api/me → model */
 export type ModelInfo = { chat: string; offline: boolean; maxMessageChars: number };
 
-/** A message row as GET /api/conversations/:id/messages returns it. */
-export type StoredMessage = {
-  id: string;
-  role: 'user' | 'assistant';
-  content: string;
-  status: MessageStatus;
-  error: string | null;
-  model?: string | null;
-  createdAt: string;
+/** What the chat reads of a message row (GET /api/conversations/:id/messages answers the whole row). */
+export type StoredMessage = Json<Pick<Message, 'id' | 'role' | 'content' | 'status' | 'error' | 'model' | 'createdAt'>> & {
   marks?: MessageMark[];
 };
 

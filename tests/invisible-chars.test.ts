@@ -1,9 +1,9 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { RedactedText } from '@/components/inspector/ui';
 import { Markdown } from '@/components/markdown';
 import { MarkedText } from '@/components/message-marks';
+import { RedactedText } from '@/components/ui/redacted-text';
 import { VisibleText } from '@/components/visible-text';
 import { splitInvisible } from '@/lib/invisible-chars';
 

@@ -2,12 +2,10 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext } from 'react';
-import { ApiError, api, memoryKeys } from '../api';
+import { api, memoryKeys } from '../api';
+import { ApiError, type MessageLocation } from '../http';
 import { staffApi, staffKeys } from '../staff/api';
 import type { ReplayOptions, ReplayResponse, TurnContext } from './types';
-
-/** Where a message lives: its conversation, for links to other conversations. */
-export type MessageLocation = { conversationId: string; role: 'user' | 'assistant' };
 
 /**
  * What the inspector reads from the server, and where its links go. The chat uses the user's own

@@ -6,8 +6,12 @@ import { useState } from 'react';
 import { api, memoryKeys } from '../api';
 import { HistoryIcon, PencilIcon, RefreshIcon, TrashIcon } from '../icons';
 import { DismissibleNotice, FactHistory, FactItem, useFactEdits } from '../memory-edits';
+import { Badge, Notice } from '../ui/badge';
+import { formatDate, formatDateTime } from '../ui/format';
+import { Skeleton } from '../ui/loading';
+import { Section } from '../ui/section';
+import { SourceLinks } from './source-links';
 import type { Fact } from './types';
-import { Badge, formatDate, formatDateTime, Notice, Section, Skeleton, SourceLinks } from './ui';
 
 /** What memlens knows about the user across conversations, by slot: edit, delete, and each fact's history. */
 export function FactsSection({ conversationId, onReveal }: { conversationId: string; onReveal: () => void }) {

@@ -2,15 +2,19 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { ApiError, api, memoryKeys } from '../api';
+import { api, memoryKeys } from '../api';
 import { useShell } from '../app-shell';
+import { ApiError } from '../http';
 import { ChevronIcon, CloseIcon, LensIcon } from '../icons';
 import { type ChatMessage, textOf, turnRecordOf } from '../types';
+import { Badge, Notice } from '../ui/badge';
+import { HelpButton, HelpNote } from '../ui/help';
+import { LoadError, Skeleton } from '../ui/loading';
+import { messageStatusBadge } from '../ui/message-status';
 import { MemoryView } from './memory-view';
 import { boundMessage, type InspectorTab, useInspector, useInspectorStore, useRevealFromHash } from './store';
 import { TurnView } from './turn-view';
 import type { TurnRecord } from './types';
-import { Badge, HelpButton, HelpNote, LoadError, Notice, Skeleton } from './ui';
 
 const TABS: Array<{ id: InspectorTab; label: string }> = [
   { id: 'turn', label: 'This reply' },
@@ -216,13 +220,6 @@ function useMemoryRefreshAfterTurns(conversationId: string, status: string) {
   }, [status, conversationId, queryClient]);
 }
 
-const STATUS_BADGES: Record<string, { label: string; tone: 'accent' | 'good' | 'warn' | 'danger' }> = {
-  streaming: { label: 'Streaming', tone: 'accent' },
-  complete: { label: 'Complete', tone: 'good' },
-  incomplete: { label: 'Stopped', tone: 'warn' },
-  failed: { label: 'Failed', tone: 'danger' },
-};
-
 function BoundHeader({
   message,
   messages,
@@ -251,7 +248,7 @@ function BoundHeader({
   const at = messages.findIndex((m) => m.id === message.id);
   const question = record?.question.text ?? [...messages.slice(0, Math.max(0, at))].reverse().find((m) => m.role === 'user');
   const questionText = typeof question === 'string' ? question : question ? textOf(question) : '';
-  const badge = record ? (STATUS_BADGES[record.status] ?? { label: record.status, tone: 'warn' as const }) : null;
+  const badge = record ? messageStatusBadge(record.status) : null;
   const [sourceHelp, setSourceHelp] = useState(false);
   const sourceHelpId = useId();
   return (

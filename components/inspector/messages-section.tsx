@@ -2,10 +2,14 @@
 
 import { memo, useState } from 'react';
 import { type ChatMessage, textOf } from '../types';
+import { Badge } from '../ui/badge';
+import { formatTokens } from '../ui/format';
+import { RedactedText } from '../ui/redacted-text';
+import { Section } from '../ui/section';
 import { sentTokens } from './sent-tokens';
+import { SourceLinks } from './source-links';
 import { useInspector } from './store';
 import type { TurnRecord } from './types';
-import { Badge, formatTokens, RedactedText, Section, SourceLinks } from './ui';
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;

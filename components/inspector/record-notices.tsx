@@ -2,14 +2,17 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { RetryIcon } from '../icons';
+import { Badge, Notice } from '../ui/badge';
+import { formatDateTime, formatTokens, plural, shortId } from '../ui/format';
+import { messageStatusBadge } from '../ui/message-status';
+import { RedactedText } from '../ui/redacted-text';
+import { Disclosure } from '../ui/section';
+import { describeActor } from './describe-actor';
 import { turnKey, useEndpoints, useViewer } from './endpoints';
 import type { PriorAttempt, TurnRecord } from './types';
-import { Badge, Disclosure, describeActor, formatDateTime, formatTokens, Notice, RedactedText, shortId } from './ui';
 
 // What happened to a turn record after it was stored: redactions (a memory deletion removed text
 // from it) and earlier attempts (a Retry rewrote the reply in place and kept their records).
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** At the top of a record that a memory deletion changed: who, when, why, and what stays as it was. */
 export function RecordRedactedNotice({ record }: { record: TurnRecord }) {
@@ -37,13 +40,6 @@ export function RecordRedactedNotice({ record }: { record: TurnRecord }) {
     </div>
   );
 }
-
-const STATUS_LABELS: Record<string, { label: string; tone: 'accent' | 'good' | 'warn' | 'danger' }> = {
-  streaming: { label: 'Streaming', tone: 'accent' },
-  complete: { label: 'Complete', tone: 'good' },
-  incomplete: { label: 'Stopped', tone: 'warn' },
-  failed: { label: 'Failed', tone: 'danger' },
-};
 
 /**
  * "Attempt 2 · 1 earlier attempt": a reply answered again with Retry keeps its id; the records of
@@ -102,7 +98,7 @@ export function AttemptsBar({ record }: { record: TurnRecord }) {
 
 function PriorAttemptItem({ entry }: { entry: PriorAttempt }) {
   const { record } = entry;
-  const status = STATUS_LABELS[record.status] ?? { label: record.status, tone: 'warn' as const };
+  const status = messageStatusBadge(record.status);
   const kept = record.recalled.filter((item) => item.kept).length;
   const total = record.budget?.total;
   return (

@@ -2,13 +2,24 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { ApiError, api, memoryKeys } from '../api';
+import { api, memoryKeys } from '../api';
 import { ConfirmDialog } from '../confirm-dialog';
+import { ApiError } from '../http';
+import { Badge, Notice } from '../ui/badge';
+import { formatDateTime } from '../ui/format';
+import { LoadError, Skeleton } from '../ui/loading';
+import { Disclosure, Section } from '../ui/section';
 import { VisibleText } from '../visible-text';
+import { describeActor } from './describe-actor';
+import { SourceLinks } from './source-links';
 import type { SummaryResponse, SummaryVersion } from './types';
-import { Badge, Disclosure, describeActor, formatDateTime, LoadError, Notice, Section, Skeleton, SourceLinks } from './ui';
 
-const ACTION_LABELS: Record<SummaryVersion['action'], string> = { refresh: 'Refreshed', edit: 'Edited', clear: 'Cleared' };
+const ACTION_LABELS: Record<SummaryVersion['action'], string> = {
+  refresh: 'Refreshed',
+  edit: 'Edited',
+  clear: 'Cleared',
+  rebuild: 'Rebuilt',
+};
 
 /** The conversation's rolling summary: read it, edit it (guarded by its version), clear it, see every version. */
 export function SummarySection({ conversationId }: { conversationId: string }) {

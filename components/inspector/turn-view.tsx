@@ -1,5 +1,10 @@
 'use client';
 
+import { Badge } from '../ui/badge';
+import { Field } from '../ui/field';
+import { Explained } from '../ui/help';
+import { RedactedText } from '../ui/redacted-text';
+import { Section } from '../ui/section';
 import { BudgetSection } from './budget-section';
 import { MessagesSection } from './messages-section';
 import { RecalledSection } from './recalled-section';
@@ -7,7 +12,6 @@ import { AttemptsBar, RecordRedactedNotice } from './record-notices';
 import { ReplaySection } from './replay-section';
 import { TimingSection } from './timing-section';
 import type { TurnRecord } from './types';
-import { Badge, Explained, Field, RedactedText, Section } from './ui';
 
 /** Everything about one reply's context, section by section. */
 export function TurnView({ record, onReveal }: { record: TurnRecord; onReveal: () => void }) {

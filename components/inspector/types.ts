@@ -1,11 +1,20 @@
+import type { getFactHistory, withSources } from '@/db/facts';
+import type { Summary } from '@/db/schema';
+import type { listSummaryVersions } from '@/db/summaries';
+import type { memoryCounts } from '@/db/users';
+import type { RedactionNote } from '@/lib/memory/audit-redaction';
+import type { BlockName as MemoryBlockName } from '@/lib/memory/budget';
+import type { forgetEverything } from '@/lib/memory/corrections';
+import type { REDACTED as SERVER_REDACTED } from '@/lib/memory/redaction';
 import type { TurnRecord as BuiltTurnRecord } from '@/lib/memory/turn-record';
+import type { turnContext } from '@/lib/turn-context';
+import type { Json, JsonResult } from '../json';
 
 // What the inspector reads. The turn record's type comes from the server code that builds it
 // (a type-only import: nothing of lib/ reaches the browser bundle), plus what a memory deletion
 // writes into a stored record afterwards.
 
-/** Who removed deleted memory from a record, when, and why (`by` is `user:<id>`). */
-export type RedactionNote = { at: string; by: string; reason: string };
+export type { RedactionNote };
 /** One redaction of a record: the note and how many recalled items it changed. */
 export type RecordRedaction = RedactionNote & { items: number };
 
@@ -23,87 +32,46 @@ export type TurnRecord = Omit<BuiltTurnRecord, 'recalled' | 'attempt' | 'firstTo
 };
 
 /** The text memlens writes where deleted memory was. */
-export const REDACTED = '[redacted]';
+export const REDACTED: typeof SERVER_REDACTED = '[redacted]';
 export type BudgetReport = NonNullable<TurnRecord['budget']>;
 export type BudgetDecision = BudgetReport['decisions'][number];
 export type RetrievalRun = TurnRecord['runs'][number];
-export type BlockName = 'required' | 'facts' | 'summary' | 'episodes' | 'history';
+export type BlockName = 'required' | MemoryBlockName;
 
-/** GET /api/messages/:id/context */
-export type TurnContext = {
+type ServerTurnContext = JsonResult<typeof turnContext>;
+
+/** GET /api/messages/:id/context (the stored record is JSON the server does not type: read as the record it was built as). */
+export type TurnContext = Omit<ServerTurnContext, 'context' | 'attempt' | 'priorAttempts'> & {
   context: TurnRecord;
-  requestId: string;
   attempt?: number;
   /** The records of earlier attempts at this reply (a Retry rewrites it in place), newest first. */
   priorAttempts?: PriorAttempt[];
-  citations: Array<{ items: unknown[]; citedKeys: string[]; retrievalRuns: unknown[] }>;
 };
 
-export type SummaryAction = 'refresh' | 'edit' | 'clear';
+export type PriorAttempt = Omit<ServerTurnContext['priorAttempts'][number], 'record'> & { record: TurnRecord };
 
-/** A conversation's rolling summary (dates as ISO strings). */
-export type ConversationSummaryBlock = {
-  content: string;
-  version: number;
-  coveredMessageCount: number;
-  lastCoveredMessageId: string | null;
-  sourceMessageIds?: string[];
-  updatedBy: string;
-  updatedAt: string;
-};
+export type SummaryVersion = JsonResult<typeof listSummaryVersions>[number];
+export type SummaryAction = SummaryVersion['action'];
 
-export type SummaryVersion = {
-  version: number;
-  action: SummaryAction;
-  actor: string;
-  before: string | null;
-  after: string | null;
-  coveredMessageCount?: number;
-  createdAt: string;
-};
+/** A conversation's rolling summary, with the messages it stands for. */
+export type ConversationSummaryBlock = Json<Summary> & { sourceMessageIds?: string[] };
 
 /** GET /api/conversations/:id/summary */
 export type SummaryResponse = { summary: ConversationSummaryBlock | null; versions: SummaryVersion[] };
 
-export type FactStatus = 'active' | 'superseded' | 'deleted';
-
-export type Fact = {
-  id: string;
-  slot: string;
-  content: string;
-  value: string;
-  status: FactStatus;
-  validFrom: string;
-  validTo: string | null;
-  sourceMessageIds: string[];
-  /** Where each source message stated it (UTF-16 offsets into the message's content). */
-  sources?: Array<{ messageId: string; spanStart: number | null; spanEnd: number | null }>;
-  conversationId: string | null;
-  supersededBy?: string | null;
-  createdAt?: string;
-  updatedAt: string;
-};
-
-export type FactEvent = {
-  id?: string;
-  event: 'ADD' | 'UPDATE' | 'DELETE' | 'NONE' | 'EDIT' | 'MOVE';
-  oldContent: string | null;
-  newContent: string | null;
-  actor: string;
-  sourceMessageId?: string | null;
-  createdAt: string;
-};
-
-export type PriorAttempt = { attempt: number; requestId: string; createdAt: string; record: TurnRecord };
+/** A fact as the API shows it: with its sources, without its embedding. */
+export type Fact = JsonResult<typeof withSources>[number];
+export type FactStatus = Fact['status'];
+export type FactEvent = JsonResult<typeof getFactHistory>[number];
 
 /** GET /api/memory: what "forget everything" would remove now, and what stays. */
-export type MemoryCounts = { removed: Record<string, number>; kept: { conversations: number; messages: number } };
+export type MemoryCounts = JsonResult<typeof memoryCounts>;
 
 /** DELETE /api/memory */
-export type ForgetResult = { deleted: Record<string, number>; recordsRedacted: number };
+export type ForgetResult = JsonResult<typeof forgetEverything>;
 
-/** DELETE /api/facts/:id */
-export type FactDeleteResult = { deleted: string; messagesMarked: number; recordsRedacted: number };
+/** DELETE /api/facts/:id, DELETE /api/episodes/:id: what went with the deleted memory. */
+export type MemoryDeleteResult = { deleted: string; messagesMarked: number; recordsRedacted: number };
 
 /** POST /api/messages/:id/replay: a past turn's context assembled again and compared (type-only, from the server code). */
 export type { ReplayOptions, ReplayResult as ReplayResponse } from '@/lib/memory/replay';

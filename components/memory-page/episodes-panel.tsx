@@ -7,10 +7,14 @@ import { api, memoryKeys } from '../api';
 import { ConfirmDialog } from '../confirm-dialog';
 import { TrashIcon } from '../icons';
 import { useAfterMemoryChange } from '../inspector/memory-changed';
-import { formatDateTime, LoadError, RedactedText } from '../inspector/ui';
 import { ActionNotice, describeForgetting, useActionNotice } from '../memory-edits';
+import { formatDateTime, plural } from '../ui/format';
+import { LoadError } from '../ui/loading';
+import { RedactedText } from '../ui/redacted-text';
+import { SearchField, SearchResults, useDebounced } from '../ui/search';
+import { buttons } from '../ui/styles';
+import { messageHref, Panel } from './panel';
 import type { Episode } from './types';
-import { buttonStyles, messageHref, Panel, plural, SearchField, SearchResults, useDebounced } from './ui';
 
 /** The earlier exchanges memlens can recall: newest first, searchable, deletable, a page at a time. */
 export function EpisodesPanel() {
@@ -77,7 +81,7 @@ export function EpisodesPanel() {
               data-testid="episodes-more"
               onClick={() => void query.fetchNextPage()}
               disabled={query.isFetchingNextPage}
-              className={buttonStyles.secondary}
+              className={buttons.secondary}
             >
               {query.isFetchingNextPage ? 'Loading…' : `Show more (${plural(total - episodes.length, 'more exchange')})`}
             </button>
@@ -146,7 +150,7 @@ function EpisodeCard({ episode, onDeleted }: { episode: Episode; onDeleted: (mes
             remove.reset();
             setConfirming(true);
           }}
-          className={`shrink-0 ${buttonStyles.quietDanger}`}
+          className={`shrink-0 ${buttons.quietDanger}`}
           aria-label={`Delete this remembered exchange from “${episode.conversationTitle}”`}
         >
           <TrashIcon width={12} height={12} /> Delete

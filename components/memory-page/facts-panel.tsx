@@ -3,13 +3,17 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import { ApiError, api, memoryKeys } from '../api';
+import { api, memoryKeys } from '../api';
+import { ApiError } from '../http';
 import { HistoryIcon, PencilIcon, PlusIcon, QuoteIcon, TrashIcon } from '../icons';
 import { useAfterMemoryChange } from '../inspector/memory-changed';
-import { Badge, formatDate, formatDateTime } from '../inspector/ui';
 import { ActionNotice, FactHistory, FactItem, useActionNotice, useFactEdits } from '../memory-edits';
+import { Badge } from '../ui/badge';
+import { formatDate, formatDateTime, plural } from '../ui/format';
+import { SearchField, SearchResults, useDebounced } from '../ui/search';
+import { buttons } from '../ui/styles';
+import { messageHref, Panel } from './panel';
 import { FACT_KINDS, type FactKind, type PageFact } from './types';
-import { buttonStyles, messageHref, Panel, plural, SearchField, SearchResults, useDebounced } from './ui';
 
 const KIND_LABELS = new Map<string, string>(FACT_KINDS);
 
@@ -44,7 +48,7 @@ export function FactsPanel() {
           data-testid="fact-add-toggle"
           aria-expanded={adding}
           onClick={() => setAdding((value) => !value)}
-          className={adding ? buttonStyles.secondary : buttonStyles.primary}
+          className={adding ? buttons.secondary : buttons.primary}
         >
           <PlusIcon width={14} height={14} />
           Add a fact
@@ -195,12 +199,7 @@ function AddFactForm({ onDone, onCancel }: { onDone: (message: string) => void; 
         >
           Cancel
         </button>
-        <button
-          type="submit"
-          data-testid="fact-add-save"
-          disabled={add.isPending || content.trim() === ''}
-          className={buttonStyles.primary}
-        >
+        <button type="submit" data-testid="fact-add-save" disabled={add.isPending || content.trim() === ''} className={buttons.primary}>
           {add.isPending ? 'Adding…' : 'Add fact'}
         </button>
       </div>
@@ -248,7 +247,7 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
             aria-controls={usesId}
             disabled={fact.usedIn.count === 0}
             onClick={() => setShowUses((value) => !value)}
-            className={`${buttonStyles.quiet} disabled:pointer-events-none disabled:text-faint`}
+            className={`${buttons.quiet} disabled:pointer-events-none disabled:text-faint`}
             title={fact.usedIn.count === 0 ? 'No reply has cited this fact yet' : 'Show the replies that cited this fact'}
           >
             <QuoteIcon width={12} height={12} />
@@ -256,7 +255,7 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
           </button>
           <span className="ml-auto flex items-center gap-1">
             {active ? (
-              <button type="button" data-testid="memory-fact-edit" onClick={edits.startEditing} className={buttonStyles.quiet}>
+              <button type="button" data-testid="memory-fact-edit" onClick={edits.startEditing} className={buttons.quiet}>
                 <PencilIcon width={12} height={12} /> Edit
               </button>
             ) : null}
@@ -265,11 +264,11 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
               data-testid="memory-fact-history-toggle"
               aria-expanded={showHistory}
               onClick={() => setShowHistory((value) => !value)}
-              className={buttonStyles.quiet}
+              className={buttons.quiet}
             >
               <HistoryIcon width={12} height={12} /> History
             </button>
-            <button type="button" data-testid="memory-fact-delete" onClick={edits.askDelete} className={buttonStyles.quietDanger}>
+            <button type="button" data-testid="memory-fact-delete" onClick={edits.askDelete} className={buttons.quietDanger}>
               <TrashIcon width={12} height={12} /> Delete
             </button>
           </span>

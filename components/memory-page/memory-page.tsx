@@ -5,8 +5,8 @@ import { FORGET_EVERYTHING_DESCRIPTION, ForgetEverything } from '../forget-every
 import type { ConversationSummary, ModelInfo } from '../types';
 import { EpisodesPanel } from './episodes-panel';
 import { FactsPanel } from './facts-panel';
+import { Panel } from './panel';
 import { SummariesPanel } from './summaries-panel';
-import { Panel } from './ui';
 
 const PARTS = [
   ['facts', 'Facts'],

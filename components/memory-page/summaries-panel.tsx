@@ -6,9 +6,11 @@ import { useState } from 'react';
 import { api, conversationsKey } from '../api';
 import { LinkOutIcon } from '../icons';
 import { SummarySection } from '../inspector/summary-section';
-import { formatDate, LoadError } from '../inspector/ui';
 import type { ConversationSummary } from '../types';
-import { buttonStyles, Panel, plural } from './ui';
+import { formatDate, plural } from '../ui/format';
+import { LoadError } from '../ui/loading';
+import { buttons } from '../ui/styles';
+import { Panel } from './panel';
 
 /** Summaries are read a few conversations at a time (one request each). */
 const PAGE = 5;
@@ -66,12 +68,7 @@ export function SummariesPanel({ initialConversations }: { initialConversations:
           </ul>
           {conversations.length > shown ? (
             <div className="mt-3 flex justify-center">
-              <button
-                type="button"
-                data-testid="summaries-more"
-                onClick={() => setShown((n) => n + PAGE)}
-                className={buttonStyles.secondary}
-              >
+              <button type="button" data-testid="summaries-more" onClick={() => setShown((n) => n + PAGE)} className={buttons.secondary}>
                 Show more ({plural(conversations.length - shown, 'more conversation')})
               </button>
             </div>

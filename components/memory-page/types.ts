@@ -1,47 +1,34 @@
-import type { Fact } from '../inspector/types';
+import type { EpisodeListing, FactUsage } from '@/db/memory-page';
+import type { FACT_SLOTS, FactSource as ServerFactSource, PageFact as ServerPageFact } from '@/lib/memory/memory-page';
+import type { MemoryDeleteResult } from '../inspector/types';
+import type { Json } from '../json';
 
-// What the Memory page's routes answer (dates as ISO strings).
+// What the Memory page's routes answer: the server's own types, dates as ISO strings.
 
 /** A message a fact came from: where it is (for a link to it) and the words that stated the fact. */
-export type FactSource = {
-  messageId: string;
-  spanStart: number | null;
-  spanEnd: number | null;
-  conversationId: string | null;
-  conversationTitle: string | null;
-  role: 'user' | 'assistant' | null;
-  /** Null when part of those words was forgotten. */
-  excerpt: string | null;
-};
+export type FactSource = Json<ServerFactSource>;
 
 /** A reply that cited a fact as [n]. */
-export type CitingReply = { messageId: string; conversationId: string; conversationTitle: string; createdAt: string };
+export type CitingReply = FactUsage['replies'][number];
 
 /** GET /api/facts: a fact with its sources located and the replies that used it. */
-export type PageFact = Omit<Fact, 'sources'> & { sources: FactSource[]; usedIn: { count: number; replies: CitingReply[] } };
+export type PageFact = Json<ServerPageFact>;
 
 /** POST /api/facts {content, slot?} */
 export type AddFactResult = { fact: PageFact; replaced: string | null };
 
 /** A remembered exchange (an episode): what recall can bring back of an earlier turn. */
-export type Episode = {
-  id: string;
-  conversationId: string;
-  conversationTitle: string;
-  userMessageId: string;
-  assistantMessageId: string;
-  /** "User: …\nAssistant: …", as memory reads it (forgotten and corrected parts replaced). */
-  content: string;
-  createdAt: string;
-};
+export type Episode = Json<EpisodeListing>;
 
 /** GET /api/episodes */
 export type EpisodePage = { episodes: Episode[]; nextCursor: string | null; total: number };
 
 /** DELETE /api/episodes/:id */
-export type EpisodeDeleteResult = { deleted: string; messagesMarked: number; recordsRedacted: number };
+export type EpisodeDeleteResult = MemoryDeleteResult;
 
-/** The kinds of fact (`slot`), as POST /api/facts accepts them. */
+export type FactKind = (typeof FACT_SLOTS)[number];
+
+/** The kinds of fact (`slot`) POST /api/facts accepts, each with its label. */
 export const FACT_KINDS = [
   ['statement', 'Something about me'],
   ['name', 'Name'],
@@ -55,6 +42,4 @@ export const FACT_KINDS = [
   ['dislike', 'Something I dislike'],
   ['date', 'A date'],
   ['plan', 'A plan'],
-] as const;
-
-export type FactKind = (typeof FACT_KINDS)[number][0];
+] as const satisfies ReadonlyArray<readonly [FactKind, string]>;

@@ -1,6 +1,5 @@
 import { STAFF_REQUEST_HEADER } from '@/lib/csrf';
-import { ApiError, parseApiError } from '../api';
-import type { MessageLocation } from '../inspector/endpoints';
+import { fetchOrThrow, type MessageLocation, queryString as query } from '../http';
 import type { ReplayOptions, ReplayResponse, TurnContext } from '../inspector/types';
 import type {
   AuditEntry,
@@ -20,35 +19,19 @@ import type {
  * One call, with the header that shows the server it comes from the console itself (lib/csrf.ts:
  * staff routes refuse requests another site's `<img>` or link could make the browser send).
  */
-async function call(path: string, init: { method?: string; json?: unknown } = {}): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: init.method ?? 'GET',
-      cache: 'no-store',
-      headers: { [STAFF_REQUEST_HEADER]: '1', ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
-    });
-  } catch {
-    throw new ApiError('Could not reach the server. Check your connection and try again.', 0, 'network');
-  }
-  if (!response.ok) {
-    const parsed = parseApiError(await response.text());
-    throw new ApiError(parsed?.message ?? `The server answered ${response.status}.`, response.status, parsed?.code ?? 'http_error');
-  }
-  return response;
+function call(path: string, init: { method?: string; json?: unknown } = {}): Promise<Response> {
+  return fetchOrThrow(path, {
+    method: init.method ?? 'GET',
+    cache: 'no-store',
+    headers: { [STAFF_REQUEST_HEADER]: '1', ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
+  });
 }
 
 async function request<T>(path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
+  // `T` is the server's own type of this answer (imported as a type), not a copy of it.
   return (await (await call(path, init)).json()) as T;
 }
-
-const query = (params: Record<string, string | undefined>) => {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value);
-  const text = search.toString();
-  return text ? `?${text}` : '';
-};
 
 /** A yyyy-mm-dd day as the instant it starts (or ends) in the browser's time zone. */
 const dayStart = (day: string | undefined) => (day ? new Date(`${day}T00:00:00`).toISOString() : undefined);

@@ -4,10 +4,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { CloseIcon, RetryIcon } from '../icons';
-import { Badge, formatDateTime } from '../inspector/ui';
+import { Badge, StatusLine } from '../ui/badge';
+import { Card } from '../ui/card';
+import { formatDateTime, plural } from '../ui/format';
+import { IdText } from '../ui/id-text';
+import { Empty, Loaded } from '../ui/loading';
+import { buttons } from '../ui/styles';
 import { staffApi, staffKeys } from './api';
 import type { JobStatus, StaffJob } from './types';
-import { buttons, Card, Empty, IdText, Loaded, plural, StatusLine } from './ui';
 
 const FILTERS: Array<{ value: JobStatus | null; label: string }> = [
   { value: null, label: 'All' },

@@ -1,103 +1,31 @@
-import type { MessageMark } from '../types';
+import type { AuditEntry as AuditRow, Job } from '@/db/schema';
+import type { conversationForStaff, findUsers, jobsForStaff, userOverview } from '@/lib/staff';
+import type { Json, JsonResult } from '../json';
 
-// What the staff API answers (app/api/staff/**), as the browser reads it: dates are ISO strings.
-
-export type StaffUser = {
-  id: string;
-  kind: 'guest' | 'member';
-  role: 'user' | 'staff';
-  displayName: string | null;
-  email: string | null;
-  createdFrom: string | null;
-  memoryFloorSeq: number;
-  createdAt: string;
-};
+// What the staff API answers (app/api/staff/**), as the browser reads it: the server's own types, dates as ISO strings.
 
 /** GET /api/staff/users?q= */
-export type StaffUserRow = StaffUser & { conversations: number; facts: number };
-
-export type StaffConversation = { id: string; userId: string; title: string; createdAt: string; updatedAt: string };
-
-export type StaffFact = {
-  id: string;
-  userId: string;
-  conversationId: string | null;
-  slot: string;
-  content: string;
-  value: string;
-  status: 'active' | 'superseded' | 'deleted';
-  validFrom: string;
-  validTo: string | null;
-  supersededBy: string | null;
-  createdAt: string;
-  updatedAt: string;
-  sources: Array<{ messageId: string; spanStart: number | null; spanEnd: number | null }>;
-  sourceMessageIds: string[];
-};
+export type StaffUserRow = JsonResult<typeof findUsers>[number];
 
 /** GET /api/staff/users/:id */
-export type UserOverview = { user: StaffUser; conversations: StaffConversation[]; facts: StaffFact[] };
-
-export type StaffMessage = {
-  id: string;
-  conversationId: string;
-  userId: string;
-  role: 'user' | 'assistant';
-  content: string;
-  status: 'streaming' | 'complete' | 'incomplete' | 'failed';
-  error: string | null;
-  model: string | null;
-  replyTo: string | null;
-  createdAt: string;
-  marks: MessageMark[];
-};
-
-export type StaffSummary = {
-  conversationId: string;
-  content: string;
-  version: number;
-  coveredMessageCount: number;
-  coveredUntilAt: string | null;
-  floorSeq: number;
-  updatedBy: string;
-  updatedAt: string;
-};
+export type UserOverview = JsonResult<typeof userOverview>;
+export type StaffUser = UserOverview['user'];
+export type StaffConversation = UserOverview['conversations'][number];
+export type StaffFact = UserOverview['facts'][number];
 
 /** GET /api/staff/conversations/:id */
-export type ConversationDetail = { conversation: StaffConversation; messages: StaffMessage[]; summary: StaffSummary | null };
+export type ConversationDetail = JsonResult<typeof conversationForStaff>;
+export type StaffMessage = ConversationDetail['messages'][number];
+export type StaffSummary = NonNullable<ConversationDetail['summary']>;
 
-export type JobStatus = 'pending' | 'running' | 'done' | 'failed';
+/** GET /api/staff/jobs */
+export type JobsAnswer = JsonResult<typeof jobsForStaff>;
+export type JobStatus = Job['status'];
+export type StaffJob = Json<Job>;
 
-export type StaffJob = {
-  id: string;
-  kind: string;
-  messageId: string;
-  userId: string;
-  conversationId: string;
-  status: JobStatus;
-  attempts: number;
-  lastError: string | null;
-  runAfter: string;
-  createdAt: string;
-  updatedAt: string;
-};
+export type AuditEntry = Json<AuditRow>;
 
-export type AuditEntry = {
-  id: number;
-  at: string;
-  actor: string;
-  actorUserId: string | null;
-  actorRole: string;
-  targetUserId: string | null;
-  objectType: string;
-  objectId: string | null;
-  action: string;
-  before: unknown;
-  after: unknown;
-  reason: string | null;
-  requestId: string | null;
-};
-
+/** The audit page's filter, as its form holds it. */
 export type AuditFilter = {
   actorUserId?: string;
   targetUserId?: string;

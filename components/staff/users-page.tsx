@@ -5,9 +5,12 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { ChevronIcon, SearchIcon } from '../icons';
-import { formatDateTime } from '../inspector/ui';
+import { Card } from '../ui/card';
+import { formatDateTime, plural } from '../ui/format';
+import { Empty, Loaded } from '../ui/loading';
+import { buttons } from '../ui/styles';
+import { AccountBadges, ROLE_HELP } from './account';
 import { staffApi, staffKeys } from './api';
-import { AccountBadges, buttons, Card, Empty, Loaded, plural, ROLE_HELP } from './ui';
 
 const USERS_HELP = (
   <>

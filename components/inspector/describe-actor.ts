@@ -1,0 +1,16 @@
+import { shortId } from '../ui/format';
+import type { Viewer } from './endpoints';
+
+/**
+ * `user:<uuid>` → "you" for the user (or, for staff, "the user" when it is the owner and "staff …"
+ * otherwise), `model:x` → "model x", anything else as is.
+ */
+export function describeActor(actor: string, viewer: Viewer = { audience: 'owner' }): string {
+  if (actor.startsWith('user:')) {
+    if (viewer.audience === 'owner') return 'you';
+    const id = actor.slice('user:'.length);
+    return id === viewer.ownerId ? 'the user' : `staff ${shortId(id)}`;
+  }
+  if (actor.startsWith('model:')) return `model ${actor.slice(6)}`;
+  return actor;
+}
