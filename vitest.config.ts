@@ -18,7 +18,7 @@ export default defineConfig({
         test: { name: 'fast', include: ['tests/unit/**/*.test.ts'], setupFiles: ['tests/support/env.ts'] },
       },
       ...databases.map((name) => ({
-        extends: true,
+        extends: true as const,
         test: {
           name,
           include: ['tests/integration/**/*.test.ts', 'lib/**/*.test.ts', 'db/**/*.test.ts'],
