@@ -1,5 +1,5 @@
 import { drizzle } from 'drizzle-orm/postgres-js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { POST as importConversation } from '@/app/api/import/route';
@@ -11,10 +11,12 @@ import type { HttpError } from '@/lib/http';
 import { consumeOrRefuse, createRateLimiter } from '@/lib/rate-limit';
 import { type Client, countRows, newClient, params, readChunks, setEnv, storedMessages } from '../support/app';
 import { member } from '../support/auth';
+import { passTime } from '../support/clock';
 import { importFinished } from '../support/imports';
 
 // tests/support/database-env.ts lifts the limits for every other file; each case here sets its own.
 afterEach(() => {
+  vi.useRealTimers();
   setEnv({
     CHAT_RATE_LIMIT: '1000000',
     CHAT_RATE_WINDOW_SECONDS: undefined,
@@ -52,8 +54,6 @@ async function expectRateLimited(response: Response): Promise<number> {
   expect(body.error.message).toMatch(/Try again in \d+ seconds/);
   return retryAfter;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('per-user rate limits on POST /api/chat', () => {
   it('lets exactly the limit through among concurrent chats, writes nothing for the rest, and leaves other users alone', async () => {
@@ -95,7 +95,7 @@ describe('per-user rate limits on POST /api/chat', () => {
     const retryAfter = await expectRateLimited(refused);
     expect(retryAfter).toBeLessThanOrEqual(2);
 
-    await sleep(retryAfter * 1000 + 100);
+    passTime(retryAfter * 1000 + 100);
     const again = await sendChat(client, conversationId, 'Three');
     expect(again.status).toBe(200);
     await readChunks(again);
@@ -133,7 +133,7 @@ describe('per-user rate limits on POST /api/import', () => {
     const retryAfter = await expectRateLimited(first.status === 429 ? first : second);
     await importFinished(client, (await (first.status === 202 ? first : second).json()).import.id);
 
-    await sleep(retryAfter * 1000 + 100);
+    passTime(retryAfter * 1000 + 100);
     const again = await sendImport(client);
     expect(again.status).toBe(202);
     await importFinished(client, (await again.json()).import.id);
