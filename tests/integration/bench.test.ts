@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 // Small runs of both benchmarks, as a user runs them: they finish and their reports have every field.
-// The targets are measured in docs/benchmarks.md, not asserted here.
+// The targets are measured in docs/benchmarks.md; the recall floor is tests/integration/locomo-floor.test.ts.
 const run = promisify(execFile);
 const tsx = path.resolve('node_modules/.bin/tsx');
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-bench-'));
