@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { rawExchange, sleep, writeHead } from '../tests/support/raw-http';
+import { rawExchange, writeHead, writeUntilAnswered } from '../tests/support/raw-http';
 import { failOnPageErrors, submitAuth, uniqueEmail, waitForHydration } from './support';
 
 // The app's own server (lib/server/front-server.ts) in front of the production build, on the
@@ -71,10 +71,7 @@ test('a chunked body over 1 MiB to /api/auth/* is cut with a 413', async ({ base
       writeHead(socket, 'POST /api/auth/sign-in/email HTTP/1.1', { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
       const chunk = `10000\r\n${'x'.repeat(0x10000)}\r\n`;
       // 64 KiB at a time, until the server answers: at most 4 MiB.
-      for (let sent = 0; sent < 64; sent++) {
-        if (await Promise.race([answered.then(() => true), sleep(5).then(() => false)])) return;
-        socket.write(chunk);
-      }
+      await writeUntilAnswered(socket, answered, chunk, 64, 5);
     },
     { waitMs: 10_000 },
   );
@@ -92,10 +89,7 @@ test('a body trickled slower than REQUEST_TIMEOUT_MS gets a 408 and the connecti
     async (socket, answered) => {
       writeHead(socket, 'POST /api/auth/sign-in/email HTTP/1.1', { 'Content-Type': 'application/json', 'Content-Length': '1000' });
       // A byte every 200 ms: 1000 bytes would take 200 s.
-      for (let sent = 0; sent < 1000; sent++) {
-        if (await Promise.race([answered.then(() => true), sleep(200).then(() => false)])) return;
-        socket.write('x');
-      }
+      await writeUntilAnswered(socket, answered, 'x', 1000, 200);
     },
     { waitMs: 12_000 },
   );

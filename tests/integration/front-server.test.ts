@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { createFrontServer, type FrontServerOptions } from '@/lib/server/front-server';
 import { trustOf } from '@/lib/trusted-proxies';
-import { rawExchange, sleep, writeHead } from '../support/raw-http';
+import { rawExchange, writeHead, writeUntilAnswered } from '../support/raw-http';
 
 // The app's own HTTP server (lib/server/front-server.ts) on a real socket, with a handler in Next's
 // place that reads the whole body and tells what reached it. e2e/server-hardening.spec.ts runs the
@@ -118,10 +118,7 @@ describe('the app server in front of Next', () => {
         writeHead(socket, 'POST /api/auth/sign-in/email HTTP/1.1', { 'Transfer-Encoding': 'chunked', 'Content-Type': 'application/json' });
         const chunk = `100\r\n${'x'.repeat(256)}\r\n`;
         // Keeps sending until the server answers (at most 64 KiB, 64 times the limit).
-        for (let i = 0; i < 256; i++) {
-          if (await Promise.race([answered.then(() => true), sleep(5).then(() => false)])) return;
-          socket.write(chunk);
-        }
+        await writeUntilAnswered(socket, answered, chunk, 256, 5);
       },
       { waitMs: 5_000 },
     );
@@ -138,10 +135,7 @@ describe('the app server in front of Next', () => {
       app.port,
       async (socket, answered) => {
         writeHead(socket, 'POST /api/facts HTTP/1.1', { 'Content-Length': '100', 'Content-Type': 'application/json' });
-        for (let i = 0; i < 100; i++) {
-          if (await Promise.race([answered.then(() => true), sleep(100).then(() => false)])) return;
-          socket.write('x');
-        }
+        await writeUntilAnswered(socket, answered, 'x', 100, 100);
       },
       { waitMs: 6_000 },
     );
