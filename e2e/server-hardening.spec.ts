@@ -1,12 +1,10 @@
-import { expect, test } from '@playwright/test';
 import { rawExchange, writeHead, writeUntilAnswered } from '../tests/support/raw-http';
-import { failOnPageErrors, submitAuth, uniqueEmail, waitForHydration } from './support';
+import { expect, test } from './fixtures';
+import { uniqueEmail } from './pages/auth-page';
 
 // The app's own server (lib/server/front-server.ts) in front of the production build, on the
 // defaults but REQUEST_TIMEOUT_MS=5000 (playwright.config.ts): what must hold before any route runs.
 // Raw sockets send what a browser or fetch cannot. Every exchange has a bounded wait.
-
-failOnPageErrors();
 
 const SECURITY_HEADERS = {
   'content-type': 'application/json',
@@ -104,18 +102,18 @@ test('a connection that never sends a byte is closed within the headers timeout'
   expect(exchange.elapsedMs).toBeLessThan(9_000);
 });
 
-test('after sign-in, ?next=/%09/evil.host/ stays on the app', async ({ page, baseURL }) => {
+test('after sign-in, ?next=/%09/evil.host/ stays on the app', async ({ page, baseURL, app, auth }) => {
   // Should the app leave for evil.host, the page lands here instead of failing on DNS.
   await page.route(/^https?:\/\/evil\.host\//, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>evil</p>' }));
   const email = uniqueEmail('next');
   const password = 'correct horse 42';
-  await submitAuth(page, 'sign-up', email, password);
+  await auth.submit('sign-up', email, password);
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByTestId('sign-out').click();
   await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'guest');
 
   await page.goto('/login?next=/%09/evil.host/');
-  await waitForHydration(page);
+  await app.waitForHydration();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
