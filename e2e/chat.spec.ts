@@ -322,11 +322,3 @@ test('conversations can be renamed, cleared and deleted', async ({ page, chat, m
   const response = await page.request.get(`/api/conversations/${conversationId}`);
   expect(response.status()).toBe(404);
 });
-
-test('screenshot of a conversation', async ({ app, chat }) => {
-  await chat.newConversation();
-  await chat.exchange('My favourite colour is **teal** and I live in Lisbon.');
-  await chat.exchange('What is my favourite colour?');
-  await chat.exchange('Where do I live?');
-  await app.screenshot('chat-page');
-});

@@ -220,7 +220,13 @@ test('a source in another conversation is a link that opens it there', async ({ 
   await expect(source).toHaveAttribute('data-flash', 'true');
 });
 
-test('screenshots: light, dark and phone', async ({ page, app, inspector, chat, memory }) => {
+test("[n] opens the cited item on a phone too, in the inspector's drawer; pictures light, dark and phone", async ({
+  page,
+  app,
+  inspector,
+  chat,
+  memory,
+}) => {
   const { fact, reply, n } = await citedConversation(chat, memory);
   await reply.locator(`[data-testid="cite-link"][data-n="${n}"]`).first().click();
   const item = inspector.root.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`);

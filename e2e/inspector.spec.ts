@@ -360,13 +360,3 @@ test('the inspector collapses (remembered across reloads) and is a drawer on sma
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
 });
-
-test('screenshot of a conversation with the inspector open', async ({ app, chat, inspector, memory }) => {
-  await chat.askAboutALearnedFact(memory);
-  await expect(inspector.root).toHaveAttribute('data-status', 'complete');
-  await expect(inspector.root.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Lisbon' })).toHaveAttribute(
-    'data-cited',
-    'true',
-  );
-  await app.screenshot('inspector');
-});
