@@ -25,7 +25,7 @@ import { postTurnSettled } from '../support/memory';
  * - the recorded tokens add up to the tokens of the messages sent.
  *
  * Seeded; a failure prints the seed and the steps so far. A small run is part of `npm test`;
- * a larger one: INVARIANT_STEPS=1000 INVARIANT_SEED=7 npx vitest run tests/invariants.test.ts
+ * a larger one: INVARIANT_STEPS=1000 INVARIANT_SEED=7 npx vitest run tests/integration/invariants.test.ts
  */
 const SEED = Number(process.env.INVARIANT_SEED ?? 20261122);
 const STEPS = Number(process.env.INVARIANT_STEPS ?? 60);

@@ -186,7 +186,7 @@ describe('recall options (off by default)', () => {
 });
 
 describe('rolling summary', () => {
-  // These use a short raw tail (the default, the recent window, is covered in tests/corrections.test.ts).
+  // These use a short raw tail (the default, the recent window, is covered in tests/integration/corrections.test.ts).
   beforeAll(() => setEnv({ SUMMARY_KEEP_RAW: '6' }));
   afterAll(() => setEnv({ SUMMARY_KEEP_RAW: undefined }));
 

@@ -14,7 +14,7 @@ import { mentions, type Person, population, VALUE_KINDS } from '../support/recal
  * through the real recall path: no one's context (system prompt, messages, everything recalled,
  * before and after the budget) holds another user's value, with episodes recalled per conversation
  * and across the user's conversations. Seeded: the seed is printed, and a failure names the case.
- * Bigger by hand: RECALL_ISOLATION_USERS=40 RECALL_ISOLATION_SEED=123 npx vitest run tests/recall-isolation.test.ts
+ * Bigger by hand: RECALL_ISOLATION_USERS=40 RECALL_ISOLATION_SEED=123 npx vitest run tests/integration/recall-isolation.test.ts
  */
 const USERS = Number(process.env.RECALL_ISOLATION_USERS ?? 12);
 const SEED = Number(process.env.RECALL_ISOLATION_SEED ?? Math.floor(Math.random() * 2 ** 31));
