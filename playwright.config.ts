@@ -1,11 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { SMTP_PORT } from './e2e/mailbox-config';
+import { APP_PORT, SMTP_PORT } from './e2e/ports';
 
-// E2E_PORT lets two checkouts run their e2e suites side by side.
-const PORT = Number(process.env.E2E_PORT || 3100);
-const baseURL = `http://127.0.0.1:${PORT}`;
+const baseURL = `http://127.0.0.1:${APP_PORT}`;
 
 // The app must run on the built-in offline model: no key may leak in from the shell.
 delete process.env.OPENAI_API_KEY;
@@ -57,7 +55,7 @@ export default defineConfig({
     stderr: 'pipe',
     gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     env: {
-      PORT: String(PORT),
+      PORT: String(APP_PORT),
       APP_HOST: '127.0.0.1',
       PGLITE_DIR: dataDir,
       OFFLINE_STREAM_DELAY_MS: '60',

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-// The suite runs on the embedded PGlite and, when TEST_DATABASE_URL names a real Postgres, on it too
-// (tests/support/global-db.ts gives each project its own database).
+// Two kinds of test file. tests/unit/ needs no database and starts no server: the `fast` project runs it
+// once, in seconds (`npm run test:fast`). tests/integration/ talks to a database: it runs on the embedded
+// PGlite and, when TEST_DATABASE_URL names a real Postgres, on it too (tests/support/global-db.ts gives
+// each of those projects its own database).
 const databases = process.env.TEST_DATABASE_URL?.trim() ? ['pglite', 'postgres'] : ['pglite'];
 
 export default defineConfig({
@@ -16,14 +18,20 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    projects: databases.map((name) => ({
-      extends: true,
-      test: {
-        name,
-        include: ['tests/**/*.test.ts', 'lib/**/*.test.ts', 'db/**/*.test.ts'],
-        globalSetup: ['tests/support/global-db.ts'],
-        setupFiles: ['tests/support/env.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'fast', include: ['tests/unit/**/*.test.ts'], setupFiles: ['tests/support/env.ts'] },
       },
-    })),
+      ...databases.map((name) => ({
+        extends: true as const,
+        test: {
+          name,
+          include: ['tests/integration/**/*.test.ts', 'lib/**/*.test.ts', 'db/**/*.test.ts'],
+          globalSetup: ['tests/support/global-db.ts'],
+          setupFiles: ['tests/support/env.ts', 'tests/support/database-env.ts'],
+        },
+      })),
+    ],
   },
 });

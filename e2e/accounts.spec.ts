@@ -1,23 +1,11 @@
-import { expect, type Page, test } from '@playwright/test';
-import {
-  assistantMessages,
-  exchange,
-  failOnPageErrors,
-  mailedLink,
-  newConversation,
-  screenshot,
-  submitAuth,
-  switchToDarkTheme,
-  uniqueEmail,
-  waitForHydration,
-} from './support';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { mailedLink, uniqueEmail } from './pages/auth-page';
 
 // Accounts: a page view makes nothing, a first conversation makes a guest; a guest who signs up keeps
 // their chats; signing out leaves an empty guest; signing in again brings them back; a wrong password
 // says so; a forgotten password is reset through the mailed link (real SMTP to e2e/setup/mailbox.ts)
 // and changed on /account. Every test gets a fresh browser; the server runs the built-in offline model.
-
-failOnPageErrors();
 
 const PASSWORD = 'correct horse 42';
 
@@ -27,27 +15,30 @@ const conversationItems = (page: Page) => page.getByTestId('conversation-item');
 test('a guest who chatted signs up and keeps the chats; signed out is a fresh guest; signing in brings them back', async ({
   page,
   context,
+  app,
+  auth,
+  chat,
 }) => {
   test.setTimeout(90_000);
   // A page view makes no guest and sets no cookie; the first conversation does.
   await page.goto('/');
-  await waitForHydration(page);
+  await app.waitForHydration();
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'guest');
   expect(await context.cookies()).toEqual([]);
-  const conversationId = await newConversation(page);
+  const conversationId = await chat.newConversation();
   expect((await context.cookies()).map((c) => c.name)).toEqual(['better-auth.session_token']);
-  await exchange(page, 'My cat is called Miso.');
+  await chat.exchange('My cat is called Miso.');
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'guest');
   await expect(accountMenu(page).getByTestId('sign-up-link')).toBeVisible();
 
   // Sign up: the guest becomes the member and keeps the conversation.
   const email = uniqueEmail('ada');
-  await submitAuth(page, 'sign-up', email, PASSWORD);
+  await auth.submit('sign-up', email, PASSWORD);
   await page.waitForURL(`**/c/${conversationId}`);
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'member');
   await expect(accountMenu(page)).toContainText(email);
   await expect(conversationItems(page)).toHaveCount(1);
-  await expect(assistantMessages(page)).toHaveCount(1);
+  await expect(chat.assistantMessages).toHaveCount(1);
   await expect(page.getByTestId('message').first()).toContainText('My cat is called Miso.');
 
   // Sign out: a new guest, with no conversations.
@@ -59,33 +50,33 @@ test('a guest who chatted signs up and keeps the chats; signed out is a fresh gu
   expect((await page.request.get(`/api/conversations/${conversationId}/messages`)).status()).toBe(401);
 
   // Sign in again: the chats are back.
-  await submitAuth(page, 'sign-in', email, PASSWORD);
+  await auth.submit('sign-in', email, PASSWORD);
   await page.waitForURL(`**/c/${conversationId}`);
   await expect(accountMenu(page)).toContainText(email);
   await expect(conversationItems(page)).toHaveCount(1);
   await expect(page.getByTestId('message').first()).toContainText('My cat is called Miso.');
 });
 
-test('a wrong password or an unknown email shows an error and signs nobody in', async ({ page }) => {
+test('a wrong password or an unknown email shows an error and signs nobody in', async ({ page, app, auth }) => {
   const email = uniqueEmail('bo');
-  await submitAuth(page, 'sign-up', email, PASSWORD);
+  await auth.submit('sign-up', email, PASSWORD);
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByTestId('sign-out').click();
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'guest');
 
-  await submitAuth(page, 'sign-in', email, 'not the password');
+  await auth.submit('sign-in', email, 'not the password');
   await expect(page.getByTestId('auth-error')).toBeVisible();
   await expect(page.getByTestId('auth-error')).toContainText(/invalid|wrong|password/i);
   await expect(page).toHaveURL(/\/login$/);
   // The form stays usable: nothing was signed in.
   expect((await (await page.request.get('/api/me')).json()).user.kind).toBe('guest');
 
-  await submitAuth(page, 'sign-in', uniqueEmail('nobody'), PASSWORD);
+  await auth.submit('sign-in', uniqueEmail('nobody'), PASSWORD);
   await expect(page.getByTestId('auth-error')).toBeVisible();
 
   // A password that is too short never reaches the server: the browser asks for 8 characters.
   await page.goto('/signup');
-  await waitForHydration(page);
+  await app.waitForHydration();
   await page.getByLabel('Email').fill(uniqueEmail('short'));
   await page.getByLabel('Password').fill('short');
   await page.getByRole('button', { name: 'Create account' }).click();
@@ -93,42 +84,42 @@ test('a wrong password or an unknown email shows an error and signs nobody in', 
   await expect(page).toHaveURL(/\/signup$/);
 });
 
-test('a forgotten password is reset by the mailed link; /account changes it again', async ({ page }) => {
+test('a forgotten password is reset by the mailed link; /account changes it again', async ({ page, app, auth }) => {
   test.setTimeout(90_000);
   const email = uniqueEmail('reset');
-  await submitAuth(page, 'sign-up', email, PASSWORD);
+  await auth.submit('sign-up', email, PASSWORD);
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByTestId('sign-out').click();
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'guest');
 
   await page.goto('/login');
-  await waitForHydration(page);
+  await app.waitForHydration();
   await page.getByTestId('forgot-password-link').click();
   await page.waitForURL(/\/forgot-password$/);
-  await waitForHydration(page);
+  await app.waitForHydration();
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send the link' }).click();
   await expect(page.getByTestId('form-done')).toBeVisible();
 
   await page.goto(await mailedLink(email, /Subject: Reset your memlens password/));
   await page.waitForURL(/\/reset-password\?token=/);
-  await waitForHydration(page);
+  await app.waitForHydration();
   await page.getByLabel('New password').fill('a new password 2');
   await page.getByRole('button', { name: 'Set the password' }).click();
   await expect(page.getByTestId('form-done')).toBeVisible();
 
   // better-auth allows 3 sign-ins per 10 s from one address, and without a proxy header every request
   // here is one address: the previous test's sign-ins may still count, so wait the window out if told to.
-  // (That the old password fails is tests/email-verification.test.ts's.)
+  // (That the old password fails is tests/integration/email-verification.test.ts's.)
   await expect(async () => {
-    await submitAuth(page, 'sign-in', email, 'a new password 2');
+    await auth.submit('sign-in', email, 'a new password 2');
     await page.waitForURL((url) => url.pathname === '/', { timeout: 3_000 });
   }).toPass({ intervals: [11_000], timeout: 45_000 });
 
   // The account page: the address is not verified yet (its link is unused), and the password changes.
   await page.getByTestId('account-link').click();
   await page.waitForURL(/\/account$/);
-  await waitForHydration(page);
+  await app.waitForHydration();
   await expect(page.getByTestId('account-email')).toHaveText(email);
   await expect(page.getByTestId('account-verified')).toHaveText('not verified');
   await page.getByLabel('Current password').fill('a new password 2');
@@ -138,10 +129,10 @@ test('a forgotten password is reset by the mailed link; /account changes it agai
   await page.goto(await mailedLink(email, /Subject: Verify your memlens email/));
   await page.goto('/account');
   await expect(page.getByTestId('account-verified')).toHaveText('verified');
-  await waitForHydration(page);
-  await screenshot(page, 'account');
-  await switchToDarkTheme(page);
-  await screenshot(page, 'account-dark');
+  await app.waitForHydration();
+  await app.screenshot('account');
+  await app.switchToDarkTheme();
+  await app.screenshot('account-dark');
   await page.setViewportSize({ width: 390, height: 844 });
-  await screenshot(page, 'account-phone');
+  await app.screenshot('account-phone');
 });

@@ -1,19 +1,8 @@
-import { expect, type Locator, test } from '@playwright/test';
-import {
-  artifactPath,
-  assistantMessages,
-  exchange,
-  failOnPageErrors,
-  messages,
-  newConversation,
-  screenshot,
-  send,
-  storedMessages,
-  textIn,
-  UUID,
-  userMessages,
-  waitForHydration,
-} from './support';
+import type { Locator } from '@playwright/test';
+import { expect, test, UUID } from './fixtures';
+import { artifactPath } from './pages/app-page';
+import { ChatPage, textIn } from './pages/chat-page';
+import { MemoryApi } from './pages/memory-api';
 
 // Every test gets a fresh browser context, hence a fresh guest session with no conversations.
 // The server runs the built-in offline model with 60 ms between words (~2.5 s per reply).
@@ -21,16 +10,14 @@ import {
 // Every offline reply opens with this sentence (~24 words); what follows depends on the context.
 const OFFLINE_INTRO = 'I am the built-in offline model';
 
-failOnPageErrors();
-
 /** Waits until the reply being streamed shows at least `chars` characters. */
 async function waitForText(reply: Locator, chars: number) {
   await expect.poll(async () => (await textIn(reply).innerText()).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(chars);
 }
 
-test('streams a reply, finishes it and keeps it across a reload', async ({ page }) => {
+test('streams a reply, finishes it and keeps it across a reload', async ({ page, app, chat, memory }) => {
   await page.goto('/');
-  await waitForHydration(page);
+  await app.waitForHydration();
   // A fresh guest has nothing yet: the empty state.
   await expect(page.getByTestId('start-conversation')).toBeVisible();
   await expect(page.getByTestId('offline-badge')).toBeVisible();
@@ -40,11 +27,11 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page 
   const conversationId = page.url().split('/c/')[1];
 
   const question = 'What is the capital of Portugal?';
-  await send(page, question);
-  await expect(userMessages(page)).toHaveCount(1);
-  await expect(textIn(userMessages(page).first())).toHaveText(question);
+  await chat.send(question);
+  await expect(chat.userMessages).toHaveCount(1);
+  await expect(textIn(chat.userMessages.first())).toHaveText(question);
 
-  const reply = assistantMessages(page).first();
+  const reply = chat.assistantMessages.first();
   await expect(reply).toHaveAttribute('data-status', 'streaming');
   await waitForText(reply, 1);
   const streamingId = await reply.getAttribute('data-message-id');
@@ -64,19 +51,19 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page 
   // The conversation took its title from the first question.
   await expect(page.getByTestId('conversation-item').first()).toContainText(question);
 
-  const userId = await userMessages(page).first().getAttribute('data-message-id');
+  const userId = await chat.userMessages.first().getAttribute('data-message-id');
   expect(userId).toMatch(UUID);
 
   await page.reload();
-  await expect(messages(page)).toHaveCount(2);
-  await expect(userMessages(page).first()).toHaveAttribute('data-message-id', userId!);
-  await expect(textIn(userMessages(page).first())).toHaveText(question);
+  await expect(chat.messages).toHaveCount(2);
+  await expect(chat.userMessages.first()).toHaveAttribute('data-message-id', userId!);
+  await expect(textIn(chat.userMessages.first())).toHaveText(question);
   await expect(reply).toHaveAttribute('data-message-id', streamingId!);
   await expect(reply).toHaveAttribute('data-status', 'complete');
   await expect(textIn(reply)).toHaveText(fullText);
   await expect(page.getByTestId('offline-badge')).toBeVisible();
 
-  const stored = await storedMessages(page, conversationId);
+  const stored = await memory.storedMessages(conversationId);
   expect(stored.map((m) => [m.id, m.role, m.status])).toEqual([
     [userId, 'user', 'complete'],
     [streamingId, 'assistant', 'complete'],
@@ -85,11 +72,11 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page 
   expect(stored[1].content).toContain(fullText.slice(0, 60));
 });
 
-test('Stop keeps the partial reply as incomplete, and Retry answers again', async ({ page }) => {
-  const conversationId = await newConversation(page);
-  await send(page, 'Tell me everything about lighthouses');
+test('Stop keeps the partial reply as incomplete, and Retry answers again', async ({ page, chat, memory }) => {
+  const conversationId = await chat.newConversation();
+  await chat.send('Tell me everything about lighthouses');
 
-  const reply = assistantMessages(page).first();
+  const reply = chat.assistantMessages.first();
   await waitForText(reply, 20);
   await page.getByTestId('stop').click();
 
@@ -107,15 +94,15 @@ test('Stop keeps the partial reply as incomplete, and Retry answers again', asyn
   expect(partial.length).toBeGreaterThan(0);
   expect(partial.startsWith('I am the built-in')).toBe(true);
 
-  const rows = await storedMessages(page, conversationId);
+  const rows = await memory.storedMessages(conversationId);
   expect(rows).toHaveLength(2);
   expect(rows[1]).toMatchObject({ id: replyId, role: 'assistant', status: 'incomplete' });
   expect(rows[1].content.length).toBeGreaterThan(0);
 
   // Retry rewrites the stopped reply in place (same id) with a complete one to the same question.
   await page.getByTestId('retry').click();
-  await expect(messages(page)).toHaveCount(2);
-  const retried = assistantMessages(page).first();
+  await expect(chat.messages).toHaveCount(2);
+  const retried = chat.assistantMessages.first();
   await expect(retried).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
   await expect(retried).toHaveAttribute('data-message-id', replyId!);
   const full = (await textIn(retried).innerText()).trim();
@@ -137,11 +124,11 @@ test('Stop keeps the partial reply as incomplete, and Retry answers again', asyn
   await page.screenshot({ path: artifactPath('retry-attempts.png') });
 });
 
-test('closing the tab mid-stream leaves the partial reply stored as incomplete', async ({ page, context }) => {
-  const conversationId = await newConversation(page);
+test('closing the tab mid-stream leaves the partial reply stored as incomplete', async ({ page, context, chat }) => {
+  const conversationId = await chat.newConversation();
   const url = page.url();
-  await send(page, 'Describe the water cycle in detail');
-  const reply = assistantMessages(page).first();
+  await chat.send('Describe the water cycle in detail');
+  const reply = chat.assistantMessages.first();
   await waitForText(reply, 20);
   const replyId = await reply.getAttribute('data-message-id');
   await page.close();
@@ -164,28 +151,28 @@ test('closing the tab mid-stream leaves the partial reply stored as incomplete',
   await expect(stored.getByTestId('message-status')).toHaveText('Stopped');
   const partial = (await textIn(stored).innerText()).trim();
   expect(partial.startsWith('I am the built-in')).toBe(true);
-  const rows = await storedMessages(again, conversationId);
+  const rows = await new MemoryApi(again).storedMessages(conversationId);
   expect(rows).toHaveLength(2);
   expect(rows[1]).toMatchObject({ id: replyId, status: 'incomplete' });
   expect(rows[1].content.length).toBeGreaterThan(0);
 
   // The kept text is the start of what a full reply says: Retry shows the whole of it.
   await again.getByTestId('retry').click();
-  const full = assistantMessages(again).first();
+  const full = new ChatPage(again).assistantMessages.first();
   await expect(full).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
   const fullText = (await textIn(full).innerText()).trim();
   expect(partial.length).toBeLessThan(fullText.length);
   expect(fullText.startsWith(partial)).toBe(true);
 });
 
-test('editing the first question replaces everything after it', async ({ page }) => {
-  const conversationId = await newConversation(page);
-  await exchange(page, 'My favourite colour is teal.');
-  await exchange(page, 'What is my favourite colour?');
-  await expect(messages(page)).toHaveCount(4);
-  const firstUser = userMessages(page).first();
+test('editing the first question replaces everything after it', async ({ page, chat, memory }) => {
+  const conversationId = await chat.newConversation();
+  await chat.exchange('My favourite colour is teal.');
+  await chat.exchange('What is my favourite colour?');
+  await expect(chat.messages).toHaveCount(4);
+  const firstUser = chat.userMessages.first();
   const firstId = await firstUser.getAttribute('data-message-id');
-  const oldIds = await messages(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-message-id')));
+  const oldIds = await chat.messages.evaluateAll((els) => els.map((el) => el.getAttribute('data-message-id')));
 
   await firstUser.hover();
   await firstUser.getByTestId('edit').click();
@@ -193,26 +180,26 @@ test('editing the first question replaces everything after it', async ({ page })
   await page.getByTestId('edit-input').fill(edited);
   await page.getByTestId('save-edit').click();
 
-  await expect(userMessages(page)).toHaveCount(1);
-  await expect(assistantMessages(page)).toHaveCount(1);
-  const reply = assistantMessages(page).first();
+  await expect(chat.userMessages).toHaveCount(1);
+  await expect(chat.assistantMessages).toHaveCount(1);
+  const reply = chat.assistantMessages.first();
   await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
   await expect(textIn(reply)).toContainText(OFFLINE_INTRO);
-  await expect(userMessages(page).first()).toHaveAttribute('data-message-id', firstId!);
-  await expect(textIn(userMessages(page).first())).toHaveText(edited);
+  await expect(chat.userMessages.first()).toHaveAttribute('data-message-id', firstId!);
+  await expect(textIn(chat.userMessages.first())).toHaveText(edited);
   const replyId = await reply.getAttribute('data-message-id');
   expect(oldIds).not.toContain(replyId);
 
   await page.reload();
-  await expect(messages(page)).toHaveCount(2);
-  await expect(textIn(userMessages(page).first())).toHaveText(edited);
-  await expect(userMessages(page).first()).toHaveAttribute('data-message-id', firstId!);
-  await expect(assistantMessages(page).first()).toHaveAttribute('data-message-id', replyId!);
-  await expect(assistantMessages(page).first()).toHaveAttribute('data-status', 'complete');
-  await expect(userMessages(page).filter({ hasText: 'favourite colour' })).toHaveCount(0);
+  await expect(chat.messages).toHaveCount(2);
+  await expect(textIn(chat.userMessages.first())).toHaveText(edited);
+  await expect(chat.userMessages.first()).toHaveAttribute('data-message-id', firstId!);
+  await expect(chat.assistantMessages.first()).toHaveAttribute('data-message-id', replyId!);
+  await expect(chat.assistantMessages.first()).toHaveAttribute('data-status', 'complete');
+  await expect(chat.userMessages.filter({ hasText: 'favourite colour' })).toHaveCount(0);
 
   // Stored: the edited question and the one answer to it.
-  const rows = await storedMessages(page, conversationId);
+  const rows = await memory.storedMessages(conversationId);
   expect(rows.map((m) => [m.id, m.role, m.status])).toEqual([
     [firstId, 'user', 'complete'],
     [replyId, 'assistant', 'complete'],
@@ -221,8 +208,8 @@ test('editing the first question replaces everything after it', async ({ page })
   expect(rows[1].replyTo).toBe(firstId);
 });
 
-test('bad input is refused with a visible error and nothing is stored', async ({ page }) => {
-  const conversationId = await newConversation(page);
+test('bad input is refused with a visible error and nothing is stored', async ({ page, chat, memory }) => {
+  const conversationId = await chat.newConversation();
   const composer = page.getByTestId('composer');
 
   // Blank: nothing to send.
@@ -238,7 +225,7 @@ test('bad input is refused with a visible error and nothing is stored', async ({
   await expect(page.getByTestId('send')).toBeDisabled();
   await composer.press('Enter');
   await expect(page.getByTestId('composer-error')).toBeVisible();
-  await expect(messages(page)).toHaveCount(0);
+  await expect(chat.messages).toHaveCount(0);
 
   // Refused by the server: its 4xx message is shown, the optimistic message goes and the text comes back.
   await page.route('**/api/chat', async (route) => {
@@ -250,18 +237,18 @@ test('bad input is refused with a visible error and nothing is stored', async ({
   await page.getByTestId('send').click();
   await expect(page.getByTestId('chat-error')).toBeVisible();
   await expect(page.getByTestId('chat-error')).toContainText(`longer than the limit of ${limit} characters`);
-  await expect(messages(page)).toHaveCount(0);
+  await expect(chat.messages).toHaveCount(0);
   await expect(composer).toHaveValue('a perfectly short question');
   await page.unroute('**/api/chat');
 
   await page.reload();
   await expect(page.getByTestId('composer')).toBeVisible();
-  await expect(messages(page)).toHaveCount(0);
-  expect(await storedMessages(page, conversationId)).toEqual([]);
+  await expect(chat.messages).toHaveCount(0);
+  expect(await memory.storedMessages(conversationId)).toEqual([]);
 });
 
-test('a reply that fails mid-stream shows the error, and Retry answers again', async ({ page }) => {
-  const conversationId = await newConversation(page);
+test('a reply that fails mid-stream shows the error, and Retry answers again', async ({ page, chat, memory }) => {
+  const conversationId = await chat.newConversation();
   const failure = 'The model provider is overloaded (simulated).';
   // The real turn runs on the server; the browser gets its first words, then an error chunk.
   await page.route('**/api/chat', async (route) => {
@@ -282,8 +269,8 @@ test('a reply that fails mid-stream shows the error, and Retry answers again', a
     });
   });
 
-  await send(page, 'Explain how tides work');
-  const reply = assistantMessages(page).first();
+  await chat.send('Explain how tides work');
+  const reply = chat.assistantMessages.first();
   await expect(reply).toHaveAttribute('data-status', 'failed');
   await expect(reply.getByTestId('message-error')).toHaveText(failure);
   expect((await textIn(reply).innerText()).startsWith('I am the')).toBe(true);
@@ -293,7 +280,7 @@ test('a reply that fails mid-stream shows the error, and Retry answers again', a
 
   await page.unroute('**/api/chat');
   await page.getByTestId('retry').click();
-  await expect(messages(page)).toHaveCount(2);
+  await expect(chat.messages).toHaveCount(2);
   await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
   // Retry rewrites the failed reply in place: the same id.
   await expect(reply).toHaveAttribute('data-message-id', failedId!);
@@ -301,17 +288,17 @@ test('a reply that fails mid-stream shows the error, and Retry answers again', a
   await expect(page.getByTestId('retry')).toHaveCount(0);
 
   await page.reload();
-  await expect(messages(page)).toHaveCount(2);
-  const rows = await storedMessages(page, conversationId);
+  await expect(chat.messages).toHaveCount(2);
+  const rows = await memory.storedMessages(conversationId);
   expect(rows.map((m) => [m.role, m.status])).toEqual([
     ['user', 'complete'],
     ['assistant', 'complete'],
   ]);
 });
 
-test('conversations can be renamed, cleared and deleted', async ({ page }) => {
-  const conversationId = await newConversation(page);
-  await exchange(page, 'Remember that my cat is called Miso.');
+test('conversations can be renamed, cleared and deleted', async ({ page, chat, memory }) => {
+  const conversationId = await chat.newConversation();
+  await chat.exchange('Remember that my cat is called Miso.');
 
   const item = page.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`);
   await expect(item).toHaveAttribute('data-active', 'true');
@@ -324,8 +311,8 @@ test('conversations can be renamed, cleared and deleted', async ({ page }) => {
 
   await page.getByTestId('clear-conversation').click();
   await page.getByTestId('clear-dialog-confirm').click();
-  await expect(messages(page)).toHaveCount(0);
-  expect(await storedMessages(page, conversationId)).toEqual([]);
+  await expect(chat.messages).toHaveCount(0);
+  expect(await memory.storedMessages(conversationId)).toEqual([]);
 
   await item.hover();
   await item.getByTestId('delete-conversation').click();
@@ -334,12 +321,4 @@ test('conversations can be renamed, cleared and deleted', async ({ page }) => {
   await expect(page.getByTestId('start-conversation')).toBeVisible();
   const response = await page.request.get(`/api/conversations/${conversationId}`);
   expect(response.status()).toBe(404);
-});
-
-test('screenshot of a conversation', async ({ page }) => {
-  await newConversation(page);
-  await exchange(page, 'My favourite colour is **teal** and I live in Lisbon.');
-  await exchange(page, 'What is my favourite colour?');
-  await exchange(page, 'Where do I live?');
-  await screenshot(page, 'chat-page');
 });

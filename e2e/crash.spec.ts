@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import getPort from 'get-port';
 
 // A crash, for real: the production server (the build this run made) on its own embedded data
 // directory is killed with SIGKILL, process group and all, in the middle of a reply and in the
@@ -10,8 +11,8 @@ import { expect, test } from '@playwright/test';
 // committed may be lost, the cut reply ends `incomplete` with the text it had, and every pending
 // post-turn job is done soon after the restart.
 
-// Beside the e2e server's port (E2E_PORT), so that two checkouts' runs do not collide.
-const PORT = Number(process.env.E2E_PORT || 3100) + 7;
+// A server of its own, on a free port.
+const PORT = await getPort({ host: '127.0.0.1' });
 const base = `http://127.0.0.1:${PORT}`;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-crash-'));
 

@@ -1,14 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import { assistantMessages, failOnPageErrors, screenshot, switchToDarkTheme, waitForHydration } from './support';
+import { expect, test } from './fixtures';
 
 // The import page (/import): a JSON file sent, queued at once, its progress followed (react-query
 // polls GET /api/import/:id) until the worker is done, then the conversation opened. A second
 // import meanwhile is refused; a file that is not JSON is said so before anything is sent.
-
-failOnPageErrors();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-import-e2e-'));
 test.afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -23,10 +20,10 @@ function conversationFile(name: string, turns: number, title?: string): string {
   return file;
 }
 
-test('an import is followed to the end on the import page, then opens its conversation', async ({ page }) => {
+test('an import is followed to the end on the import page, then opens its conversation', async ({ page, app, chat }) => {
   test.setTimeout(180_000);
   await page.goto('/');
-  await waitForHydration(page);
+  await app.waitForHydration();
   await page.getByTestId('import-link').click();
   await page.waitForURL(/\/import$/);
   await expect(page).toHaveTitle(/Import/);
@@ -54,32 +51,32 @@ test('an import is followed to the end on the import page, then opens its conver
   await expect(page.getByTestId('import-step')).toContainText(/Storing messages|Remembering replies/, { timeout: 30_000 });
   const bar = progress.getByRole('progressbar', { name: 'Import progress' });
   await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 60_000 }).toBeGreaterThan(0);
-  await screenshot(page, 'import-running');
+  await app.screenshot('import-running');
 
   await expect(progress).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
   await expect(bar).toHaveAttribute('aria-valuenow', '100');
   await expect(page.getByTestId('import-step')).toContainText('Imported 3,000 messages; 1,500 replies remembered.');
   await expect(page.getByTestId('conversation-list')).toContainText('Garden log');
-  await screenshot(page, 'import-done');
-  await switchToDarkTheme(page);
-  await screenshot(page, 'import-done-dark');
+  await app.screenshot('import-done');
+  await app.switchToDarkTheme();
+  await app.screenshot('import-done-dark');
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 390, height: 844 });
   // On a phone the sidebar is a drawer: wait until it has slid away.
   await expect(page.getByRole('navigation', { name: 'Conversations' })).not.toBeInViewport();
   await progress.scrollIntoViewIfNeeded();
   await expect(page.getByTestId('import-open')).toBeInViewport();
-  await screenshot(page, 'import-done-phone');
+  await app.screenshot('import-done-phone');
   await page.setViewportSize({ width: 1280, height: 800 });
 
   await page.getByTestId('import-open').click();
   await page.waitForURL(/\/c\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId('conversation-title')).toHaveText('Garden log');
-  await expect(assistantMessages(page).last()).toContainText('Noted for bed 1499.');
+  await expect(chat.assistantMessages.last()).toContainText('Noted for bed 1499.');
 
   // Back on the page, the import is listed; the next one is accepted.
   await page.goto('/import');
-  await waitForHydration(page);
+  await app.waitForHydration();
   await expect(page.getByTestId('import-history')).toContainText('Garden log');
   await page.getByTestId('import-file').setInputFiles(conversationFile('short.json', 2));
   await page.getByTestId('import-title').fill('Short one');

@@ -1,18 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
-import {
-  assistantMessages,
-  exchange,
-  failOnPageErrors,
-  inspectorOf,
-  newConversation,
-  screenshot,
-  send,
-  textIn,
-  UUID,
-  userMessages,
-  waitForFact,
-  waitForHydration,
-} from './support';
+import { expect, test, UUID } from './fixtures';
+import { type ChatPage, textIn } from './pages/chat-page';
+import type { MemoryApi } from './pages/memory-api';
 
 // The inspector made clearer for staff, and the quality bar around it: Esc stops a streaming
 // reply, the home page's message box starts a conversation, [n] in a reply links to its item and
@@ -20,24 +8,17 @@ import {
 // explain themselves, and the budget and the timeline are charts. The server runs the offline
 // model with 60 ms between words (~2.5 s per reply).
 
-failOnPageErrors();
-
 /** Two turns: a fact is learned, then a question the offline model answers by quoting (citing) it. */
-async function citedConversation(page: Page) {
-  const conversationId = await newConversation(page);
-  await exchange(page, 'My name is Ada and I live in Lisbon.');
-  const fact = await waitForFact(page, 'Lisbon');
-  await exchange(page, 'Where do I live?');
-  const reply = assistantMessages(page).nth(1);
-  const n = (await textIn(reply).innerText()).match(/\[(\d+)\] I live in Lisbon/)?.[1];
-  expect(n, 'the reply cites the fact').toBeTruthy();
-  return { conversationId, fact, reply, n: n! };
+async function citedConversation(chat: ChatPage, memory: MemoryApi) {
+  const cited = await chat.askAboutALearnedFact(memory);
+  expect(cited.n, 'the reply cites the fact').toBeTruthy();
+  return { ...cited, n: cited.n! };
 }
 
-test('Esc stops a streaming reply', async ({ page }) => {
-  await newConversation(page);
-  await send(page, 'Summarise the main idea of spaced repetition in three bullet points, with an example for each.');
-  const reply = assistantMessages(page).first();
+test('Esc stops a streaming reply', async ({ page, chat }) => {
+  await chat.newConversation();
+  await chat.send('Summarise the main idea of spaced repetition in three bullet points, with an example for each.');
+  const reply = chat.assistantMessages.first();
   await expect(reply).toHaveAttribute('data-status', 'streaming');
   await expect(page.getByTestId('composer-hint')).toHaveText('Esc to stop the reply');
   await expect.poll(async () => (await textIn(reply).innerText()).length).toBeGreaterThan(0);
@@ -66,9 +47,9 @@ test('Esc stops a streaming reply', async ({ page }) => {
   await expect(reply).toHaveAttribute('data-status', 'incomplete');
 });
 
-test('the home page message box starts a conversation with that message', async ({ page }) => {
+test('the home page message box starts a conversation with that message', async ({ page, app, chat }) => {
   await page.goto('/');
-  await waitForHydration(page);
+  await app.waitForHydration();
   const box = page.getByTestId('home-composer').getByTestId('composer');
   await expect(box).toBeFocused();
   await box.fill('I am planning a trip to Kyoto in April.');
@@ -77,35 +58,40 @@ test('the home page message box starts a conversation with that message', async 
   await page.waitForURL(/\/c\/[0-9a-f-]{36}$/);
   const conversationId = page.url().split('/c/')[1];
   expect(conversationId).toMatch(UUID);
-  await expect(userMessages(page)).toHaveCount(1);
-  await expect(textIn(userMessages(page).first())).toHaveText('I am planning a trip to Kyoto in April.');
-  await expect(assistantMessages(page).first()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
+  await expect(chat.userMessages).toHaveCount(1);
+  await expect(textIn(chat.userMessages.first())).toHaveText('I am planning a trip to Kyoto in April.');
+  await expect(chat.assistantMessages.first()).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
   // The conversation is titled from it and listed in the sidebar.
   await expect(page.getByTestId('conversation-title')).toContainText('Kyoto');
 
   // Sent once: a reload does not send it again.
   await page.reload();
-  await waitForHydration(page);
-  await expect(userMessages(page)).toHaveCount(1);
+  await app.waitForHydration();
+  await expect(chat.userMessages).toHaveCount(1);
   const stored = (await (await page.request.get(`/api/conversations/${conversationId}/messages`)).json()) as { messages: unknown[] };
   expect(stored.messages).toHaveLength(2);
 });
 
-test('[n] in a reply opens its item in the inspector, and the item links back to the replies that cited it', async ({ page }) => {
-  const { fact, reply, n } = await citedConversation(page);
-  const inspector = inspectorOf(page);
+test('[n] in a reply opens its item in the inspector, and the item links back to the replies that cited it', async ({
+  page,
+  app,
+  chat,
+  inspector,
+  memory,
+}) => {
+  const { fact, reply, n } = await citedConversation(chat, memory);
   const replyId = (await reply.getAttribute('data-message-id'))!;
 
   // Bind the inspector to the first reply, then click [n] in the second: it opens that reply at the item.
-  const firstReply = assistantMessages(page).first();
+  const firstReply = chat.assistantMessages.first();
   await firstReply.hover();
   await firstReply.getByTestId('inspect').click();
-  await expect(inspector).toHaveAttribute('data-message-id', (await firstReply.getAttribute('data-message-id'))!);
+  await expect(inspector.root).toHaveAttribute('data-message-id', (await firstReply.getAttribute('data-message-id'))!);
   const cite = reply.locator(`[data-testid="cite-link"][data-n="${n}"]`).first();
   await expect(cite).toHaveText(`[${n}]`);
   await cite.click();
-  await expect(inspector).toHaveAttribute('data-message-id', replyId);
-  const item = inspector.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`);
+  await expect(inspector.root).toHaveAttribute('data-message-id', replyId);
+  const item = inspector.root.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`);
   await expect(item).toHaveAttribute('data-focused', 'true');
   await expect(item).toHaveAttribute('data-n', n);
   await expect(item).toBeInViewport();
@@ -117,73 +103,77 @@ test('[n] in a reply opens its item in the inspector, and the item links back to
   await expect(cite).toHaveAttribute('data-flash', 'true');
 
   // A third reply cites the fact too. Its inspector finds the other replies that cited the same fact.
-  await exchange(page, 'Tell me again where I live?');
-  const third = assistantMessages(page).nth(2);
-  await expect(inspector).toHaveAttribute('data-message-id', (await third.getAttribute('data-message-id'))!);
-  await expect(inspector).toHaveAttribute('data-status', 'complete');
-  await inspector.getByTestId('find-citing-replies').click();
-  await expect(inspector.getByTestId('citing-status')).toContainText('other replies');
-  const thirdItem = inspector.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`);
+  await chat.exchange('Tell me again where I live?');
+  const third = chat.assistantMessages.nth(2);
+  await expect(inspector.root).toHaveAttribute('data-message-id', (await third.getAttribute('data-message-id'))!);
+  await expect(inspector.root).toHaveAttribute('data-status', 'complete');
+  await inspector.root.getByTestId('find-citing-replies').click();
+  await expect(inspector.root.getByTestId('citing-status')).toContainText('other replies');
+  const thirdItem = inspector.root.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`);
   const toSecond = thirdItem.locator(`[data-testid="cited-by-reply"][data-message-id="${replyId}"]`);
   await expect(toSecond).toContainText(`reply 2 [${n}]`);
   await toSecond.click();
-  await expect(inspector).toHaveAttribute('data-message-id', replyId);
-  await expect(inspector.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`)).toHaveAttribute('data-focused', 'true');
+  await expect(inspector.root).toHaveAttribute('data-message-id', replyId);
+  await expect(inspector.root.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`)).toHaveAttribute('data-focused', 'true');
 
   // After a reload the record comes from the server; [n] still finds its item.
   await page.reload();
-  await waitForHydration(page);
-  await expect(inspector).toHaveAttribute('data-source', 'server');
-  await assistantMessages(page).nth(1).locator(`[data-testid="cite-link"][data-n="${n}"]`).first().click();
-  await expect(inspector).toHaveAttribute('data-message-id', replyId);
-  await expect(inspector.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`)).toHaveAttribute('data-focused', 'true');
-  await expect(inspector.getByTestId('record-source')).toHaveText('stored');
+  await app.waitForHydration();
+  await expect(inspector.root).toHaveAttribute('data-source', 'server');
+  await chat.assistantMessages.nth(1).locator(`[data-testid="cite-link"][data-n="${n}"]`).first().click();
+  await expect(inspector.root).toHaveAttribute('data-message-id', replyId);
+  await expect(inspector.root.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`)).toHaveAttribute('data-focused', 'true');
+  await expect(inspector.root.getByTestId('record-source')).toHaveText('stored');
 });
 
-test('figures explain themselves: tokens per message add up, usage beside our count, time to first token, charts', async ({ page }) => {
-  const { reply } = await citedConversation(page);
-  const inspector = inspectorOf(page);
-  await expect(inspector).toHaveAttribute('data-message-id', (await reply.getAttribute('data-message-id'))!);
-  await expect(inspector).toHaveAttribute('data-status', 'complete');
-  const total = Number(await inspector.getByTestId('budget-total').getAttribute('data-total'));
+test('figures explain themselves: tokens per message add up, usage beside our count, time to first token, charts', async ({
+  page,
+  chat,
+  inspector,
+  memory,
+}) => {
+  const { reply } = await citedConversation(chat, memory);
+  await expect(inspector.root).toHaveAttribute('data-message-id', (await reply.getAttribute('data-message-id'))!);
+  await expect(inspector.root).toHaveAttribute('data-status', 'complete');
+  const total = Number(await inspector.root.getByTestId('budget-total').getAttribute('data-total'));
 
   // Help where the figures stand.
-  const recalled = inspector.getByTestId('recalled');
+  const recalled = inspector.root.getByTestId('recalled');
   await expect(recalled.getByTestId('recalled-help')).toBeHidden();
   await recalled.getByTestId('recalled-help-toggle').click();
   await expect(recalled.getByTestId('recalled-help')).toBeVisible();
   await expect(recalled.getByTestId('recalled-help')).toContainText('reciprocal rank fusion');
-  await inspector.getByTestId('top-k-help-toggle').click();
-  await expect(inspector.getByTestId('top-k-help')).toContainText('top k');
-  await inspector.getByTestId('record-source-help-toggle').click();
-  await expect(inspector.getByTestId('record-source-help')).toContainText('stored');
-  await expect(inspector.getByTestId('record-source')).toHaveText('live');
+  await inspector.root.getByTestId('top-k-help-toggle').click();
+  await expect(inspector.root.getByTestId('top-k-help')).toContainText('top k');
+  await inspector.root.getByTestId('record-source-help-toggle').click();
+  await expect(inspector.root.getByTestId('record-source-help')).toContainText('stored');
+  await expect(inspector.root.getByTestId('record-source')).toHaveText('live');
 
   // Charts: the budget per block and the timeline, drawn by the charting library.
-  const budgetChart = inspector.getByTestId('budget-chart');
+  const budgetChart = inspector.root.getByTestId('budget-chart');
   await expect(budgetChart.locator('svg.recharts-surface')).toHaveCount(1);
   await expect.poll(() => budgetChart.locator('.recharts-bar-rectangle').count()).toBeGreaterThan(2);
-  const timeline = inspector.getByTestId('timeline-chart');
+  const timeline = inspector.root.getByTestId('timeline-chart');
   await expect(timeline.locator('svg.recharts-surface')).toHaveCount(1);
   await expect(timeline).toHaveAttribute('aria-label', /generate .* first token after/);
 
   // Time to first token, recorded server-side.
-  const firstToken = inspector.getByTestId('timing-first-token');
+  const firstToken = inspector.root.getByTestId('timing-first-token');
   const ms = Number(await firstToken.getAttribute('data-ms'));
   expect(ms).toBeGreaterThanOrEqual(0);
-  const generate = await inspector.locator('[data-testid="timing-step"][data-step="generate"] td').last().innerText();
+  const generate = await inspector.root.locator('[data-testid="timing-step"][data-step="generate"] td').last().innerText();
   expect(ms).toBeLessThan(Number(generate.replace(/[^\d.]/g, '')));
 
   // The provider's usage beside our count.
-  const usage = inspector.getByTestId('usage-compare');
+  const usage = inspector.root.getByTestId('usage-compare');
   await expect(usage).toHaveAttribute('data-ours', String(total));
   expect(Number(await usage.getAttribute('data-provider'))).toBeGreaterThan(0);
-  await inspector.getByTestId('usage-why-toggle').click();
-  await expect(inspector.getByTestId('usage-why')).toContainText('chat framing');
-  await expect(inspector.getByTestId('usage-why')).toContainText('Offline model');
+  await inspector.root.getByTestId('usage-why-toggle').click();
+  await expect(inspector.root.getByTestId('usage-why')).toContainText('chat framing');
+  await expect(inspector.root.getByTestId('usage-why')).toContainText('Offline model');
 
   // Messages sent: tokens per message, adding up to the budget's total; the earlier reply without its [n].
-  const sent = inspector.getByTestId('messages');
+  const sent = inspector.root.getByTestId('messages');
   await sent.getByTestId('messages-toggle').click();
   const perMessage = await sent
     .getByTestId('sent-message')
@@ -195,9 +185,9 @@ test('figures explain themselves: tokens per message add up, usage beside our co
   await expect(sent).not.toContainText(' chars');
 
   // A third turn: the second reply is sent again without its [n], while the chat still shows it.
-  await exchange(page, 'And what is my name?');
-  await expect(inspector).toHaveAttribute('data-status', 'complete');
-  const again = inspector.getByTestId('messages');
+  await chat.exchange('And what is my name?');
+  await expect(inspector.root).toHaveAttribute('data-status', 'complete');
+  const again = inspector.root.getByTestId('messages');
   if ((await again.getAttribute('data-open')) !== 'true') await again.getByTestId('messages-toggle').click();
   const replyId = (await reply.getAttribute('data-message-id'))!;
   const earlier = again
@@ -210,17 +200,16 @@ test('figures explain themselves: tokens per message add up, usage beside our co
   await expect(textIn(reply)).toContainText(/\[\d+\] I live in Lisbon/);
 });
 
-test('a source in another conversation is a link that opens it there', async ({ page }) => {
-  const first = await newConversation(page);
-  await exchange(page, 'My name is Ada and I live in Lisbon.');
-  const fact = await waitForFact(page, 'Lisbon');
-  const sourceId = (await userMessages(page).first().getAttribute('data-message-id'))!;
+test('a source in another conversation is a link that opens it there', async ({ page, chat, inspector, memory }) => {
+  const first = await chat.newConversation();
+  await chat.exchange('My name is Ada and I live in Lisbon.');
+  const fact = await memory.waitForFact('Lisbon');
+  const sourceId = (await chat.userMessages.first().getAttribute('data-message-id'))!;
 
   await page.getByTestId('new-conversation').click();
   await page.waitForURL((url) => /\/c\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.includes(first));
-  await exchange(page, 'Where do I live?');
-  const inspector = inspectorOf(page);
-  const item = inspector.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`);
+  await chat.exchange('Where do I live?');
+  const item = inspector.root.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`);
   const link = item.locator(`a[data-testid="source"][data-message-id="${sourceId}"]`);
   await expect(link).toHaveAttribute('href', `/c/${first}#message-${sourceId}`);
   await expect(link).toContainText('other chat');
@@ -231,19 +220,24 @@ test('a source in another conversation is a link that opens it there', async ({ 
   await expect(source).toHaveAttribute('data-flash', 'true');
 });
 
-test('screenshots: light, dark and phone', async ({ page }) => {
-  const { fact, reply, n } = await citedConversation(page);
-  const inspector = inspectorOf(page);
+test("[n] opens the cited item on a phone too, in the inspector's drawer; pictures light, dark and phone", async ({
+  page,
+  app,
+  inspector,
+  chat,
+  memory,
+}) => {
+  const { fact, reply, n } = await citedConversation(chat, memory);
   await reply.locator(`[data-testid="cite-link"][data-n="${n}"]`).first().click();
-  const item = inspector.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`);
+  const item = inspector.root.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`);
   await expect(item).toHaveAttribute('data-focused', 'true');
   await expect(item).toBeInViewport();
-  await screenshot(page, 'inspector-clarity');
+  await app.screenshot('inspector-clarity');
 
   // Dark: the budget per block, further down.
   await page.emulateMedia({ colorScheme: 'dark' });
-  await inspector.getByTestId('budget-chart').scrollIntoViewIfNeeded();
-  await screenshot(page, 'inspector-clarity-dark');
+  await inspector.root.getByTestId('budget-chart').scrollIntoViewIfNeeded();
+  await app.screenshot('inspector-clarity-dark');
   await page.emulateMedia({ colorScheme: 'light' });
 
   // Phone: [n] opens the inspector's drawer at the cited item.
@@ -253,6 +247,6 @@ test('screenshots: light, dark and phone', async ({ page }) => {
   await expect(page.locator('#inspector-panel')).toBeInViewport();
   await expect(item).toHaveAttribute('data-focused', 'true');
   await expect(item).toBeInViewport();
-  await screenshot(page, 'inspector-clarity-phone');
+  await app.screenshot('inspector-clarity-phone');
   await page.setViewportSize({ width: 1280, height: 800 });
 });

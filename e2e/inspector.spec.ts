@@ -1,64 +1,49 @@
-import { expect, type Page, test } from '@playwright/test';
-import {
-  assistantMessages,
-  exchange,
-  type FactRow,
-  facts,
-  failOnPageErrors,
-  importConversation,
-  inspectorOf,
-  newConversation,
-  screenshot,
-  send,
-  textIn,
-  UUID,
-  userMessages,
-  waitForFact,
-  waitForFactRow,
-  waitForHydration,
-} from './support';
+import { expect, test, UUID } from './fixtures';
+import { textIn } from './pages/chat-page';
+import type { InspectorPanel } from './pages/inspector-panel';
+import type { FactRow } from './pages/memory-api';
 
 // The inspector: the context of each reply (live while it streams, stored after a reload), the
 // conversation summary and the facts memlens keeps. Every test gets a fresh guest; the server runs
 // the built-in offline model with 60 ms between words (~2.5 s per reply).
 
-failOnPageErrors();
-
 /** What the panel shows for a reply, read at one instant. */
-async function readPanel(page: Page) {
-  const inspector = inspectorOf(page);
-  const lisbon = inspector.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Lisbon' });
+async function readPanel(inspector: InspectorPanel) {
+  const lisbon = inspector.root.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Lisbon' });
   return {
-    messageId: await inspector.getAttribute('data-message-id'),
-    status: await inspector.getAttribute('data-status'),
-    query: (await inspector.getByTestId('retrieval-query').innerText()).trim(),
-    question: (await inspector.getByTestId('retrieval-question').innerText()).trim(),
+    messageId: await inspector.root.getAttribute('data-message-id'),
+    status: await inspector.root.getAttribute('data-status'),
+    query: (await inspector.root.getByTestId('retrieval-query').innerText()).trim(),
+    question: (await inspector.root.getByTestId('retrieval-question').innerText()).trim(),
     lisbonKey: await lisbon.getAttribute('data-key'),
     lisbonKept: await lisbon.getAttribute('data-kept'),
     lisbonCited: await lisbon.getAttribute('data-cited'),
-    total: Number(await inspector.getByTestId('budget-total').getAttribute('data-total')),
-    budget: Number(await inspector.getByTestId('budget-total').getAttribute('data-budget')),
+    total: Number(await inspector.root.getByTestId('budget-total').getAttribute('data-total')),
+    budget: Number(await inspector.root.getByTestId('budget-total').getAttribute('data-budget')),
   };
 }
 
 test('the inspector fills while the reply streams, shows what was recalled, kept, cited and sent, and reloads from the API', async ({
   page,
+  app,
+  chat,
+  inspector,
+  memory,
 }) => {
-  await newConversation(page);
-  const inspector = inspectorOf(page);
-  await expect(inspector).toBeVisible();
+  await chat.newConversation();
+  await expect(inspector.root).toBeVisible();
   await expect(page.getByTestId('inspector-empty')).toBeVisible();
 
-  await exchange(page, 'My name is Ada and I live in Lisbon.');
-  const firstReply = assistantMessages(page).first();
+  await chat.exchange('My name is Ada and I live in Lisbon.');
+  const firstReply = chat.assistantMessages.first();
   const firstId = await firstReply.getAttribute('data-message-id');
-  await expect(inspector).toHaveAttribute('data-message-id', firstId!);
-  await expect(inspector).toHaveAttribute('data-status', 'complete');
-  const fact = await waitForFact(page, 'Lisbon');
+  await expect(inspector.root).toHaveAttribute('data-message-id', firstId!);
+  await expect(inspector.root).toHaveAttribute('data-status', 'complete');
+  const fact = await memory.waitForFact('Lisbon');
 
   // The second question: the panel binds to the new reply and fills from the streamed record
   // before the reply's text is done. Read both at the same instant.
-  await send(page, 'Where do I live?');
+  await chat.send('Where do I live?');
   const live = await page
     .waitForFunction(
       () => {
@@ -84,18 +69,18 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   expect(live!.panelStatus).toBe('streaming');
   expect(live!.source).toBe('stream');
   expect(live!.query).toContain('live');
-  const reply = assistantMessages(page).nth(1);
-  await expect(inspector.getByTestId('turn-status')).toHaveText(/Streaming|Complete/);
+  const reply = chat.assistantMessages.nth(1);
+  await expect(inspector.root.getByTestId('turn-status')).toHaveText(/Streaming|Complete/);
 
   // The final record replaces the first one when the reply ends.
   await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
-  await expect(inspector).toHaveAttribute('data-status', 'complete');
-  await expect(inspector.getByTestId('turn-status')).toHaveText('Complete');
+  await expect(inspector.root).toHaveAttribute('data-status', 'complete');
+  await expect(inspector.root.getByTestId('turn-status')).toHaveText('Complete');
   const replyText = await textIn(reply).innerText();
   expect(live!.replyText.length).toBeLessThan(replyText.length);
 
   // Retrieval.
-  const retrieval = inspector.getByTestId('retrieval');
+  const retrieval = inspector.root.getByTestId('retrieval');
   await expect(retrieval).toBeVisible();
   await expect(retrieval.getByTestId('retrieval-question')).toHaveText('Where do I live?');
   await expect(retrieval.getByTestId('rewritten-badge')).toBeVisible();
@@ -103,7 +88,7 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   await expect(retrieval.getByTestId('retrieval-reason')).not.toBeEmpty();
 
   // Recalled: the Lisbon fact, kept, numbered, and cited by the reply (which quotes its line).
-  const recalled = inspector.getByTestId('recalled');
+  const recalled = inspector.root.getByTestId('recalled');
   const lisbon = recalled.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Lisbon' });
   await expect(lisbon).toHaveAttribute('data-key', `fact:${fact.id}`);
   await expect(lisbon).toHaveAttribute('data-kind', 'fact');
@@ -116,7 +101,7 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   expect(replyText).toContain(`[${number}] I live in Lisbon`);
 
   // Its source is the first question: a click scrolls the chat to it.
-  const firstQuestion = userMessages(page).first();
+  const firstQuestion = chat.userMessages.first();
   const source = lisbon.getByTestId('source').first();
   await expect(source).toHaveAttribute('data-message-id', (await firstQuestion.getAttribute('data-message-id'))!);
   await source.click();
@@ -124,7 +109,7 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   await expect(firstQuestion).toBeInViewport();
 
   // Budget: the total is within the budget, split by block, with every decision listed.
-  const budget = inspector.getByTestId('budget');
+  const budget = inspector.root.getByTestId('budget');
   const total = Number(await budget.getByTestId('budget-total').getAttribute('data-total'));
   const limit = Number(await budget.getByTestId('budget-total').getAttribute('data-budget'));
   expect(total).toBeGreaterThan(0);
@@ -137,7 +122,7 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   await expect(budget.locator('[data-testid="budget-decision"][data-key^="message:"]').first()).toBeVisible();
 
   // Messages sent: collapsed at first; the system prompt comes first and lists the fact.
-  const sent = inspector.getByTestId('messages');
+  const sent = inspector.root.getByTestId('messages');
   await expect(sent.getByTestId('sent-message')).toHaveCount(0);
   await sent.getByTestId('messages-toggle').click();
   const system = sent.getByTestId('sent-message').first();
@@ -147,7 +132,7 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   await expect(sent.getByTestId('sent-message').last()).toContainText('Where do I live?');
 
   // Timing, usage and the model.
-  const timing = inspector.getByTestId('timing');
+  const timing = inspector.root.getByTestId('timing');
   await expect(timing.getByTestId('timing-step').first()).toBeVisible();
   await expect(timing.locator('[data-testid="timing-step"][data-step="generate"]')).toBeVisible();
   await expect(timing.getByTestId('timing-total')).toHaveText(/\d ms$/);
@@ -155,46 +140,45 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   await expect(timing.getByTestId('model-offline')).toBeVisible();
   await expect(timing.getByTestId('usage')).toContainText(/\d+ in · \d+ out/);
 
-  const streamed = await readPanel(page);
+  const streamed = await readPanel(inspector);
 
   // After a reload the same record comes from the API.
   await page.reload();
-  await waitForHydration(page);
-  await expect(inspector).toHaveAttribute('data-message-id', live!.replyId);
-  await expect(inspector).toHaveAttribute('data-source', 'server');
-  await expect(inspector).toHaveAttribute('data-status', 'complete');
+  await app.waitForHydration();
+  await expect(inspector.root).toHaveAttribute('data-message-id', live!.replyId);
+  await expect(inspector.root).toHaveAttribute('data-source', 'server');
+  await expect(inspector.root).toHaveAttribute('data-status', 'complete');
   // The fact once; the first exchange may also be recalled as an episode (not sent: the recent window has it).
-  await expect(inspector.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Lisbon' })).toHaveCount(1);
-  expect(await readPanel(page)).toEqual(streamed);
+  await expect(inspector.root.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Lisbon' })).toHaveCount(1);
+  expect(await readPanel(inspector)).toEqual(streamed);
 
   // "Inspect" binds the panel to an earlier reply; "Latest reply" follows the newest again.
   await firstReply.hover();
   await firstReply.getByTestId('inspect').click();
-  await expect(inspector).toHaveAttribute('data-message-id', firstId!);
+  await expect(inspector.root).toHaveAttribute('data-message-id', firstId!);
   await expect(firstReply.getByTestId('inspect')).toHaveAttribute('aria-pressed', 'true');
-  await expect(inspector.getByTestId('retrieval-question')).toHaveText('My name is Ada and I live in Lisbon.');
-  await inspector.getByTestId('inspector-latest').click();
-  await expect(inspector).toHaveAttribute('data-message-id', live!.replyId);
+  await expect(inspector.root.getByTestId('retrieval-question')).toHaveText('My name is Ada and I live in Lisbon.');
+  await inspector.root.getByTestId('inspector-latest').click();
+  await expect(inspector.root).toHaveAttribute('data-message-id', live!.replyId);
 });
 
-test('facts: listed with their source, edited with an EDIT event, deleted, and forgotten', async ({ page }) => {
-  await newConversation(page);
-  await exchange(page, 'My name is Ada and I live in Lisbon.');
-  const created = await waitForFact(page, 'Lisbon');
+test('facts: listed with their source, edited with an EDIT event, deleted, and forgotten', async ({ page, chat, inspector, memory }) => {
+  await chat.newConversation();
+  await chat.exchange('My name is Ada and I live in Lisbon.');
+  const created = await memory.waitForFact('Lisbon');
 
-  const inspector = inspectorOf(page);
-  await inspector.getByTestId('tab-memory').click();
-  const factsView = inspector.getByTestId('facts');
+  await inspector.root.getByTestId('tab-memory').click();
+  const factsView = inspector.root.getByTestId('facts');
   await expect(factsView).toBeVisible();
   const lisbon = factsView.locator(`[data-testid="fact"][data-fact-id="${created.id}"]`);
-  await waitForFactRow(factsView, lisbon);
+  await inspector.waitForFactRow(factsView, lisbon);
   await expect(lisbon.getByTestId('fact-content')).toHaveText('I live in Lisbon');
   await expect(lisbon).toHaveAttribute('data-status', 'active');
   await expect(lisbon).toContainText('since');
   await expect(lisbon).toContainText('this conversation');
   await expect(lisbon.getByTestId('source').first()).toHaveAttribute(
     'data-message-id',
-    (await userMessages(page).first().getAttribute('data-message-id'))!,
+    (await chat.userMessages.first().getAttribute('data-message-id'))!,
   );
 
   // Edit inline.
@@ -223,17 +207,17 @@ test('facts: listed with their source, edited with an EDIT event, deleted, and f
   await expect(lisbon).toHaveCount(0);
   await expect(factsView.getByTestId('fact').filter({ hasText: 'Porto' })).toHaveCount(0);
   expect((await page.request.get(`/api/facts/${created.id}`)).status()).toBe(404);
-  expect((await facts(page)).some((f) => f.id === created.id)).toBe(false);
+  expect((await memory.facts()).some((f) => f.id === created.id)).toBe(false);
   await factsView.getByTestId('facts-show-all').check();
   await expect(factsView.getByTestId('fact').filter({ hasText: 'Ada' })).toHaveCount(1);
   await expect(factsView.getByTestId('fact').filter({ hasText: 'Porto' })).toHaveCount(0);
 
   // Forget everything (confirmed): no fact is left.
-  await inspector.getByTestId('forget-everything').click();
+  await inspector.root.getByTestId('forget-everything').click();
   await page.getByTestId('forget-dialog-confirm').click();
-  await expect(inspector.getByTestId('forget-result')).toContainText('Forgotten');
+  await expect(inspector.root.getByTestId('forget-result')).toContainText('Forgotten');
   await expect(factsView.getByTestId('facts-empty')).toBeVisible();
-  expect(await facts(page)).toEqual([]);
+  expect(await memory.facts()).toEqual([]);
 });
 
 const TRIP = [
@@ -252,11 +236,16 @@ const TRIP = [
  */
 const LATER = Array.from({ length: 7 }, (_, i) => [`Reminder ${i + 1}: water the plants.`, `Noted, reminder ${i + 1}.`] as const);
 
-test('summary: shown with its version, edited (a stale edit is refused), versioned and cleared', async ({ page }) => {
+test('summary: shown with its version, edited (a stale edit is refused), versioned and cleared', async ({
+  page,
+  app,
+  inspector,
+  memory,
+}) => {
   await page.goto('/');
-  await waitForHydration(page);
+  await app.waitForHydration();
   // The page's guest cookie is shared with page.request.
-  const conversationId = await importConversation(page, {
+  const conversationId = await memory.importConversation({
     title: 'Kyoto trip',
     messages: [...TRIP, ...LATER].flatMap(([q, a]) => [
       { role: 'user', content: q },
@@ -265,13 +254,12 @@ test('summary: shown with its version, edited (a stale edit is refused), version
   });
 
   await page.goto(`/c/${conversationId}`);
-  await waitForHydration(page);
-  const inspector = inspectorOf(page);
+  await app.waitForHydration();
   // Imported replies were never generated here, so they have no turn record.
-  await expect(inspector.getByTestId('no-record')).toBeVisible();
+  await expect(inspector.root.getByTestId('no-record')).toBeVisible();
 
-  await inspector.getByTestId('tab-memory').click();
-  const summary = inspector.getByTestId('summary');
+  await inspector.root.getByTestId('tab-memory').click();
+  const summary = inspector.root.getByTestId('summary');
   await expect(summary.getByTestId('summary-version')).toHaveText('Version 1');
   await expect(summary.getByTestId('summary-content')).toContainText('Kyoto');
   await expect(summary.getByTestId('summary-covered')).toContainText(/covers \d+ messages/);
@@ -327,10 +315,16 @@ test('summary: shown with its version, edited (a stale edit is refused), version
   expect(stored.summary).toMatchObject({ content: '', version: 5, coveredMessageCount: 0 });
 });
 
-test('the inspector collapses (remembered across reloads) and is a drawer on small screens', async ({ page }) => {
+test('the inspector collapses (remembered across reloads) and is a drawer on small screens', async ({
+  page,
+  app,
+  chat,
+  inspector,
+  memory,
+}) => {
   await page.goto('/');
-  await waitForHydration(page);
-  const conversationId = await importConversation(page, {
+  await app.waitForHydration();
+  const conversationId = await memory.importConversation({
     title: 'Short',
     messages: [
       { role: 'user', content: 'Hello there' },
@@ -338,7 +332,7 @@ test('the inspector collapses (remembered across reloads) and is a drawer on sma
     ],
   });
   await page.goto(`/c/${conversationId}`);
-  await waitForHydration(page);
+  await app.waitForHydration();
 
   const panel = page.locator('#inspector-panel');
   const toggle = page.getByTestId('inspector-toggle');
@@ -348,14 +342,14 @@ test('the inspector collapses (remembered across reloads) and is a drawer on sma
   await expect(panel).toBeHidden();
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await page.reload();
-  await waitForHydration(page);
+  await app.waitForHydration();
   await expect(panel).toBeHidden();
   // "Inspect" on a reply opens it again.
-  const reply = assistantMessages(page).first();
+  const reply = chat.assistantMessages.first();
   await reply.hover();
   await reply.getByTestId('inspect').click();
   await expect(panel).toBeVisible();
-  await expect(inspectorOf(page)).toHaveAttribute('data-message-id', (await reply.getAttribute('data-message-id'))!);
+  await expect(inspector.root).toHaveAttribute('data-message-id', (await reply.getAttribute('data-message-id'))!);
 
   // Small screen: a drawer, closed until asked for; Escape closes it.
   await page.setViewportSize({ width: 420, height: 800 });
@@ -365,18 +359,4 @@ test('the inspector collapses (remembered across reloads) and is a drawer on sma
   await expect(panel).toBeInViewport();
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
-});
-
-test('screenshot of a conversation with the inspector open', async ({ page }) => {
-  await newConversation(page);
-  await exchange(page, 'My name is Ada and I live in Lisbon.');
-  await waitForFact(page, 'Lisbon');
-  await exchange(page, 'Where do I live?');
-  const inspector = inspectorOf(page);
-  await expect(inspector).toHaveAttribute('data-status', 'complete');
-  await expect(inspector.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Lisbon' })).toHaveAttribute(
-    'data-cited',
-    'true',
-  );
-  await screenshot(page, 'inspector');
 });

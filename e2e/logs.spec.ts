@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import getPort from 'get-port';
 import postgres from 'postgres';
 import { runMigrations } from '../db/migrate';
 
@@ -14,7 +15,8 @@ import { runMigrations } from '../db/migrate';
 // of its own on the Postgres of TEST_DATABASE_URL (CI sets it; without it the spec is skipped).
 
 const serverUrl = process.env.TEST_DATABASE_URL?.trim();
-const PORT = Number(process.env.E2E_PORT || 3100) + 8;
+// A server of its own, on a free port.
+const PORT = await getPort({ host: '127.0.0.1' });
 const base = `http://127.0.0.1:${PORT}`;
 const MARKER = 'diary-entry-9c41-never-logged';
 

@@ -1,23 +1,10 @@
-import { expect, type Page, test } from '@playwright/test';
-import {
-  assistantMessages,
-  exchange,
-  facts,
-  failOnPageErrors,
-  newConversation,
-  screenshot,
-  switchToDarkTheme,
-  waitForFact,
-  waitForHydration,
-  waitForMemoryToSettle,
-} from './support';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 // The Memory page (/memory): opened from the home screen and from the header; search facts (English
 // and Chinese), add one by hand, see which replies used a fact and open one, delete a fact and a
 // remembered exchange, edit a summary, forget everything. Every test gets a fresh guest; the server
 // runs the built-in offline model with 60 ms between words (~2.5 s per reply).
-
-failOnPageErrors();
 
 async function episodeTotal(page: Page, q = ''): Promise<number> {
   const response = await page.request.get(`/api/episodes${q ? `?q=${encodeURIComponent(q)}` : ''}`);
@@ -28,9 +15,9 @@ async function episodeTotal(page: Page, q = ''): Promise<number> {
 const factCard = (page: Page, text: string) =>
   page.getByTestId('memory-fact').filter({ has: page.getByTestId('memory-fact-content').filter({ hasText: text }) });
 
-test('the home screen links to an empty Memory page that says how it fills up', async ({ page }) => {
+test('the home screen links to an empty Memory page that says how it fills up', async ({ page, app }) => {
   await page.goto('/');
-  await waitForHydration(page);
+  await app.waitForHydration();
   await page.getByTestId('open-memory').click();
   await page.waitForURL(/\/memory$/);
   await expect(page).toHaveTitle(/Memory/);
@@ -41,26 +28,31 @@ test('the home screen links to an empty Memory page that says how it fills up', 
   await expect(page.getByTestId('forget-everything')).toBeVisible();
 });
 
-test('search, add, see where a fact was used, delete a fact and an exchange, edit a summary, forget everything', async ({ page }) => {
+test('search, add, see where a fact was used, delete a fact and an exchange, edit a summary, forget everything', async ({
+  page,
+  app,
+  chat,
+  memory,
+}) => {
   test.setTimeout(180_000);
-  const conversationId = await newConversation(page);
-  await exchange(page, 'My cat is called Miso.');
-  await exchange(page, 'I live in Berlin.');
-  await exchange(page, '我的猫叫小米。');
-  await waitForFact(page, 'Miso');
-  await waitForFact(page, 'Berlin');
-  await waitForFact(page, '小米');
+  const conversationId = await chat.newConversation();
+  await chat.exchange('My cat is called Miso.');
+  await chat.exchange('I live in Berlin.');
+  await chat.exchange('我的猫叫小米。');
+  await memory.waitForFact('Miso');
+  await memory.waitForFact('Berlin');
+  await memory.waitForFact('小米');
   // A reply that answers from memory and cites the fact.
-  await exchange(page, 'What is my cat called?');
-  const replyId = (await assistantMessages(page).last().getAttribute('data-message-id'))!;
-  await waitForMemoryToSettle(page);
+  await chat.exchange('What is my cat called?');
+  const replyId = (await chat.assistantMessages.last().getAttribute('data-message-id'))!;
+  await memory.waitToSettle();
 
   // From the header.
   await page.getByTestId('memory-link').click();
   await page.waitForURL(/\/memory$/);
-  await waitForHydration(page);
+  await app.waitForHydration();
   const list = page.getByTestId('fact-list');
-  await expect(list.getByTestId('memory-fact')).toHaveCount((await facts(page, 'active')).length);
+  await expect(list.getByTestId('memory-fact')).toHaveCount((await memory.facts('active')).length);
   await expect(page.getByTestId('episodes-count')).toHaveText(`${await episodeTotal(page)} exchanges`);
 
   // Search, English (case aside) and Chinese.
@@ -94,7 +86,7 @@ test('search, add, see where a fact was used, delete a fact and an exchange, edi
   const hazelnuts = factCard(page, 'hazelnuts');
   await expect(hazelnuts).toBeVisible();
   await expect(hazelnuts.getByTestId('memory-fact-sources')).toHaveText('added by you');
-  expect((await facts(page, 'active')).map((f) => f.content)).toContain('I am allergic to hazelnuts.');
+  expect((await memory.facts('active')).map((f) => f.content)).toContain('I am allergic to hazelnuts.');
   // The same again is refused, and says so.
   await page.getByTestId('fact-add-toggle').click();
   await page.getByTestId('fact-add-input').fill('I am allergic to hazelnuts.');
@@ -110,15 +102,15 @@ test('search, add, see where a fact was used, delete a fact and an exchange, edi
   // Screenshots: light, dark, phone.
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.getByTestId('memory-page').evaluate((el) => el.scrollTo(0, 0));
-  await screenshot(page, 'memory-page');
-  await switchToDarkTheme(page);
+  await app.screenshot('memory-page');
+  await app.switchToDarkTheme();
   await page.getByTestId('memory-episodes').scrollIntoViewIfNeeded();
-  await screenshot(page, 'memory-page-dark');
+  await app.screenshot('memory-page-dark');
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByTestId('memory-page').evaluate((el) => el.scrollTo(0, 0));
   await expect(page.getByTestId('fact-add-toggle')).toBeInViewport();
-  await screenshot(page, 'memory-page-phone');
+  await app.screenshot('memory-page-phone');
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Delete a fact: it goes, and every later context is without it (the correction mechanism).
@@ -129,7 +121,7 @@ test('search, add, see where a fact was used, delete a fact and an exchange, edi
   await page.getByTestId('memory-fact-delete-dialog-confirm').click();
   await expect(page.getByTestId('fact-notice')).toContainText(/Forgotten\. \d+ messages? marked/);
   await expect(factCard(page, 'Berlin')).toHaveCount(0);
-  expect((await facts(page)).some((f) => f.content.includes('Berlin'))).toBe(false);
+  expect((await memory.facts()).some((f) => f.content.includes('Berlin'))).toBe(false);
 
   // Search and delete a remembered exchange.
   const before = await episodeTotal(page);
@@ -168,7 +160,7 @@ test('search, add, see where a fact was used, delete a fact and an exchange, edi
   await expect(stated).toBeInViewport();
   await page.goBack();
   await page.waitForURL(/\/memory$/);
-  await waitForHydration(page);
+  await app.waitForHydration();
 
   // Forget everything: the dialog says what goes, and afterwards the page is empty.
   await page.getByTestId('forget-everything').click();
@@ -180,6 +172,6 @@ test('search, add, see where a fact was used, delete a fact and an exchange, edi
   await page.getByTestId('fact-search').fill('');
   await expect(page.getByTestId('facts-empty')).toContainText('No facts yet');
   await expect(page.getByTestId('episodes-empty')).toContainText('Nothing remembered yet');
-  expect(await facts(page)).toEqual([]);
+  expect(await memory.facts()).toEqual([]);
   expect(await episodeTotal(page)).toBe(0);
 });

@@ -1,23 +1,10 @@
-import { expect, type Page, test } from '@playwright/test';
-import {
-  artifactPath,
-  assistantMessages,
-  exchange,
-  facts,
-  failOnPageErrors,
-  inspectorOf,
-  newConversation,
-  screenshot,
-  switchToDarkTheme,
-  waitForFact,
-  waitForHydration,
-} from './support';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { artifactPath } from './pages/app-page';
 
 // Replay in the inspector: an older reply's context assembled again with today's memory (never
 // generated), and what changed against what was sent. Every test gets a fresh guest; the server runs
 // the built-in offline model with 60 ms between words (~2.5 s per reply).
-
-failOnPageErrors();
 
 /** Scrolls the inspector's own scroll area (not the page) so the element starts at its top. */
 async function scrollPanelTo(page: Page, testId: string) {
@@ -29,32 +16,35 @@ async function scrollPanelTo(page: Page, testId: string) {
 
 test("replaying an older reply with today's memory shows what was added, removed and re-ranked, and the tokens per block", async ({
   page,
+  app,
+  chat,
+  inspector,
+  memory,
 }) => {
   test.setTimeout(120_000);
-  await newConversation(page);
-  const inspector = inspectorOf(page);
+  await chat.newConversation();
 
   // A reply that used two facts, then a fact learned after it and one of the two deleted.
-  await exchange(page, 'My cat is called Miso and I am allergic to peanuts.');
-  await waitForFact(page, 'Miso');
-  await waitForFact(page, 'peanuts');
-  await exchange(page, 'What is my cat called?');
-  const older = assistantMessages(page).nth(1);
+  await chat.exchange('My cat is called Miso and I am allergic to peanuts.');
+  await memory.waitForFact('Miso');
+  await memory.waitForFact('peanuts');
+  await chat.exchange('What is my cat called?');
+  const older = chat.assistantMessages.nth(1);
   const olderId = (await older.getAttribute('data-message-id'))!;
-  await exchange(page, 'I adopted a second cat, a tabby called Pixel.');
-  const pixel = await waitForFact(page, 'Pixel');
-  const peanuts = (await facts(page, 'active')).find((f) => f.content.includes('peanuts'))!;
+  await chat.exchange('I adopted a second cat, a tabby called Pixel.');
+  const pixel = await memory.waitForFact('Pixel');
+  const peanuts = (await memory.facts('active')).find((f) => f.content.includes('peanuts'))!;
   expect((await page.request.delete(`/api/facts/${peanuts.id}`)).ok()).toBe(true);
 
   // The older reply in the inspector (after a reload: its record as the server now holds it).
   await page.reload();
-  await waitForHydration(page);
+  await app.waitForHydration();
   await older.hover();
   await older.getByTestId('inspect').click();
-  await expect(inspector).toHaveAttribute('data-message-id', olderId);
+  await expect(inspector.root).toHaveAttribute('data-message-id', olderId);
 
   // The section is collapsed until asked for.
-  const section = inspector.getByTestId('replay-section');
+  const section = inspector.root.getByTestId('replay-section');
   await expect(section).toHaveAttribute('data-open', 'false');
   await section.getByTestId('replay-section-toggle').click();
   await expect(section).toHaveAttribute('data-open', 'true');
@@ -84,7 +74,7 @@ test("replaying an older reply with today's memory shows what was added, removed
   await page.setViewportSize({ width: 1280, height: 1000 });
   await scrollPanelTo(page, 'replay-section');
   await expect(diff.getByTestId('replay-added').first()).toBeInViewport();
-  await screenshot(page, 'replay');
+  await app.screenshot('replay');
   // The whole section, form to token table, as one picture (a tall window, so nothing scrolls).
   await page.setViewportSize({ width: 1280, height: 2000 });
   await scrollPanelTo(page, 'replay-section');
@@ -93,8 +83,8 @@ test("replaying an older reply with today's memory shows what was added, removed
   await page.locator('#inspector-panel').screenshot({ path: artifactPath('replay-section.png') });
   await page.setViewportSize({ width: 1280, height: 1000 });
   await scrollPanelTo(page, 'replay-section');
-  await switchToDarkTheme(page);
-  await screenshot(page, 'replay-dark');
+  await app.switchToDarkTheme();
+  await app.screenshot('replay-dark');
   await page.emulateMedia({ colorScheme: 'light' });
 
   await page.setViewportSize({ width: 390, height: 844 });
@@ -103,7 +93,7 @@ test("replaying an older reply with today's memory shows what was added, removed
   await expect(diff).toBeVisible();
   await scrollPanelTo(page, 'replay-diff');
   await expect(diff.getByTestId('replay-added').first()).toBeInViewport();
-  await screenshot(page, 'replay-phone');
+  await app.screenshot('replay-phone');
   await page.keyboard.press('Escape');
   await page.setViewportSize({ width: 1280, height: 800 });
 

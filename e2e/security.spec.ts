@@ -1,13 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
-import { exchange, failOnPageErrors, inspectorOf, newConversation, waitForFact, waitForHydration } from './support';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 // Cross-site request forgery and the security headers, in real Chromium. The attacker's pages are
 // served by a tiny server on another port of the same host: the same *site* as the app, so the
 // victim's SameSite=Lax cookies go along with its requests. Only Origin/Sec-Fetch-Site tell them apart.
-
-failOnPageErrors();
 
 let attacker: http.Server;
 let attackerOrigin: string;
@@ -81,10 +79,10 @@ async function watchForCspTrouble(page: Page): Promise<string[]> {
   return trouble;
 }
 
-test('a page on another port of the same host cannot create conversations or plant facts', async ({ page, baseURL }) => {
+test('a page on another port of the same host cannot create conversations or plant facts', async ({ page, baseURL, app, chat }) => {
   await page.goto('/');
-  await waitForHydration(page);
-  await newConversation(page);
+  await app.waitForHydration();
+  await chat.newConversation();
   const conversationsBefore = await conversationIds(page);
   const factsBefore = await factContents(page);
 
@@ -138,23 +136,25 @@ test('pages and API responses carry the security headers', async ({ page, baseUR
   }
 });
 
-test('the app works under its CSP: home, a chat with markdown and charts, the sign-in and memory pages', async ({ page }) => {
+test('the app works under its CSP: home, a chat with markdown and charts, the sign-in and memory pages', async ({
+  page,
+  app,
+  chat,
+  inspector,
+  memory,
+}) => {
   const trouble = await watchForCspTrouble(page);
   await page.goto('/');
-  await waitForHydration(page);
+  await app.waitForHydration();
 
-  await newConversation(page);
-  await exchange(page, 'My name is Ada and I live in Lisbon.');
-  await waitForFact(page, 'Lisbon');
-  await exchange(page, 'Where do I live?');
-  const inspector = inspectorOf(page);
-  await expect(inspector).toHaveAttribute('data-status', 'complete');
-  await expect(inspector.getByTestId('budget-chart').locator('svg.recharts-surface')).toHaveCount(1);
-  await expect(inspector.getByTestId('timeline-chart').locator('svg.recharts-surface')).toHaveCount(1);
+  await chat.askAboutALearnedFact(memory);
+  await expect(inspector.root).toHaveAttribute('data-status', 'complete');
+  await expect(inspector.root.getByTestId('budget-chart').locator('svg.recharts-surface')).toHaveCount(1);
+  await expect(inspector.root.getByTestId('timeline-chart').locator('svg.recharts-surface')).toHaveCount(1);
 
   for (const path of ['/login', '/signup', '/memory']) {
     await page.goto(path);
-    await waitForHydration(page);
+    await app.waitForHydration();
   }
   expect(trouble).toEqual([]);
 });

@@ -1,12 +1,10 @@
-import { expect, test } from '@playwright/test';
-import { rawExchange, sleep, writeHead } from '../tests/support/raw-http';
-import { failOnPageErrors, submitAuth, uniqueEmail, waitForHydration } from './support';
+import { rawExchange, writeHead, writeUntilAnswered } from '../tests/support/raw-http';
+import { expect, test } from './fixtures';
+import { uniqueEmail } from './pages/auth-page';
 
 // The app's own server (lib/server/front-server.ts) in front of the production build, on the
 // defaults but REQUEST_TIMEOUT_MS=5000 (playwright.config.ts): what must hold before any route runs.
 // Raw sockets send what a browser or fetch cannot. Every exchange has a bounded wait.
-
-failOnPageErrors();
 
 const SECURITY_HEADERS = {
   'content-type': 'application/json',
@@ -71,10 +69,7 @@ test('a chunked body over 1 MiB to /api/auth/* is cut with a 413', async ({ base
       writeHead(socket, 'POST /api/auth/sign-in/email HTTP/1.1', { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
       const chunk = `10000\r\n${'x'.repeat(0x10000)}\r\n`;
       // 64 KiB at a time, until the server answers: at most 4 MiB.
-      for (let sent = 0; sent < 64; sent++) {
-        if (await Promise.race([answered.then(() => true), sleep(5).then(() => false)])) return;
-        socket.write(chunk);
-      }
+      await writeUntilAnswered(socket, answered, chunk, 64, 5);
     },
     { waitMs: 10_000 },
   );
@@ -92,10 +87,7 @@ test('a body trickled slower than REQUEST_TIMEOUT_MS gets a 408 and the connecti
     async (socket, answered) => {
       writeHead(socket, 'POST /api/auth/sign-in/email HTTP/1.1', { 'Content-Type': 'application/json', 'Content-Length': '1000' });
       // A byte every 200 ms: 1000 bytes would take 200 s.
-      for (let sent = 0; sent < 1000; sent++) {
-        if (await Promise.race([answered.then(() => true), sleep(200).then(() => false)])) return;
-        socket.write('x');
-      }
+      await writeUntilAnswered(socket, answered, 'x', 1000, 200);
     },
     { waitMs: 12_000 },
   );
@@ -110,18 +102,18 @@ test('a connection that never sends a byte is closed within the headers timeout'
   expect(exchange.elapsedMs).toBeLessThan(9_000);
 });
 
-test('after sign-in, ?next=/%09/evil.host/ stays on the app', async ({ page, baseURL }) => {
+test('after sign-in, ?next=/%09/evil.host/ stays on the app', async ({ page, baseURL, app, auth }) => {
   // Should the app leave for evil.host, the page lands here instead of failing on DNS.
   await page.route(/^https?:\/\/evil\.host\//, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>evil</p>' }));
   const email = uniqueEmail('next');
   const password = 'correct horse 42';
-  await submitAuth(page, 'sign-up', email, password);
+  await auth.submit('sign-up', email, password);
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByTestId('sign-out').click();
   await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'guest');
 
   await page.goto('/login?next=/%09/evil.host/');
-  await waitForHydration(page);
+  await app.waitForHydration();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

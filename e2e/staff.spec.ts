@@ -1,29 +1,17 @@
 import fs from 'node:fs';
-import { expect, type Request, test } from '@playwright/test';
-import {
-  assistantMessages,
-  becomeStaff,
-  exchange,
-  failOnPageErrors,
-  newConversation,
-  screenshot,
-  submitAuth,
-  uniqueEmail,
-  waitForFact,
-  waitForHydration,
-} from './support';
+import type { Request } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { uniqueEmail } from './pages/auth-page';
 
 // The staff console (/staff): signed-out visitors get 401 and users 403, on the pages and the API;
 // staff (an email listed in STAFF_EMAILS, see playwright.config.ts, once verified by its mailed link) find a user, open a conversation
 // and a reply's turn record, edit a fact with a reason, find that edit in the audit log and export
 // it as JSON Lines. The server runs the built-in offline model with 60 ms between words.
 
-failOnPageErrors();
-
 /** A script's call to a staff route sends the console's header (lib/csrf.ts); a browser's page on another origin cannot. */
 const STAFF_CALL = { headers: { 'x-memlens-staff': '1' } };
 
-test('a signed-out visitor gets 401 from the console and its API, with a way to sign in', async ({ page }) => {
+test('a signed-out visitor gets 401 from the console and its API, with a way to sign in', async ({ page, app }) => {
   for (const url of ['/staff', '/staff/audit', '/staff/jobs']) {
     const response = await page.goto(url);
     expect(response?.status(), url).toBe(401);
@@ -31,7 +19,7 @@ test('a signed-out visitor gets 401 from the console and its API, with a way to 
   }
   await expect(page.getByRole('heading', { name: 'Sign in to continue' })).toBeVisible();
   await expect(page.getByTestId('sign-in-link')).toHaveAttribute('href', '/login?next=%2Fstaff%2Fjobs');
-  await screenshot(page, 'staff-unauthorized');
+  await app.screenshot('staff-unauthorized');
   for (const url of ['/api/staff/users?q=a', '/api/staff/audit', '/api/staff/jobs']) {
     const response = await page.request.get(url, STAFF_CALL);
     expect(response.status(), url).toBe(401);
@@ -42,8 +30,9 @@ test('a signed-out visitor gets 401 from the console and its API, with a way to 
 test("a staff read another page makes the staff member's browser send (an <img> on another port) is refused and not audited", async ({
   page,
   baseURL,
+  staffConsole,
 }) => {
-  await becomeStaff(page);
+  await staffConsole.signIn();
   const probe = `img-probe-${Date.now()}`;
   const search = (q: string) => `${baseURL}/api/staff/users?q=${q}`;
   // The browser blocks a JSON answer to an <img> (ORB) and reports the request failed: wait for either end.
@@ -73,9 +62,7 @@ test("a staff read another page makes the staff member's browser send (an <img> 
   expect(searches.map((entry) => entry.after?.q)).not.toContain(probe);
 });
 
-test('a user who is not staff gets the 403 page at /staff, and 403 from the staff API', async ({ page }) => {
-  await submitAuth(page, 'sign-up', uniqueEmail('user'), 'user password 1');
-  await page.waitForURL((url) => url.pathname === '/');
+test('a user who is not staff gets the 403 page at /staff, and 403 from the staff API', async ({ page, app, member: _signedUp }) => {
   await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'member');
   // No way into the console is offered to a user.
   await expect(page.getByTestId('account-menu').getByRole('link', { name: 'Staff' })).toHaveCount(0);
@@ -86,7 +73,7 @@ test('a user who is not staff gets the 403 page at /staff, and 403 from the staf
   }
   await expect(page.getByTestId('forbidden-page')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'This page is for memlens staff' })).toBeVisible();
-  await screenshot(page, 'staff-forbidden');
+  await app.screenshot('staff-forbidden');
   for (const url of ['/api/staff/users?q=a', '/api/staff/audit', '/api/staff/jobs']) {
     const response = await page.request.get(url, STAFF_CALL);
     expect(response.status(), url).toBe(403);
@@ -95,23 +82,28 @@ test('a user who is not staff gets the 403 page at /staff, and 403 from the staf
 
 test('staff find a user, open a conversation and a turn record, edit a fact with a reason, and find it in the audit log and its export', async ({
   page,
+  app,
+  auth,
+  chat,
+  memory,
+  staffConsole,
 }) => {
   test.setTimeout(180_000);
 
   // A user who chatted and told memlens something about themselves.
-  const conversationId = await newConversation(page);
-  await exchange(page, 'My cat is called Miso.');
-  await waitForFact(page, 'Miso');
-  await exchange(page, 'What is my cat called?');
-  const replyId = (await assistantMessages(page).last().getAttribute('data-message-id'))!;
+  const conversationId = await chat.newConversation();
+  await chat.exchange('My cat is called Miso.');
+  await memory.waitForFact('Miso');
+  await chat.exchange('What is my cat called?');
+  const replyId = (await chat.assistantMessages.last().getAttribute('data-message-id'))!;
   const userEmail = uniqueEmail('miso');
-  await submitAuth(page, 'sign-up', userEmail, 'user password 1');
+  await auth.submit('sign-up', userEmail, 'user password 1');
   await page.waitForURL(`**/c/${conversationId}`);
   await page.getByTestId('sign-out').click();
   await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'guest');
 
   // Staff sign up (their email is in STAFF_EMAILS) and land in the console.
-  await becomeStaff(page);
+  await staffConsole.signIn();
   await expect(page.getByTestId('staff-nav-users')).toHaveAttribute('aria-current', 'page');
 
   // Users: find them by email.
@@ -122,7 +114,7 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(userEmail);
   await expect(rows.first()).toContainText('member');
-  await screenshot(page, 'staff-users');
+  await app.screenshot('staff-users');
 
   // A search that finds nobody says so.
   await page.getByTestId('user-search').fill('nobody-at-all@nowhere.test');
@@ -142,7 +134,7 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   const fact = factWith('Miso');
   await expect(fact).toHaveCount(1);
   await expect(page.getByTestId('user-conversation')).toHaveCount(1);
-  await screenshot(page, 'staff-user');
+  await app.screenshot('staff-user');
 
   // A conversation, read-only, and a reply's turn record (the inspector's view of it).
   await page.getByTestId('user-conversation').first().click();
@@ -158,7 +150,7 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await expect(turn.getByTestId('retrieval-question')).toHaveText('What is my cat called?');
   await expect(turn.locator('[data-testid="recalled-item"][data-kind="fact"]').filter({ hasText: 'Miso' })).toHaveCount(1);
   await expect(turn.getByTestId('budget-total')).toBeVisible();
-  await screenshot(page, 'staff-turn');
+  await app.screenshot('staff-turn');
   // Replay through the staff routes: the turn assembled again with today's memory, nothing changed.
   const replay = turn.getByTestId('replay-section');
   await replay.getByTestId('replay-section-toggle').click();
@@ -166,22 +158,22 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await expect(replay.getByTestId('replay-diff')).toBeVisible();
   await expect(replay.getByTestId('replay-query')).toContainText('What is my cat called?');
   await replay.scrollIntoViewIfNeeded();
-  await screenshot(page, 'staff-replay');
+  await app.screenshot('staff-replay');
 
   // The turn record opens straight from its address, and Escape closes it.
   await page.reload();
   await expect(page.getByTestId('inspector')).toHaveAttribute('data-message-id', replyId);
-  await waitForHydration(page);
+  await app.waitForHydration();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('inspector')).toHaveCount(0);
 
   // On a phone the turn record covers the screen, with a way back.
   await page.setViewportSize({ width: 390, height: 844 });
-  await screenshot(page, 'staff-conversation-phone');
+  await app.screenshot('staff-conversation-phone');
   await reply.getByTestId('open-turn').click();
   await expect(page.getByTestId('close-turn')).toBeInViewport();
   await expect(page.getByTestId('inspector').getByTestId('retrieval-question')).toBeVisible();
-  await screenshot(page, 'staff-turn-phone');
+  await app.screenshot('staff-turn-phone');
   await page.getByTestId('close-turn').click();
   await expect(page.getByTestId('inspector')).toHaveCount(0);
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -209,7 +201,7 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await page.waitForURL(/\/staff\/jobs\?userId=/);
   await expect(page.getByTestId('job').first()).toBeVisible();
   await expect(page.getByTestId('job-user-filter')).toBeVisible();
-  await screenshot(page, 'staff-jobs');
+  await app.screenshot('staff-jobs');
   await page.getByTestId('job-filter-failed').click();
   await expect(page.getByTestId('jobs-empty')).toContainText('No failed jobs');
 
@@ -229,7 +221,7 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   const failedJob = page.getByTestId('job');
   await expect(failedJob).toHaveCount(1);
   await expect(failedJob.getByTestId('job-error')).toHaveText('embedder timed out after 30000 ms');
-  await screenshot(page, 'staff-jobs-failed');
+  await app.screenshot('staff-jobs-failed');
   await failedJob.getByTestId('retry-job').click();
   await expect(page.getByTestId('retry-result')).toContainText('the job is done');
   await expect(page.getByTestId('jobs-empty')).toBeVisible();
@@ -249,7 +241,7 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await edit.getByTestId('audit-details-toggle').click();
   await expect(edit.getByTestId('audit-before')).toContainText('Miso');
   await expect(edit.getByTestId('audit-after')).toContainText('Mochi');
-  await screenshot(page, 'staff-audit');
+  await app.screenshot('staff-audit');
 
   // Every read of the user's data was recorded too.
   await page.getByTestId('audit-filter-object').selectOption('turn_record');
@@ -280,10 +272,10 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
 
   // Light and dark, wide and phone.
   await page.emulateMedia({ colorScheme: 'dark' });
-  await screenshot(page, 'staff-audit-dark');
+  await app.screenshot('staff-audit-dark');
   await page.goto(`/staff/users/${userId}`);
   await expect(page.getByTestId('staff-fact').first()).toBeVisible();
-  await screenshot(page, 'staff-user-dark');
+  await app.screenshot('staff-user-dark');
   await page.emulateMedia({ colorScheme: 'light' });
 
   // Delete the fact: Escape backs out of the dialog; confirming needs a reason too.
@@ -307,8 +299,8 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/staff?q=${encodeURIComponent(userEmail)}`);
   await expect(page.getByTestId('user-row')).toHaveCount(1);
-  await screenshot(page, 'staff-users-phone');
+  await app.screenshot('staff-users-phone');
   await page.goto(`/staff/audit?targetUserId=${userId}`);
   await expect(page.getByTestId('audit-entry').first()).toBeVisible();
-  await screenshot(page, 'staff-audit-phone');
+  await app.screenshot('staff-audit-phone');
 });

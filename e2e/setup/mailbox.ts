@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { startSmtpMailbox } from '../../tests/support/smtp-mailbox';
-import { MAILBOX_FILE, SMTP_PORT } from '../mailbox-config';
+import { MAILBOX_FILE } from '../mailbox-config';
+import { SMTP_PORT } from '../ports';
 
 /**
  * The e2e server sends its mail (verification and reset links) over real SMTP to this server on

@@ -55,7 +55,15 @@ export function writeHead(socket: net.Socket, requestLine: string, headers: Reco
   );
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Writes `piece` every `everyMs`, at most `times` times, and stops as soon as the server answers. */
+export async function writeUntilAnswered(socket: net.Socket, answered: Promise<void>, piece: string, times: number, everyMs: number) {
+  for (let i = 0; i < times; i++) {
+    if (await Promise.race([answered.then(() => true), sleep(everyMs).then(() => false)])) return;
+    socket.write(piece);
+  }
+}
 
 function parseResponse(raw: Buffer): RawResponse | undefined {
   const text = raw.toString('utf8');

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import { expect } from '@playwright/test';
+import { MAILBOX_FILE } from '../mailbox-config';
+import { AppPage } from './app-page';
+
+/** The sign-up and sign-in forms. */
+export class AuthPage extends AppPage {
+  /** Fills and submits the sign-up or sign-in form; `next` is where it leads afterwards. */
+  async submit(mode: 'sign-up' | 'sign-in', email: string, password: string, next?: string) {
+    await this.page.goto(`${mode === 'sign-up' ? '/signup' : '/login'}${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+    await this.waitForHydration();
+    await this.page.getByLabel('Email').fill(email);
+    await this.page.getByLabel('Password').fill(password);
+    await this.page.getByRole('button', { name: mode === 'sign-up' ? 'Create account' : 'Sign in' }).click();
+  }
+}
+
+/** A fresh address for a test's account. */
+export const uniqueEmail = (who: string) => `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@memlens.test`;
+
+/**
+ * The newest link mailed to `email` whose subject matches, from the e2e mailbox (real SMTP, see
+ * e2e/setup/mailbox.ts); waits for it to arrive.
+ */
+export async function mailedLink(email: string, subject: RegExp): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        const mails = fs
+          .readFileSync(MAILBOX_FILE, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { to: string[]; body: string });
+        // quoted-printable folds long lines with "=\r\n" and writes "=" as "=3D".
+        const bodies = mails
+          .filter((mail) => mail.to.includes(email.toLowerCase()))
+          .map((mail) => mail.body.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+        const body = bodies.reverse().find((text) => subject.test(text));
+        link = body ? /https?:\/\/\S+/.exec(body)?.[0] : undefined;
+        return link;
+      },
+      { message: `a mail to ${email} matching ${subject}` },
+    )
+    .toBeTruthy();
+  return link!;
+}

@@ -1,0 +1,165 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
+import { createFrontServer, type FrontServerOptions } from '@/lib/server/front-server';
+import { trustOf } from '@/lib/trusted-proxies';
+import { rawExchange, writeHead, writeUntilAnswered } from '../support/raw-http';
+
+// The app's own HTTP server (lib/server/front-server.ts) on a real socket, with a handler in Next's
+// place that reads the whole body and tells what reached it. e2e/server-hardening.spec.ts runs the
+// same server in front of the production build.
+
+type Seen = { clientAddress?: string; forwardedFor?: string; forwardedHost?: string; bodyBytes: number };
+
+async function start(overrides: Partial<FrontServerOptions> = {}) {
+  const seen: Seen[] = [];
+  const hosts = new Set<string>();
+  const server: Server = createFrontServer({
+    handle: async (request: IncomingMessage, response: ServerResponse) => {
+      let bodyBytes = 0;
+      // A body cut off by the server ends in an error here, as in Next: that request is already answered.
+      try {
+        for await (const chunk of request) bodyBytes += (chunk as Buffer).length;
+      } catch {
+        return;
+      }
+      const entry: Seen = {
+        clientAddress: request.headers[CLIENT_ADDRESS_HEADER] as string | undefined,
+        forwardedFor: request.headers['x-forwarded-for'] as string | undefined,
+        forwardedHost: request.headers['x-forwarded-host'] as string | undefined,
+        bodyBytes,
+      };
+      seen.push(entry);
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(entry));
+    },
+    trust: trustOf({ hops: 0 }),
+    hosts,
+    maxBodyBytes: 1024,
+    maxImportBodyBytes: 4096,
+    requestTimeoutMs: 1_500,
+    headersTimeoutMs: 1_000,
+    keepAliveTimeoutMs: 1_000,
+    maxConnections: 100,
+    ...overrides,
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  hosts.add(`127.0.0.1:${port}`);
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`http://127.0.0.1:${port}${path}`, { headers });
+  return { server, port, seen, get };
+}
+
+const SECURITY_HEADERS = {
+  'content-type': 'application/json',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'content-security-policy': expect.stringContaining("default-src 'none'"),
+};
+
+describe('the app server in front of Next', () => {
+  let app: Awaited<ReturnType<typeof start>>;
+  let behindProxy: Awaited<ReturnType<typeof start>>;
+
+  beforeAll(async () => {
+    app = await start();
+    behindProxy = await start({ trust: trustOf({ hops: 1 }) });
+  });
+  afterAll(() => {
+    app.server.close();
+    behindProxy.server.close();
+  });
+
+  it('tells the handler the socket peer as the client, and drops the forwarding headers it sent', async () => {
+    const response = await app.get('/x', {
+      'x-forwarded-for': '198.51.100.7',
+      [CLIENT_ADDRESS_HEADER]: '203.0.113.9',
+      'x-forwarded-host': 'evil.example',
+    });
+    expect(await response.json()).toEqual({ clientAddress: '127.0.0.1', bodyBytes: 0 });
+  });
+
+  it('behind one trusted proxy, the client is the entry the proxy added', async () => {
+    const response = await behindProxy.get('/x', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7', 'x-forwarded-host': 'app.example' });
+    expect(await response.json()).toEqual({
+      clientAddress: '198.51.100.7',
+      forwardedFor: '6.6.6.6, 198.51.100.7',
+      forwardedHost: 'app.example',
+      bodyBytes: 0,
+    });
+  });
+
+  it('passes a body within the limit whole; imports have their larger one', async () => {
+    const post = async (path: string, bytes: number) => {
+      const response = await fetch(`http://127.0.0.1:${app.port}${path}`, { method: 'POST', body: 'x'.repeat(bytes) });
+      return [response.status, (await response.json()).bodyBytes];
+    };
+    expect(await post('/api/facts', 1024)).toEqual([200, 1024]);
+    expect(await post('/api/import', 4096)).toEqual([200, 4096]);
+  });
+
+  it('refuses a declared Content-Length over the limit at once, without reading the body', async () => {
+    const before = app.seen.length;
+    const exchange = await rawExchange(
+      app.port,
+      (socket) => writeHead(socket, 'POST /api/import HTTP/1.1', { 'Content-Length': '99999999999', 'Content-Type': 'application/json' }),
+      { waitMs: 3_000 },
+    );
+    expect(exchange.response).toMatchObject({ status: 413, headers: SECURITY_HEADERS, json: { error: { code: 'too_large' } } });
+    expect(exchange.closed).toBe(true);
+    expect(exchange.elapsedMs).toBeLessThan(1_000);
+    expect(app.seen.length).toBe(before);
+  });
+
+  it('cuts a chunked body at the limit with a 413; the handler never gets more than the limit', async () => {
+    const exchange = await rawExchange(
+      app.port,
+      async (socket, answered) => {
+        writeHead(socket, 'POST /api/auth/sign-in/email HTTP/1.1', { 'Transfer-Encoding': 'chunked', 'Content-Type': 'application/json' });
+        const chunk = `100\r\n${'x'.repeat(256)}\r\n`;
+        // Keeps sending until the server answers (at most 64 KiB, 64 times the limit).
+        await writeUntilAnswered(socket, answered, chunk, 256, 5);
+      },
+      { waitMs: 5_000 },
+    );
+    expect(exchange.response).toMatchObject({
+      status: 413,
+      headers: SECURITY_HEADERS,
+      json: { error: { code: 'too_large', message: expect.stringContaining('1024 bytes') } },
+    });
+    expect(exchange.closed).toBe(true);
+  });
+
+  it('answers a body trickled past the request timeout with a 408 and closes the connection', async () => {
+    const exchange = await rawExchange(
+      app.port,
+      async (socket, answered) => {
+        writeHead(socket, 'POST /api/facts HTTP/1.1', { 'Content-Length': '100', 'Content-Type': 'application/json' });
+        await writeUntilAnswered(socket, answered, 'x', 100, 100);
+      },
+      { waitMs: 6_000 },
+    );
+    expect(exchange.response).toMatchObject({ status: 408, headers: SECURITY_HEADERS, json: { error: { code: 'request_timeout' } } });
+    expect(exchange.closed).toBe(true);
+    expect(exchange.elapsedMs).toBeLessThan(4_000);
+  });
+
+  it('closes a connection that never sends a byte once the headers timeout passes', async () => {
+    const exchange = await rawExchange(app.port, () => undefined, { waitMs: 6_000 });
+    expect(exchange.closed).toBe(true);
+    expect(exchange.elapsedMs).toBeLessThan(4_000);
+  });
+
+  it.each([
+    ['an unknown Host (a rebound DNS name)', 'GET / HTTP/1.1', { Host: 'evil.example:3000' }, 421, 'unknown_host'],
+    ['an absolute-form request line', 'GET http://other.example/ HTTP/1.1', {}, 400, 'invalid_request_target'],
+    ['a malformed percent-encoding', 'GET /api/facts/%zz HTTP/1.1', {}, 400, 'invalid_path'],
+    ['a truncated UTF-8 percent-encoding', 'GET /%E0%A4%A HTTP/1.1', {}, 400, 'invalid_path'],
+    ['a request line that is not HTTP', 'GET /a b c', {}, 400, 'malformed_request'],
+  ])('refuses %s with a JSON error and the security headers', async (_, line, headers, status, code) => {
+    const before = app.seen.length;
+    const exchange = await rawExchange(app.port, (socket) => writeHead(socket, line, headers), { waitMs: 3_000 });
+    expect(exchange.response).toMatchObject({ status, headers: SECURITY_HEADERS, json: { error: { code, message: expect.any(String) } } });
+    expect(app.seen.length).toBe(before);
+  });
+});

@@ -1,0 +1,127 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { POST as chat } from '@/app/api/chat/route';
+import { getSql } from '@/db/client';
+import { claimDueJobs, renewLeases } from '@/db/jobs';
+import { postTurnWork, runDueJobs } from '@/lib/memory/post-turn';
+import { startWorker, type Worker } from '@/lib/memory/worker';
+import { newClient, readUntil, setEnv, waitFor } from '../support/app';
+import { activeFacts, importTurns } from '../support/memory';
+
+const jobStates = async (userId: string) =>
+  (await getSql()`select status, count(*)::int as n from jobs where user_id = ${userId} group by status`).reduce<Record<string, number>>(
+    (all, row) => ({ ...all, [row.status]: row.n }),
+    {},
+  );
+
+let worker: Worker | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await worker?.stop();
+  worker = undefined;
+  setEnv({ JOB_LEASE_SECONDS: undefined });
+});
+
+describe('the post-turn worker', () => {
+  it('enqueues a turn’s jobs with its placeholder; they wait while the reply is written, then run', async () => {
+    setEnv({ OFFLINE_STREAM_DELAY_MS: '40' });
+    try {
+      const client = await newClient();
+      const conversationId = await importTurns(client.user.id, [['Hello there.', 'Hi.']]);
+      await waitFor(async () => (await jobStates(client.user.id)).done === 3);
+      const response = await chat(
+        client.request('/api/chat', { body: { conversationId, message: { text: 'My name is Orla Quenby and I restore old clocks.' } } }),
+      );
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const started = await readUntil(reader, (text) => text.includes('"type":"text-delta"'));
+      const replyId = /"messageId":"([0-9a-f-]{36})"/u.exec(started)![1];
+      // Mid-stream: the jobs exist already, and no worker may take them yet.
+      const [{ n: queued }] = await getSql()`select count(*)::int as n from jobs where message_id = ${replyId} and status = 'pending'`;
+      expect(queued).toBe(3);
+      expect(await claimDueJobs({ messageId: replyId }, 15)).toEqual([]);
+      for (let next = await reader.read(); !next.done; next = await reader.read());
+      await waitFor(async () => (await jobStates(client.user.id)).done === 6, 15_000);
+      expect((await activeFacts(client.user.id)).join(' ')).toContain('Orla Quenby');
+    } finally {
+      setEnv({ OFFLINE_STREAM_DELAY_MS: '0' });
+    }
+  });
+
+  it('drains due jobs when it starts, and takes back a job whose worker died once its lease lapses', async () => {
+    setEnv({ JOB_LEASE_SECONDS: '2' });
+    const client = await newClient();
+    const conversationId = await importTurns(client.user.id, [['I live in Porto and keep bees on the roof of my flat.', 'Lovely.']]);
+    await waitFor(async () => (await jobStates(client.user.id)).done === 3);
+    // As a crash leaves them: one job claimed by a process that died, the others never run.
+    const [reply] = await getSql()`select id from messages where conversation_id = ${conversationId} and role = 'assistant'`;
+    await getSql()`delete from facts where user_id = ${client.user.id}`;
+    await getSql()`update jobs set status = 'running', updated_at = now() where message_id = ${reply.id} and kind = 'extract_facts'`;
+    await getSql()`update jobs set status = 'pending' where message_id = ${reply.id} and kind <> 'extract_facts'`;
+
+    const started = Date.now();
+    // (Only this user's jobs: the suite's other files share the database.)
+    worker = startWorker({ pollMs: 100, onlyUserId: client.user.id });
+    await waitFor(async () => (await jobStates(client.user.id)).done === 2, 5_000);
+    expect((await jobStates(client.user.id)).running).toBe(1); // its lease still holds
+    await waitFor(async () => (await jobStates(client.user.id)).done === 3, 10_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+    expect((await activeFacts(client.user.id)).join(' ')).toMatch(/bees|Porto/u);
+  });
+
+  it('a renewed lease keeps a running job from being claimed twice', async () => {
+    const client = await newClient();
+    const conversationId = await importTurns(client.user.id, [['Just saying hello.', 'Hello!']]);
+    const [reply] = await getSql()`select id from messages where conversation_id = ${conversationId} and role = 'assistant'`;
+    await waitFor(async () => (await jobStates(client.user.id)).done === 3);
+    const [job] =
+      await getSql()`update jobs set status = 'running', updated_at = now() - interval '10 seconds' where message_id = ${reply.id} and kind = 'index_episode' returning id`;
+    await renewLeases([job.id]);
+    expect(await claimDueJobs({ messageId: reply.id }, 5)).toEqual([]);
+    await getSql()`update jobs set updated_at = now() - interval '10 seconds' where id = ${job.id}`;
+    expect((await claimDueJobs({ messageId: reply.id }, 5)).map((j) => j.id)).toEqual([job.id]);
+  });
+
+  it('runs different conversations’ jobs side by side, and one conversation’s one after another in order', async () => {
+    setEnv({ WORKER_CONCURRENCY: '3' });
+    try {
+      const client = await newClient();
+      const first = await importTurns(
+        client.user.id,
+        [
+          ['I play the oboe.', 'Nice.'],
+          ['I also sail.', 'Fun.'],
+        ],
+        'first',
+      );
+      const second = await importTurns(client.user.id, [['My cat is called Pim.', 'Cute.']], 'second');
+      await waitFor(async () => (await jobStates(client.user.id)).done === 9);
+      await getSql()`update jobs set status = 'pending', attempts = 0 where user_id = ${client.user.id}`;
+
+      // Each job takes 60 ms and notes when it ran.
+      const runs: Array<{ conversationId: string; kind: string; messageId: string; start: number; end: number }> = [];
+      for (const work of postTurnWork) {
+        vi.spyOn(work, 'run').mockImplementation(async ({ job }) => {
+          const start = performance.now();
+          await new Promise((resolve) => setTimeout(resolve, 60));
+          runs.push({ conversationId: job.conversationId, kind: job.kind, messageId: job.messageId, start, end: performance.now() });
+        });
+      }
+      expect(await runDueJobs({ userId: client.user.id })).toEqual({ done: 9, failed: 0 });
+
+      const of = (conversationId: string) => runs.filter((run) => run.conversationId === conversationId).sort((a, b) => a.start - b.start);
+      // One conversation: never two at once, each reply's jobs in post-turn order, older replies first.
+      const inFirst = of(first);
+      expect(inFirst).toHaveLength(6);
+      for (let i = 1; i < inFirst.length; i++) expect(inFirst[i].start).toBeGreaterThanOrEqual(inFirst[i - 1].end);
+      expect(inFirst.map((run) => run.kind)).toEqual([...postTurnWork, ...postTurnWork].map((work) => work.kind));
+      const [olderReply] =
+        await getSql()`select id from messages where conversation_id = ${first} and role = 'assistant' order by seq limit 1`;
+      expect(inFirst.slice(0, 3).every((run) => run.messageId === olderReply.id)).toBe(true);
+      // Two conversations: their jobs overlap in time.
+      const inSecond = of(second);
+      expect(inSecond).toHaveLength(3);
+      expect(inSecond[0].start).toBeLessThan(inFirst[0].end);
+    } finally {
+      setEnv({ WORKER_CONCURRENCY: undefined });
+    }
+  });
+});
