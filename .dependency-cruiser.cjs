@@ -2,7 +2,8 @@
  * The layers, checked by `npm run lint:layers`: app/ -> lib/ -> db/, one way.
  * - db/ is the bottom: it imports neither lib/, app/ nor components/.
  * - lib/ imports db/, never app/ or components/.
- * - components/ (client code) see lib/ and db/ through their types only (`import type`).
+ * - components/ (client code) see lib/ and db/ through their types only (`import type`), except
+ *   lib/shared/: small pure modules (no db/, no server state) that the browser and the server both run.
  * - no import circles anywhere.
  */
 module.exports = {
@@ -26,7 +27,14 @@ module.exports = {
       comment: 'Components run in the browser: lib/ and db/ reach them as types (`import type`), data through the API or a page.',
       severity: 'error',
       from: { path: '^components/' },
-      to: { path: '^(lib|db)/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^(lib|db)/', pathNot: '^lib/shared/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'shared-is-pure',
+      comment: 'lib/shared/ runs in the browser too: it imports nothing of ours outside itself.',
+      severity: 'error',
+      from: { path: '^lib/shared/' },
+      to: { path: '^(lib|db|app|components)/', pathNot: '^lib/shared/' },
     },
     {
       name: 'no-circular',

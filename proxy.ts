@@ -1,8 +1,9 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { getConfig } from '@/lib/config';
-import { csrfVerdict, declaresBody, STAFF_REQUEST_HEADER } from '@/lib/csrf';
+import { csrfVerdict, declaresBody } from '@/lib/csrf';
 import { errorResponse, HttpError } from '@/lib/http';
 import { API_CONTENT_SECURITY_POLICY, FIXED_SECURITY_HEADERS, newNonce, pageContentSecurityPolicy } from '@/lib/security-headers';
+import { STAFF_REQUEST_HEADER } from '@/lib/shared/staff-header';
 
 /**
  * Every request but static files passes here:

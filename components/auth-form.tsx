@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { sameOriginPath } from '@/lib/safe-next';
+import { sameOriginPath } from '@/lib/shared/safe-next';
 import { authClient } from './auth-client';
 
 /** Sign in or sign up with email and password (better-auth does the work; we only show it). */

@@ -3,7 +3,7 @@
 import { memo, useMemo } from 'react';
 import ReactMarkdown, { type Components, defaultUrlTransform, type UrlTransform } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import { splitInvisible } from '@/lib/invisible-chars';
+import { splitInvisible } from '@/lib/shared/invisible-chars';
 import { INVISIBLE_TOKEN_CLASS } from './visible-text';
 
 const components: Components = {
@@ -181,7 +181,7 @@ function hostOf(src: string): string {
 
 // ---- invisible characters as tokens
 
-/** A rehype plugin: each invisible character of the text (lib/invisible-chars.ts) becomes a marked token. */
+/** A rehype plugin: each invisible character of the text (lib/shared/invisible-chars.ts) becomes a marked token. */
 function rehypeInvisibleChars() {
   return (tree: HastNode) => {
     revealInvisible(tree);

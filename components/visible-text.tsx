@@ -1,12 +1,12 @@
 import { Fragment } from 'react';
-import { splitInvisible } from '@/lib/invisible-chars';
+import { splitInvisible } from '@/lib/shared/invisible-chars';
 
 /** How a token looks, here and in markdown (components/markdown.tsx). */
 export const INVISIBLE_TOKEN_CLASS = 'mx-px rounded-sm bg-warn-soft px-0.5 font-mono text-[0.85em] text-warn ring-1 ring-warn/30';
 
 /**
  * Text with its invisible characters (tag characters, bidirectional controls, zero-width and other
- * format characters; lib/invisible-chars.ts) shown as marked tokens, so a reader of the inspector or
+ * format characters; lib/shared/invisible-chars.ts) shown as marked tokens, so a reader of the inspector or
  * the staff console sees what the model reads. A bidirectional control is replaced by its token, so
  * it cannot reorder what is displayed. Only the display changes: copying a token copies its label.
  */

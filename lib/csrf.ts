@@ -1,3 +1,4 @@
+import { STAFF_REQUEST_HEADER } from './shared/staff-header';
 /**
  * Cross-site request forgery defence for the API, decided from headers alone (proxy.ts applies it).
  *
@@ -26,7 +27,6 @@
  */
 
 /** The header the staff console sends with every call; scripts calling staff routes send it too. */
-export const STAFF_REQUEST_HEADER = 'x-memlens-staff';
 
 export type CsrfRequest = {
   method: string;

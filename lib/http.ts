@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { getConfig } from './config';
 import { DomainError, type ErrorCode, notFound } from './errors';
 import { logError } from './log';
-import { findJsonProblem, isUuid, strictObject } from './validation';
+import { isUuid } from './shared/uuid';
+import { findJsonProblem, strictObject } from './validation';
 
 /**
  * What the edge itself refuses before any `lib/` code runs (a body that is not JSON, too large or

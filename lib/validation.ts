@@ -11,9 +11,6 @@ export function isStorableText(value: string): boolean {
 export const UNSTORABLE_TEXT = 'must not contain NUL characters (\\u0000) or unpaired surrogates';
 
 /** A string Postgres can store; chain `.trim()`, `.min()`, `.max()` as on `z.string()`. */
-/** Whether `value` is a UUID (an id of ours); a page answers anything else not found without a query. */
-export const isUuid = (value: string): boolean => z.uuid().safeParse(value).success;
-
 export const text = (error = 'must be a string') =>
   z.string({ error }).refine(isStorableText, { message: UNSTORABLE_TEXT, params: { code: 'invalid_text' }, abort: true });
 

@@ -1,4 +1,4 @@
-import { STAFF_REQUEST_HEADER } from '@/lib/csrf';
+import { STAFF_REQUEST_HEADER } from '@/lib/shared/staff-header';
 import { fetchOrThrow, type MessageLocation, queryString as query } from '../http';
 import type { ReplayOptions, ReplayResponse, TurnContext } from '../inspector/types';
 import type {

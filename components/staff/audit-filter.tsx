@@ -3,8 +3,8 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type ReactNode, useId, useState } from 'react';
+import { isUuid } from '@/lib/shared/uuid';
 import { buttons, inputStyle } from '../ui/styles';
-import { isUuid } from '../ui/uuid';
 import { staffApi } from './api';
 import { ACTIONS, OBJECT_TYPES } from './audit-labels';
 import type { AuditFilter } from './types';

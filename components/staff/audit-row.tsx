@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Badge } from '../ui/badge';
 import { formatDateTime } from '../ui/format';
 import { IdText } from '../ui/id-text';

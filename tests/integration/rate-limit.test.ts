@@ -11,8 +11,8 @@ import { consumeOrRefuse, createRateLimiter } from '@/lib/rate-limit';
 import { answered } from '../support/answered';
 import { type Client, countRows, newClient, params, readChunks, setEnv, storedMessages } from '../support/app';
 import { member } from '../support/auth';
-import { importFinished } from '../support/imports';
 import { passTime } from '../support/clock';
+import { importFinished } from '../support/imports';
 
 // tests/support/database-env.ts lifts the limits for every other file; each case here sets its own.
 afterEach(() => {

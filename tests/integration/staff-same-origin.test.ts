@@ -10,7 +10,7 @@ import { GET as staffMessage } from '@/app/api/staff/messages/[id]/route';
 import { GET as staffUser } from '@/app/api/staff/users/[id]/route';
 import { GET as staffUsers } from '@/app/api/staff/users/route';
 import { getSql } from '@/db/client';
-import { STAFF_REQUEST_HEADER } from '@/lib/csrf';
+import { STAFF_REQUEST_HEADER } from '@/lib/shared/staff-header';
 import { proxy } from '@/proxy';
 import { params } from '../support/app';
 import { member } from '../support/auth';

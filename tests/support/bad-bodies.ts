@@ -167,15 +167,13 @@ export function badBodies(shape: BodyShape): Partial<Record<MutationKind, fc.Arb
           'wrong-value': pick(fields).chain((field) =>
             wrongValue(field).map((value): Mutation => ({ kind: 'wrong-value', field: field.path, value })),
           ),
-          deep: fc
-            .tuple(pick(fields), fc.integer({ min: 2, max: 3000 }))
-            .map(
-              ([field, depth]): Mutation => ({
-                kind: 'deep',
-                field: field.path,
-                depth: field.kind === 'metadata' ? Math.max(depth, 9) : depth,
-              }),
-            ),
+          deep: fc.tuple(pick(fields), fc.integer({ min: 2, max: 3000 })).map(
+            ([field, depth]): Mutation => ({
+              kind: 'deep',
+              field: field.path,
+              depth: field.kind === 'metadata' ? Math.max(depth, 9) : depth,
+            }),
+          ),
         }),
     ...(stringFields.length === 0 ? {} : { nul: badCharacter('nul'), 'lone-surrogate': badCharacter('lone-surrogate') }),
     ...(sized.length === 0

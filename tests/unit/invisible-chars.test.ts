@@ -5,7 +5,7 @@ import { Markdown } from '@/components/markdown';
 import { MarkedText } from '@/components/message-marks';
 import { RedactedText } from '@/components/ui/redacted-text';
 import { VisibleText } from '@/components/visible-text';
-import { splitInvisible } from '@/lib/invisible-chars';
+import { splitInvisible } from '@/lib/shared/invisible-chars';
 
 /** Spells ASCII in Unicode tag characters (U+E0020–U+E007E), as "ASCII smuggling" does. */
 const tags = (ascii: string) => Array.from(ascii, (c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameOriginPath } from '@/lib/safe-next';
+import { sameOriginPath } from '@/lib/shared/safe-next';
 
 // `/login?next=…` after sign-in: URLSearchParams has already decoded the value once.
 const ORIGIN = 'http://127.0.0.1:3000';

@@ -8,7 +8,7 @@ import { toChatMessage } from '@/components/types';
 import { currentUser, modelInfo } from '@/lib/services/account';
 import { conversationSummaries, findConversation, toSummary } from '@/lib/services/conversations';
 import { conversationMessages, toStoredMessage } from '@/lib/services/messages';
-import { isUuid } from '@/lib/validation';
+import { isUuid } from '@/lib/shared/uuid';
 
 type Props = { params: Promise<{ id: string }> };
 

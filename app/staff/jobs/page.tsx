@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { JobsPage } from '@/components/staff/jobs-page';
 import type { JobStatus } from '@/components/staff/types';
 import { requireStaffPage } from '@/lib/services/staff-guard';
-import { isUuid } from '@/lib/validation';
+import { isUuid } from '@/lib/shared/uuid';
 
 export const metadata: Metadata = { title: 'Jobs' };
 

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ConversationPage } from '@/components/staff/conversation-page';
 import { requireStaffPage } from '@/lib/services/staff-guard';
-import { isUuid } from '@/lib/validation';
+import { isUuid } from '@/lib/shared/uuid';
 
 export const metadata: Metadata = { title: 'Conversation' };
 

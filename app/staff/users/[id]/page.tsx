@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { UserPage } from '@/components/staff/user-page';
 import { requireStaffPage } from '@/lib/services/staff-guard';
-import { isUuid } from '@/lib/validation';
+import { isUuid } from '@/lib/shared/uuid';
 
 export const metadata: Metadata = { title: 'User' };
 
