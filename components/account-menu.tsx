@@ -8,7 +8,7 @@ import { authClient } from './auth-client';
 
 type Me = { user: { id: string | null; kind: 'guest' | 'member'; role: 'user' | 'staff'; email: string | null; name: string | null } };
 
-export const meKey = ['me'] as const;
+const meKey = ['me'] as const;
 
 /** Who is signed in, at the foot of the sidebar: a guest can sign in or up, a member sign out; staff reach the console. */
 export function AccountMenu() {

@@ -7,13 +7,13 @@ import { VisibleText } from './visible-text';
 // sentence that quoted it) or that the user corrected in memory. The message stays as written;
 // the marks say what the model is no longer sent.
 
-export const FORGOTTEN_TITLE = 'memlens forgot this; it is no longer sent to the model';
-export const correctedTitle = (replacement: string | null) => (replacement ? `corrected in memory: ${replacement}` : 'corrected in memory');
+const FORGOTTEN_TITLE = 'memlens forgot this; it is no longer sent to the model';
+const correctedTitle = (replacement: string | null) => (replacement ? `corrected in memory: ${replacement}` : 'corrected in memory');
 
 type Segment = { text: string; mark: MessageMark | null };
 
 /** Splits the text at the marks (UTF-16 offsets); overlapping or out-of-range marks are clipped. */
-export function segmentsOf(text: string, marks: MessageMark[] | undefined): Segment[] {
+function segmentsOf(text: string, marks: MessageMark[] | undefined): Segment[] {
   const usable = (marks ?? [])
     .map((m) => ({ ...m, start: Math.max(0, Math.min(text.length, m.start)), end: Math.max(0, Math.min(text.length, m.end)) }))
     .filter((m) => m.end > m.start)

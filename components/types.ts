@@ -14,7 +14,7 @@ export type MessageStatus = Message['status'];
  * Metadata on a chat message. `status`/`error` come from the database (or are set locally when a
  * live stream ends); the rest arrives on the stream's `start` chunk.
  */
-export type ChatMetadata = {
+type ChatMetadata = {
   status?: MessageStatus;
   error?: string | null;
   createdAt?: string;
@@ -27,7 +27,7 @@ export type ChatMetadata = {
 };
 
 /** Data parts streamed with a reply: `data-turn` carries the turn record the inspector shows. */
-export type ChatDataParts = { turn: TurnRecord };
+type ChatDataParts = { turn: TurnRecord };
 
 export type ChatMessage = UIMessage<ChatMetadata, ChatDataParts>;
 

@@ -3,7 +3,7 @@ import { getDb } from './client';
 import type { Executor } from './provenance';
 import { imports, type Job, type JobKind, jobs, messages } from './schema';
 
-export const MAX_JOB_ATTEMPTS = 5;
+const MAX_JOB_ATTEMPTS = 5;
 
 export type NewJob = { kind: JobKind; messageId: string; userId: string; conversationId: string };
 
@@ -104,13 +104,6 @@ export async function failJob(job: Job, error: string): Promise<void> {
       updatedAt: sql`now()`,
     })
     .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')));
-}
-
-export async function jobsForMessage(userId: string, messageId: string): Promise<Job[]> {
-  return getDb()
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.userId, userId), eq(jobs.messageId, messageId)));
 }
 
 /** Runs a reply's post-turn work again (after a Retry rewrote it). */

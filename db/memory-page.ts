@@ -7,7 +7,7 @@ import { conversations, episodes, type Fact, facts, messages } from './schema';
 // filters by it; none returns an embedding.
 
 /** `%`, `_` and `\` match themselves in a LIKE pattern built from what the user typed. */
-export function likePattern(text: string): string {
+function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
@@ -66,7 +66,7 @@ export async function messagePlaces(userId: string, messageIds: string[]): Promi
   return new Map(rows.map((r) => [r.messageId, r]));
 }
 
-export type CitingReply = { messageId: string; conversationId: string; conversationTitle: string; createdAt: string };
+type CitingReply = { messageId: string; conversationId: string; conversationTitle: string; createdAt: string };
 export type FactUsage = { count: number; replies: CitingReply[] };
 
 /**

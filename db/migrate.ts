@@ -11,12 +11,12 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 const MIGRATION_LOCK_KEY = 7_215_530_101;
 
 /** The search sets `hnsw.iterative_scan`, which pgvector before 0.8.0 refuses. */
-export const MIN_PGVECTOR = '0.8.0';
+const MIN_PGVECTOR = '0.8.0';
 
-export class DatabaseVersionError extends Error {}
+class DatabaseVersionError extends Error {}
 
-/** The role that migrates may not: the tables belong to another (README: Two roles). */
-export class MigrationPrivilegeError extends Error {}
+/** The role that migrates may not: the tables belong to another (docs/operations.md, "Two roles"). */
+class MigrationPrivilegeError extends Error {}
 
 /**
  * Applies drizzle-kit's SQL migrations with drizzle's runtime migrator, on a short-lived single
@@ -44,7 +44,7 @@ async function migrateLocked(migrationUrl: string, appRole: string): Promise<voi
       await migrate(drizzle(sql), { migrationsFolder }).catch((error: unknown) => {
         throw isPermissionDenied(error)
           ? new MigrationPrivilegeError(
-              `The role ${sql.options.user} may not migrate this database: set MIGRATION_DATABASE_URL to the role that owns its tables, DATABASE_URL to the app's (README: Two roles).`,
+              `The role ${sql.options.user} may not migrate this database: set MIGRATION_DATABASE_URL to the role that owns its tables, DATABASE_URL to the app's (docs/operations.md, "Two roles").`,
               { cause: error },
             )
           : error;
@@ -98,7 +98,7 @@ async function checkPgvector(sql: postgres.Sql): Promise<void> {
   const version = row?.installed ?? row?.available;
   if (!version) {
     throw new DatabaseVersionError(
-      `This Postgres has no pgvector extension: install pgvector ${MIN_PGVECTOR} or later (see README, "Running on your own Postgres").`,
+      `This Postgres has no pgvector extension: install pgvector ${MIN_PGVECTOR} or later (docs/operations.md, "Your own Postgres").`,
     );
   }
   if (compareVersions(version, MIN_PGVECTOR) < 0) {

@@ -88,7 +88,7 @@ export type NewRedaction = Pick<
  * How replies are searched for a withdrawn text, as `occurrences` in lib/memory/redaction.ts
  * searches: trimmed, lower-cased by JavaScript; '' (never searched for) when under 2 characters.
  */
-export function redactionNeedle(original: string): string {
+function redactionNeedle(original: string): string {
   const trimmed = original.trim();
   return trimmed.length < 2 ? '' : trimmed.toLowerCase();
 }

@@ -24,7 +24,7 @@ export type TcpOptions = {
 export type TcpListener = { host: string; port: number; stop: () => Promise<void> };
 
 export const AUTH_TIMEOUT_MS = 5_000;
-export const IDLE_TIMEOUT_MS = 10 * 60_000;
+const IDLE_TIMEOUT_MS = 10 * 60_000;
 /** Startup and password messages are a few hundred bytes; anything near this is not a client. */
 export const MAX_PREAUTH_MESSAGE_BYTES = 8 * 1024;
 export const MAX_AUTHENTICATING = 64;

@@ -17,9 +17,9 @@ import { clearFailures, recordFailure, refuseWhenSpent } from './rate-limit';
  * - new guests (anonymous sign-in) are bounded per client address and hour, when the address is
  *   known. There is no global bound: it would let anyone lock every new visitor out.
  */
-export const MAX_NAME_CHARS = 100;
+const MAX_NAME_CHARS = 100;
 /** The longest address SMTP can deliver to (RFC 5321's path limit less its brackets). */
-export const MAX_EMAIL_CHARS = 254;
+const MAX_EMAIL_CHARS = 254;
 
 const PROFILE_PATHS = new Set(['/sign-up/email', '/update-user']);
 const SIGN_IN_PATH = '/sign-in/email';

@@ -34,7 +34,7 @@ import type { TurnState } from './memory/state';
 import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/turn-record';
 import { strictObject, text as textField } from './validation';
 
-export function chatRequestSchema(config: AppConfig) {
+function chatRequestSchema(config: AppConfig) {
   const text = textField()
     .refine((value) => value.trim().length > 0, { message: 'must not be empty', abort: true, params: { code: 'empty' } })
     .refine((value) => value.length <= config.MAX_MESSAGE_CHARS, {
@@ -54,10 +54,10 @@ export function chatRequestSchema(config: AppConfig) {
   ]);
 }
 
-export type ChatRequest = z.infer<ReturnType<typeof chatRequestSchema>>;
+type ChatRequest = z.infer<ReturnType<typeof chatRequestSchema>>;
 
 /** Metadata on the streamed assistant message: which user message it answers. */
-export type ReplyMetadata = { userMessageId: string; requestId: string; model: string; offline: boolean };
+type ReplyMetadata = { userMessageId: string; requestId: string; model: string; offline: boolean };
 
 /**
  * One chat turn. Persist the question and the reply's placeholder together, assemble the context,

@@ -4,7 +4,7 @@ import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
 
 /**
  * Every setting the app reads from the environment, with its default.
- * README's configuration table is generated from the same names: keep them in step.
+ * docs/configuration.md lists the same names: keep them in step.
  */
 const int = (fallback: number) => z.coerce.number().int().nonnegative().default(fallback);
 // Positive, and within what a timer can hold (a larger delay would fire at once).

@@ -49,14 +49,14 @@ const TRUSTED_FETCH_SITES = new Set(['same-origin', 'none']);
 const ALLOWED = { ok: true } as const;
 
 /** Which requests the check covers: API mutations, except better-auth's, which checks Origin itself. */
-export function isGuardedRequest(method: string, pathname: string): boolean {
+function isGuardedRequest(method: string, pathname: string): boolean {
   if (SAFE_METHODS.has(method.toUpperCase())) return false;
   if (pathname !== '/api' && !pathname.startsWith('/api/')) return false;
   return !(pathname === '/api/auth' || pathname.startsWith('/api/auth/'));
 }
 
 /** Whether the path is a staff route: guarded for reads too. */
-export function isStaffPath(pathname: string): boolean {
+function isStaffPath(pathname: string): boolean {
   return pathname === '/api/staff' || pathname.startsWith('/api/staff/');
 }
 

@@ -34,7 +34,7 @@ export type ImportView = {
   finishedAt: string | null;
 };
 
-export function viewOf(row: Import): ImportView {
+function viewOf(row: Import): ImportView {
   const steps = row.messagesTotal + row.repliesTotal;
   return {
     id: row.id,

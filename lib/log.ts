@@ -21,7 +21,7 @@ export type ErrorSummary = {
 const PREFIX = '[memlens]';
 const MAX_CAUSES = 3;
 
-export const debugLogging = () => ['1', 'true', 'yes'].includes(process.env.MEMLENS_DEBUG?.trim().toLowerCase() ?? '');
+const debugLogging = () => ['1', 'true', 'yes'].includes(process.env.MEMLENS_DEBUG?.trim().toLowerCase() ?? '');
 
 /** `context` is the request being served (its id, method and path are logged, not its query string) or the ids at hand. */
 export function logError(event: string, error: unknown, context?: Request | LogContext): void {

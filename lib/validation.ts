@@ -4,11 +4,11 @@ import { z } from 'zod';
 // unknown fields, free-form metadata with bounds, and dates Postgres accepts.
 
 /** Postgres refuses NUL in text, and a lone UTF-16 surrogate has no UTF-8 form. */
-export function isStorableText(value: string): boolean {
+function isStorableText(value: string): boolean {
   return !value.includes('\0') && value.isWellFormed();
 }
 
-export const UNSTORABLE_TEXT = 'must not contain NUL characters (\\u0000) or unpaired surrogates';
+const UNSTORABLE_TEXT = 'must not contain NUL characters (\\u0000) or unpaired surrogates';
 
 /** A string Postgres can store; chain `.trim()`, `.min()`, `.max()` as on `z.string()`. */
 export const text = (error = 'must be a string') =>
@@ -50,8 +50,8 @@ export function findJsonProblem(value: unknown, maxDepth: number, path: Array<st
   return undefined;
 }
 
-export const METADATA_MAX_DEPTH = 8;
-export const METADATA_MAX_BYTES = 16_384;
+const METADATA_MAX_DEPTH = 8;
+const METADATA_MAX_BYTES = 16_384;
 
 /** Free-form provenance kept with a message (e.g. `{ diaId: 'D1:3' }`): an object, at most 8 levels deep and 16 KiB as JSON. */
 export const metadata = z.record(z.string(), z.unknown(), { error: 'must be an object' }).superRefine((value, ctx) => {

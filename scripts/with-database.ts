@@ -24,7 +24,7 @@ export async function withDatabase<T>(work: () => Promise<T>, options: { dataDir
 
 /**
  * Migrates the app's database as the role that owns its tables: MIGRATION_DATABASE_URL's when set,
- * DATABASE_URL's role then granted what the app needs (README, "Two roles"); else DATABASE_URL's own.
+ * DATABASE_URL's role then granted what the app needs (docs/operations.md, "Two roles"); else DATABASE_URL's own.
  */
 export async function migrateAppDatabase(appUrl: string, { embedded }: { embedded: boolean }): Promise<void> {
   const ownerUrl = process.env.MIGRATION_DATABASE_URL?.trim();

@@ -50,7 +50,7 @@ export function markerFor(runId: string, user: number, turn: number): string {
   return `lb-${runId}-u${String(user).padStart(3, '0')}-t${turn}`;
 }
 
-export function questionFor(runId: string, user: number, turn: number): string {
+function questionFor(runId: string, user: number, turn: number): string {
   return `${QUESTIONS[turn % QUESTIONS.length]} (ref ${markerFor(runId, user, turn)})`;
 }
 

@@ -2,7 +2,7 @@ import type { LoadResult } from './load-run';
 import { markdownTable } from './report';
 
 /** Targets at 50 users (the first-byte bound is on p95). */
-export const LOAD_TARGETS = {
+const LOAD_TARGETS = {
   postgres: { turnsPerSecond: 40, firstByteP95Ms: 500 },
   pglite: { turnsPerSecond: 25, firstByteP95Ms: 1000 },
 } as const;

@@ -24,7 +24,7 @@ export type LocomoSample = z.infer<typeof locomoSchema>[number];
 
 type Session = { index: number; at: Date; turns: Array<z.infer<typeof turnSchema>> };
 
-export function sessionsOf(sample: LocomoSample): Session[] {
+function sessionsOf(sample: LocomoSample): Session[] {
   const conversation = sample.conversation;
   return Object.keys(conversation)
     .map((key) => /^session_(\d+)$/u.exec(key))
@@ -39,7 +39,7 @@ export function sessionsOf(sample: LocomoSample): Session[] {
 }
 
 /** "1:56 pm on 8 May, 2023" → a UTC date. */
-export function parseLocomoDate(text: string): Date | undefined {
+function parseLocomoDate(text: string): Date | undefined {
   const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/iu.exec(text);
   if (!m) return undefined;
   const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -103,7 +103,6 @@ export async function ingestSample(sample: LocomoSample, mode: Mode, limitTurns 
 
 /** recall: strict, by evidence text present; creditedRecall: also counting evidence an item lists as its source. */
 export type QuestionResult = { category: number; recall: number; creditedRecall: number; tokens: number };
-export type SystemName = 'recent-20' | 'full-history' | `ours@${number}`;
 
 /**
  * A question's evidence recall, two ways. Strict (the headline): the share of its evidence turns whose
@@ -111,7 +110,7 @@ export type SystemName = 'recent-20' | 'full-history' | `ours@${number}`;
  * also counting a turn that some item in the context lists as its source (a fact or summary drawn
  * from it), which says the turn was used, not that its words are there.
  */
-export function evidenceRecall(
+function evidenceRecall(
   evidence: string[],
   ingested: IngestedSample,
   text: string,

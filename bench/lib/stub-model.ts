@@ -153,7 +153,7 @@ type JsonSchema = {
 };
 
 /** The smallest value a JSON schema accepts: empty arrays, first enum values, required keys only. */
-export function smallestValue(schema: JsonSchema): unknown {
+function smallestValue(schema: JsonSchema): unknown {
   if (schema.const !== undefined) return schema.const;
   if (schema.enum) return schema.enum[0];
   if (schema.anyOf?.length) return smallestValue(schema.anyOf[0]);

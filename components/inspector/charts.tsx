@@ -10,7 +10,7 @@ import type { BlockName } from './types';
 // record arrives and again when it is final.
 
 /** Fill classes per block, shared with the budget's legend swatches. */
-export const BLOCK_FILL: Record<BlockName, string> = {
+const BLOCK_FILL: Record<BlockName, string> = {
   required: 'fill-zinc-400 dark:fill-zinc-500',
   facts: 'fill-indigo-500 dark:fill-indigo-400',
   summary: 'fill-amber-500 dark:fill-amber-400',

@@ -25,7 +25,7 @@ export type InspectorEndpoints = {
 
 export type Viewer = { audience: 'owner' } | { audience: 'staff'; ownerId: string };
 
-export const userEndpoints: InspectorEndpoints = {
+const userEndpoints: InspectorEndpoints = {
   cacheKey: 'memory',
   turnContext: api.getTurnContext,
   replay: api.replayTurn,

@@ -6,9 +6,9 @@ import type { TurnRecord } from './types';
 export const MESSAGE_FRAMING_TOKENS = 4;
 export const REPLY_PRIMING_TOKENS = 3;
 
-export type SentPart = { label: string; tokens: number };
+type SentPart = { label: string; tokens: number };
 
-export type SentMessageTokens = {
+type SentMessageTokens = {
   /** Content plus framing; null when the record cannot tell (a record without a budget). */
   tokens: number | null;
   /** What the tokens are made of. */

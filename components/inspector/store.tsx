@@ -10,7 +10,7 @@ export type InspectorTab = 'turn' | 'memory';
  * An item of one reply's context to show: its `[n]` as the reply cites it, or its key (when coming
  * from another reply, whose numbers differ). `seq` tells one request from the next for the same item.
  */
-export type InspectorFocus = { messageId: string; n?: number; key?: string; seq: number };
+type InspectorFocus = { messageId: string; n?: number; key?: string; seq: number };
 
 type State = {
   conversationId: string | null;

@@ -14,9 +14,8 @@ import type { Json, JsonResult } from '../json';
 // (a type-only import: nothing of lib/ reaches the browser bundle), plus what a memory deletion
 // writes into a stored record afterwards.
 
-export type { RedactionNote };
 /** One redaction of a record: the note and how many recalled items it changed. */
-export type RecordRedaction = RedactionNote & { items: number };
+type RecordRedaction = RedactionNote & { items: number };
 
 /** A recalled item; `redacted` is set when deleted memory was removed from it (its text then reads `[redacted]`). */
 export type RecalledItem = BuiltTurnRecord['recalled'][number] & { redacted?: RedactionNote };
@@ -34,8 +33,6 @@ export type TurnRecord = Omit<BuiltTurnRecord, 'recalled' | 'attempt' | 'firstTo
 /** The text memlens writes where deleted memory was. */
 export const REDACTED: typeof SERVER_REDACTED = '[redacted]';
 export type BudgetReport = NonNullable<TurnRecord['budget']>;
-export type BudgetDecision = BudgetReport['decisions'][number];
-export type RetrievalRun = TurnRecord['runs'][number];
 export type BlockName = 'required' | MemoryBlockName;
 
 type ServerTurnContext = JsonResult<typeof turnContext>;
@@ -51,10 +48,9 @@ export type TurnContext = Omit<ServerTurnContext, 'context' | 'attempt' | 'prior
 export type PriorAttempt = Omit<ServerTurnContext['priorAttempts'][number], 'record'> & { record: TurnRecord };
 
 export type SummaryVersion = JsonResult<typeof listSummaryVersions>[number];
-export type SummaryAction = SummaryVersion['action'];
 
 /** A conversation's rolling summary, with the messages it stands for. */
-export type ConversationSummaryBlock = Json<Summary> & { sourceMessageIds?: string[] };
+type ConversationSummaryBlock = Json<Summary> & { sourceMessageIds?: string[] };
 
 /** GET /api/conversations/:id/summary */
 export type SummaryResponse = { summary: ConversationSummaryBlock | null; versions: SummaryVersion[] };

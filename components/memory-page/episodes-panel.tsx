@@ -93,7 +93,7 @@ export function EpisodesPanel() {
 }
 
 /** "User: …\nAssistant: …" as (speaker, text) turns; a line without a speaker continues the turn before it. */
-export function turnsOf(content: string): Array<{ speaker: 'you' | 'memlens'; text: string }> {
+function turnsOf(content: string): Array<{ speaker: 'you' | 'memlens'; text: string }> {
   const turns: Array<{ speaker: 'you' | 'memlens'; text: string }> = [];
   for (const line of content.split('\n')) {
     const match = /^(User|Assistant): ?(.*)$/u.exec(line);

@@ -1,15 +1,9 @@
-import type { EpisodeListing, FactUsage } from '@/db/memory-page';
-import type { FACT_SLOTS, FactSource as ServerFactSource, PageFact as ServerPageFact } from '@/lib/memory/memory-page';
+import type { EpisodeListing } from '@/db/memory-page';
+import type { FACT_SLOTS, PageFact as ServerPageFact } from '@/lib/memory/memory-page';
 import type { MemoryDeleteResult } from '../inspector/types';
 import type { Json } from '../json';
 
 // What the Memory page's routes answer: the server's own types, dates as ISO strings.
-
-/** A message a fact came from: where it is (for a link to it) and the words that stated the fact. */
-export type FactSource = Json<ServerFactSource>;
-
-/** A reply that cited a fact as [n]. */
-export type CitingReply = FactUsage['replies'][number];
 
 /** GET /api/facts: a fact with its sources located and the replies that used it. */
 export type PageFact = Json<ServerPageFact>;

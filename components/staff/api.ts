@@ -37,7 +37,7 @@ async function request<T>(path: string, init: { method?: string; json?: unknown 
 const dayStart = (day: string | undefined) => (day ? new Date(`${day}T00:00:00`).toISOString() : undefined);
 const dayEnd = (day: string | undefined) => (day ? new Date(`${day}T23:59:59.999`).toISOString() : undefined);
 
-export function auditQuery(filter: AuditFilter, extra: { before?: number; limit?: number; format?: 'jsonl' } = {}) {
+function auditQuery(filter: AuditFilter, extra: { before?: number; limit?: number; format?: 'jsonl' } = {}) {
   return query({
     actorUserId: filter.actorUserId,
     targetUserId: filter.targetUserId,

@@ -16,7 +16,7 @@ function json(value: unknown): string | null {
 }
 
 /** "staff 1a2b3c4d", "you", "the user", "memlens (offline-rules)". */
-export function Who({
+function Who({
   userId,
   role,
   label,

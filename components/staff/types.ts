@@ -1,5 +1,5 @@
 import type { AuditEntry as AuditRow, Job } from '@/db/schema';
-import type { conversationForStaff, findUsers, jobsForStaff, userOverview } from '@/lib/staff';
+import type { conversationForStaff, findUsers, userOverview } from '@/lib/staff';
 import type { Json, JsonResult } from '../json';
 
 // What the staff API answers (app/api/staff/**), as the browser reads it: the server's own types, dates as ISO strings.
@@ -9,7 +9,6 @@ export type StaffUserRow = JsonResult<typeof findUsers>[number];
 
 /** GET /api/staff/users/:id */
 export type UserOverview = JsonResult<typeof userOverview>;
-export type StaffUser = UserOverview['user'];
 export type StaffConversation = UserOverview['conversations'][number];
 export type StaffFact = UserOverview['facts'][number];
 
@@ -18,8 +17,6 @@ export type ConversationDetail = JsonResult<typeof conversationForStaff>;
 export type StaffMessage = ConversationDetail['messages'][number];
 export type StaffSummary = NonNullable<ConversationDetail['summary']>;
 
-/** GET /api/staff/jobs */
-export type JobsAnswer = JsonResult<typeof jobsForStaff>;
 export type JobStatus = Job['status'];
 export type StaffJob = Json<Job>;
 

@@ -3,30 +3,6 @@
 import { type ReactNode, useId, useState } from 'react';
 import { HelpButton, HelpNote } from './help';
 
-/** The title of a console page, what it is for, and its actions. */
-export function PageHeader({
-  title,
-  description,
-  actions,
-  eyebrow,
-}: {
-  title: ReactNode;
-  description?: ReactNode;
-  actions?: ReactNode;
-  eyebrow?: ReactNode;
-}) {
-  return (
-    <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
-      <div className="min-w-0 flex-1 basis-72">
-        {eyebrow ? <div className="mb-1 text-xs text-muted">{eyebrow}</div> : null}
-        <h1 className="text-xl font-semibold tracking-tight break-words sm:text-2xl">{title}</h1>
-        {description ? <p className="mt-1.5 max-w-3xl text-[15px] leading-7 text-muted">{description}</p> : null}
-      </div>
-      {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
-    </div>
-  );
-}
-
 /** A card: a heading with an optional "?" explaining its figures, a line on what it is, actions, and its body. */
 export function Card({
   title,

@@ -12,7 +12,7 @@ import { isCjk } from './text-features';
  * weighted by the share of the text's letters that are not CJK, plus the hashing features of the
  * local embedder, which carry Chinese text and exact rare words (names, titles) in every language.
  */
-export const SENTENCE_ENCODER_ID = 'use-lite+hash';
+const SENTENCE_ENCODER_ID = 'use-lite+hash';
 // The hashing part's weight against a fully English sentence vector (both unit length).
 const HASH_WEIGHT = 0.5;
 // Values embedded in one model call; concurrent callers' values are gathered up to this many.
@@ -102,7 +102,7 @@ async function flush(): Promise<void> {
 }
 
 /** The share of a text's letters and digits that are not CJK: how much the English model can read of it. */
-export function nonCjkShare(text: string): number {
+function nonCjkShare(text: string): number {
   let letters = 0;
   let cjk = 0;
   for (const char of text) {

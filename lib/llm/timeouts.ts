@@ -14,7 +14,7 @@ export function isModelTimeout(error: unknown): error is ModelTimeoutError {
 }
 
 /** "300 ms", "30 s". */
-export function formatMs(ms: number): string {
+function formatMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 

@@ -44,7 +44,7 @@ function replaceAll(haystack: string, needle: string): string {
 }
 
 /** One record with the texts redacted and the items of the keys marked; null when nothing in it changed. */
-export function redactRecord(record: Record<string, unknown>, redaction: Redaction, note: RedactionNote): Record<string, unknown> | null {
+function redactRecord(record: Record<string, unknown>, redaction: Redaction, note: RedactionNote): Record<string, unknown> | null {
   const texts = [...new Set(redaction.texts.map((t) => t.trim()).filter((t) => t.length >= 2))].sort((a, b) => b.length - a.length);
   const keys = new Set(redaction.keys);
   const scrubbed = scrub(record as Json, texts) as Record<string, unknown>;

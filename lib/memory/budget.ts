@@ -1,5 +1,5 @@
 /**
- * fitToBudget (the seeds' message_fit_in): decide which context items fit in the token budget.
+ * fitToBudget: decide which context items fit in the token budget.
  * Pure. Priority: the system prompt and the current message are never dropped; then facts,
  * summary, episodes, and the recent window from newest to oldest. Each block has a floor (tokens
  * kept for it even when higher blocks are hungry) and a cap; trimming drops whole items.

@@ -9,7 +9,7 @@ import { rewriteForRetrieval } from './rewrite-for-retrieval';
 import type { Step, StepName, TurnInput, TurnState } from './state';
 
 /** The steps that assemble what the model sees, in order. Adding a step: one file, one line here. */
-export const contextSteps: readonly Step[] = [
+const contextSteps: readonly Step[] = [
   loadHistory,
   rewriteForRetrieval,
   embedQuery,

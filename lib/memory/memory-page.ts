@@ -64,7 +64,7 @@ export async function addFactByHand(userId: string, input: { content: string; sl
   return added;
 }
 
-export type FactSource = {
+type FactSource = {
   messageId: string;
   spanStart: number | null;
   spanEnd: number | null;

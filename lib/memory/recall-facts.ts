@@ -51,7 +51,7 @@ export const recallFacts = step({
 });
 
 /** "I prefer tea (like, current since 2026-11-22; replaces an earlier like)": which statement is current, and why. */
-export function factLine(hit: FactHit, correctsWindow: boolean): string {
+function factLine(hit: FactHit, correctsWindow: boolean): string {
   const { fact } = hit;
   const notes = [
     `${fact.slot === 'statement' ? '' : `${fact.slot}, `}current since ${fact.validFrom.toISOString().slice(0, 10)}`,

@@ -18,7 +18,7 @@ export type RedactionReader = 'memory' | 'extraction' | 'window';
 
 type Span = Pick<MessageRedaction, 'spanStart' | 'spanEnd' | 'kind' | 'replacement'>;
 
-export function applyRedactions(content: string, spans: Span[], reader: RedactionReader): string {
+function applyRedactions(content: string, spans: Span[], reader: RedactionReader): string {
   const relevant = spans
     .filter((s) => s.kind === 'forgotten' || reader !== 'window')
     .map((s) => ({ ...s, spanStart: Math.max(0, s.spanStart), spanEnd: Math.min(content.length, s.spanEnd) }))

@@ -9,10 +9,10 @@ import type { TurnRecord } from './turn-record';
  * or went.
  */
 
-export type TokensByBlock = Record<BlockName | 'required', number>;
+type TokensByBlock = Record<BlockName | 'required', number>;
 
 /** One item that was sent. `rank` is its position among the kept items of its block (history: 1 = newest). */
-export type ReplayItem = {
+type ReplayItem = {
   key: string;
   kind: MemoryKind;
   block: BlockName;
@@ -24,7 +24,7 @@ export type ReplayItem = {
   role?: 'user' | 'assistant';
 };
 
-export type DroppedItem = { key: string; block: BlockName; tokens: number | null; reason: string };
+type DroppedItem = { key: string; block: BlockName; tokens: number | null; reason: string };
 
 /** What one context held: the same shape for the stored record and the replay. */
 export type ContextSummary = {

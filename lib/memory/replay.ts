@@ -26,8 +26,8 @@ import { buildTurnRecord } from './turn-record';
  * the id of the user whose turn it is (after its own authorization and audit).
  */
 
-export type ReplayMode = 'stored' | 'today';
-export type EpisodeScope = AppConfig['EPISODE_SCOPE'];
+type ReplayMode = 'stored' | 'today';
+type EpisodeScope = AppConfig['EPISODE_SCOPE'];
 
 export type ReplayOptions = {
   mode?: ReplayMode;

@@ -6,7 +6,7 @@ import type { Models } from '@/lib/llm';
 import type { BlockName, ItemDecision } from './budget';
 import type { ModelLimits } from './tokens';
 
-export type StepTiming = { step: string; ms: number };
+type StepTiming = { step: string; ms: number };
 
 export type MemoryKind = 'fact' | 'summary' | 'episode' | 'history';
 
@@ -29,7 +29,7 @@ export type ContextItem = {
   meta?: Record<string, unknown>;
 };
 
-export type RetrievalRun = {
+type RetrievalRun = {
   kind: 'facts' | 'episodes' | 'summary';
   query: string;
   topK: number;
@@ -37,7 +37,7 @@ export type RetrievalRun = {
   candidates: Array<{ id: string; score: number; vectorRank: number | null; lexicalRank: number | null }>;
 };
 
-export type Retrieval = {
+type Retrieval = {
   query: string;
   reason: string;
   rewritten: boolean;

@@ -40,7 +40,7 @@ const NAMES: Record<number, [short: string, name: string]> = {
 // Every character this module names, and the whole tag block: one pass finds them all.
 const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]+/gu;
 
-export const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** The ASCII a tag character stands for (U+E0020–U+E007E mirror U+0020–U+007E); others by code point. */
 function tagText(run: string): string {

@@ -21,7 +21,7 @@ import { postTurnSettled } from '../support/memory';
 const run = promisify(execFile);
 
 /**
- * The app run as README's "Running on a real Postgres" says: the tables owned by a migration role,
+ * The app run as docs/operations.md's "Two roles" says: the tables owned by a migration role,
  * the app on a login role that owns nothing and holds only the privileges it needs. Such a role
  * cannot switch the audit trigger off, so the audit log stays append-only for the app itself.
  * Only on a real Postgres: PGlite has one user, a superuser, so there is no second role to test.
@@ -41,7 +41,7 @@ describe.runIf(inject('databaseKind') === 'postgres')('the app on a role that ow
   };
 
   beforeAll(async () => {
-    // README's block, run by a superuser once: two login roles, the database owned by the first,
+    // docs/operations.md's block, run by a superuser once: two login roles, the database owned by the first,
     // and pgvector (not a trusted extension: the owner may create pg_trgm and btree_gin itself).
     await server.unsafe(`create role ${ownerRole} login password 'pw'; create role ${appRole} login password 'pw'`);
     database = await newDatabaseOn(shared, 'memlens_roles');

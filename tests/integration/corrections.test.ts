@@ -474,7 +474,7 @@ describe('deleting a remembered exchange', () => {
   it('forgets the exchange in every memory and keeps the facts learned from it', async () => {
     const client = await newClient();
     setEnv({ SUMMARY_KEEP_RAW: '4', HISTORY_WINDOW: '4' });
-    // A typed fact (a like) from the exchange: a plain statement is no fact (issue 11).
+    // A typed fact (a like) from the exchange: a plain statement is no fact.
     const conversationId = await importTurns(client.user.id, [
       ['I love tinkering with the gearbox of my old Saab.', 'Well done.'],
       ['I have a parrot named Kiwi.', 'Lovely.'],

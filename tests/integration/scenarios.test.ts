@@ -6,7 +6,7 @@ import { runScenarios, type ScenarioFile, scenarioFileSchema } from '@/lib/eval/
 // The project's own scenarios (same kinds as the shared visible file, other strings) always run;
 // the shared file runs where ../shared exists (CI and this workspace), and is skipped with a notice elsewhere.
 const own = path.resolve('tests/fixtures/scenarios.json');
-// References asked in other words, and the user's words found across conversations (issue 11).
+// References asked in other words, and the user's words found across conversations.
 const ownWordsRecall = path.resolve('tests/fixtures/scenarios-own-words-recall.json');
 const shared = path.resolve('../shared/bench/scenarios/visible.json');
 const hasShared = fs.existsSync(shared);
@@ -23,7 +23,7 @@ async function expectPass(scenario: Scenario) {
 describe('memory scenarios on the offline defaults', () => {
   for (const scenario of load(own)) it(`own: ${scenario.id}`, () => expectPass(scenario));
   for (const scenario of load(ownWordsRecall)) it(`own words: ${scenario.id}`, () => expectPass(scenario));
-  // Fact kinds in words of their own (issue 11): indirect names, other people's facts, one-off events, changes said other ways.
+  // Fact kinds in words of their own: indirect names, other people's facts, one-off events, changes said other ways.
   for (const scenario of load(path.resolve('tests/fixtures/scenarios-own-words-facts.json')))
     it(`own words, facts: ${scenario.id}`, () => expectPass(scenario));
   // Every kind once more, written as a check after the rules were rebuilt, never tuned against.

@@ -4,7 +4,7 @@ import fc from 'fast-check';
  * Bad request bodies for a route, described by what was done to a valid one (so a failing case
  * prints as a short description, not as megabytes of text), and turned into the body sent.
  */
-export type Path = Array<string | number>;
+type Path = Array<string | number>;
 
 export type Field =
   | { path: Path; kind: 'text'; max: number; nonEmpty?: boolean; required?: boolean }

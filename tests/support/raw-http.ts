@@ -1,7 +1,7 @@
 import net from 'node:net';
 
 /** One HTTP answer as it came off the wire. */
-export type RawResponse = { status: number; headers: Record<string, string>; body: string; json: any };
+type RawResponse = { status: number; headers: Record<string, string>; body: string; json: any };
 
 export type RawExchange = {
   /** The first response, when one arrived before the connection ended or the wait ran out. */

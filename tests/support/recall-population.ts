@@ -4,9 +4,9 @@
  * invented words, so a value found in someone else's context can only have come from its owner.
  */
 
-export type Lang = 'en' | 'zh';
-export type Turn = [user: string, assistant: string];
-export type ValueKind = 'name' | 'city' | 'pet' | 'company' | 'friend' | 'place';
+type Lang = 'en' | 'zh';
+type Turn = [user: string, assistant: string];
+type ValueKind = 'name' | 'city' | 'pet' | 'company' | 'friend' | 'place';
 export type Person = {
   index: number;
   lang: Lang;
@@ -20,7 +20,7 @@ export type Person = {
 };
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed from its seed. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

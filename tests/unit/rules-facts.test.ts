@@ -446,7 +446,7 @@ describe('decideFactUpdate: a newer statement about the same thing ends the olde
   it.each<[string, string[], string[]]>([
     // the reported case
     [
-      'EN preference reversed (issue 7)',
+      'EN preference reversed',
       ['I prefer coffee over tea, always black', 'Actually I now prefer tea over coffee'],
       ['I now prefer tea over coffee'],
     ],
@@ -600,7 +600,7 @@ describe('factsToForget', () => {
   });
 });
 
-// Cases written for issue 11 in words of their own (no fixture or issue vocabulary): each kind of input the offline
+// Cases written in words of their own (no fixture or issue vocabulary): each kind of input the offline
 // rules must read by a general mechanism, not by the phrasing.
 describe('own words: kinds of input, other phrasings', () => {
   const all = (text: string) => extract(text).map((c) => [c.slot, c.value, c.negated === true, c.validFrom ?? ''] as const);

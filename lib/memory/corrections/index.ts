@@ -1,5 +1,5 @@
 /**
- * Corrections of memory: one mechanism behind every path (README, "Correcting memory").
+ * Corrections of memory: one mechanism behind every path (docs/corrections.md).
  *
  * 1. Decide what is corrected away: spans of messages (a fact's statement and where replies quoted
  *    or cited it), facts that lose their last source, a summary's clear point, a user's memory floor.
@@ -11,5 +11,5 @@
  */
 
 export { correctFact, forgetEpisode, forgetFacts } from './facts';
-export { type MessageCorrection, prepareMessageCorrection, removeMessages } from './messages';
+export { removeMessages } from './messages';
 export { clearSummary, editSummary, forgetEverything } from './summary';

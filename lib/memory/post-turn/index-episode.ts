@@ -30,7 +30,7 @@ export const indexEpisode: JobWork = {
 };
 
 /** (Re)indexes one turn from its messages as memory reads them; a turn with nothing left to index has no episode. */
-export async function indexTurn(userId: string, assistantMessageId: string, models: Models): Promise<void> {
+async function indexTurn(userId: string, assistantMessageId: string, models: Models): Promise<void> {
   const turn = await loadTurn(userId, assistantMessageId);
   if (turn) await indexTurns({ userId, conversationId: turn.answer.conversationId }, [turn], models);
 }

@@ -60,7 +60,7 @@ const REBUILD_CHUNK = 40;
  * With `rebuild`, the summary is recomputed from the messages alone, in pieces, after a correction
  * changed what it was built from.
  */
-export async function refreshSummaryOf(
+async function refreshSummaryOf(
   scope: Scope,
   upTo: string | null,
   config: AppConfig,

@@ -4,7 +4,7 @@ import { messagePositions, type Position } from '@/db/summaries';
 import { readRedacted } from '../redaction';
 
 /** The window of a refresh, as `messagesForSummary` takes it. */
-export type SummaryWindow = Parameters<typeof messagesForSummary>[1];
+type SummaryWindow = Parameters<typeof messagesForSummary>[1];
 
 /** What a summary refresh reads of its conversation. */
 export type SummaryReader = {

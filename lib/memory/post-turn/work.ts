@@ -2,7 +2,7 @@ import type { Job, JobKind } from '@/db/schema';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
 
-export type JobContext = { job: Job; config: AppConfig; models: Models };
+type JobContext = { job: Job; config: AppConfig; models: Models };
 export type RunContext = Omit<JobContext, 'job'>;
 
 /** One kind of queued memory work: what a job of this kind does, and how it shares work with its neighbours. */

@@ -205,7 +205,7 @@ export const ENTITIES_EN: Record<string, string> = {
   pet: 'pet',
   pets: 'pet',
 };
-export const PET_WORDS = new Set([
+const PET_WORDS = new Set([
   'dog',
   'cat',
   'hamster',
