@@ -1,5 +1,6 @@
 import type { EpisodeListing } from '@/db/memory-page';
-import type { FACT_SLOTS, PageFact as ServerPageFact } from '@/lib/memory/memory-page';
+import type { PageFact as ServerPageFact } from '@/lib/memory/memory-page';
+import type { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
 import type { MemoryDeleteResult } from '../inspector/types';
 import type { Json } from '../json';
 

@@ -11,20 +11,6 @@ import { type FactSlot, SINGLE_VALUED_SLOTS } from './rules/fact-types';
 // The user's Memory page (/memory): what its routes need beyond the plain queries.
 
 /** The kinds of fact memlens keeps; a fact added by hand is a plain `statement` unless the user picks one. */
-export const FACT_SLOTS = [
-  'statement',
-  'name',
-  'location',
-  'work',
-  'diet',
-  'allergy',
-  'family',
-  'pet',
-  'like',
-  'dislike',
-  'date',
-  'plan',
-] as const satisfies readonly FactSlot[];
 
 export type AddedFact = { status: 'added' | 'replaced'; fact: Fact; replaced: string | null } | { status: 'duplicate'; fact: Fact };
 

@@ -19,7 +19,7 @@ import { POST as staffRetryJob } from '@/app/api/staff/jobs/[id]/retry/route';
 import { POST as staffReplay } from '@/app/api/staff/messages/[id]/replay/route';
 import { GET as staffUsers } from '@/app/api/staff/users/route';
 import { getSql } from '@/db/client';
-import { FACT_SLOTS } from '@/lib/memory/memory-page';
+import { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
 import { params, setEnv } from '../support/app';
 import { member } from '../support/auth';
 import { type BodyShape, badBodies, bodyOf, type Field, type Mutation } from '../support/bad-bodies';

@@ -9,6 +9,7 @@ import { embedTexts } from '../embed';
 import { endFacts } from '../forget-facts';
 import { searchKeywords } from '../keywords';
 import { locateStatement } from '../redaction';
+import { TYPED_SLOTS } from '../rules/fact-types';
 import {
   decideFactUpdate,
   detectForgetRequest,
@@ -22,21 +23,6 @@ import {
 } from '../rules/facts';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
 import type { JobWork } from './work';
-
-/** Typed slots only: what fits none stays findable in the conversation's episodes ('statement' is for notes added by hand). */
-const SLOTS = [
-  'name',
-  'location',
-  'work',
-  'diet',
-  'allergy',
-  'family',
-  'pet',
-  'like',
-  'dislike',
-  'date',
-  'plan',
-] as const satisfies readonly FactSlot[];
 
 /**
  * The mem0 idea: pull candidate facts out of the user's message, compare each with the similar
@@ -178,7 +164,7 @@ function existing(fact: Fact): ExistingFact {
 const candidateSchema = z.object({
   facts: z.array(
     z.object({
-      slot: z.enum(SLOTS),
+      slot: z.enum(TYPED_SLOTS),
       text: z.string().describe('The user\'s own clause, first person, e.g. "I\'m pescatarian now"'),
       value: z.string().describe('Normalised value to compare facts of a slot, lower-case for Latin script'),
       negated: z.boolean().describe('true when the statement ends something ("no longer", "not anymore")'),

@@ -4,19 +4,11 @@
  */
 import { contentFeatures } from '@/lib/llm/text-features';
 
-export type FactSlot =
-  | 'name'
-  | 'location'
-  | 'work'
-  | 'diet'
-  | 'allergy'
-  | 'family'
-  | 'pet'
-  | 'like'
-  | 'dislike'
-  | 'date'
-  | 'plan'
-  | 'statement';
+/** The slots the extractor fills; what fits none stays findable in the conversation's episodes. */
+export const TYPED_SLOTS = ['name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', 'like', 'dislike', 'date', 'plan'] as const;
+/** Every slot a fact may have: the typed ones, and 'statement' for notes added by hand. */
+export const FACT_SLOTS = ['statement', ...TYPED_SLOTS] as const;
+export type FactSlot = (typeof FACT_SLOTS)[number];
 
 export type FactCandidate = {
   slot: FactSlot;

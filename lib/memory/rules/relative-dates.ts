@@ -17,6 +17,7 @@
  */
 
 import * as chrono from 'chrono-node';
+import { EN_NUMBERS } from './en/numbers';
 
 export type ResolvedDate = { phrase: string; date: string };
 /** A date said in a text: where, the day it starts (UTC midnight), and whether it lies ahead of `now`. */
@@ -140,25 +141,6 @@ function label(r: Resolution): string {
 // ---------------------------------------------------------------------------------------------
 // Numbers
 
-const EN_NUMBERS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  'a couple of': 2,
-  'couple of': 2,
-  'a couple': 2,
-};
 const EN_NUM = '(\\d{1,3}|a couple of|couple of|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)';
 
 function parseEnglishNumber(s: string): number | null {

@@ -3,8 +3,10 @@
  * (me / I / my name) with a verb of calling or knowing, and the value written as a name (capitalised, not at the
  * start of the sentence, not shaped like an adjective or a participle).
  */
+
 import { type FactSlot, type Found, one, type Reading } from '../fact-types';
 import { isCommonWordOnly } from './lexicon';
+import { EN_NUMBERS } from './numbers';
 import { cleanEn } from './read';
 
 const NAME_WORDS = "\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,2}";
@@ -244,21 +246,6 @@ export const ENTITY_EN = Object.keys(ENTITIES_EN)
   .join('|');
 export const ENTITY_MODIFIER =
   '(?:(?:older|younger|little|big|baby|elder|eldest|oldest|youngest|twin|new|pet|sweet|dear|late|only|rescue|rescued|old|lovely|beloved|cute|adorable|grown-up|adult|teenage|step|best|two|three|four|black|white|grey|gray|orange|ginger|tabby|fluffy)\\s+)*';
-const EN_NUMBERS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  'a couple of': 2,
-};
 const enNumber = (word: string) => EN_NUMBERS[word.toLowerCase()] ?? Number(word);
 const COUNTS: Record<string, number> = { ...EN_NUMBERS, some: 0, any: 0, no: 0, my: 0 };
 /**

@@ -1,0 +1,20 @@
+/** Small numbers as English words say them ("a couple of days", "two sisters"), for the rules that count. */
+export const EN_NUMBERS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  'a couple of': 2,
+  'couple of': 2,
+  'a couple': 2,
+};
