@@ -1,17 +1,21 @@
-import { fetchOrThrow, type MessageLocation, queryString as query } from './http';
 import type {
+  AddFactResult,
+  EpisodeDeleteResult,
+  EpisodePage,
   Fact,
   FactEvent,
+  FactKind,
   FactStatus,
   ForgetResult,
   MemoryCounts,
   MemoryDeleteResult,
+  PageFact,
   ReplayOptions,
   ReplayResponse,
   SummaryResponse,
   TurnContext,
-} from './inspector/types';
-import type { AddFactResult, EpisodeDeleteResult, EpisodePage, FactKind, PageFact } from './memory-page/types';
+} from './api-types';
+import { fetchOrThrow, type MessageLocation, queryString as query } from './http';
 import type { ConversationSummary, ImportView, StoredMessage } from './types';
 
 async function request<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {

@@ -1,31 +1,11 @@
 'use client';
 
 import { usePathname } from 'next/navigation';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { InspectorStoreProvider } from './inspector/store';
+import { type InspectorLayout, ShellContext } from './shell-context';
 import { Sidebar } from './sidebar';
 import type { ConversationSummary, ModelInfo } from './types';
-
-/** The inspector column: a collapsible column from the lg breakpoint up, a drawer below it. */
-export type InspectorLayout = {
-  /** This page has an inspector. */
-  available: boolean;
-  /** Shown right now (the column on a wide screen, the drawer on a narrow one). */
-  open: boolean;
-  /** Narrow screen: the inspector is a drawer over the chat. */
-  drawer: boolean;
-  show: () => void;
-  hide: () => void;
-  toggle: () => void;
-};
-
-type ShellContext = { openSidebar: () => void; inspector: InspectorLayout };
-const noop = () => {};
-const ShellContext = createContext<ShellContext>({
-  openSidebar: noop,
-  inspector: { available: false, open: false, drawer: false, show: noop, hide: noop, toggle: noop },
-});
-export const useShell = () => useContext(ShellContext);
 
 export const INSPECTOR_PANEL_ID = 'inspector-panel';
 const WIDE = '(min-width: 64rem)';

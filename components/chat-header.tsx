@@ -3,8 +3,9 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { INSPECTOR_PANEL_ID, useShell } from './app-shell';
+import { INSPECTOR_PANEL_ID } from './app-shell';
 import { InspectorIcon, MemoryIcon, MenuIcon } from './icons';
+import { useShell } from './shell-context';
 
 /** The bar above a conversation: title, model, offline badge and conversation actions. */
 export function ChatHeader({ title, model, offline, actions }: { title: string; model: string; offline: boolean; actions?: ReactNode }) {

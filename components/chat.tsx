@@ -3,7 +3,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, conversationsKey } from './api';
-import { useShell } from './app-shell';
 import { ChatHeader } from './chat-header';
 import { useChatSession } from './chat-session';
 import { useClearConversation } from './clear-conversation';
@@ -13,6 +12,7 @@ import { ConversationIntro } from './conversation-intro';
 import { AlertIcon, CloseIcon, EraseIcon } from './icons';
 import { boundMessage, useInspector, useInspectorStore, usePublishChat } from './inspector/store';
 import { MessageView, ThinkingIndicator } from './message';
+import { useShell } from './shell-context';
 import { type ChatMessage, type ConversationSummary, type MessageStatus, type ModelInfo, validateMessage } from './types';
 
 type Props = {

@@ -3,10 +3,10 @@
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, memoryKeys } from './api';
+import type { ForgetResult, MemoryCounts } from './api-types';
 import { ConfirmDialog } from './confirm-dialog';
 import { TrashIcon } from './icons';
-import { useAfterMemoryChange } from './inspector/memory-changed';
-import type { ForgetResult, MemoryCounts } from './inspector/types';
+import { useAfterMemoryChange } from './memory-changed';
 import { Notice } from './ui/badge';
 import { plural } from './ui/format';
 

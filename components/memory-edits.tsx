@@ -3,10 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { api, memoryKeys } from './api';
+import type { Fact, FactEvent } from './api-types';
 import { ConfirmDialog } from './confirm-dialog';
-import { describeActor } from './inspector/describe-actor';
-import { useAfterMemoryChange } from './inspector/memory-changed';
-import type { Fact, FactEvent } from './inspector/types';
+import { describeActor } from './describe-actor';
+import { useAfterMemoryChange } from './memory-changed';
 import { Badge, Notice } from './ui/badge';
 import { formatDateTime, plural } from './ui/format';
 import { Skeleton } from './ui/loading';

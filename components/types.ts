@@ -2,7 +2,7 @@ import type { UIMessage } from 'ai';
 import type { Conversation, Message } from '@/db/schema';
 import type { ImportView } from '@/lib/import-queue';
 import type { MessageMark } from '@/lib/services/messages';
-import type { TurnRecord } from './inspector/types';
+import type { TurnRecord } from './api-types';
 import type { Json } from './json';
 
 export type { ImportView, MessageMark };

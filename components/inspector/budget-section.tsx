@@ -1,6 +1,7 @@
 'use client';
 
 import { memo, useMemo } from 'react';
+import type { BlockName, BudgetReport, TurnRecord } from '../api-types';
 import { Badge } from '../ui/badge';
 import { Field } from '../ui/field';
 import { formatTokens } from '../ui/format';
@@ -8,7 +9,6 @@ import { Disclosure, Section } from '../ui/section';
 import { type BlockBar, BudgetChart } from './charts';
 import { useDescribeKey } from './describe-key';
 import { sentInWindow } from './in-window';
-import type { BlockName, BudgetReport, TurnRecord } from './types';
 
 export const BLOCKS: Array<{ name: BlockName; label: string; swatch: string }> = [
   { name: 'required', label: 'Required', swatch: 'bg-zinc-400 dark:bg-zinc-500' },

@@ -2,8 +2,8 @@
 
 import { memo } from 'react';
 import { Bar, BarChart, Cell, Tooltip, XAxis, YAxis } from 'recharts';
+import type { BlockName } from '../api-types';
 import { formatMs, formatTokens } from '../ui/format';
-import type { BlockName } from './types';
 
 // The inspector's charts (recharts). Colours come from classes (light and dark), so the SVG follows
 // the colour scheme like the rest of the page; animation is off: the charts redraw as a reply's

@@ -1,9 +1,9 @@
 'use client';
 
+import type { TurnRecord } from '../api-types';
 import { type ChatMessage, textOf } from '../types';
 import { shortId } from '../ui/format';
 import { useInspector } from './store';
-import type { TurnRecord } from './types';
 
 /** A readable name for a budget decision's key, from the record and the chat. */
 export function useDescribeKey(record: TurnRecord): (key: string) => string {

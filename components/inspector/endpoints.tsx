@@ -3,9 +3,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext } from 'react';
 import { api, memoryKeys } from '../api';
+import type { ReplayOptions, ReplayResponse, TurnContext } from '../api-types';
+import type { Viewer } from '../describe-actor';
 import { ApiError, type MessageLocation } from '../http';
-import { staffApi, staffKeys } from '../staff/api';
-import type { ReplayOptions, ReplayResponse, TurnContext } from './types';
 
 /**
  * What the inspector reads from the server, and where its links go. The chat uses the user's own
@@ -19,11 +19,11 @@ export type InspectorEndpoints = {
   replay: (messageId: string, options: ReplayOptions) => Promise<ReplayResponse>;
   messageLocation: (messageId: string) => Promise<MessageLocation>;
   messageHref: (conversationId: string, messageId: string) => string;
+  /** The query key of a turn's record (the user's key is the one the chat's corrections invalidate). */
+  turnKey: (messageId: string) => readonly unknown[];
   /** Who reads: the user about their own memory ("you"), or staff about a user's ("the user"). */
   viewer: Viewer;
 };
-
-export type Viewer = { audience: 'owner' } | { audience: 'staff'; ownerId: string };
 
 const userEndpoints: InspectorEndpoints = {
   cacheKey: 'memory',
@@ -31,18 +31,9 @@ const userEndpoints: InspectorEndpoints = {
   replay: api.replayTurn,
   messageLocation: api.messageLocation,
   messageHref: (conversationId, messageId) => `/c/${conversationId}#message-${messageId}`,
+  turnKey: memoryKeys.turn,
   viewer: { audience: 'owner' },
 };
-
-/** Staff reading the turns of the user `ownerId`. */
-export const staffEndpoints = (ownerId: string): InspectorEndpoints => ({
-  cacheKey: 'staff',
-  turnContext: staffApi.turn,
-  replay: staffApi.replay,
-  messageLocation: staffApi.messageLocation,
-  messageHref: (conversationId, messageId) => `/staff/conversations/${conversationId}#message-${messageId}`,
-  viewer: { audience: 'staff', ownerId },
-});
 
 const EndpointsContext = createContext<InspectorEndpoints>(userEndpoints);
 
@@ -53,9 +44,8 @@ export function InspectorEndpointsProvider({ endpoints, children }: { endpoints:
 export const useEndpoints = () => useContext(EndpointsContext);
 export const useViewer = () => useContext(EndpointsContext).viewer;
 
-/** The query key of a turn's record for this reader (the user's key is the one the chat's corrections invalidate). */
-export const turnKey = (endpoints: InspectorEndpoints, messageId: string) =>
-  endpoints.cacheKey === 'memory' ? memoryKeys.turn(messageId) : staffKeys.turn(messageId);
+/** The query key of a turn's record for this reader. */
+export const turnKey = (endpoints: InspectorEndpoints, messageId: string) => endpoints.turnKey(messageId);
 
 /** The conversation of a message; `gone` when it no longer exists (deleted, or not the reader's). */
 export function useMessageLocation(id: string) {

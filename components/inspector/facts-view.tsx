@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { api, memoryKeys } from '../api';
+import type { Fact } from '../api-types';
 import { HistoryIcon, PencilIcon, RefreshIcon, TrashIcon } from '../icons';
 import { DismissibleNotice, FactHistory, FactItem, useFactEdits } from '../memory-edits';
 import { Badge, Notice } from '../ui/badge';
@@ -11,7 +12,6 @@ import { formatDate, formatDateTime } from '../ui/format';
 import { Skeleton } from '../ui/loading';
 import { Section } from '../ui/section';
 import { SourceLinks } from './source-links';
-import type { Fact } from './types';
 
 /** What memlens knows about the user across conversations, by slot: edit, delete, and each fact's history. */
 export function FactsSection({ conversationId, onReveal }: { conversationId: string; onReveal: () => void }) {

@@ -3,9 +3,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { api, memoryKeys } from '../api';
-import { useShell } from '../app-shell';
+import type { TurnRecord } from '../api-types';
 import { ApiError } from '../http';
 import { ChevronIcon, CloseIcon, LensIcon } from '../icons';
+import { useShell } from '../shell-context';
 import { type ChatMessage, textOf, turnRecordOf } from '../types';
 import { Badge, Notice } from '../ui/badge';
 import { HelpButton, HelpNote } from '../ui/help';
@@ -14,7 +15,6 @@ import { messageStatusBadge } from '../ui/message-status';
 import { MemoryView } from './memory-view';
 import { boundMessage, type InspectorTab, useInspector, useInspectorStore, useRevealFromHash } from './store';
 import { TurnView } from './turn-view';
-import type { TurnRecord } from './types';
 
 const TABS: Array<{ id: InspectorTab; label: string }> = [
   { id: 'turn', label: 'This reply' },

@@ -1,6 +1,7 @@
 'use client';
 
 import { memo, useState } from 'react';
+import type { TurnRecord } from '../api-types';
 import { type ChatMessage, textOf } from '../types';
 import { Badge } from '../ui/badge';
 import { formatTokens } from '../ui/format';
@@ -9,7 +10,6 @@ import { Section } from '../ui/section';
 import { sentTokens } from './sent-tokens';
 import { SourceLinks } from './source-links';
 import { useInspector } from './store';
-import type { TurnRecord } from './types';
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;

@@ -2,18 +2,18 @@
 
 import { useQueries } from '@tanstack/react-query';
 import { memo, useEffect, useRef, useState } from 'react';
+import type { RecalledItem, TurnRecord } from '../api-types';
+import { describeActor } from '../describe-actor';
 import { ApiError } from '../http';
 import { type ChatMessage, turnRecordOf } from '../types';
 import { Badge, Notice } from '../ui/badge';
 import { formatDateTime, formatScore, formatTokens } from '../ui/format';
 import { RedactedText } from '../ui/redacted-text';
 import { Section } from '../ui/section';
-import { describeActor } from './describe-actor';
 import { turnKey, useEndpoints, useViewer } from './endpoints';
 import { sentInWindow } from './in-window';
 import { SourceLinks } from './source-links';
 import { revealCitation, useInspector, useInspectorStore } from './store';
-import type { RecalledItem, TurnRecord } from './types';
 
 const KIND_LABELS: Record<RecalledItem['kind'], string> = { fact: 'Facts', summary: 'Summary', episode: 'Episodes', history: 'History' };
 

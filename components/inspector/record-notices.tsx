@@ -1,15 +1,15 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import type { PriorAttempt, TurnRecord } from '../api-types';
+import { describeActor } from '../describe-actor';
 import { RetryIcon } from '../icons';
 import { Badge, Notice } from '../ui/badge';
 import { formatDateTime, formatTokens, plural, shortId } from '../ui/format';
 import { messageStatusBadge } from '../ui/message-status';
 import { RedactedText } from '../ui/redacted-text';
 import { Disclosure } from '../ui/section';
-import { describeActor } from './describe-actor';
 import { turnKey, useEndpoints, useViewer } from './endpoints';
-import type { PriorAttempt, TurnRecord } from './types';
 
 // What happened to a turn record after it was stored: redactions (a memory deletion removed text
 // from it) and earlier attempts (a Retry rewrote the reply in place and kept their records).

@@ -1,9 +1,9 @@
+import type { BlockName, ReplayResponse } from '../api-types';
 import { Badge } from '../ui/badge';
 import { formatDateTime, formatTokens } from '../ui/format';
 import { RedactedText } from '../ui/redacted-text';
 import { BLOCKS } from './budget-section';
 import { ChangedRow, ChangeRow, type Diff, RerankRow } from './replay-rows';
-import type { BlockName, ReplayResponse } from './types';
 
 // What changed between the context sent and the context assembled again.
 

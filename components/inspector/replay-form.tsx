@@ -1,7 +1,7 @@
 'use client';
 
 import { useId } from 'react';
-import type { ReplayOptions } from './types';
+import type { ReplayOptions } from '../api-types';
 
 // The settings a replay may change, as its form holds them.
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
+import type { ReplayResponse } from '../api-types';
 import { formatTokens } from '../ui/format';
 import { RedactedText } from '../ui/redacted-text';
-import type { ReplayResponse } from './types';
 
 // One row of a replay's comparison per item added, removed, moved or changed.
 

@@ -3,13 +3,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { onMemoryChanged } from '../api';
+import type { ReplayOptions, TurnRecord } from '../api-types';
 import { Notice } from '../ui/badge';
 import { Skeleton } from '../ui/loading';
 import { Section } from '../ui/section';
 import { useEndpoints } from './endpoints';
 import { digest, ReplayDiff } from './replay-diff';
 import { EMPTY_FORM, type Form, NumberInput, optionsOf, ScopeSelect } from './replay-form';
-import type { ReplayOptions, TurnRecord } from './types';
 
 /**
  * Replay: this reply's context assembled again without calling the model, with today's memory and

@@ -1,4 +1,4 @@
-import type { TurnRecord } from './types';
+import type { TurnRecord } from '../api-types';
 
 // The tokens of each message sent, from the budget's recorded decisions (the browser does not count
 // tokens itself). The chat framing mirrors lib/memory/tokens.ts, which the browser cannot import:

@@ -3,16 +3,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, memoryKeys } from '../api';
+import type { SummaryResponse, SummaryVersion } from '../api-types';
 import { ConfirmDialog } from '../confirm-dialog';
+import { describeActor } from '../describe-actor';
 import { ApiError } from '../http';
 import { Badge, Notice } from '../ui/badge';
 import { formatDateTime } from '../ui/format';
 import { LoadError, Skeleton } from '../ui/loading';
 import { Disclosure, Section } from '../ui/section';
 import { VisibleText } from '../visible-text';
-import { describeActor } from './describe-actor';
 import { SourceLinks } from './source-links';
-import type { SummaryResponse, SummaryVersion } from './types';
 
 const ACTION_LABELS: Record<SummaryVersion['action'], string> = {
   refresh: 'Refreshed',

@@ -1,13 +1,13 @@
 'use client';
 
 import { memo, useMemo } from 'react';
+import type { TurnRecord } from '../api-types';
 import { Badge, Notice } from '../ui/badge';
 import { Field } from '../ui/field';
 import { formatMs, formatTokens, shortId } from '../ui/format';
 import { Explained } from '../ui/help';
 import { Section } from '../ui/section';
 import { TimelineChart, type TimelineStep } from './charts';
-import type { TurnRecord } from './types';
 
 const TIMING_HELP = (
   <>

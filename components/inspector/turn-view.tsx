@@ -1,5 +1,6 @@
 'use client';
 
+import type { TurnRecord } from '../api-types';
 import { Badge } from '../ui/badge';
 import { Field } from '../ui/field';
 import { Explained } from '../ui/help';
@@ -11,7 +12,6 @@ import { RecalledSection } from './recalled-section';
 import { AttemptsBar, RecordRedactedNotice } from './record-notices';
 import { ReplaySection } from './replay-section';
 import { TimingSection } from './timing-section';
-import type { TurnRecord } from './types';
 
 /** Everything about one reply's context, section by section. */
 export function TurnView({ record, onReveal }: { record: TurnRecord; onReveal: () => void }) {

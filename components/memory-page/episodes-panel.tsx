@@ -4,9 +4,10 @@ import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from 
 import Link from 'next/link';
 import { useState } from 'react';
 import { api, memoryKeys } from '../api';
+import type { Episode } from '../api-types';
 import { ConfirmDialog } from '../confirm-dialog';
 import { TrashIcon } from '../icons';
-import { useAfterMemoryChange } from '../inspector/memory-changed';
+import { useAfterMemoryChange } from '../memory-changed';
 import { ActionNotice, describeForgetting, useActionNotice } from '../memory-edits';
 import { formatDateTime, plural } from '../ui/format';
 import { LoadError } from '../ui/loading';
@@ -14,7 +15,6 @@ import { RedactedText } from '../ui/redacted-text';
 import { SearchField, SearchResults, useDebounced } from '../ui/search';
 import { buttons } from '../ui/styles';
 import { messageHref, Panel } from './panel';
-import type { Episode } from './types';
 
 /** The earlier exchanges memlens can recall: newest first, searchable, deletable, a page at a time. */
 export function EpisodesPanel() {

@@ -4,16 +4,17 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import Link from 'next/link';
 import { useId, useState } from 'react';
 import { api, memoryKeys } from '../api';
+import type { FactKind, PageFact } from '../api-types';
 import { ApiError } from '../http';
 import { HistoryIcon, PencilIcon, PlusIcon, QuoteIcon, TrashIcon } from '../icons';
-import { useAfterMemoryChange } from '../inspector/memory-changed';
+import { useAfterMemoryChange } from '../memory-changed';
 import { ActionNotice, FactHistory, FactItem, useActionNotice, useFactEdits } from '../memory-edits';
 import { Badge } from '../ui/badge';
 import { formatDate, formatDateTime, plural } from '../ui/format';
 import { SearchField, SearchResults, useDebounced } from '../ui/search';
 import { buttons } from '../ui/styles';
 import { messageHref, Panel } from './panel';
-import { FACT_KINDS, type FactKind, type PageFact } from './types';
+import { FACT_KINDS } from './types';
 
 const KIND_LABELS = new Map<string, string>(FACT_KINDS);
 

@@ -1,6 +1,6 @@
 import { STAFF_REQUEST_HEADER } from '@/lib/shared/staff-header';
+import type { ReplayOptions, ReplayResponse, TurnContext } from '../api-types';
 import { fetchOrThrow, type MessageLocation, queryString as query } from '../http';
-import type { ReplayOptions, ReplayResponse, TurnContext } from '../inspector/types';
 import type {
   AuditEntry,
   AuditFilter,

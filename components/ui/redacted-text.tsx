@@ -1,4 +1,4 @@
-import { REDACTED } from '../inspector/types';
+import { REDACTED } from '../api-types';
 import { VisibleText } from '../visible-text';
 
 // Markers the server writes into records and into the messages it sends: deleted memory removed

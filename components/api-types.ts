@@ -1,18 +1,21 @@
 import type { getFactHistory, withSources } from '@/db/facts';
+import type { EpisodeListing } from '@/db/memory-page';
 import type { Summary } from '@/db/schema';
 import type { listSummaryVersions } from '@/db/summaries';
 import type { memoryCounts } from '@/db/users';
 import type { RedactionNote } from '@/lib/memory/audit-redaction';
 import type { BlockName as MemoryBlockName } from '@/lib/memory/budget';
 import type { forgetEverything } from '@/lib/memory/corrections';
+import type { PageFact as ServerPageFact } from '@/lib/memory/memory-page';
 import type { REDACTED as SERVER_REDACTED } from '@/lib/memory/redaction';
+import type { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
 import type { TurnRecord as BuiltTurnRecord } from '@/lib/memory/turn-record';
 import type { turnContext } from '@/lib/turn-context';
-import type { Json, JsonResult } from '../json';
+import type { Json, JsonResult } from './json';
 
-// What the inspector reads. The turn record's type comes from the server code that builds it
-// (a type-only import: nothing of lib/ reaches the browser bundle), plus what a memory deletion
-// writes into a stored record afterwards.
+// What the client reads from the API, typed from the server code that answers it (type-only
+// imports: nothing of lib/ or db/ reaches the browser bundle). The turn record adds what a memory
+// deletion writes into a stored record afterwards.
 
 /** One redaction of a record: the note and how many recalled items it changed. */
 type RecordRedaction = RedactionNote & { items: number };
@@ -68,6 +71,26 @@ export type ForgetResult = JsonResult<typeof forgetEverything>;
 
 /** DELETE /api/facts/:id, DELETE /api/episodes/:id: what went with the deleted memory. */
 export type MemoryDeleteResult = { deleted: string; messagesMarked: number; recordsRedacted: number };
+
+// What the Memory page's routes answer: the server's own types, dates as ISO strings.
+
+/** GET /api/facts: a fact with its sources located and the replies that used it. */
+export type PageFact = Json<ServerPageFact>;
+
+/** POST /api/facts {content, slot?} */
+export type AddFactResult = { fact: PageFact; replaced: string | null };
+
+/** A remembered exchange (an episode): what recall can bring back of an earlier turn. */
+export type Episode = Json<EpisodeListing>;
+
+/** GET /api/episodes */
+export type EpisodePage = { episodes: Episode[]; nextCursor: string | null; total: number };
+
+/** DELETE /api/episodes/:id */
+export type EpisodeDeleteResult = MemoryDeleteResult;
+
+/** A kind of fact (`slot`). */
+export type FactKind = (typeof FACT_SLOTS)[number];
 
 /** POST /api/messages/:id/replay: a past turn's context assembled again and compared (type-only, from the server code). */
 export type { ReplayOptions, ReplayResult as ReplayResponse } from '@/lib/memory/replay';

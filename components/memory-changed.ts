@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { announceMemoryChanged, memoryKeys } from '../api';
+import { announceMemoryChanged, memoryKeys } from './api';
 
 /**
  * After a correction of memory (a fact edited or deleted, everything forgotten): every memory view

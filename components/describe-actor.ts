@@ -1,5 +1,7 @@
-import { shortId } from '../ui/format';
-import type { Viewer } from './endpoints';
+import { shortId } from './ui/format';
+
+/** Who reads: the user about their own memory ("you"), or staff about a user's ("the user"). */
+export type Viewer = { audience: 'owner' } | { audience: 'staff'; ownerId: string };
 
 /**
  * `user:<uuid>` → "you" for the user (or, for staff, "the user" when it is the owner and "staff …"
