@@ -126,13 +126,25 @@ export const users = pgTable(
 /** A conversation's title until its first question names it. */
 export const UNTITLED = 'New conversation';
 
+// The columns that tie a row to its user, conversation or message: it goes when they go.
+const ownedBy = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+const inConversation = () =>
+  uuid('conversation_id')
+    .notNull()
+    .references(() => conversations.id, { onDelete: 'cascade' });
+const ofMessage = () =>
+  uuid('message_id')
+    .notNull()
+    .references(() => messages.id, { onDelete: 'cascade' });
+
 export const conversations = pgTable(
   'conversations',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     title: text('title').notNull().default(UNTITLED),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -147,13 +159,9 @@ export const messages = pgTable(
   'messages',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    conversationId: uuid('conversation_id')
-      .notNull()
-      .references(() => conversations.id, { onDelete: 'cascade' }),
+    conversationId: inConversation(),
     // Denormalised owner so every message query can filter by the signed-in user directly.
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     role: messageRole('role').notNull(),
     content: text('content').notNull().default(''),
     parts: jsonb('parts').$type<MessagePart[]>().notNull().default(sql`'[]'::jsonb`),
@@ -208,12 +216,8 @@ export const summaryVersions = pgTable(
   'summary_versions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    conversationId: uuid('conversation_id')
-      .notNull()
-      .references(() => conversations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    conversationId: inConversation(),
+    userId: ownedBy(),
     version: integer('version').notNull(),
     action: text('action').$type<SummaryAction>().notNull(),
     actor: text('actor').notNull(),
@@ -235,12 +239,8 @@ export const episodes = pgTable(
   'episodes',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    conversationId: uuid('conversation_id')
-      .notNull()
-      .references(() => conversations.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
+    conversationId: inConversation(),
     userMessageId: uuid('user_message_id')
       .notNull()
       .references(() => messages.id, { onDelete: 'cascade' }),
@@ -270,9 +270,7 @@ export const facts = pgTable(
   'facts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     // The conversation it was learned in: deleting that conversation deletes the fact.
     conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'cascade' }),
     slot: text('slot').notNull(),
@@ -306,9 +304,7 @@ export const factEvents = pgTable(
     factId: uuid('fact_id')
       .notNull()
       .references(() => facts.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     event: text('event').$type<'ADD' | 'UPDATE' | 'DELETE' | 'NONE' | 'EDIT' | 'MOVE'>().notNull(),
     oldContent: text('old_content'),
     newContent: text('new_content'),
@@ -341,12 +337,8 @@ export const turnRecords = pgTable(
     assistantMessageId: uuid('assistant_message_id').notNull(),
     // 1 for the first attempt; a Retry overwrites the reply in place and records attempt n + 1.
     attempt: integer('attempt').notNull().default(1),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    conversationId: uuid('conversation_id')
-      .notNull()
-      .references(() => conversations.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
+    conversationId: inConversation(),
     requestId: uuid('request_id').notNull(),
     record: jsonb('record').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
@@ -363,9 +355,7 @@ export const citations = pgTable(
     assistantMessageId: uuid('assistant_message_id').notNull(),
     conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'cascade' }),
     requestId: uuid('request_id').notNull(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     items: jsonb('items').$type<unknown[]>().notNull(),
     citedKeys: text('cited_keys').array().notNull().default(sql`'{}'::text[]`),
     retrievalRuns: jsonb('retrieval_runs').$type<unknown[]>().notNull(),
@@ -390,15 +380,9 @@ export const jobs = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     kind: text('kind').$type<JobKind>().notNull(),
-    messageId: uuid('message_id')
-      .notNull()
-      .references(() => messages.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    conversationId: uuid('conversation_id')
-      .notNull()
-      .references(() => conversations.id, { onDelete: 'cascade' }),
+    messageId: ofMessage(),
+    userId: ownedBy(),
+    conversationId: inConversation(),
     status: jobStatus('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
@@ -439,9 +423,7 @@ export const imports = pgTable(
   'imports',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
     // Created when its first chunk is stored; deleted with everything in it when the import fails.
     conversationId: uuid('conversation_id').references(() => conversations.id, { onDelete: 'set null' }),
     title: text('title'),
@@ -474,12 +456,8 @@ export const memorySources = pgTable(
   'memory_sources',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    messageId: uuid('message_id')
-      .notNull()
-      .references(() => messages.id, { onDelete: 'cascade' }),
+    userId: ownedBy(),
+    messageId: ofMessage(),
     factId: uuid('fact_id').references(() => facts.id, { onDelete: 'cascade' }),
     episodeId: uuid('episode_id').references(() => episodes.id, { onDelete: 'cascade' }),
     summaryVersionId: uuid('summary_version_id').references(() => summaryVersions.id, { onDelete: 'cascade' }),
@@ -509,12 +487,8 @@ export const messageRedactions = pgTable(
   'message_redactions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    messageId: uuid('message_id')
-      .notNull()
-      .references(() => messages.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    messageId: ofMessage(),
+    userId: ownedBy(),
     kind: redactionKind('kind').notNull(),
     spanStart: integer('span_start').notNull(),
     spanEnd: integer('span_end').notNull(),
