@@ -8,7 +8,7 @@ import { Empty, LoadError, Skeleton } from '../ui/loading';
 import { buttons } from '../ui/styles';
 import { staffApi, staffKeys } from './api';
 import { FilterForm } from './audit-filter';
-import { AuditRow, Who } from './audit-row';
+import { AuditRow } from './audit-row';
 import type { AuditFilter } from './types';
 
 const PAGE = 50;

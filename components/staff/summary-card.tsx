@@ -6,7 +6,6 @@ import { useState } from 'react';
 import { StatusLine } from '../ui/badge';
 import { Card } from '../ui/card';
 import { formatDateTime, plural } from '../ui/format';
-import { Empty } from '../ui/loading';
 import { buttons } from '../ui/styles';
 import { VisibleText } from '../visible-text';
 import { staffApi, staffKeys } from './api';
