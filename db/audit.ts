@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, gte, lt, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, lte, ne, type SQL } from 'drizzle-orm';
 import { getDb } from './client';
 import { type AuditEntry, auditLog } from './schema';
 
