@@ -123,7 +123,10 @@ const results = await withDatabase(async () => {
       assembly.push(ms - embedMs);
       embedding.push(embedMs);
       knn.push(floor);
-      for (const t of state!.trace) (steps[t.step] ??= []).push(t.ms);
+      for (const t of state!.trace) {
+        steps[t.step] ??= [];
+        steps[t.step].push(t.ms);
+      }
     }
     const row = {
       size,

@@ -67,7 +67,7 @@ try {
       embedLatencyMs: number('stub-embed-ms', 0),
       port: number('stub-port', 0),
     },
-    serverLogFile: jsonFile.replace(/\.json$/u, '') + '.server.log',
+    serverLogFile: `${jsonFile.replace(/\.json$/u, '')}.server.log`,
     requestTimeoutMs: number('request-timeout', 1) * 1000,
     jobsTimeoutMs: number('jobs-timeout', 1) * 1000,
     log: progress,

@@ -50,7 +50,10 @@ const report = await withDatabase(async () => {
     const ingested = await ingestSample(sample, mode, limit(values['limit-turns']));
     ingestion.push({ sample: sample.sample_id, messages: ingested.messageCount, seconds: Math.round(ingested.ingestMs) / 1000 });
     const results = await evaluateSample(sample, ingested, budgets, limit(values['limit-questions']));
-    for (const [system, rows] of Object.entries(results)) (all[system] ??= []).push(...rows);
+    for (const [system, rows] of Object.entries(results)) {
+      all[system] ??= [];
+      all[system].push(...rows);
+    }
     if (values.answer) answers.push(...(await answerAndGrade(sample, ingested, Number(values.budget), limit(values['limit-questions']))));
   }
   return { environment: env, mode, budgets, ingestion, systems: summarise(all), answers };

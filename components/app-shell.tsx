@@ -84,6 +84,7 @@ export function AppShell({
   const pathname = usePathname();
 
   // Navigating closes the mobile drawers.
+  // biome-ignore lint/correctness/useExhaustiveDependencies(pathname): a change of page is what closes them
   useEffect(() => {
     setDrawerOpen(false);
     setInspectorDrawerOpen(false);

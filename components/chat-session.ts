@@ -143,6 +143,7 @@ export function useChatSession({
   // a moment ago) is re-read with backoff until the server finalises it.
   const serverStreaming = !busy && messages.some((m) => m.metadata?.status === 'streaming');
   const pollRound = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies(messages): each re-read that still shows it streaming schedules the next, later one
   useEffect(() => {
     if (!serverStreaming) {
       pollRound.current = 0;

@@ -74,12 +74,15 @@ export function Chat({ conversation, initialMessages, model }: Props) {
   }, [busy, stop, inspector.drawer, inspector.open]);
 
   // A conversation started from the home page's message box: send the message typed there, once.
+  // Only on arrival (the message is taken from storage as it is read), with the values of that render:
+  // biome-ignore lint/correctness/useExhaustiveDependencies(messages.length): read on arrival only
+  // biome-ignore lint/correctness/useExhaustiveDependencies(model.maxMessageChars): read on arrival only
+  // biome-ignore lint/correctness/useExhaustiveDependencies(send): read on arrival only
   useEffect(() => {
     const text = takeFirstMessage(conversationId);
     if (text === null) return;
     if (messages.length > 0 || validateMessage(text, model.maxMessageChars)) setInput(text);
     else send(text);
-    // Only on arrival: the message is taken from storage as it is read.
   }, [conversationId]);
 
   // The conversation title lives in the sidebar's query (it is set from the first message).
@@ -134,6 +137,9 @@ export function Chat({ conversation, initialMessages, model }: Props) {
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies(messages): new content is what moves the bottom
+  // biome-ignore lint/correctness/useExhaustiveDependencies(status): new content is what moves the bottom
+  // biome-ignore lint/correctness/useExhaustiveDependencies(notice): new content is what moves the bottom
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;

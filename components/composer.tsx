@@ -31,6 +31,7 @@ export function takeFirstMessage(conversationId: string): string | null {
 
 /** Grows a textarea with its content, up to its CSS max-height. */
 export function useAutosize(ref: React.RefObject<HTMLTextAreaElement | null>, value: string) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies(value): the new text is what changes the height to measure
   useEffect(() => {
     const el = ref.current;
     if (!el) return;

@@ -56,6 +56,7 @@ export function DialogFrame({
   }, [open]);
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the click handler catches clicks on the backdrop; from the keyboard a dialog closes with Escape natively
     <dialog
       ref={ref}
       data-testid={testId}
@@ -106,6 +107,7 @@ export function DialogFrame({
           <button
             type="submit"
             disabled={busy || confirmDisabled}
+            // biome-ignore lint/a11y/noAutofocus: the dialog the user just opened focuses its confirm button when asked to, as a dialog should
             autoFocus={focusConfirm}
             data-testid={testId ? `${testId}-confirm` : undefined}
             className={confirmClassName}

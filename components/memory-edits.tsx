@@ -195,6 +195,7 @@ function FactEditForm({ edits, place }: { edits: FactEdits; place: FactPlace }) 
         data-testid={`${prefix}-input`}
         value={draft}
         maxLength={2000}
+        // biome-ignore lint/a11y/noAutofocus: the user just opened this field to type in it, so moving the focus there is the expected move
         autoFocus
         onChange={(event) => edits.setDraft(event.target.value)}
         onKeyDown={(event) => {

@@ -72,9 +72,11 @@ export function MarkedText({
     <>
       {segments.map((segment, index) => {
         const { mark, after } = segment;
+        // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text in reading order, recomputed whole from it, never reordered
         if (!mark) return <Fragment key={index}>{shown(segment.text)}</Fragment>;
         if (mark.kind === 'forgotten') {
           return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text in reading order, recomputed whole from it, never reordered
             <Fragment key={index}>
               <del
                 data-testid="forgotten-part"
@@ -94,6 +96,7 @@ export function MarkedText({
           );
         }
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text in reading order, recomputed whole from it, never reordered
           <Fragment key={index}>
             <span
               data-testid="corrected-part"

@@ -17,8 +17,10 @@ export function VisibleText({ text }: { text: string }) {
     <>
       {pieces.map((piece, index) =>
         piece.kind === 'text' ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text in reading order, recomputed whole from it, never reordered
           <Fragment key={index}>{piece.text}</Fragment>
         ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text in reading order, recomputed whole from it, never reordered
           <span key={index} data-testid="invisible-char" title={piece.title} className={INVISIBLE_TOKEN_CLASS}>
             {piece.label}
           </span>

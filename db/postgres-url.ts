@@ -6,7 +6,7 @@ import postgres from 'postgres';
  * `/some/dir/.s.PGSQL.5432`). postgres.js reaches a socket only through its `path` option and
  * would take that host for a DNS name, so every client of a URL opens it here.
  */
-export function openPostgres(url: string, options: postgres.Options<{}> = {}): postgres.Sql {
+export function openPostgres(url: string, options: postgres.Options<Record<string, never>> = {}): postgres.Sql {
   const directory = unixSocketDirectory(url);
   if (!directory) return postgres(url, options);
   return postgres(url, { ...options, path: `${directory}/.s.PGSQL.${new URL(url).port || DEFAULT_PORT}` });

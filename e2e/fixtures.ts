@@ -12,7 +12,7 @@ import { StaffConsole } from './pages/staff-console';
  */
 type Fixtures = {
   /** Uncaught exceptions, React hydration errors and CSP violations fail the test that caused them. */
-  failOnPageErrors: void;
+  failOnPageErrors: undefined;
   app: AppPage;
   chat: ChatPage;
   inspector: InspectorPanel;
@@ -39,7 +39,7 @@ export const test = base.extend<Fixtures>({
         const cspViolation = /CSP violation/u.test(text) && !text.includes('frame-ancestors'); // e2e/security.spec.ts frames the app on purpose
         if (message.type() === 'error' && (/hydrat/i.test(text) || cspViolation)) pageErrors.push(text);
       });
-      await use();
+      await use(undefined);
       expect(pageErrors, 'errors in the page').toEqual([]);
     },
     { auto: true },

@@ -10,6 +10,7 @@ import { expect, test } from './fixtures';
 let attacker: http.Server;
 let attackerOrigin: string;
 
+// biome-ignore lint/correctness/noEmptyPattern: Playwright reads a hook's fixtures from this pattern and requires one even when the hook takes none
 test.beforeAll(async ({}, testInfo) => {
   const app = testInfo.project.use.baseURL!;
   const pages: Record<string, string> = { '/attack': attackPage(app), '/frame': framingPage(app) };

@@ -234,7 +234,10 @@ function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
         // An aborted call may never report usage; do not wait for it.
         const settledUsage = await Promise.race([usage, new Promise<undefined>((r) => setTimeout(r, 100, undefined))]);
         const final = await recordTurnEnd(state, record, { text, status, usage: settledUsage, generateMs, firstTokenMs }).catch(
-          (failure) => (logError('could not record the turn', failure, { requestId: state.requestId }), record),
+          (failure) => {
+            logError('could not record the turn', failure, { requestId: state.requestId });
+            return record;
+          },
         );
         send.push({ type: 'data-turn', id: state.assistantMessageId, data: final });
         if (finish) send.push(finish);

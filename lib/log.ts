@@ -38,7 +38,10 @@ type Level = 'debug' | 'info' | 'warn' | 'error';
  */
 export function logFromLibrary(source: string, level: Level, message: string, args: unknown[]): void {
   const print = { debug: console.debug, info: console.info, warn: console.warn, error: console.error }[level];
-  if (debugLogging()) return print(PREFIX, `${source}: ${message}`, ...args);
+  if (debugLogging()) {
+    print(PREFIX, `${source}: ${message}`, ...args);
+    return;
+  }
   if (level === 'debug') return;
   const errors = args.filter((arg) => arg instanceof Error).map((error) => summarizeError(error));
   print(PREFIX, `${source}: ${redact(message)}`, ...(errors.length ? [JSON.stringify({ errors })] : []));

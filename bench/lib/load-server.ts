@@ -102,7 +102,7 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
     })());
 
   try {
-    await waitUntilReady(baseUrl, server, exited, options.readyTimeoutMs ?? 90_000, options.logFile);
+    await waitUntilReady(baseUrl, exited, options.readyTimeoutMs ?? 90_000, options.logFile);
     const databaseUrl = options.databaseUrl ?? embeddedDatabaseUrl(options.logFile);
     return {
       baseUrl,
@@ -118,7 +118,7 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
   }
 }
 
-async function waitUntilReady(baseUrl: string, server: ChildProcess, exited: Promise<number | null>, timeoutMs: number, logFile: string) {
+async function waitUntilReady(baseUrl: string, exited: Promise<number | null>, timeoutMs: number, logFile: string) {
   const deadline = Date.now() + timeoutMs;
   let ended: number | null | undefined;
   void exited.then((code) => (ended = code));

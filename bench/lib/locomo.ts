@@ -80,7 +80,10 @@ export async function ingestSample(sample: LocomoSample, mode: Mode, limitTurns 
   let budgetLeft = limitTurns;
   const trimmed = groups
     .map((g) => g.slice(0, Math.max(0, budgetLeft)))
-    .map((g) => ((budgetLeft -= g.length), g))
+    .map((g) => {
+      budgetLeft -= g.length;
+      return g;
+    })
     .filter((g) => g.length > 0);
 
   const conversationIds: string[] = [];
@@ -158,7 +161,10 @@ async function naiveContext(ingested: IngestedSample, question: string, limit: n
 /** Every question against every system: the naive baselines and ours at each budget. */
 export async function evaluateSample(sample: LocomoSample, ingested: IngestedSample, budgets: number[], limitQuestions = Infinity) {
   const results: Record<string, QuestionResult[]> = {};
-  const add = (system: string, r: QuestionResult) => (results[system] ??= []).push(r);
+  const add = (system: string, r: QuestionResult) => {
+    results[system] ??= [];
+    results[system].push(r);
+  };
   const questions = sample.qa.filter((q) => q.evidence.some((d) => ingested.turns.has(d))).slice(0, limitQuestions);
   const allRows = await naiveContext(ingested, '', null);
   for (const [i, qa] of questions.entries()) {

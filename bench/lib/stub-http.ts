@@ -16,6 +16,7 @@ export function wordHashEmbedding(text: string, dimensions: number): number[] {
 }
 
 /** A request's JSON body ({} when empty). */
+// biome-ignore lint/suspicious/noExplicitAny: the stub servers read OpenAI request bodies of several shapes, taken as sent
 export async function readJson(req: http.IncomingMessage): Promise<any> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);

@@ -63,7 +63,7 @@ const BUDGET_HELP = (
 
 /** The token budget: how full it is, what each block took, and every keep/drop decision. */
 export const BudgetSection = memo(function BudgetSection({ record }: { record: TurnRecord }) {
-  const describe = useDescribeKey(record);
+  const describeKey = useDescribeKey(record);
   const report = record.budget;
   const chartData = useMemo(() => (report ? blockBars(report) : []), [report]);
   if (!report) {
@@ -176,7 +176,7 @@ export const BudgetSection = memo(function BudgetSection({ record }: { record: T
                   >
                     <td className="max-w-[11rem] py-1 pr-2">
                       <span className="line-clamp-2 break-words" title={decision.key}>
-                        {describe(decision.key)}
+                        {describeKey(decision.key)}
                       </span>
                     </td>
                     <td className="py-1 pr-2 text-muted">{blockOf(decision)}</td>

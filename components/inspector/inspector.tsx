@@ -216,7 +216,9 @@ function useMemoryRefreshAfterTurns(conversationId: string, status: string) {
       void queryClient.invalidateQueries({ queryKey: memoryKeys.summary(conversationId) });
     };
     const timers = [400, 1_500, 4_000].map((ms) => window.setTimeout(refresh, ms));
-    return () => timers.forEach((timer) => window.clearTimeout(timer));
+    return () => {
+      for (const timer of timers) window.clearTimeout(timer);
+    };
   }, [status, conversationId, queryClient]);
 }
 

@@ -67,6 +67,7 @@ export const MessagesSection = memo(function MessagesSection({ record }: { recor
             message.role === 'assistant' && count?.messageId && citing.split(' ').includes(count.messageId) && !CITATION.test(text);
           return (
             <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: the messages sent in a stored record, a fixed list that never reorders (the same text may be sent twice)
               key={index}
               data-testid="sent-message"
               data-role={message.role}

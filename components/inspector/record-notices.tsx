@@ -25,6 +25,7 @@ export function RecordRedactedNotice({ record }: { record: TurnRecord }) {
         <p className="font-medium">Deleted memory was redacted from this record</p>
         <ul className="mt-1 space-y-0.5 text-xs leading-5">
           {redactions.map((redaction, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the items of a stored record, a fixed list that never reorders (items may repeat, so their content is no key)
             <li key={index} data-testid="record-redaction">
               By {describeActor(redaction.by, viewer)} on <time dateTime={redaction.at}>{formatDateTime(redaction.at)}</time>:{' '}
               {redaction.reason}
@@ -131,6 +132,7 @@ function PriorAttemptItem({ entry }: { entry: PriorAttempt }) {
       {record.warnings.length > 0 ? (
         <ul className="mt-1 list-disc pl-4 text-warn">
           {record.warnings.map((warning, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the items of a stored record, a fixed list that never reorders (items may repeat, so their content is no key)
             <li key={index}>{warning}</li>
           ))}
         </ul>

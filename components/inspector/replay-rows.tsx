@@ -59,6 +59,7 @@ function RowShell({
       <span
         className={`mt-0.5 grid h-4 min-w-4 shrink-0 place-items-center rounded px-0.5 font-mono text-[11px] leading-none font-semibold ${signClass}`}
         title={signTitle}
+        role="img"
         aria-label={signTitle}
       >
         {sign}

@@ -128,6 +128,7 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
                 }}
                 rows={8}
                 maxLength={20_000}
+                // biome-ignore lint/a11y/noAutofocus: the user just opened this field to type in it, so moving the focus there is the expected move
                 autoFocus
                 className="block w-full resize-y rounded-lg border border-line bg-canvas px-2.5 py-2 font-mono text-[12.5px] leading-5 focus:border-accent focus:outline-none"
               />

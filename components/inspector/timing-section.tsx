@@ -51,6 +51,7 @@ export const TimingSection = memo(function TimingSection({ record }: { record: T
         </thead>
         <tbody>
           {steps.map((step, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the steps of a stored record, a fixed list that never reorders (a step name may repeat)
             <tr key={`${step.step}-${index}`} data-testid="timing-step" data-step={step.step} className="border-t border-line">
               <td className="py-0.5 pr-2 font-mono text-[11px] text-muted">{step.step}</td>
               <td className="py-0.5 text-right text-faint tabular-nums">{formatMs(step.start)}</td>
@@ -145,6 +146,7 @@ export const TimingSection = memo(function TimingSection({ record }: { record: T
             <p className="font-medium">Warnings</p>
             <ul className="mt-1 list-disc space-y-0.5 pl-4">
               {record.warnings.map((warning, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the items of a stored record, a fixed list that never reorders (items may repeat, so their content is no key)
                 <li key={index}>{warning}</li>
               ))}
             </ul>

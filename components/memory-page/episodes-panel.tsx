@@ -158,6 +158,7 @@ function EpisodeCard({ episode, onDeleted }: { episode: Episode; onDeleted: (mes
       </div>
       <dl className="mt-2 space-y-1.5">
         {turnsOf(episode.content).map((turn, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the turns parsed from one stored episode, in order, never reordered
           <div key={index} className="grid grid-cols-[4.5rem_minmax(0,1fr)] gap-x-2">
             <dt className={`text-xs leading-5 font-medium ${turn.speaker === 'you' ? 'text-fg' : 'text-muted'}`}>
               {turn.speaker === 'you' ? 'You' : 'memlens'}

@@ -157,6 +157,7 @@ function AddFactForm({ onDone, onCancel }: { onDone: (message: string) => void; 
             value={content}
             onChange={(event) => setContent(event.target.value)}
             maxLength={2000}
+            // biome-ignore lint/a11y/noAutofocus: the user just opened this field to type in it, so moving the focus there is the expected move
             autoFocus
             placeholder="e.g. I am allergic to peanuts"
             className="w-full rounded-lg border border-line bg-surface px-2.5 py-2 text-sm placeholder:text-faint focus:border-accent focus:outline-none"

@@ -42,6 +42,7 @@ export function ReasonDialog({
   const [problem, setProblem] = useState<string | null>(null);
 
   // Each opening starts blank; content.initial is read only then.
+  // biome-ignore lint/correctness/useExhaustiveDependencies(content?.initial): a new initial text while open must not wipe what is being typed
   useEffect(() => {
     if (!open) return;
     setReason('');
@@ -88,6 +89,7 @@ export function ReasonDialog({
             rows={3}
             maxLength={2000}
             disabled={busy}
+            // biome-ignore lint/a11y/noAutofocus: the first field of the dialog the user just opened takes the focus
             autoFocus
             onChange={(event) => setText(event.target.value)}
             className={`${inputStyle} resize-y leading-6`}
@@ -104,6 +106,7 @@ export function ReasonDialog({
           value={reason}
           maxLength={500}
           disabled={busy}
+          // biome-ignore lint/a11y/noAutofocus: the first field of the dialog the user just opened takes the focus
           autoFocus={!content}
           autoComplete="off"
           placeholder="e.g. the user asked by email, ticket 42"

@@ -76,6 +76,7 @@ export function FactsCard({ userId, facts, titles }: { userId: string; facts: St
       testId="user-facts"
       actions={
         facts.length > active.length ? (
+          // biome-ignore lint/a11y/useSemanticElements: a pair of toggle buttons, not form fields: a fieldset brings its own rendering quirks for no gain
           <div role="group" aria-label="Which facts" className="inline-flex rounded-lg border border-line p-0.5 text-xs">
             {[
               [false, 'Active'],

@@ -46,6 +46,7 @@ export function UsersPage({ q }: { q: string }) {
         </div>
       </div>
 
+      {/* biome-ignore lint/a11y/useSemanticElements: role=search on the form is the ARIA landmark; a wrapping <search> element would add a box to the layout for the same landmark */}
       <form
         role="search"
         className="flex flex-col gap-2 sm:flex-row"
@@ -70,6 +71,7 @@ export function UsersPage({ q }: { q: string }) {
             autoComplete="off"
             spellCheck={false}
             maxLength={200}
+            // biome-ignore lint/a11y/noAutofocus: searching is what this page is for; the box is focused only while it is empty
             autoFocus={!q}
             className="w-full rounded-lg border border-line bg-surface py-2.5 pr-3 pl-9 text-[15px] shadow-xs placeholder:text-faint focus:border-accent focus:outline-none"
           />

@@ -5,6 +5,7 @@ export function Skeleton({ lines = 3 }: { lines?: number }) {
   return (
     <div className="space-y-2 p-4" aria-hidden="true">
       {Array.from({ length: lines }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholder lines with no data of their own, a fixed count
         <div key={i} className="h-3 animate-pulse rounded bg-subtle" style={{ width: `${90 - i * 17}%` }} />
       ))}
     </div>

@@ -19,10 +19,12 @@ export function RedactedText({ text }: { text: string }) {
   return (
     <>
       {parts.map((part, index) => {
+        // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text in reading order, recomputed whole from it, never reordered
         if (index % 2 === 0) return <VisibleText key={index} text={part} />;
         const redacted = part === REDACTED;
         return (
           <span
+            // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text in reading order, recomputed whole from it, never reordered
             key={index}
             data-testid={redacted ? 'redacted-text' : 'marker-text'}
             title={MARKER_TITLES.find(([start]) => part.startsWith(start))?.[1]}

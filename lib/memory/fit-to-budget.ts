@@ -76,8 +76,8 @@ function fitOnce(state: Pick<TurnState, Reads>, candidates: ContextItem[], windo
   const tokensOf = (item: ContextItem, n: number) =>
     item.block === 'history' ? count(item.text) + MESSAGE_OVERHEAD_TOKENS : count(memoryLine(n, item.text));
   const blocks = Object.fromEntries(BLOCK_PRIORITY.map((b) => [b, [] as BudgetItem[]])) as Record<BlockName, BudgetItem[]>;
-  memory.forEach((item, i) => blocks[item.block].push({ key: item.key, tokens: tokensOf(item, i + 1) }));
-  history.forEach((item) => blocks.history.push({ key: item.key, tokens: tokensOf(item, 0) }));
+  for (const [i, item] of memory.entries()) blocks[item.block].push({ key: item.key, tokens: tokensOf(item, i + 1) });
+  for (const item of history) blocks.history.push({ key: item.key, tokens: tokensOf(item, 0) });
 
   const headerTokens = {
     facts: count(SECTION_HEADERS.facts),

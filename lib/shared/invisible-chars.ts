@@ -50,7 +50,7 @@ function tagText(run: string): string {
   }).join('');
 }
 
-function describe(chars: string): { label: string; title: string } {
+function describeInvisible(chars: string): { label: string; title: string } {
   const first = chars.codePointAt(0)!;
   if (first >= 0xe0000) {
     const points = Array.from(chars, codePoint);
@@ -73,7 +73,7 @@ export function splitInvisible(text: string): TextPiece[] {
   let at = 0;
   for (const match of text.matchAll(INVISIBLE)) {
     if (match.index > at) pieces.push({ kind: 'text', text: text.slice(at, match.index) });
-    pieces.push({ kind: 'invisible', chars: match[0], ...describe(match[0]) });
+    pieces.push({ kind: 'invisible', chars: match[0], ...describeInvisible(match[0]) });
     at = match.index + match[0].length;
   }
   if (at < text.length) pieces.push({ kind: 'text', text: text.slice(at) });

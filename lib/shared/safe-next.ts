@@ -5,7 +5,7 @@
  * must resolve to the page's own origin; the path returned is the resolved one.
  */
 export function sameOriginPath(value: string | null, origin: string): string | null {
-  if (!value || !value.startsWith('/') || /[\u0000-\u001F\u007F-\u009F\\]/u.test(value)) return null;
+  if (!value?.startsWith('/') || /[\p{Cc}\\]/u.test(value)) return null;
   let url: URL;
   try {
     url = new URL(value, origin);

@@ -493,6 +493,6 @@ describe('deleting a remembered exchange', () => {
     expect(JSON.stringify(after.messages)).not.toContain('gearbox');
     expect(await getSql()`select 1 from episodes where user_id = ${client.user.id} and content like '%gearbox%'`).toHaveLength(0);
     expect(await getSql()`select 1 from summaries where user_id = ${client.user.id} and content like '%gearbox%'`).toHaveLength(0);
-    expect((await activeFacts(client.user.id)).join()).toMatch(/gearbox[^]*Kiwi|Kiwi[^]*gearbox/u);
+    expect((await activeFacts(client.user.id)).join()).toMatch(/gearbox[\s\S]*Kiwi|Kiwi[\s\S]*gearbox/u);
   });
 });

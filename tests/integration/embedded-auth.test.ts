@@ -13,7 +13,9 @@ const tempDir = () => {
   dirs.push(dir);
   return dir;
 };
-afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const tcpOf = (db: EmbeddedDatabase) => db.tcp!;
 const urlWith = (db: EmbeddedDatabase, credentials: string) => `postgres://${credentials}@${tcpOf(db).host}:${tcpOf(db).port}/postgres`;
@@ -34,7 +36,9 @@ async function tryQuery(url: string): Promise<unknown> {
 /** A raw wire client: sends the bytes, collects what the server answers until it closes the connection. */
 function rawExchange(port: number, messages: Buffer[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => messages.forEach((m) => socket.write(m)));
+    const socket = net.connect(port, '127.0.0.1', () => {
+      for (const m of messages) socket.write(m);
+    });
     let received = '';
     socket.on('data', (data) => (received += data.toString('latin1')));
     socket.on('close', () => resolve(received));
@@ -199,8 +203,15 @@ describe('embedded database over TCP (opt-in)', () => {
       await sql`select 1`;
       const queriedAt = Date.now();
       const closed = await new Promise<boolean>((resolve) => {
-        const poll = setInterval(() => closedAt && (clearInterval(poll), resolve(true)), 20);
-        setTimeout(() => (clearInterval(poll), resolve(false)), 3_000);
+        const poll = setInterval(() => {
+          if (!closedAt) return;
+          clearInterval(poll);
+          resolve(true);
+        }, 20);
+        setTimeout(() => {
+          clearInterval(poll);
+          resolve(false);
+        }, 3_000);
       });
       expect(closed).toBe(true);
       expect(closedAt - queriedAt).toBeGreaterThanOrEqual(250);

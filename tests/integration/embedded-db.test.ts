@@ -15,7 +15,9 @@ const tempDir = () => {
   dirs.push(dir);
   return dir;
 };
-afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** The TCP ports that process `pid` and its descendants listen on (Linux: /proc). */
 function listeningTcpPorts(pid: number): number[] {

@@ -7,12 +7,12 @@ import { embedLocally } from '@/lib/llm/local-embedder';
 import { checkStoredEmbeddings, syncStoredEmbeddings } from '@/lib/memory/embedder-sync';
 import { setEnv } from '../support/app';
 import { importTurns } from '../support/memory';
-import { useOwnDatabase } from '../support/own-database';
+import { withOwnDatabase } from '../support/own-database';
 
 // Stored vectors of one embedder are noise to another's queries: a switch must reach every stored row,
 // of every user, so this file has a database of its own (re-embedding the shared one would reach into
 // the files running beside it).
-useOwnDatabase();
+withOwnDatabase();
 afterAll(() => setEnv({ OFFLINE_EMBEDDER: undefined }));
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);

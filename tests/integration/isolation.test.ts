@@ -107,7 +107,7 @@ describe("user B with user A's ids", () => {
       'jobs',
       'audit_log',
     ]) {
-      expect(parseInt(beforeA[table] ?? '0'), `A has ${table} to protect`).toBeGreaterThan(0);
+      expect(parseInt(beforeA[table] ?? '0', 10), `A has ${table} to protect`).toBeGreaterThan(0);
     }
 
     const absent = absentIds();

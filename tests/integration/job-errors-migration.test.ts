@@ -7,12 +7,12 @@ import { getSql } from '@/db/client';
 import { migrationsFolder } from '@/db/migrate';
 import { newClient, readChunks } from '../support/app';
 import { postTurnSettled } from '../support/memory';
-import { useOwnDatabase } from '../support/own-database';
+import { withOwnDatabase } from '../support/own-database';
 
 // Before errors were summarised, a failed job kept the whole error: a failed query's SQL and its
 // parameters (what the user wrote). Migration 0014 removes every such stored text. Its own database:
 // the statement touches every job's error, and files running beside this one keep theirs.
-useOwnDatabase();
+withOwnDatabase();
 
 describe('migration 0014', () => {
   it("removes job errors stored before errors were summarised, with the user's words in them", async () => {

@@ -17,7 +17,7 @@ import { importTurns, postTurnSettled } from '../support/memory';
 // instructions. The first case is the one reported; the others are in our own words.
 
 /** Every line break a reader (a tokenizer, a model, a browser) may honour. */
-const LINE_BREAK = /\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]/u;
+const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
 
 const cases = [
   {

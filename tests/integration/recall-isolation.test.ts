@@ -72,7 +72,7 @@ function leaksIn(text: string, reader: Subject, everyone: Subject[], found: Case
 async function foreignSources(userId: string, states: TurnState[]): Promise<string[]> {
   const ids = new Set<string>();
   for (const item of states.flatMap((s) => s.candidates)) {
-    item.sourceMessageIds.forEach((id) => ids.add(id));
+    for (const id of item.sourceMessageIds) ids.add(id);
     const [, id] = item.key.match(/^(?:fact|episode|message|summary):([0-9a-f-]{36})/) ?? [];
     if (id) ids.add(id);
   }

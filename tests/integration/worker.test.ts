@@ -8,10 +8,12 @@ import { newClient, readUntil, setEnv, waitFor } from '../support/app';
 import { activeFacts, importTurns } from '../support/memory';
 
 const jobStates = async (userId: string) =>
-  (await getSql()`select status, count(*)::int as n from jobs where user_id = ${userId} group by status`).reduce<Record<string, number>>(
-    (all, row) => ({ ...all, [row.status]: row.n }),
-    {},
-  );
+  Object.fromEntries(
+    (await getSql()`select status, count(*)::int as n from jobs where user_id = ${userId} group by status`).map((row) => [
+      row.status,
+      row.n,
+    ]),
+  ) as Record<string, number>;
 
 let worker: Worker | undefined;
 afterEach(async () => {

@@ -247,7 +247,7 @@ function withBadCharacter(current: unknown, mutation: Extract<Mutation, { kind: 
 }
 
 function objectAt(body: Record<string, unknown>, path: Path): Record<string, unknown> {
-  return path.reduce<any>((node, key) => node[key], body);
+  return path.reduce<Record<string | number, unknown>>((node, key) => node[key] as Record<string | number, unknown>, body);
 }
 
 function valueAt(body: Record<string, unknown>, path: Path): unknown {

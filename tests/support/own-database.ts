@@ -15,7 +15,7 @@ export async function emptyDatabase(prefix: string, maxConnections?: number): Pr
  * Gives a test file a database of its own, for tests whose subject is every row of a table: run
  * against the shared database they would reach, and change, the rows of files running beside them.
  */
-export function useOwnDatabase(): void {
+export function withOwnDatabase(): void {
   const shared = inject('databaseUrl');
   let stop: (() => Promise<void>) | undefined;
   beforeAll(async () => {

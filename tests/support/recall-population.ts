@@ -113,7 +113,7 @@ function chineseValue(random: Random, kind: ValueKind): string {
     case 'friend':
       return pick(random, p.friendSurname) + pick(random, p.friendGiven);
     case 'place':
-      return pick(random, p.peakHead) + pick(random, p.peakTail) + '山';
+      return `${pick(random, p.peakHead)}${pick(random, p.peakTail)}山`;
   }
 }
 

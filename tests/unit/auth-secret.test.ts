@@ -12,7 +12,9 @@ const tempDir = () => {
   dirs.push(dir);
   return dir;
 };
-afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 

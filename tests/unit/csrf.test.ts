@@ -7,7 +7,7 @@ import { proxy } from '@/proxy';
 // The app at 127.0.0.1:3000; the attacker's page on another port of the same host.
 const APP = 'http://127.0.0.1:3000';
 const OTHER_PORT = 'http://127.0.0.1:4000';
-const COOKIE = 'better-auth.session_token=' + 'a'.repeat(43);
+const COOKIE = `better-auth.session_token=${'a'.repeat(43)}`;
 
 const jsonPost = (overrides: Partial<CsrfRequest> = {}): CsrfRequest => ({
   method: 'POST',

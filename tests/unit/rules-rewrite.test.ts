@@ -432,36 +432,36 @@ describe('absolutizeRelativeDates (now = 2026-11-21, weeks start Monday, UTC)', 
 });
 
 describe('rewriteOffline: with nothing named, the turn the question leans on goes with it', () => {
-  const after = (...userTurns: string[]): RecentTurn[] =>
+  const afterUserTurns = (...userTurns: string[]): RecentTurn[] =>
     userTurns.flatMap((content) => [
       { role: 'user' as const, content },
       { role: 'assistant' as const, content: 'Sounds good.' },
     ]);
   it.each<[string, RecentTurn[], string, string]>([
     // [label, recent, question, what the query must now hold]
-    ['zh title without marks, 它', after('我这周在看三体，刚读到第二部'), '它的作者还写过什么？', '三体'],
-    ['zh song without marks, 这首', after('最近在听周杰伦的晴天'), '这首歌是哪年发的？', '晴天'],
-    ['zh place, 那里', after('我上周去了西湖'), '那里门票多少钱？', '西湖'],
-    ['zh film with a number, the whole name', after('昨晚看了流浪地球2，特效很震撼'), '这部片的导演是谁？', '流浪地球2'],
+    ['zh title without marks, 它', afterUserTurns('我这周在看三体，刚读到第二部'), '它的作者还写过什么？', '三体'],
+    ['zh song without marks, 这首', afterUserTurns('最近在听周杰伦的晴天'), '这首歌是哪年发的？', '晴天'],
+    ['zh place, 那里', afterUserTurns('我上周去了西湖'), '那里门票多少钱？', '西湖'],
+    ['zh film with a number, the whole name', afterUserTurns('昨晚看了流浪地球2，特效很震撼'), '这部片的导演是谁？', '流浪地球2'],
     [
       'en board game in lower case, "it"',
-      after('we started playing wingspan on friday nights'),
+      afterUserTurns('we started playing wingspan on friday nights'),
       'How long does a round of it take?',
       'wingspan',
     ],
     [
       'en book in lower case, "that"',
-      after('I picked up a copy of the hobbit at a flea market.'),
+      afterUserTurns('I picked up a copy of the hobbit at a flea market.'),
       'When was that first published?',
       'the hobbit',
     ],
     [
       'en a thing of the user\'s, "it"',
-      after('The tiles behind the sink keep cracking in winter.'),
+      afterUserTurns('The tiles behind the sink keep cracking in winter.'),
       'Can I fix it myself?',
       'tiles behind the sink',
     ],
-    ['zh a person no rule names, 他', after('我特别喜欢宫崎骏的电影。'), '他最新的一部叫什么？', '宫崎骏'],
+    ['zh a person no rule names, 他', afterUserTurns('我特别喜欢宫崎骏的电影。'), '他最新的一部叫什么？', '宫崎骏'],
     [
       'en "she" with only the assistant naming people: the user\'s turn, where the search finds them',
       enNovelOnly,
@@ -475,7 +475,7 @@ describe('rewriteOffline: with nothing named, the turn the question leans on goe
   });
 
   it('carries only the last sentences of a long turn, and skips small talk after it', () => {
-    const recent = after(
+    const recent = afterUserTurns(
       `${'We spent most of the summer repainting the fence and arguing about colours. '.repeat(3)}In the end we bought a used canoe.`,
       'thanks!',
     );

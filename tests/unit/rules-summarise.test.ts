@@ -148,7 +148,7 @@ describe('summariseExtractive', () => {
     const edited =
       'Notes from Sam: prefers short answers.\n- User: I moved to Lisbon in 2024 (corrected by hand)\n- Assistant: whatever I want here';
     const summary = summariseExtractive(edited, chinese);
-    expect(summary.startsWith(edited + '\n')).toBe(true);
+    expect(summary.startsWith(`${edited}\n`)).toBe(true);
     expect(summary).toContain('张三');
   });
 

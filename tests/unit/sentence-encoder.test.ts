@@ -53,7 +53,7 @@ describe('sentence encoder', () => {
     const model = await loadSentenceModel();
     for (const [i, value] of values.entries()) {
       const [single] = await model.embed([value]);
-      blend(value, single).forEach((x, j) => expect(x).toBeCloseTo(batch[i][j], 5));
+      for (const [j, x] of blend(value, single).entries()) expect(x).toBeCloseTo(batch[i][j], 5);
     }
   });
 

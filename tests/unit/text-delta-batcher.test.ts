@@ -41,7 +41,10 @@ describe('TextDeltaBatcher', () => {
     const sent: string[] = [];
     const batcher = new TextDeltaBatcher((chunk) => chunk.type === 'text-delta' && sent.push(chunk.delta), 1_000);
     const tokens = Array.from({ length: 200 }, (_, i) => `w${i} `);
-    tokens.forEach((token, i) => (i % 37 === 0 ? batcher.flush() : batcher.push(delta('x', token))));
+    for (const [i, token] of tokens.entries()) {
+      if (i % 37 === 0) batcher.flush();
+      else batcher.push(delta('x', token));
+    }
     batcher.flush();
     expect(sent.join('')).toBe(tokens.filter((_, i) => i % 37 !== 0).join(''));
     expect(sent.length).toBeLessThan(10);

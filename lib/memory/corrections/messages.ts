@@ -56,7 +56,7 @@ export async function prepareMessageCorrection(
       endedCurrent = await endUnsupportedFacts(tx, scope.userId, orphaned, reason, actor.label);
       for (let frontier = await factsReplacedBy(tx, scope.userId, endedCurrent); frontier.length > 0; ) {
         const fresh = frontier.filter((f) => !seen.has(f.id));
-        fresh.forEach((f) => seen.add(f.id));
+        for (const f of fresh) seen.add(f.id);
         restore.push(...fresh.filter((f) => !unsupported.has(f.id) && f.status === 'superseded'));
         frontier = await factsReplacedBy(
           tx,
