@@ -106,15 +106,16 @@ export async function failJob(job: Job, error: string): Promise<void> {
     .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running')));
 }
 
+/** What makes a job due now, as if new. */
+const dueAgain = { status: 'pending', attempts: 0, lastError: null, runAfter: sql`now()`, updatedAt: sql`now()` } as const;
+
 /** Runs a reply's post-turn work again (after a Retry rewrote it). */
 export async function resetJobs(userId: string, messageId: string, kind?: JobKind, executor: Executor = getDb()): Promise<void> {
   await executor
     .update(jobs)
-    .set({ status: 'pending', attempts: 0, lastError: null, runAfter: sql`now()`, updatedAt: sql`now()` })
+    .set(dueAgain)
     .where(and(eq(jobs.userId, userId), eq(jobs.messageId, messageId), kind ? eq(jobs.kind, kind) : undefined));
 }
-
-const dueAgain = { status: 'pending', attempts: 0, lastError: null, runAfter: sql`now()`, updatedAt: sql`now()` } as const;
 
 /** Jobs due now, whether new or done before (their inputs changed: a correction). */
 export async function requeueJobs(rows: NewJob[], executor: Executor = getDb()): Promise<void> {

@@ -8,7 +8,7 @@ import { DomainError, notFound } from './errors';
  */
 export async function turnContext(userId: string, messageId: string) {
   const [latest, ...prior] = await getTurnRecords(userId, messageId);
-  if (!latest) throw await whyNoRecord(userId, messageId);
+  if (!latest) throw await whyNoRecord(userId, messageId, 'context');
   return {
     context: latest.record,
     requestId: latest.requestId,
@@ -18,18 +18,28 @@ export async function turnContext(userId: string, messageId: string) {
   };
 }
 
-async function whyNoRecord(userId: string, id: string): Promise<DomainError> {
+/** Why a message has no turn record, said for what was asked of it: its context, or a replay of it. */
+export async function whyNoRecord(userId: string, id: string, asked: 'context' | 'replay'): Promise<DomainError> {
   const message = await getMessage(userId, id);
   if (!message) return notFound('Message', id);
-  if (message.role === 'user') return new DomainError('not_a_reply', 'This is a user message; only replies have a recorded context.');
-  if (message.model === 'imported') {
-    return new DomainError('imported_reply', 'This reply was imported with its conversation, so no context was assembled for it.');
-  }
-  if (message.status === 'failed') {
+  const replay = asked === 'replay';
+  if (message.role === 'user') {
     return new DomainError(
-      'failed_before_context',
-      `This reply failed before its context was assembled: ${message.error ?? 'unknown error'}`,
+      'not_a_reply',
+      `This is a user message; only replies have ${replay ? 'a context to replay' : 'a recorded context'}.`,
     );
   }
-  return new DomainError('no_record', 'No context is stored for this reply.');
+  if (message.model === 'imported') {
+    return new DomainError(
+      'imported_reply',
+      replay
+        ? 'This reply was imported, so no context was assembled for it: there is nothing to replay.'
+        : 'This reply was imported with its conversation, so no context was assembled for it.',
+    );
+  }
+  if (message.status === 'failed') {
+    const detail = replay ? 'there is nothing to replay.' : (message.error ?? 'unknown error');
+    return new DomainError('failed_before_context', `This reply failed before its context was assembled: ${detail}`);
+  }
+  return new DomainError('no_record', `No context is stored for this reply${replay ? ', so it cannot be replayed' : ''}.`);
 }

@@ -2,8 +2,9 @@ import { getMessage } from '@/db/history';
 import { loadWindowBefore, type WindowEnd } from '@/db/replay';
 import { getTurnRecords } from '@/db/turns';
 import { type AppConfig, getConfig } from '@/lib/config';
-import { DomainError, notFound } from '@/lib/errors';
+import { DomainError } from '@/lib/errors';
 import { getModels } from '@/lib/llm';
+import { whyNoRecord } from '@/lib/turn-context';
 import { overBudget, recallTopK } from './budget-policy';
 import { assembleContext } from './chain';
 import { readRedacted } from './redaction';
@@ -72,7 +73,7 @@ export async function replayTurn(
 ): Promise<ReplayResult> {
   const mode = options.mode ?? 'today';
   const [row] = await getTurnRecords(scope.userId, assistantMessageId);
-  if (!row) throw await whyNoRecord(scope.userId, assistantMessageId);
+  if (!row) throw await whyNoRecord(scope.userId, assistantMessageId, 'replay');
   const record = row.record as unknown as StoredRecord;
   const at = row.createdAt;
   const turn = { assistantMessageId, attempt: row.attempt, conversationId: row.conversationId, at: at.toISOString() };
@@ -189,16 +190,4 @@ export async function replayTurn(
       nowFrom: 'record',
     },
   };
-}
-
-/** Why a message has no turn record to replay (another user's message is simply not found). */
-async function whyNoRecord(userId: string, id: string): Promise<DomainError> {
-  const message = await getMessage(userId, id);
-  if (!message) return notFound('Message', id);
-  if (message.role === 'user') return new DomainError('not_a_reply', 'This is a user message; only replies have a context to replay.');
-  if (message.model === 'imported')
-    return new DomainError('imported_reply', 'This reply was imported, so no context was assembled for it: there is nothing to replay.');
-  if (message.status === 'failed')
-    return new DomainError('failed_before_context', 'This reply failed before its context was assembled: there is nothing to replay.');
-  return new DomainError('no_record', 'No context is stored for this reply, so it cannot be replayed.');
 }
