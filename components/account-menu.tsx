@@ -5,32 +5,55 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { authClient } from './auth-client';
+import { InspectorIcon } from './icons';
 
 type Me = { user: { id: string | null; kind: 'guest' | 'member'; role: 'user' | 'staff'; email: string | null; name: string | null } };
 
 const meKey = ['me'] as const;
 
-/** Who is signed in, at the foot of the sidebar: a guest can sign in or up, a member sign out; staff reach the console. */
-export function AccountMenu() {
-  const router = useRouter();
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const me = useQuery({
+/** Who is signed in, at the foot of the sidebar: a guest can sign in or up, a member sign out; both reach /account. */
+function useMe() {
+  return useQuery({
     queryKey: meKey,
     queryFn: async () => (await (await fetch('/api/me', { cache: 'no-store' })).json()) as Me,
     staleTime: 30_000,
   });
+}
+
+/** For staff, a plain link to the staff console, on a line of its own above the account. */
+export function StaffConsoleLink() {
+  const me = useMe();
+  if (me.data?.user.role !== 'staff') return null;
+  return (
+    <Link
+      href="/staff"
+      data-testid="staff-console-link"
+      className="flex items-center gap-2 rounded-lg px-2 py-1.5 text-sm font-medium text-fg hover:bg-subtle"
+    >
+      <InspectorIcon width={15} height={15} aria-hidden="true" className="text-accent" />
+      Staff console
+    </Link>
+  );
+}
+
+export function AccountMenu() {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const me = useMe();
   const user = me.data?.user;
   if (!user) return <span className="shrink-0 rounded-full bg-subtle px-2 py-0.5 text-[11px]">…</span>;
   if (user.kind === 'guest') {
     return (
       <span className="flex shrink-0 items-center gap-2" data-testid="account-menu" data-kind="guest">
-        <span
-          className="rounded-full bg-subtle px-2 py-0.5 text-[11px]"
-          title="Your chats are kept in this browser only until you create an account"
+        <Link
+          href="/account"
+          data-testid="account-link"
+          className="rounded-full bg-subtle px-2 py-0.5 text-[11px] hover:underline"
+          title="Your chats are kept in this browser only until you create an account: export or delete them here"
         >
           Guest
-        </span>
+        </Link>
         <Link
           href="/signup"
           data-testid="sign-up-link"
@@ -47,19 +70,11 @@ export function AccountMenu() {
   }
   return (
     <span className="flex min-w-0 items-center gap-2" data-testid="account-menu" data-kind="member">
-      {user.role === 'staff' ? (
-        <Link
-          href="/staff"
-          className="shrink-0 rounded-full bg-accent-soft px-2 py-0.5 text-[11px] font-medium text-accent hover:underline"
-        >
-          Staff
-        </Link>
-      ) : null}
       <Link
         href="/account"
         data-testid="account-link"
         className="truncate text-fg hover:underline"
-        title={`${user.email ?? ''}: your account, change password`}
+        title={`${user.email ?? ''}: your account, change password, export or delete your data`}
       >
         {user.email}
       </Link>

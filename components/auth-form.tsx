@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { sameOriginPath } from '@/lib/shared/safe-next';
 import { authClient } from './auth-client';
 
@@ -23,7 +23,13 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   }, []);
   const carry = next ? `?next=${encodeURIComponent(next)}` : '';
 
-  async function submit(form: FormData) {
+  // A submit handler, not a form action: React resets a form after its action runs, which would wipe
+  // what was typed when the server says no. Only a refused sign-in clears its password, as sign-in forms do;
+  // sign-up keeps everything, since the fix is usually elsewhere (an email already taken).
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const element = event.currentTarget;
+    const form = new FormData(element);
     setBusy(true);
     setError(null);
     const email = String(form.get('email') ?? '').trim();
@@ -34,6 +40,11 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     setBusy(false);
     if (result.error) {
       setError(result.error.message ?? (signUp ? 'Could not create the account.' : 'Wrong email or password.'));
+      const passwordInput = element.elements.namedItem('password');
+      if (!signUp && passwordInput instanceof HTMLInputElement) {
+        passwordInput.value = '';
+        passwordInput.focus();
+      }
       return;
     }
     await queryClient.invalidateQueries();
@@ -44,7 +55,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   return (
     <main className="flex min-h-dvh items-center justify-center bg-canvas px-4">
       <form
-        action={submit}
+        onSubmit={submit}
         data-testid={signUp ? 'sign-up-form' : 'sign-in-form'}
         className="w-full max-w-sm space-y-4 rounded-2xl border border-line bg-surface p-6 shadow-sm"
       >

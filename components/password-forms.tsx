@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { authClient } from './auth-client';
 
 /**
@@ -15,19 +15,31 @@ const button = 'w-full rounded-lg bg-accent px-3 py-2 text-sm font-medium text-o
 type Outcome = { ok: boolean; message: string } | null;
 
 /** Runs one better-auth call for a form, keeping its busy state and outcome. */
-function useSubmit(run: (form: FormData) => Promise<{ error: { message?: string } | null }>, success: string, failure: string) {
+function useSubmit(
+  run: (form: FormData) => Promise<{ error: { message?: string } | null }>,
+  success: string | ((form: FormData) => string),
+  failure: string,
+) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   useEffect(() => {
     // Marks the page interactive (end-to-end tests wait for it before typing).
     document.body.dataset.hydrated = 'true';
   }, []);
-  async function submit(form: FormData) {
+  // A submit handler, not a form action: React resets a form after its action runs, which would wipe
+  // what was typed when the server says no. A refusal clears only the passwords; success clears the form.
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const element = event.currentTarget;
     setBusy(true);
     setOutcome(null);
+    const form = new FormData(element);
     const { error } = await run(form);
     setBusy(false);
-    setOutcome(error ? { ok: false, message: error.message ?? failure } : { ok: true, message: success });
+    const said = typeof success === 'string' ? success : success(form);
+    setOutcome(error ? { ok: false, message: error.message ?? failure } : { ok: true, message: said });
+    if (!error) element.reset();
+    else for (const input of element.querySelectorAll<HTMLInputElement>('input[type="password"]')) input.value = '';
   }
   return { busy, outcome, submit };
 }
@@ -42,12 +54,12 @@ function Card({
   title: string;
   lead: string;
   testId: string;
-  submit: (form: FormData) => Promise<void>;
+  submit: (event: FormEvent<HTMLFormElement>) => Promise<void>;
   children: ReactNode;
 }) {
   return (
     <form
-      action={submit}
+      onSubmit={submit}
       data-testid={testId}
       className="w-full max-w-sm space-y-4 rounded-2xl border border-line bg-surface p-6 shadow-sm"
     >
@@ -120,7 +132,7 @@ export function ResetPasswordForm({ token, error }: { token: string | null; erro
         title="This link does not work"
         lead="It was used already, has expired, or was cut short. Ask for a new one."
         testId="reset-password-form"
-        submit={async () => {}}
+        submit={async (event) => event.preventDefault()}
       >
         <Link href="/forgot-password" className="block text-center text-sm font-medium text-accent hover:underline">
           Send a new link
@@ -150,21 +162,20 @@ export function ChangePasswordForm() {
       authClient.changePassword({
         currentPassword: String(form.get('current') ?? ''),
         newPassword: String(form.get('password') ?? ''),
-        // Whoever knew the old password is signed out everywhere else.
-        revokeOtherSessions: true,
+        revokeOtherSessions: form.get('revoke') === 'on',
       }),
-    'Password changed. Your other sessions have been signed out.',
+    (form) => (form.get('revoke') === 'on' ? 'Password changed. Your other sessions have been signed out.' : 'Password changed.'),
     'Could not change the password.',
   );
   return (
-    <Card
-      title="Change password"
-      lead="Every other browser signed in to this account is signed out."
-      testId="change-password-form"
-      submit={submit}
-    >
+    <Card title="Change password" lead="At least 8 characters." testId="change-password-form" submit={submit}>
       <PasswordField name="current" label="Current password" autoComplete="current-password" />
       <PasswordField name="password" label="New password" autoComplete="new-password" />
+      <label className="flex items-start gap-2 text-sm">
+        {/* On by default: whoever knew the old password should not stay signed in elsewhere. */}
+        <input name="revoke" type="checkbox" defaultChecked data-testid="revoke-other-sessions" className="mt-1" />
+        <span>Sign out every other browser signed in to this account</span>
+      </label>
       <Said outcome={outcome} />
       <button type="submit" disabled={busy} className={button}>
         {busy ? 'One moment…' : 'Change password'}

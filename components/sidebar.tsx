@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
-import { AccountMenu } from './account-menu';
+import { AccountMenu, StaffConsoleLink } from './account-menu';
 import { api, conversationsKey } from './api';
 import { ConfirmDialog } from './confirm-dialog';
 import { CloseIcon, LensIcon, PencilIcon, PlusIcon, TrashIcon, UploadIcon } from './icons';
@@ -110,6 +110,7 @@ export function Sidebar({
       </div>
 
       <div className="space-y-2 border-t border-line px-4 py-3 text-xs text-muted">
+        <StaffConsoleLink />
         <div className="flex items-center justify-between gap-2">
           <AccountMenu />
         </div>

@@ -2,7 +2,18 @@ import 'server-only';
 import { and, eq, getTableName, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { maxSeq } from './history';
-import { conversations, episodes, facts, messages, retrievalCache, summaries, summaryVersions, type User, users } from './schema';
+import {
+  authUsers,
+  conversations,
+  episodes,
+  facts,
+  messages,
+  retrievalCache,
+  summaries,
+  summaryVersions,
+  type User,
+  users,
+} from './schema';
 
 /** The app's user behind a better-auth account (guest or member), if it has one yet. */
 export async function userOfAccount(authUserId: string): Promise<User | undefined> {
@@ -124,7 +135,10 @@ export async function memoryFloor(userId: string): Promise<number> {
   return row?.floor ?? 0;
 }
 
-/** Deletes the user and, by cascade, everything they own. */
+/** Deletes the user and, by cascade, everything they own, with their sign-in (account and sessions). */
 export async function deleteUser(userId: string): Promise<void> {
-  await getDb().delete(users).where(eq(users.id, userId));
+  await getDb().transaction(async (tx) => {
+    const [gone] = await tx.delete(users).where(eq(users.id, userId)).returning({ authUserId: users.authUserId });
+    if (gone?.authUserId) await tx.delete(authUsers).where(eq(authUsers.id, gone.authUserId));
+  });
 }

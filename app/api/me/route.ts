@@ -15,7 +15,7 @@ export const DELETE = route(async (request: Request) => {
   const user = await userFromHeaders(request.headers);
   if (!user) throw new DomainError('no_session', 'No session: there is nobody here to delete.');
   await readNoBody(request);
-  await deleteAccount(user.id);
+  await deleteAccount(user, request);
   return Response.json({ deleted: user.id });
 });
 
