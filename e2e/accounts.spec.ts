@@ -1,11 +1,12 @@
+import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { mailedLink, uniqueEmail } from './pages/auth-page';
+import { AuthPage, mailedLink, uniqueEmail } from './pages/auth-page';
 
 // Accounts: a page view makes nothing, a first conversation makes a guest; a guest who signs up keeps
 // their chats; signing out leaves an empty guest; signing in again brings them back; a wrong password
-// says so; a forgotten password is reset through the mailed link (real SMTP to e2e/setup/mailbox.ts)
-// and changed on /account. Every test gets a fresh browser; the server runs the built-in offline model.
+// says so and keeps what was typed; a forgotten password is reset through the mailed link (real SMTP to
+// e2e/setup/mailbox.ts) and changed on /account, which also exports the user's data and deletes the account. Every test gets a fresh browser; the server runs the built-in offline model.
 
 const PASSWORD = 'correct horse 42';
 
@@ -135,4 +136,140 @@ test('a forgotten password is reset by the mailed link; /account changes it agai
   await app.screenshot('account-dark');
   await page.setViewportSize({ width: 390, height: 844 });
   await app.screenshot('account-phone');
+});
+
+test('a refused sign-in keeps the email and clears only the password; a refused sign-up keeps every field', async ({ page, app, auth }) => {
+  const email = uniqueEmail('keep');
+  await auth.submit('sign-up', email, PASSWORD);
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.getByTestId('sign-out').click();
+  await expect(accountMenu(page)).toHaveAttribute('data-kind', 'guest');
+
+  await auth.submit('sign-in', email, 'not the password at all');
+  await expect(page.getByTestId('auth-error')).toBeVisible();
+  await expect(page.getByLabel('Email')).toHaveValue(email);
+  await expect(page.getByLabel('Password')).toHaveValue('');
+  await expect(page.getByLabel('Password')).toBeFocused();
+
+  // Signing up again with a taken address: the name, email and password are all still there to fix.
+  await page.goto('/signup');
+  await app.waitForHydration();
+  await page.getByLabel('Name').fill('Ines Okafor');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('another password 9');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByTestId('auth-error')).toBeVisible();
+  await expect(page.getByLabel('Name')).toHaveValue('Ines Okafor');
+  await expect(page.getByLabel('Email')).toHaveValue(email);
+  await expect(page.getByLabel('Password')).toHaveValue('another password 9');
+});
+
+test('/account changes the password: a wrong current one says so; the right one can sign out the other browsers', async ({
+  page,
+  app,
+  browser,
+  member,
+}) => {
+  test.setTimeout(90_000);
+  // A second browser signed in to the same account (sign-ins are limited to 3 per 10 s from one address).
+  const laptop = await browser.newContext();
+  const laptopAuth = new AuthPage(await laptop.newPage());
+  await expect(async () => {
+    await laptopAuth.submit('sign-in', member.email, member.password);
+    await laptopAuth.page.waitForURL((url) => url.pathname === '/', { timeout: 3_000 });
+  }).toPass({ intervals: [11_000], timeout: 45_000 });
+  const laptopKind = async () => (await (await laptopAuth.page.request.get('/api/me')).json()).user.kind;
+  expect(await laptopKind()).toBe('member');
+
+  await page.getByTestId('account-link').click();
+  await page.waitForURL(/\/account$/);
+  await app.waitForHydration();
+  const form = page.getByTestId('change-password-form');
+  await form.getByLabel('Current password').fill('not my password');
+  await form.getByLabel('New password').fill('a brand new password 5');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(form.getByTestId('form-error')).toBeVisible();
+  await expect(form.getByLabel('Current password')).toHaveValue('');
+  expect(await laptopKind()).toBe('member');
+
+  await expect(form.getByTestId('revoke-other-sessions')).toBeChecked();
+  await form.getByLabel('Current password').fill(member.password);
+  await form.getByLabel('New password').fill('a brand new password 5');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(form.getByTestId('form-done')).toContainText('other sessions have been signed out');
+  await expect(form.getByLabel('Current password')).toHaveValue('');
+  // This browser stays signed in; the laptop is signed out.
+  expect((await (await page.request.get('/api/me')).json()).user.kind).toBe('member');
+  expect(await laptopKind()).toBe('guest');
+  await laptop.close();
+});
+
+test('/account exports everything as JSON and deletes the account after typing a word: signed out, on home, the sign-in gone', async ({
+  page,
+  app,
+  auth,
+  chat,
+}) => {
+  test.setTimeout(90_000);
+  await chat.newConversation();
+  await chat.exchange('My tortoise Bartholomew is ninety years old.');
+  const email = uniqueEmail('leaving');
+  await auth.submit('sign-up', email, PASSWORD);
+  await page.waitForURL(/\/c\//);
+
+  await page.getByTestId('account-link').click();
+  await page.waitForURL(/\/account$/);
+  await app.waitForHydration();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-data').click()]);
+  expect(download.suggestedFilename()).toMatch(/^memlens-export-\d{4}-\d{2}-\d{2}\.json$/);
+  const exported = JSON.parse(fs.readFileSync((await download.path())!, 'utf8'));
+  expect(exported.user.email).toBe(email);
+  expect(exported.conversations).toHaveLength(1);
+  expect(exported.conversations[0].messages[0].content).toBe('My tortoise Bartholomew is ninety years old.');
+  expect(exported.turnRecords).toHaveLength(1);
+
+  await page.getByTestId('delete-account').click();
+  const dialog = page.getByTestId('delete-account-dialog');
+  await expect(dialog).toContainText('1 conversation (2 messages)');
+  await expect(dialog).toContainText('You can no longer sign in with this email');
+  const confirm = page.getByTestId('delete-account-dialog-confirm');
+  await expect(confirm).toBeDisabled();
+  await page.getByTestId('delete-account-word').fill('delet');
+  await expect(confirm).toBeDisabled();
+  await app.screenshot('account-delete-dialog');
+  await page.getByTestId('delete-account-word').fill('delete');
+  await confirm.click();
+
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(accountMenu(page)).toHaveAttribute('data-kind', 'guest');
+  await expect(conversationItems(page)).toHaveCount(0);
+  expect((await (await page.request.get('/api/me')).json()).user.id).toBeNull();
+  await auth.submit('sign-in', email, PASSWORD);
+  await expect(page.getByTestId('auth-error')).toBeVisible();
+  expect((await (await page.request.get('/api/me')).json()).user.id).toBeNull();
+});
+
+test('a guest sees what applies to them on /account: no password, export and delete what this browser keeps', async ({
+  page,
+  app,
+  chat,
+}) => {
+  await chat.newConversation();
+  await chat.exchange('我养了一只叫年糕的兔子。');
+  await page.getByTestId('account-link').click();
+  await page.waitForURL(/\/account$/);
+  await app.waitForHydration();
+  await expect(page.getByTestId('account-details')).toHaveAttribute('data-kind', 'guest');
+  await expect(page.getByTestId('change-password-form')).toHaveCount(0);
+  const exported = await (await page.request.get('/api/me/export')).json();
+  expect(exported.conversations[0].messages[0].content).toBe('我养了一只叫年糕的兔子。');
+  await app.screenshot('account-guest');
+
+  await page.getByTestId('delete-account').click();
+  await expect(page.getByTestId('delete-account-dialog')).toContainText('everything this browser keeps');
+  await page.getByTestId('delete-account-word').fill('DELETE');
+  await page.getByTestId('delete-account-dialog-confirm').click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await expect(conversationItems(page)).toHaveCount(0);
+  expect((await (await page.request.get('/api/conversations')).json()).conversations).toEqual([]);
 });
