@@ -5,7 +5,6 @@ import { useRouter } from 'next/navigation';
 import { type ReactNode, useId, useState } from 'react';
 import { isUuid } from '@/lib/shared/uuid';
 import { buttons, inputStyle } from '../ui/styles';
-import { staffApi } from './api';
 import { ACTIONS, OBJECT_TYPES } from './audit-labels';
 import type { AuditFilter } from './types';
 
@@ -26,49 +25,35 @@ export function FilterForm({ filter }: { filter: AuditFilter }) {
     to: filter.to ?? '',
   });
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const set = (key: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
 
-  /** A user id as typed, or the id of the user with this exact email (looked up with the user search). */
-  async function resolveUser(value: string, label: string): Promise<string | null | undefined> {
+  /** A user as typed: an id or an email, kept as typed (the server looks the email up and says if no user has it). */
+  function userRef(value: string, label: string): string | null | undefined {
     const text = value.trim();
     if (!text) return undefined;
-    if (isUuid(text)) return text.toLowerCase();
-    if (!text.includes('@')) {
-      setProblem(`${label}: enter a user id or an email address.`);
-      return null;
-    }
-    const users = await staffApi.searchUsers(text);
-    const match = users.find((u) => u.email?.toLowerCase() === text.toLowerCase());
-    if (!match) setProblem(`${label}: no user has the email ${text}.`);
-    return match ? match.id : null;
+    if (isUuid(text) || text.includes('@')) return text;
+    setProblem(`${label}: enter a user id or an email address.`);
+    return null;
   }
 
-  async function apply() {
+  function apply() {
     setProblem(null);
     if (draft.from && draft.to && draft.from > draft.to) {
       setProblem('The “from” day is after the “to” day.');
       return;
     }
-    setBusy(true);
-    try {
-      const actor = await resolveUser(draft.actorUserId, 'Actor');
-      const target = await resolveUser(draft.targetUserId, 'Target user');
-      if (actor === null || target === null) return;
-      const params = new URLSearchParams();
-      if (actor) params.set('actorUserId', actor);
-      if (target) params.set('targetUserId', target);
-      if (draft.objectType) params.set('objectType', draft.objectType);
-      if (draft.action) params.set('action', draft.action);
-      if (draft.from) params.set('from', draft.from);
-      if (draft.to) params.set('to', draft.to);
-      const text = params.toString();
-      router.replace(`/staff/audit${text ? `?${text}` : ''}`, { scroll: false });
-    } catch (error) {
-      setProblem(`Could not look the user up: ${(error as Error).message}`);
-    } finally {
-      setBusy(false);
-    }
+    const actor = userRef(draft.actorUserId, 'Actor');
+    const target = userRef(draft.targetUserId, 'Target user');
+    if (actor === null || target === null) return;
+    const params = new URLSearchParams();
+    if (actor) params.set('actorUserId', actor);
+    if (target) params.set('targetUserId', target);
+    if (draft.objectType) params.set('objectType', draft.objectType);
+    if (draft.action) params.set('action', draft.action);
+    if (draft.from) params.set('from', draft.from);
+    if (draft.to) params.set('to', draft.to);
+    const text = params.toString();
+    router.replace(`/staff/audit${text ? `?${text}` : ''}`, { scroll: false });
   }
 
   const anySet = Object.values(filter).some(Boolean);
@@ -79,7 +64,7 @@ export function FilterForm({ filter }: { filter: AuditFilter }) {
       className="rounded-xl border border-line bg-surface p-4 shadow-xs sm:p-5"
       onSubmit={(event) => {
         event.preventDefault();
-        void apply();
+        apply();
       }}
     >
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
@@ -150,8 +135,8 @@ export function FilterForm({ filter }: { filter: AuditFilter }) {
         </p>
       ) : null}
       <div className="mt-4 flex flex-wrap items-center gap-2">
-        <button type="submit" data-testid="audit-apply" disabled={busy} className={buttons.primary}>
-          {busy ? 'Looking up…' : 'Apply filters'}
+        <button type="submit" data-testid="audit-apply" className={buttons.primary}>
+          Apply filters
         </button>
         {anySet ? (
           <Link href="/staff/audit" replace scroll={false} data-testid="audit-reset" className={buttons.secondary}>

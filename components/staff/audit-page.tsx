@@ -2,6 +2,8 @@
 
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ApiError } from '../http';
+import { Notice } from '../ui/badge';
 import { Card } from '../ui/card';
 import { plural } from '../ui/format';
 import { Empty, LoadError, Skeleton } from '../ui/loading';
@@ -88,6 +90,8 @@ export function AuditPage({ filter }: { filter: AuditFilter }) {
     queryFn: ({ pageParam }) => staffApi.audit(filter, pageParam, PAGE),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => (last.length === PAGE ? last.at(-1)!.id : undefined),
+    // A refused filter stays refused: say so at once.
+    retry: (count, error) => !(error instanceof ApiError && error.status === 400) && count < 3,
   });
   const rows = entries.data?.pages.flat() ?? [];
   const moreError = entries.isFetchNextPageError ? entries.error : null;
@@ -119,6 +123,13 @@ export function AuditPage({ filter }: { filter: AuditFilter }) {
         {entries.isPending ? (
           <div role="status" aria-label="Loading the audit log">
             <Skeleton lines={6} />
+          </div>
+        ) : entries.error instanceof ApiError && entries.error.status === 400 ? (
+          // A filter the server refused (an email no user has): its reason, and no list.
+          <div className="px-4 pb-4 sm:px-5">
+            <Notice tone="danger" testId="audit-query-error">
+              {entries.error.message}
+            </Notice>
           </div>
         ) : entries.isError ? (
           <div className="px-4 pb-4 sm:px-5">

@@ -15,31 +15,27 @@ function json(value: unknown): string | null {
   return JSON.stringify(value, null, 2);
 }
 
-/** "staff 1a2b3c4d", "you", "the user", "memlens (offline-rules)". */
-function Who({
-  userId,
-  role,
-  label,
-  me,
-  targetUserId,
-}: {
-  userId: string | null;
-  role: string;
-  label: string;
-  me: string | null;
-  targetUserId: string | null;
-}) {
+/** A user as the log names them: their email, else what they are and the start of their id. */
+function nameOf(userId: string, email: string | null, kind: string | null): string {
+  if (email) return email;
+  return `${kind ?? 'deleted user'} ${userId.slice(0, 8)}`;
+}
+
+/** "ann@example.com", "staff@example.com (you)", "memlens (offline-rules)". */
+function Who({ entry, me }: { entry: AuditEntry; me: string | null }) {
+  const userId = entry.actorUserId;
   if (!userId) {
     return (
       <span title="memlens itself: a post-turn rule or the memory model">
-        memlens <span className="text-muted">({label})</span>
+        memlens <span className="text-muted">({entry.actor})</span>
       </span>
     );
   }
-  const name = userId === me ? 'you' : userId === targetUserId ? 'the user' : `${role} ${userId.slice(0, 8)}`;
+  const kind = userId === entry.targetUserId ? entry.targetKind : entry.actorRole === 'staff' ? 'staff' : 'user';
+  const name = nameOf(userId, entry.actorEmail, kind);
   return (
     <Link href={`/staff/users/${userId}`} className="text-accent hover:underline" title={userId}>
-      {name}
+      {userId === me ? `${name} (you)` : name}
     </Link>
   );
 }
@@ -74,7 +70,7 @@ export function AuditRow({ entry, me }: { entry: AuditEntry; me: string | null }
         ) : null}
         <span className="text-muted">by</span>
         <span data-testid="audit-actor">
-          <Who userId={entry.actorUserId} role={entry.actorRole} label={entry.actor} me={me} targetUserId={entry.targetUserId} />
+          <Who entry={entry} me={me} />
         </span>
         <Badge title="The actor's role when it happened">{entry.actorRole}</Badge>
         {entry.targetUserId && entry.targetUserId !== entry.actorUserId ? (
@@ -82,11 +78,11 @@ export function AuditRow({ entry, me }: { entry: AuditEntry; me: string | null }
             <span className="text-muted">about</span>
             <Link
               href={`/staff/users/${entry.targetUserId}`}
-              className="font-mono text-xs text-accent hover:underline"
+              className="text-accent hover:underline"
               title={entry.targetUserId}
               data-testid="audit-target"
             >
-              user {entry.targetUserId.slice(0, 8)}
+              {nameOf(entry.targetUserId, entry.targetEmail, entry.targetKind)}
             </Link>
           </>
         ) : entry.targetUserId ? (

@@ -11,14 +11,16 @@ const one = (value: string | string[] | undefined, fits: (text: string) => boole
   typeof value === 'string' && fits(value.trim()) ? value.trim() : undefined;
 const isWord = (text: string) => /^[a-z_]{1,40}$/.test(text);
 const isDay = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text);
+// A user as staff typed them: an id or an email, kept as typed (the audit API looks the email up).
+const isUserRef = (text: string) => isUuid(text) || (text.length <= 254 && /^[^\s@]+@[^\s@]+$/u.test(text));
 
 /** /staff/audit?actorUserId=&targetUserId=&objectType=&action=&from=&to=: the audit log, newest first. */
 export default async function StaffAudit({ searchParams }: { searchParams: Promise<Search> }) {
   await requireStaffPage();
   const search = await searchParams;
   const filter: AuditFilter = {
-    actorUserId: one(search.actorUserId, isUuid)?.toLowerCase(),
-    targetUserId: one(search.targetUserId, isUuid)?.toLowerCase(),
+    actorUserId: one(search.actorUserId, isUserRef),
+    targetUserId: one(search.targetUserId, isUserRef),
     objectType: one(search.objectType, isWord),
     action: one(search.action, isWord),
     from: one(search.from, isDay),

@@ -1,12 +1,19 @@
 import { z } from 'zod';
 import { otherMethods, parseInput, route } from '@/lib/http';
-import { auditPage, everyAuditEntry } from '@/lib/services/audit-log';
+import { auditFilter, auditPage, everyAuditEntry } from '@/lib/services/audit-log';
 import { requireStaff } from '@/lib/session';
+import { isUuid } from '@/lib/shared/uuid';
 import { queryTime, text } from '@/lib/validation';
 
+/** A user as staff name one: their id, or their email. */
+const userRef = text()
+  .trim()
+  .max(254)
+  .refine((value) => isUuid(value) || z.email().safeParse(value).success, 'must be a user id or an email address');
+
 const filterSchema = z.object({
-  actorUserId: z.uuid().optional(),
-  targetUserId: z.uuid().optional(),
+  actorUserId: userRef.optional(),
+  targetUserId: userRef.optional(),
   objectType: text().max(40).optional(),
   action: text().max(40).optional(),
   from: queryTime.optional(),
@@ -17,12 +24,14 @@ const filterSchema = z.object({
 });
 
 /**
- * GET /api/staff/audit?targetUserId=&objectType=&action=&from=&to=&before=&format=jsonl: the audit log, newest first
- * (staff only). `action=changes` leaves out staff reads; the JSON Lines export holds every matching entry.
+ * GET /api/staff/audit?actorUserId=&targetUserId=&objectType=&action=&from=&to=&before=&format=jsonl: the audit log,
+ * newest first (staff only). A user is named by id or email (an email no user has is a 400);
+ * `action=changes` leaves out staff reads; the JSON Lines export holds every matching entry.
  */
 export const GET = route(async (request: Request) => {
   await requireStaff(request);
-  const { limit, format, ...filter } = parseInput(Object.fromEntries(new URL(request.url).searchParams), filterSchema);
+  const { limit, format, ...query } = parseInput(Object.fromEntries(new URL(request.url).searchParams), filterSchema);
+  const filter = await auditFilter(query);
   if (format === 'jsonl') {
     // The export holds every matching entry, however many: streamed a page at a time.
     const encoder = new TextEncoder();
