@@ -1,4 +1,4 @@
-import { appendAudit, type NewAuditEntry } from '@/db/audit';
+import { appendAudit, appendReadOncePerView, type NewAuditEntry } from '@/db/audit';
 import type { User } from '@/db/schema';
 import { REDACTED } from './memory/redaction';
 import { sentRequestId } from './request-id';
@@ -59,5 +59,36 @@ export async function auditEach(actor: Actor, entries: Array<Entry & { targetUse
       reason: actor.reason,
       requestId: actor.requestId,
     })),
+  );
+}
+
+/** How long a view's id keeps its reads to one entry: a view kept open longer is audited again. */
+const VIEW_MINUTES = 30;
+
+/**
+ * A staff read that belongs to a view (a console page, or one turn record opened on it): the first
+ * read of a user's data in the view is written, the view's later reads of that user are not.
+ */
+export async function auditReadInView(
+  actor: Actor,
+  targetUserId: string,
+  object: { objectType: string; objectId: string | null },
+  view: string,
+) {
+  await appendReadOncePerView(
+    {
+      ...object,
+      targetUserId,
+      action: 'read',
+      before: null,
+      after: null,
+      actor: actor.label,
+      actorUserId: actor.userId,
+      actorRole: actor.role,
+      reason: actor.reason,
+      requestId: actor.requestId,
+    },
+    view,
+    VIEW_MINUTES,
   );
 }

@@ -14,12 +14,14 @@ import {
   searchUsers,
 } from '@/db/staff';
 import { getSummary } from '@/db/summaries';
-import { audit, auditEach, userActor } from './audit';
+import { audit, auditEach, auditReadInView, userActor } from './audit';
 import { notFound } from './errors';
 import { clearSummary, correctFact, forgetFacts } from './memory/corrections';
 import { runDueJobs } from './memory/post-turn';
 import { type ReplayOptions, replayTurn } from './memory/replay';
 import { conversationMessages } from './services/messages';
+import { STAFF_VIEW_HEADER } from './shared/staff-header';
+import { isUuid } from './shared/uuid';
 import { turnContext } from './turn-context';
 import { strictObject, text } from './validation';
 
@@ -39,10 +41,17 @@ export const staffFactEditSchema = strictObject({
   reason: whyText,
 });
 
-const read = (staff: Staff, targetUserId: string, objectType: string, objectId: string) =>
-  targetUserId === staff.user.id
-    ? Promise.resolve()
-    : audit(userActor(staff.user, staff.request), targetUserId, [{ objectType, objectId, action: 'read', before: null, after: null }]);
+/**
+ * A staff read of another user's data, audited: once per view when the console names the view the
+ * read belongs to (a page, or one turn record opened on it, loads several routes), else on its own.
+ */
+async function read(staff: Staff, targetUserId: string, objectType: string, objectId: string) {
+  if (targetUserId === staff.user.id) return;
+  const actor = userActor(staff.user, staff.request);
+  const view = staff.request.headers.get(STAFF_VIEW_HEADER);
+  if (view && isUuid(view)) await auditReadInView(actor, targetUserId, { objectType, objectId }, view.toLowerCase());
+  else await audit(actor, targetUserId, [{ objectType, objectId, action: 'read', before: null, after: null }]);
+}
 
 export async function findUsers(staff: Staff, q: string) {
   const found = await searchUsers(q);
@@ -68,7 +77,14 @@ export async function conversationForStaff(staff: Staff, conversationId: string)
   if (!conversation) throw notFound('Conversation', conversationId);
   await read(staff, conversation.userId, 'conversation', conversationId);
   const scope = { userId: conversation.userId, conversationId };
-  return { conversation, messages: await conversationMessages(scope), summary: (await getSummary(scope)) ?? null };
+  const owner = await getUser(conversation.userId);
+  return {
+    conversation,
+    // Who it belongs to, named as staff know them (a guest has no email).
+    owner: { email: owner?.email ?? null, kind: owner?.kind ?? 'guest', name: owner?.displayName ?? null },
+    messages: await conversationMessages(scope),
+    summary: (await getSummary(scope)) ?? null,
+  };
 }
 
 export async function messageLocationForStaff(staff: Staff, messageId: string) {
@@ -112,12 +128,14 @@ export async function clearSummaryAsStaff(staff: Staff, conversationId: string, 
   return clearSummary({ userId: conversation.userId, conversationId }, userActor(staff.user, staff.request, reason));
 }
 
+const JOBS_PAGE = 100;
+
 /**
  * Jobs with their failures, which tell of what a user's turn held: a read of each listed owner's
  * data (and of the user asked for, when none is listed), audited as one entry per user.
  */
-export async function jobsForStaff(staff: Staff, filter: { status?: Job['status']; userId?: string }) {
-  const jobs = await listJobs(filter);
+export async function jobsForStaff(staff: Staff, filter: { status?: Job['status']; userId?: string; before?: number }) {
+  const jobs = await listJobs({ status: filter.status, userId: filter.userId, beforeSeq: filter.before }, JOBS_PAGE);
   const owners = new Set([...(filter.userId ? [filter.userId] : []), ...jobs.map((job) => job.userId)]);
   owners.delete(staff.user.id);
   const reads = [...owners].map((owner) => ({
@@ -129,7 +147,9 @@ export async function jobsForStaff(staff: Staff, filter: { status?: Job['status'
     after: null,
   }));
   if (reads.length > 0) await auditEach(userActor(staff.user, staff.request), reads);
-  return { jobs, counts: await countJobs(filter.userId) };
+  // The next page starts below the last job shown (keyset by enqueue order, steady while jobs run).
+  const next = jobs.length === JOBS_PAGE ? jobs[jobs.length - 1].seq : null;
+  return { jobs, counts: await countJobs(filter.userId), next };
 }
 
 /** Runs a failed job again now (attempts reset), and returns it as it ended. */

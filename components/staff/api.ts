@@ -1,4 +1,4 @@
-import { STAFF_REQUEST_HEADER } from '@/lib/shared/staff-header';
+import { STAFF_REQUEST_HEADER, STAFF_VIEW_HEADER } from '@/lib/shared/staff-header';
 import type { ReplayOptions, ReplayResponse, TurnContext } from '../api-types';
 import { fetchOrThrow, type MessageLocation, queryString as query } from '../http';
 import type {
@@ -8,6 +8,7 @@ import type {
   JobStatus,
   StaffFact,
   StaffJob,
+  StaffJobsPage,
   StaffSummary,
   StaffUserRow,
   UserOverview,
@@ -19,16 +20,22 @@ import type {
  * One call, with the header that shows the server it comes from the console itself (lib/csrf.ts:
  * staff routes refuse requests another site's `<img>` or link could make the browser send).
  */
-function call(path: string, init: { method?: string; json?: unknown } = {}): Promise<Response> {
+type CallInit = { method?: string; json?: unknown; view?: string };
+
+function call(path: string, init: CallInit = {}): Promise<Response> {
   return fetchOrThrow(path, {
     method: init.method ?? 'GET',
     cache: 'no-store',
-    headers: { [STAFF_REQUEST_HEADER]: '1', ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      [STAFF_REQUEST_HEADER]: '1',
+      ...(init.view ? { [STAFF_VIEW_HEADER]: init.view } : {}),
+      ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
   });
 }
 
-async function request<T>(path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
+async function request<T>(path: string, init: CallInit = {}): Promise<T> {
   // `T` is the server's own type of this answer (imported as a type), not a copy of it.
   return (await (await call(path, init)).json()) as T;
 }
@@ -54,12 +61,13 @@ function auditQuery(filter: AuditFilter, extra: { before?: number; limit?: numbe
 export const staffApi = {
   searchUsers: (q: string) => request<{ users: StaffUserRow[] }>(`/api/staff/users${query({ q })}`).then((r) => r.users),
   user: (id: string) => request<UserOverview>(`/api/staff/users/${id}`),
-  conversation: (id: string) => request<ConversationDetail>(`/api/staff/conversations/${id}`),
-  turn: (messageId: string) => request<TurnContext>(`/api/staff/messages/${messageId}/context`),
+  // `view`: the page or opened turn record these reads belong to, audited once.
+  conversation: (id: string, view?: string) => request<ConversationDetail>(`/api/staff/conversations/${id}`, { view }),
+  turn: (messageId: string, view?: string) => request<TurnContext>(`/api/staff/messages/${messageId}/context`, { view }),
   replay: (messageId: string, options: ReplayOptions) =>
     request<ReplayResponse>(`/api/staff/messages/${messageId}/replay`, { method: 'POST', json: options }),
-  messageLocation: (messageId: string) =>
-    request<{ message: MessageLocation }>(`/api/staff/messages/${messageId}`).then(({ message }) => message),
+  messageLocation: (messageId: string, view?: string) =>
+    request<{ message: MessageLocation }>(`/api/staff/messages/${messageId}`, { view }).then(({ message }) => message),
   editFact: (id: string, content: string, reason: string) =>
     request<{ fact: StaffFact }>(`/api/staff/facts/${id}`, { method: 'PATCH', json: { content, reason } }).then((r) => r.fact),
   deleteFact: (id: string, reason: string) =>
@@ -69,11 +77,12 @@ export const staffApi = {
     }),
   clearSummary: (conversationId: string, reason: string) =>
     request<{ summary: StaffSummary }>(`/api/staff/conversations/${conversationId}/summary`, { method: 'DELETE', json: { reason } }),
-  jobs: (filter: { status?: JobStatus; userId?: string }) =>
-    request<{ jobs: StaffJob[]; counts?: Record<JobStatus, number> }>(
-      `/api/staff/jobs${query({ status: filter.status, userId: filter.userId })}`,
+  jobs: (filter: { status?: JobStatus; userId?: string }, before?: number) =>
+    request<StaffJobsPage>(
+      `/api/staff/jobs${query({ status: filter.status, userId: filter.userId, before: before ? String(before) : undefined })}`,
     ),
-  retryJob: (id: string) => request<{ job: StaffJob | null }>(`/api/staff/jobs/${id}/retry`, { method: 'POST' }).then((r) => r.job),
+  retryJob: (id: string) =>
+    request<{ job: Pick<StaffJob, 'status' | 'lastError'> | null }>(`/api/staff/jobs/${id}/retry`, { method: 'POST' }).then((r) => r.job),
   audit: (filter: AuditFilter, before: number | undefined, limit: number) =>
     request<{ entries: AuditEntry[] }>(`/api/staff/audit${auditQuery(filter, { before, limit })}`).then((r) => r.entries),
   /** The newest `limit` matching entries as a JSON Lines file. */

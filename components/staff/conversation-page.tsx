@@ -1,6 +1,6 @@
 'use client';
 
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../http';
@@ -16,7 +16,7 @@ import { staffEndpoints } from './inspector-endpoints';
 import { StaffMessageView } from './staff-message';
 import { SummaryCard } from './summary-card';
 import { TurnPanel } from './turn-panel';
-import type { ConversationDetail, UserOverview } from './types';
+import type { ConversationDetail } from './types';
 
 const MESSAGES_HELP = (
   <>
@@ -43,9 +43,11 @@ export function ConversationPage({ conversationId, initialTurn }: { conversation
 }
 
 function Conversation({ conversationId, initialTurn }: { conversationId: string; initialTurn: string | null }) {
+  // One view: the page as opened, then each turn record opened on it; the reads of a view are audited once.
+  const [view, setView] = useState(() => crypto.randomUUID());
   const detail = useQuery({
     queryKey: staffKeys.conversation(conversationId),
-    queryFn: () => staffApi.conversation(conversationId),
+    queryFn: () => staffApi.conversation(conversationId, view),
     retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 1,
   });
   const [turn, setTurnState] = useState<string | null>(initialTurn);
@@ -65,6 +67,7 @@ function Conversation({ conversationId, initialTurn }: { conversationId: string;
   const setTurn = useCallback(
     (messageId: string | null) => {
       setTurnState(messageId);
+      if (messageId) setView(crypto.randomUUID());
       if (messageId) store?.pin(messageId);
       const url = new URL(window.location.href);
       if (messageId) url.searchParams.set('turn', messageId);
@@ -85,7 +88,7 @@ function Conversation({ conversationId, initialTurn }: { conversationId: string;
   return (
     <Loaded query={detail} what="the conversation" lines={8}>
       {(data) => (
-        <InspectorEndpointsProvider endpoints={staffEndpoints(data.conversation.userId)}>
+        <InspectorEndpointsProvider endpoints={staffEndpoints(data.conversation.userId, view)}>
           <ConversationView
             data={data}
             turn={turn && data.messages.some((m) => m.id === turn && m.role === 'assistant') ? turn : null}
@@ -112,11 +115,8 @@ function ConversationView({
   onTurn: (messageId: string | null) => void;
   onCite: (messageId: string, n: number) => void;
 }) {
-  const { conversation, messages, summary } = data;
+  const { conversation, owner, messages, summary } = data;
   const replies = messages.filter((m) => m.role === 'assistant');
-  const queryClient = useQueryClient();
-  // The owner's email, when their page was opened before (no extra read of their data just for a label).
-  const owner = queryClient.getQueryData<UserOverview>(staffKeys.user(conversation.userId))?.user;
 
   return (
     <div className="space-y-6" data-testid="staff-conversation" data-conversation-id={conversation.id}>
@@ -127,7 +127,7 @@ function ConversationView({
           className="inline-flex max-w-full items-center gap-1 text-sm text-muted hover:text-fg"
         >
           <ChevronIcon width={14} height={14} className="shrink-0 rotate-180" />
-          <span className="truncate">{owner?.email ?? owner?.displayName ?? `User ${conversation.userId.slice(0, 8)}`}</span>
+          <span className="truncate">{owner.email ?? owner.name ?? `${owner.kind} ${conversation.userId.slice(0, 8)}`}</span>
         </Link>
         <h1 className="mt-1 text-xl font-semibold tracking-tight break-words sm:text-2xl" data-testid="staff-conversation-title">
           {conversation.title}
