@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, ilike, lt, or, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { type Conversation, conversations, type Job, jobs, type User, users } from './schema';
 
@@ -35,6 +35,17 @@ const ownsId = (id: string) =>
     sql`${users.id} in (select user_id from conversations where id = ${id} union all select user_id from messages where id = ${id})`,
   );
 
+/** The user with this email, whatever its case (a member's email is theirs alone). */
+export async function userIdByEmail(email: string): Promise<string | undefined> {
+  const [row] = await getDb()
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .orderBy(desc(users.createdAt))
+    .limit(1);
+  return row?.id;
+}
+
 export async function getUser(id: string): Promise<User | undefined> {
   const [row] = await getDb().select().from(users).where(eq(users.id, id));
   return row;
@@ -66,12 +77,24 @@ export async function ownerOfFact(id: string): Promise<string | undefined> {
   return rows[0]?.user_id;
 }
 
-export async function listJobs(filter: { status?: Job['status']; userId?: string }, limit = 100): Promise<Job[]> {
+/**
+ * Jobs newest first (by enqueue order), a page at a time: `beforeSeq` is the last `seq` of the page
+ * before. Each with its conversation's title and its owner's email, for the console to name them.
+ */
+export async function listJobs(filter: { status?: Job['status']; userId?: string; beforeSeq?: number }, limit = 100) {
   return getDb()
-    .select()
+    .select({ ...getTableColumns(jobs), conversationTitle: conversations.title, userEmail: users.email, userKind: users.kind })
     .from(jobs)
-    .where(and(filter.status ? eq(jobs.status, filter.status) : undefined, filter.userId ? eq(jobs.userId, filter.userId) : undefined))
-    .orderBy(desc(jobs.updatedAt))
+    .leftJoin(conversations, eq(conversations.id, jobs.conversationId))
+    .leftJoin(users, eq(users.id, jobs.userId))
+    .where(
+      and(
+        filter.status ? eq(jobs.status, filter.status) : undefined,
+        filter.userId ? eq(jobs.userId, filter.userId) : undefined,
+        filter.beforeSeq ? lt(jobs.seq, filter.beforeSeq) : undefined,
+      ),
+    )
+    .orderBy(desc(jobs.seq))
     .limit(limit);
 }
 

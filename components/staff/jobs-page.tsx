@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { CloseIcon, RetryIcon } from '../icons';
@@ -54,22 +54,45 @@ const JOBS_HELP = (
   </>
 );
 
-/** "100 jobs: the newest 100 of 2,345" when the list holds only the newest. */
+/** "the newest 100 of 2,345 jobs" while older pages are still to load. */
 function describeShown(shown: number, status: JobStatus | null, counts: Record<JobStatus, number> | undefined): string {
   const total = counts ? (status ? counts[status] : Object.values(counts).reduce((a, b) => a + b, 0)) : shown;
   return total > shown ? `the newest ${shown.toLocaleString()} of ${plural(total, 'job')}` : plural(shown, 'job');
+}
+
+/** "0.4 s", "12 s", "3 min 5 s", "2 h 10 min". */
+function formatDuration(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 10) return `${Math.max(0, seconds).toFixed(1)} s`;
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** How long a finished job took, from being queued after its reply to its last run ending; a running one, so far. */
+function durationOf(job: StaffJob): { label: string; value: string } | null {
+  const queued = new Date(job.createdAt).getTime();
+  if (job.status === 'done' || job.status === 'failed')
+    return { label: 'Took', value: formatDuration(new Date(job.updatedAt).getTime() - queued) };
+  if (job.status === 'running') return { label: 'Running for', value: formatDuration(Date.now() - queued) };
+  return null;
 }
 
 /** /staff/jobs: the post-turn jobs, newest first; failures with their last error and Retry. */
 export function JobsPage({ status, userId }: { status: JobStatus | null; userId: string | null }) {
   // What the last Retry did: said above the list, since a retried job may leave the filtered list.
   const [notice, setNotice] = useState<{ tone: 'good' | 'danger'; text: string } | null>(null);
-  const jobs = useQuery({
+  const pages = useInfiniteQuery({
     queryKey: staffKeys.jobs(status ?? '', userId ?? ''),
-    queryFn: () => staffApi.jobs({ status: status ?? undefined, userId: userId ?? undefined }),
+    queryFn: ({ pageParam }) => staffApi.jobs({ status: status ?? undefined, userId: userId ?? undefined }, pageParam),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last) => last.next ?? undefined,
     refetchInterval: (query) =>
-      query.state.data?.jobs.some((job) => job.status === 'running' || job.status === 'pending') ? 5_000 : false,
+      query.state.data?.pages.some((page) => page.jobs.some((job) => job.status === 'running' || job.status === 'pending')) ? 5_000 : false,
   });
+  const counts = pages.data?.pages[0]?.counts;
+  const jobs = { ...pages, data: pages.data ? pages.data.pages.flatMap((page) => page.jobs) : undefined };
   const href = (next: { status?: JobStatus | null; userId?: string | null }) => {
     const params = new URLSearchParams();
     const s = next.status === undefined ? status : next.status;
@@ -106,12 +129,9 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
                 }`}
               >
                 {filter.label}
-                {jobs.data?.counts ? (
+                {counts ? (
                   <span className="ml-1.5 tabular-nums opacity-70" data-testid="job-filter-count">
-                    {(filter.value
-                      ? jobs.data.counts[filter.value]
-                      : Object.values(jobs.data.counts).reduce((a, b) => a + b, 0)
-                    ).toLocaleString()}
+                    {(filter.value ? counts[filter.value] : Object.values(counts).reduce((a, b) => a + b, 0)).toLocaleString()}
                   </span>
                 ) : null}
               </Link>
@@ -144,12 +164,12 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
 
       <Card
         title={status ? `${status[0].toUpperCase()}${status.slice(1)} jobs` : 'All jobs'}
-        meta={jobs.data ? describeShown(jobs.data.jobs.length, status, jobs.data.counts) : undefined}
+        meta={jobs.data ? describeShown(jobs.data.length, status, counts) : undefined}
         help={JOBS_HELP}
         testId="job-results"
       >
         <Loaded query={jobs} what="the jobs">
-          {({ jobs: rows }) =>
+          {(rows) =>
             rows.length === 0 ? (
               <Empty title={status === 'failed' ? 'No failed jobs' : status ? `No ${status} jobs` : 'No jobs yet'} testId="jobs-empty">
                 {status === 'failed'
@@ -157,11 +177,29 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
                   : 'Jobs appear here after replies are written.'}
               </Empty>
             ) : (
-              <ul className="space-y-2" data-testid="job-list">
-                {rows.map((job) => (
-                  <JobRow key={job.id} job={job} onRetried={setNotice} />
-                ))}
-              </ul>
+              <>
+                <ul className="space-y-2" data-testid="job-list">
+                  {rows.map((job) => (
+                    <JobRow key={job.id} job={job} onRetried={setNotice} />
+                  ))}
+                </ul>
+                <div className="mt-3 flex flex-wrap items-center justify-center gap-3 text-sm text-muted">
+                  {pages.hasNextPage ? (
+                    <button
+                      type="button"
+                      data-testid="jobs-more"
+                      onClick={() => void pages.fetchNextPage()}
+                      disabled={pages.isFetchingNextPage}
+                      className={buttons.secondary}
+                    >
+                      {pages.isFetchingNextPage ? 'Loading…' : 'Load older jobs'}
+                    </button>
+                  ) : (
+                    <span data-testid="jobs-end">That is every job{status ? ` ${status}` : ''}.</span>
+                  )}
+                  {pages.isFetchNextPageError ? <span className="text-danger">Could not load more: {pages.error?.message}</span> : null}
+                </div>
+              </>
             )
           }
         </Loaded>
@@ -195,6 +233,7 @@ function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone:
   });
   const kind = KINDS[job.kind] ?? { label: job.kind, what: 'a post-turn job' };
   const canRetry = job.status === 'failed' || job.status === 'pending';
+  const duration = durationOf(job);
   return (
     <li
       data-testid="job"
@@ -249,11 +288,32 @@ function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone:
             <dd className="text-fg">{formatDateTime(job.runAfter)}</dd>
           </div>
         ) : null}
-        <div className="flex gap-1">
+        {duration ? (
+          <div className="flex gap-1" title="From being queued after its reply to its last run ending">
+            <dt>{duration.label}</dt>
+            <dd className="text-fg tabular-nums" data-testid="job-duration">
+              {duration.value}
+            </dd>
+          </div>
+        ) : null}
+        <div className="flex min-w-0 gap-1">
           <dt>User</dt>
-          <dd>
-            <Link href={`/staff/users/${job.userId}`} className="font-mono text-accent hover:underline">
-              {job.userId.slice(0, 8)}
+          <dd className="min-w-0 truncate">
+            <Link href={`/staff/users/${job.userId}`} className="text-accent hover:underline" title={job.userId} data-testid="job-user">
+              {job.userEmail ?? `${job.userKind ?? 'user'} ${job.userId.slice(0, 8)}`}
+            </Link>
+          </dd>
+        </div>
+        <div className="flex min-w-0 gap-1">
+          <dt>Conversation</dt>
+          <dd className="min-w-0 truncate">
+            <Link
+              href={`/staff/conversations/${job.conversationId}`}
+              className="text-accent hover:underline"
+              title={job.conversationId}
+              data-testid="job-conversation"
+            >
+              {job.conversationTitle ?? job.conversationId.slice(0, 8)}
             </Link>
           </dd>
         </div>

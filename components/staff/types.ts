@@ -1,6 +1,7 @@
-import type { AuditEntry as AuditRow, Job } from '@/db/schema';
-import type { conversationForStaff, findUsers, userOverview } from '@/lib/staff';
-import type { Json, JsonResult } from '../json';
+import type { Job } from '@/db/schema';
+import type { auditPage } from '@/lib/services/audit-log';
+import type { conversationForStaff, findUsers, jobsForStaff, userOverview } from '@/lib/staff';
+import type { JsonResult } from '../json';
 
 // What the staff API answers (app/api/staff/**), as the browser reads it: the server's own types, dates as ISO strings.
 
@@ -18,13 +19,18 @@ export type StaffMessage = ConversationDetail['messages'][number];
 export type StaffSummary = NonNullable<ConversationDetail['summary']>;
 
 export type JobStatus = Job['status'];
-export type StaffJob = Json<Job>;
+/** GET /api/staff/jobs: a job, with its conversation's title and its owner's email. */
+export type StaffJob = JsonResult<typeof jobsForStaff>['jobs'][number];
+export type StaffJobsPage = JsonResult<typeof jobsForStaff>;
 
-export type AuditEntry = Json<AuditRow>;
+/** GET /api/staff/audit: an entry, with its actor's and target's emails as they are now. */
+export type AuditEntry = JsonResult<typeof auditPage>[number];
 
 /** The audit page's filter, as its form holds it. */
 export type AuditFilter = {
+  /** A user id or an email, as typed. */
   actorUserId?: string;
+  /** A user id or an email, as typed. */
   targetUserId?: string;
   objectType?: string;
   action?: string;
