@@ -97,6 +97,16 @@ export function ReplaySection({ record }: { record: TurnRecord }) {
           >
             {replay.isPending ? 'Replaying…' : "Replay with today's memory"}
           </button>
+          <button
+            type="button"
+            data-testid="replay-stored"
+            disabled={replay.isPending || streaming}
+            onClick={() => replay.mutate({ mode: 'stored' })}
+            title="The context exactly as it was stored for this reply (the settings above apply only to a replay with today's memory)"
+            className="rounded-lg border border-line px-3 py-1.5 text-sm font-medium hover:bg-subtle disabled:cursor-not-allowed disabled:opacity-50"
+          >
+            As stored
+          </button>
           {Object.values(form).some(Boolean) ? (
             <button
               type="button"

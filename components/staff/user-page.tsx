@@ -90,8 +90,9 @@ function Overview({ data }: { data: UserOverview }) {
         </div>
       </div>
 
-      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
-        <div className="space-y-6">
+      {/* One column of minmax(0, 1fr) on a phone: an implicit auto column grows to its widest content and overflows. */}
+      <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+        <div className="min-w-0 space-y-6">
           <Card title="Account" help={ACCOUNT_HELP} testId="user-account">
             <dl>
               <Field label="Email">{user.email ?? <span className="text-muted">none (guest)</span>}</Field>
