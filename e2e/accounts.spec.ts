@@ -140,8 +140,7 @@ test('a forgotten password is reset by the mailed link; /account changes it agai
 
 test('a refused sign-in keeps the email and clears only the password; a refused sign-up keeps every field', async ({ page, app, auth }) => {
   const email = uniqueEmail('keep');
-  await auth.submit('sign-up', email, PASSWORD);
-  await page.waitForURL((url) => url.pathname === '/');
+  await auth.submitPastLimit('sign-up', email, PASSWORD, (url) => url.pathname === '/');
   await page.getByTestId('sign-out').click();
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'guest');
 
@@ -174,10 +173,7 @@ test('/account changes the password: a wrong current one says so; the right one 
   // A second browser signed in to the same account (sign-ins are limited to 3 per 10 s from one address).
   const laptop = await browser.newContext();
   const laptopAuth = new AuthPage(await laptop.newPage());
-  await expect(async () => {
-    await laptopAuth.submit('sign-in', member.email, member.password);
-    await laptopAuth.page.waitForURL((url) => url.pathname === '/', { timeout: 3_000 });
-  }).toPass({ intervals: [11_000], timeout: 45_000 });
+  await laptopAuth.submitPastLimit('sign-in', member.email, member.password, (url) => url.pathname === '/');
   const laptopKind = async () => (await (await laptopAuth.page.request.get('/api/me')).json()).user.kind;
   expect(await laptopKind()).toBe('member');
 
@@ -214,8 +210,7 @@ test('/account exports everything as JSON and deletes the account after typing a
   await chat.newConversation();
   await chat.exchange('My tortoise Bartholomew is ninety years old.');
   const email = uniqueEmail('leaving');
-  await auth.submit('sign-up', email, PASSWORD);
-  await page.waitForURL(/\/c\//);
+  await auth.submitPastLimit('sign-up', email, PASSWORD, (url) => url.pathname.startsWith('/c/'));
 
   await page.getByTestId('account-link').click();
   await page.waitForURL(/\/account$/);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Request } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { uniqueEmail } from './pages/auth-page';
+import { STAFF_EMAIL } from './pages/staff-console';
 
 // The staff console (/staff): signed-out visitors get 401 and users 403, on the pages and the API;
 // staff (an email listed in STAFF_EMAILS, see playwright.config.ts, once verified by its mailed link) find a user, open a conversation
@@ -233,11 +234,14 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await page.getByTestId('audit-filter-target').fill(userEmail);
   await page.getByTestId('audit-filter-object').selectOption('fact');
   await page.getByTestId('audit-apply').click();
-  await page.waitForURL(new RegExp(`targetUserId=${userId}.*objectType=fact`));
+  // The filter keeps the email as typed.
+  await page.waitForURL((url) => url.searchParams.get('targetUserId') === userEmail && url.searchParams.get('objectType') === 'fact');
+  await expect(page.getByTestId('audit-filter-target')).toHaveValue(userEmail);
   const edit = page.locator('[data-testid="audit-entry"][data-action="edit"][data-object-type="fact"]');
   await expect(edit).toHaveCount(1);
   await expect(edit.getByTestId('audit-reason')).toContainText(reason);
-  await expect(edit.getByTestId('audit-actor')).toHaveText('you');
+  await expect(edit.getByTestId('audit-actor')).toHaveText(`${STAFF_EMAIL} (you)`);
+  await expect(edit.getByTestId('audit-target')).toHaveText(userEmail);
   await edit.getByTestId('audit-details-toggle').click();
   await expect(edit.getByTestId('audit-before')).toContainText('Miso');
   await expect(edit.getByTestId('audit-after')).toContainText('Mochi');

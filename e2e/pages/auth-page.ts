@@ -13,6 +13,17 @@ export class AuthPage extends AppPage {
     await this.page.getByLabel('Password').fill(password);
     await this.page.getByRole('button', { name: mode === 'sign-up' ? 'Create account' : 'Sign in' }).click();
   }
+
+  /**
+   * Submits until the browser lands where `landed` says: better-auth allows 3 sign-ins (and 3 sign-ups)
+   * per 10 s from one address, and every request of the suite is one address, so wait a window out when refused.
+   */
+  async submitPastLimit(mode: 'sign-up' | 'sign-in', email: string, password: string, landed: (url: URL) => boolean, next?: string) {
+    await expect(async () => {
+      await this.submit(mode, email, password, next);
+      await this.page.waitForURL(landed, { timeout: 5_000 });
+    }).toPass({ intervals: [11_000], timeout: 60_000 });
+  }
 }
 
 /** A fresh address for a test's account. */
