@@ -143,7 +143,11 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
             className="inline-flex items-center gap-1 rounded-full border border-line bg-surface py-0.5 pr-1 pl-3 text-sm text-muted"
             data-testid="job-user-filter"
           >
-            user <span className="font-mono text-xs">{userId.slice(0, 8)}</span>
+            {jobs.data?.[0]?.userEmail ?? (
+              <>
+                user <span className="font-mono text-xs">{userId.slice(0, 8)}</span>
+              </>
+            )}
             <Link
               href={href({ userId: null })}
               replace
