@@ -53,7 +53,7 @@ export function AccountData({ guest, contents }: { guest: boolean; contents: Acc
       <h2 className="text-lg font-semibold">Your data</h2>
       <p className="text-muted">
         {guest
-          ? 'As a guest, your chats and memory are kept for this browser only. Download them, or delete them for good.'
+          ? 'Download your chats and memory, or delete them from memlens for good.'
           : 'Download everything memlens keeps about you, or delete your account for good.'}
       </p>
       <a
@@ -85,8 +85,9 @@ export function AccountData({ guest, contents }: { guest: boolean; contents: Acc
         description={
           <>
             This deletes {what} and, with it, {plural(contents.conversations, 'conversation')} ({plural(contents.messages, 'message')}),{' '}
-            {plural(contents.facts, 'fact')} with their history, {plural(contents.episodes, 'remembered exchange')},{' '}
-            {plural(contents.summaries, 'summary', 'summaries')} and the record of every reply.
+            {plural(contents.facts, 'fact')} with {contents.facts === 1 ? 'its' : 'their'} history,{' '}
+            {plural(contents.episodes, 'remembered exchange')}, {plural(contents.summaries, 'summary', 'summaries')} and the record of every
+            reply.
             {guest ? '' : ' You can no longer sign in with this email.'} It cannot be undone.
           </>
         }

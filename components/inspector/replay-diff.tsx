@@ -78,7 +78,9 @@ export function ReplayDiff({ result }: { result: ReplayResponse }) {
 
       {nothing ? (
         <p className="text-sm text-muted" data-testid="replay-nothing">
-          Today&apos;s memory gives this question the same items as were sent: nothing added, removed or re-ranked.
+          {options.mode === 'stored'
+            ? 'The context as it was stored for this reply: the items sent, as they were.'
+            : 'Today’s memory gives this question the same items as were sent: nothing added, removed or re-ranked.'}
         </p>
       ) : (
         <ul className="space-y-1.5" aria-label="What changed">
