@@ -17,6 +17,9 @@ test('the staff console, light and dark', async ({ page, app, auth, chat, memory
   await page.getByTestId('sign-out').click();
   await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'guest');
   await staffConsole.signIn();
+  await page.goto('/');
+  await expect(page.getByTestId('staff-console-link')).toBeVisible();
+  await app.screenshot('staff-sidebar-link');
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
