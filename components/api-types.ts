@@ -1,4 +1,4 @@
-import type { getFactHistory, withSources } from '@/db/facts';
+import type { withSources } from '@/db/facts';
 import type { EpisodeListing } from '@/db/memory-page';
 import type { Summary } from '@/db/schema';
 import type { listSummaryVersions } from '@/db/summaries';
@@ -10,6 +10,7 @@ import type { PageFact as ServerPageFact } from '@/lib/memory/memory-page';
 import type { REDACTED as SERVER_REDACTED } from '@/lib/memory/redaction';
 import type { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
 import type { TurnRecord as BuiltTurnRecord } from '@/lib/memory/turn-record';
+import type { factWithHistory } from '@/lib/services/memory';
 import type { turnContext } from '@/lib/turn-context';
 import type { Json, JsonResult } from './json';
 
@@ -61,7 +62,7 @@ export type SummaryResponse = { summary: ConversationSummaryBlock | null; versio
 /** A fact as the API shows it: with its sources, without its embedding. */
 export type Fact = JsonResult<typeof withSources>[number];
 export type FactStatus = Fact['status'];
-export type FactEvent = JsonResult<typeof getFactHistory>[number];
+export type FactEvent = JsonResult<typeof factWithHistory>['history'][number];
 
 /** GET /api/memory: what "forget everything" would remove now, and what stays. */
 export type MemoryCounts = JsonResult<typeof memoryCounts>;

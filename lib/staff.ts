@@ -14,7 +14,7 @@ import {
   searchUsers,
 } from '@/db/staff';
 import { getSummary } from '@/db/summaries';
-import { audit, auditEach, userActor } from './audit';
+import { audit, auditEach, staffActor, userActor } from './audit';
 import { notFound } from './errors';
 import { clearSummary, correctFact, forgetFacts } from './memory/corrections';
 import { runDueJobs } from './memory/post-turn';
@@ -95,7 +95,7 @@ export async function replayForStaff(staff: Staff, messageId: string, options: R
 export async function editFactAsStaff(staff: Staff, factId: string, content: string, reason: string) {
   const owner = await ownerOfFact(factId);
   if (!owner) throw notFound('Fact', factId);
-  const fact = await correctFact(owner, factId, content, userActor(staff.user, staff.request, reason));
+  const fact = await correctFact(owner, factId, content, staffActor(staff.user, staff.request, reason));
   if (!fact) throw notFound('Fact', factId);
   return (await withSources(owner, [fact]))[0];
 }
@@ -103,13 +103,13 @@ export async function editFactAsStaff(staff: Staff, factId: string, content: str
 export async function deleteFactAsStaff(staff: Staff, factId: string, reason: string) {
   const owner = await ownerOfFact(factId);
   if (!owner) throw notFound('Fact', factId);
-  return forgetFacts(owner, [factId], userActor(staff.user, staff.request, reason), `deleted by staff: ${reason}`);
+  return forgetFacts(owner, [factId], staffActor(staff.user, staff.request, reason), `deleted by staff: ${reason}`);
 }
 
 export async function clearSummaryAsStaff(staff: Staff, conversationId: string, reason: string) {
   const conversation = await conversationById(conversationId);
   if (!conversation) throw notFound('Conversation', conversationId);
-  return clearSummary({ userId: conversation.userId, conversationId }, userActor(staff.user, staff.request, reason));
+  return clearSummary({ userId: conversation.userId, conversationId }, staffActor(staff.user, staff.request, reason));
 }
 
 /**

@@ -4,6 +4,7 @@ import { type EpisodeCursor, getEpisodeListing, listEpisodesPage, searchFactsByT
 import type { Fact } from '@/db/schema';
 import { memoryCounts } from '@/db/users';
 import { notFound } from '../errors';
+import { factEventsForOwner } from '../memory/actors';
 import { describeFacts, encodeCursor } from '../memory/memory-page';
 
 /** The user's facts matching the filter, each with its sources and the replies that cited it. */
@@ -15,7 +16,7 @@ export async function factsMatching(userId: string, filter: { status?: Fact['sta
 export async function factWithHistory(userId: string, id: string) {
   const fact = await getFact(userId, id);
   if (!fact) throw notFound('Fact', id);
-  return { fact: (await withSources(userId, [fact]))[0], history: await getFactHistory(userId, id) };
+  return { fact: (await withSources(userId, [fact]))[0], history: await factEventsForOwner(userId, id, await getFactHistory(userId, id)) };
 }
 
 /** A fact as the API answers it after a change: with its sources. */
