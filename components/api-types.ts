@@ -1,5 +1,5 @@
 import type { withSources } from '@/db/facts';
-import type { EpisodeListing } from '@/db/memory-page';
+import type { EpisodeListing, MemoryUsage } from '@/db/memory-page';
 import type { Summary } from '@/db/schema';
 import type { listSummaryVersions } from '@/db/summaries';
 import type { memoryCounts } from '@/db/users';
@@ -82,7 +82,7 @@ export type PageFact = Json<ServerPageFact>;
 export type AddFactResult = { fact: PageFact; replaced: string | null };
 
 /** A remembered exchange (an episode): what recall can bring back of an earlier turn. */
-export type Episode = Json<EpisodeListing>;
+export type Episode = Json<EpisodeListing & { usedIn: MemoryUsage }>;
 
 /** GET /api/episodes */
 export type EpisodePage = { episodes: Episode[]; nextCursor: string | null; total: number };

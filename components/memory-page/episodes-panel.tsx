@@ -15,6 +15,7 @@ import { RedactedText } from '../ui/redacted-text';
 import { SearchField, SearchResults, useDebounced } from '../ui/search';
 import { buttons } from '../ui/styles';
 import { messageHref, Panel } from './panel';
+import { citedIn, SentWith } from './usage';
 
 /** The earlier exchanges memlens can recall: newest first, searchable, deletable, a page at a time. */
 export function EpisodesPanel() {
@@ -142,6 +143,9 @@ function EpisodeCard({ episode, onDeleted }: { episode: Episode; onDeleted: (mes
             {episode.conversationTitle}
           </Link>
           <span className="text-faint">{formatDateTime(episode.createdAt)}</span>
+          <span className="text-muted" data-testid="memory-episode-usage">
+            <SentWith usage={episode.usedIn} testId="memory-episode-sent" />, {citedIn(episode.usedIn)}
+          </span>
         </div>
         <button
           type="button"
