@@ -23,7 +23,8 @@ export type ErrorCode =
   | 'failed_before_context'
   | 'email_too_long'
   | 'name_too_long'
-  | 'invalid_image';
+  | 'invalid_image'
+  | 'invalid_item';
 
 export class DomainError extends Error {
   constructor(

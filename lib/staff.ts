@@ -19,6 +19,7 @@ import { notFound } from './errors';
 import { clearSummary, correctFact, forgetFacts } from './memory/corrections';
 import { runDueJobs } from './memory/post-turn';
 import { type ReplayOptions, replayTurn } from './memory/replay';
+import { type ItemRef, whyNotRecalled } from './memory/why-not-recalled';
 import { conversationMessages } from './services/messages';
 import { turnContext } from './turn-context';
 import { strictObject, text } from './validation';
@@ -90,6 +91,14 @@ export async function replayForStaff(staff: Staff, messageId: string, options: R
   if (!owner) throw notFound('Message', messageId);
   await read(staff, owner, 'turn_replay', messageId);
   return replayTurn({ userId: owner }, messageId, options);
+}
+
+/** Why one of the user's memory items was or was not in a reply's context (audited as a read of the turn). */
+export async function whyNotRecalledForStaff(staff: Staff, messageId: string, item: ItemRef) {
+  const owner = await ownerOfMessage(messageId);
+  if (!owner) throw notFound('Message', messageId);
+  await read(staff, owner, 'turn_why', messageId);
+  return whyNotRecalled(owner, messageId, item);
 }
 
 export async function editFactAsStaff(staff: Staff, factId: string, content: string, reason: string) {
