@@ -10,6 +10,7 @@ import type { PageFact as ServerPageFact } from '@/lib/memory/memory-page';
 import type { REDACTED as SERVER_REDACTED } from '@/lib/memory/redaction';
 import type { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
 import type { TurnRecord as BuiltTurnRecord } from '@/lib/memory/turn-record';
+import type { WhyNotRecalled } from '@/lib/memory/why-not-recalled';
 import type { factWithHistory } from '@/lib/services/memory';
 import type { turnContext } from '@/lib/turn-context';
 import type { Json, JsonResult } from './json';
@@ -95,3 +96,6 @@ export type FactKind = (typeof FACT_SLOTS)[number];
 
 /** POST /api/messages/:id/replay: a past turn's context assembled again and compared (type-only, from the server code). */
 export type { ReplayOptions, ReplayResult as ReplayResponse } from '@/lib/memory/replay';
+
+/** GET /api/messages/:id/why?item=: why a memory item was or was not in a reply's context. */
+export type WhyAnswer = Json<WhyNotRecalled>;

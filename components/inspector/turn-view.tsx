@@ -12,6 +12,7 @@ import { RecalledSection } from './recalled-section';
 import { AttemptsBar, RecordRedactedNotice } from './record-notices';
 import { ReplaySection } from './replay-section';
 import { TimingSection } from './timing-section';
+import { WhySection } from './why-section';
 
 /** Everything about one reply's context, section by section. */
 export function TurnView({ record, onReveal }: { record: TurnRecord; onReveal: () => void }) {
@@ -21,6 +22,7 @@ export function TurnView({ record, onReveal }: { record: TurnRecord; onReveal: (
       <RecordRedactedNotice record={record} />
       <RetrievalSection record={record} />
       <RecalledSection record={record} onReveal={onReveal} />
+      <WhySection record={record} />
       <BudgetSection record={record} />
       <MessagesSection record={record} />
       <TimingSection record={record} />

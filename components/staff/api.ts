@@ -1,5 +1,5 @@
 import { STAFF_REQUEST_HEADER } from '@/lib/shared/staff-header';
-import type { ReplayOptions, ReplayResponse, TurnContext } from '../api-types';
+import type { ReplayOptions, ReplayResponse, TurnContext, WhyAnswer } from '../api-types';
 import { fetchOrThrow, type MessageLocation, queryString as query } from '../http';
 import type {
   AuditEntry,
@@ -58,6 +58,7 @@ export const staffApi = {
   turn: (messageId: string) => request<TurnContext>(`/api/staff/messages/${messageId}/context`),
   replay: (messageId: string, options: ReplayOptions) =>
     request<ReplayResponse>(`/api/staff/messages/${messageId}/replay`, { method: 'POST', json: options }),
+  why: (messageId: string, item: string) => request<WhyAnswer>(`/api/staff/messages/${messageId}/why${query({ item })}`),
   messageLocation: (messageId: string) =>
     request<{ message: MessageLocation }>(`/api/staff/messages/${messageId}`).then(({ message }) => message),
   editFact: (id: string, content: string, reason: string) =>
