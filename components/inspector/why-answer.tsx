@@ -2,7 +2,7 @@
 
 import type { WhyAnswer } from '../api-types';
 import { describeActor, type Viewer } from '../describe-actor';
-import { formatGap, formatRelative, formatScore } from '../ui/format';
+import { formatGap, formatRelative, formatScore, ordinal } from '../ui/format';
 
 type Search = WhyAnswer['searches'][number];
 type Correction = NonNullable<WhyAnswer['correction']>;
@@ -60,12 +60,6 @@ export function whySentence(answer: WhyAnswer, viewer: Viewer): string {
       return 'Searched again now it would be found: your memory has changed since this reply.';
   }
 }
-
-const ordinal = (n: number) => {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
-  return `${n}${suffix}`;
-};
 
 /** The answer: plain words first, the scores and ranks behind "Technical details". */
 export function WhyAnswerView({ answer, viewer }: { answer: WhyAnswer; viewer: Viewer }) {

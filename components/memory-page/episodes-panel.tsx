@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../confirm-dialog';
 import { TrashIcon } from '../icons';
 import { useAfterMemoryChange } from '../memory-changed';
 import { ActionNotice, describeForgetting, useActionNotice } from '../memory-edits';
-import { formatDateTime, plural } from '../ui/format';
+import { formatDateTime, formatRelative, plural } from '../ui/format';
 import { LoadError } from '../ui/loading';
 import { RedactedText } from '../ui/redacted-text';
 import { SearchField, SearchResults, useDebounced } from '../ui/search';
@@ -142,7 +142,9 @@ function EpisodeCard({ episode, onDeleted }: { episode: Episode; onDeleted: (mes
           >
             {episode.conversationTitle}
           </Link>
-          <span className="text-faint">{formatDateTime(episode.createdAt)}</span>
+          <time className="text-faint" dateTime={episode.createdAt} title={formatDateTime(episode.createdAt)}>
+            {formatRelative(episode.createdAt)}
+          </time>
           <span className="text-muted" data-testid="memory-episode-usage">
             <SentWith usage={episode.usedIn} testId="memory-episode-sent" />, {citedIn(episode.usedIn)}
           </span>

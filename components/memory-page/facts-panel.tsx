@@ -10,7 +10,7 @@ import { HistoryIcon, PencilIcon, PlusIcon, QuoteIcon, TrashIcon } from '../icon
 import { useAfterMemoryChange } from '../memory-changed';
 import { ActionNotice, FactHistory, FactItem, useActionNotice, useFactEdits } from '../memory-edits';
 import { Badge } from '../ui/badge';
-import { formatDate, formatDateTime, plural } from '../ui/format';
+import { formatDate, formatDateTime, formatRelative, plural } from '../ui/format';
 import { SearchField, SearchResults, useDebounced } from '../ui/search';
 import { buttons } from '../ui/styles';
 import { messageHref, Panel } from './panel';
@@ -292,7 +292,9 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
               >
                 Reply in “{reply.conversationTitle}”
               </Link>
-              <span className="text-faint">{formatDateTime(reply.createdAt)}</span>
+              <time className="text-faint" dateTime={reply.createdAt} title={formatDateTime(reply.createdAt)}>
+                {formatRelative(reply.createdAt)}
+              </time>
             </li>
           ))}
           {fact.usedIn.count > fact.usedIn.replies.length ? (
