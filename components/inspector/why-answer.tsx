@@ -30,7 +30,7 @@ function describeCorrection(correction: Correction, replyAt: string, viewer: Vie
 }
 
 /** The answer in plain words: one sentence, and what happened to the item since, if anything. */
-export function whySentence(answer: WhyAnswer, viewer: Viewer): string {
+function whySentence(answer: WhyAnswer, viewer: Viewer): string {
   const [search] = answer.searches;
   const standing = search?.standing;
   switch (answer.verdict) {

@@ -12,7 +12,7 @@ const STATUS_NOTES: Record<string, string> = { superseded: 'replaced', deleted: 
 export const factPicks = (facts: FactLike[]): MemoryPick[] =>
   facts.map((f) => ({ key: `fact:${f.id}`, kind: 'fact', text: f.content, note: STATUS_NOTES[f.status] ?? null }));
 
-export const episodePicks = (episodes: EpisodeLike[]): MemoryPick[] =>
+const episodePicks = (episodes: EpisodeLike[]): MemoryPick[] =>
   episodes.map((e) => ({
     key: `episode:${e.id}`,
     kind: 'episode',

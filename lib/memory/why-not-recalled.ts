@@ -30,12 +30,12 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const ITEM_KEY = new RegExp(`^(fact|episode|summary):(${UUID})(?:@v\\d+)?$`, 'iu');
 
 /** `fact:<id>`, `episode:<id>`, `summary:<conversation id>` (a version suffix is allowed and ignored). */
-export function parseItemKey(key: string): ItemRef | undefined {
+function parseItemKey(key: string): ItemRef | undefined {
   const match = ITEM_KEY.exec(key.trim());
   return match ? { kind: match[1].toLowerCase() as ItemRef['kind'], id: match[2].toLowerCase() } : undefined;
 }
 
-export type Verdict =
+type Verdict =
   | 'sent'
   | 'in_window'
   | 'cut_by_budget'
