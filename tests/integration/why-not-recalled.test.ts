@@ -165,7 +165,8 @@ describe('why a memory item was not in a reply', () => {
     const conversationId = await importTurns(client.user.id, [['Hello there.', 'Hi!']], 'Music');
     await postTurnSettled(client.user.id);
     const { replyId } = await ask(client, conversationId, 'Which composers wrote the best cello concertos?');
-    const [episode] = await getSql()`select id from episodes where user_id = ${client.user.id} and content like '%水龙头%'`;
+    const [episode] =
+      await getSql()`select id from episodes where user_id = ${client.user.id} and content like '%水龙头%' order by created_at limit 1`;
     const answer = await whyOf(client, replyId, `episode:${episode.id}`);
     expect(answer.verdict).toBe('not_similar_enough');
     const [search] = answer.searches;
@@ -181,9 +182,16 @@ describe('why a memory item was not in a reply', () => {
     const otherConversation = await importTurns(client.user.id, [['Hi.', 'Hello.']], 'Other');
     await postTurnSettled(client.user.id);
     const { replyId } = await ask(client, conversationId, 'What did I plant?');
-    const [episode] = await getSql()`select id from episodes where user_id = ${client.user.id} and content like '%tomatoes%'`;
+    // The exchange that said it, not this reply's own (whose answer may quote it).
+    const [episode] =
+      await getSql()`select id from episodes where user_id = ${client.user.id} and content like '%tomatoes%' order by created_at limit 1`;
     const windowed = await whyOf(client, replyId, `episode:${episode.id}`);
     expect(windowed.verdict, JSON.stringify(windowed)).toBe('in_window');
+    const [own] = await getSql()`select id from episodes where assistant_message_id = ${replyId}`;
+    expect(await whyOf(client, replyId, `episode:${own.id}`)).toMatchObject({
+      verdict: 'not_searched',
+      notSearched: expect.stringContaining('itself'),
+    });
     const [elsewhere] = await getSql()`select id from episodes where conversation_id = ${otherConversation}`;
     expect(await whyOf(client, replyId, `episode:${elsewhere.id}`)).toMatchObject({
       verdict: 'not_searched',
