@@ -27,12 +27,15 @@ export function WhySection({ record }: { record: TurnRecord }) {
   const [text, setText] = useState('');
   const q = useDebounced(text.trim(), 250);
   const [picked, setPicked] = useState<MemoryPick | null>(null);
+  // Read only once asked for: opening a reply must not read the whole memory (staff reads are audited).
+  const [listed, setListed] = useState(false);
   const sentKeys = new Set(record.recalled.filter((item) => item.kept).map((item) => item.key));
   const picks = useQuery({
     queryKey: [endpoints.cacheKey, 'memory-picks', q],
     queryFn: () => endpoints.memoryPicks(q),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
+    enabled: listed || q !== '',
   });
   const summaryPick: MemoryPick = {
     key: `summary:${record.conversationId}`,
@@ -40,7 +43,7 @@ export function WhySection({ record }: { record: TurnRecord }) {
     text: "This conversation's summary",
     note: null,
   };
-  const choices = [...(picks.data ?? []), ...(q === '' ? [summaryPick] : [])];
+  const choices = picks.data ? [...picks.data, ...(q === '' ? [summaryPick] : [])] : [];
   const answer = useQuery({
     queryKey: [endpoints.cacheKey, 'why', record.assistantMessageId, picked?.key],
     queryFn: () => endpoints.why(record.assistantMessageId, picked!.key),
@@ -52,9 +55,21 @@ export function WhySection({ record }: { record: TurnRecord }) {
     <Section testId="why" title="Why not recalled?" meta="ask about any memory" help={WHY_HELP} defaultOpen={false}>
       <SearchField label="Find a memory" value={text} onChange={setText} placeholder="Find a fact or an exchange…" testId="why-search" />
       {picks.isError ? <LoadError error={picks.error} what="your memory" retry={() => void picks.refetch()} /> : null}
-      {picks.isPending ? <Skeleton lines={2} /> : null}
+      {!listed && q === '' ? (
+        <button
+          type="button"
+          data-testid="why-list"
+          onClick={() => setListed(true)}
+          className="mt-2 rounded-md border border-line px-2 py-0.5 text-xs font-medium text-muted hover:bg-subtle hover:text-fg"
+        >
+          List {endpoints.viewer.audience === 'owner' ? 'my' : "the user's"} memories
+        </button>
+      ) : null}
+      {picks.isFetching && !picks.data ? <Skeleton lines={2} /> : null}
       <ul className="mt-2 max-h-56 space-y-1 overflow-y-auto" data-testid="why-picks" aria-label="Memories to ask about">
-        {picks.isSuccess && choices.length === 0 ? <li className="text-xs text-muted">Nothing in your memory contains “{q}”.</li> : null}
+        {picks.isSuccess && choices.length === 0 && q !== '' ? (
+          <li className="text-xs text-muted">Nothing in your memory contains “{q}”.</li>
+        ) : null}
         {choices.map((choice) => (
           <li key={choice.key}>
             <button
