@@ -63,7 +63,7 @@ test("a staff edit reads as staff's, with the reason, in the user's fact history
     data: { content: 'I work as a furniture restorer.', reason: 'the user wrote to support' },
   });
   expect(edited.status()).toBe(200);
-  await page.getByTestId('sign-out').click();
+  await page.context().clearCookies();
 
   await auth.submit('sign-in', email, 'user password 1');
   await page.waitForURL((url) => url.pathname === '/');

@@ -87,7 +87,7 @@ export function WhySection({ record }: { record: TurnRecord }) {
                 <RedactedText text={choice.text} />
               </span>
               {sentKeys.has(choice.key) ? <span className="shrink-0 text-muted">sent</span> : null}
-              {choice.note ? <span className="shrink-0 text-faint">{choice.note}</span> : null}
+              {choice.note ? <span className="max-w-[40%] min-w-0 truncate text-faint">{choice.note}</span> : null}
             </button>
           </li>
         ))}
