@@ -5,7 +5,7 @@ export type Viewer = { audience: 'owner' } | { audience: 'staff'; ownerId: strin
 
 /**
  * An actor label in the reader's words. For the owner: `user:<id>` → "you", `staff:<id>` → "staff",
- * the memory model or the offline rules → "memlens". For staff: the owner is "the user", another
+ * the memory model, the offline rules or an automatic refresh → "memlens". For staff: the owner is "the user", another
  * person "staff <id>", a model "model <name>".
  */
 export function describeActor(actor: string, viewer: Viewer = { audience: 'owner' }): string {

@@ -10,6 +10,7 @@ describe('who did it, in the reader’s words', () => {
     expect(describeActor(`staff:${staff}`)).toBe('staff');
     expect(describeActor('model:gpt-4o-mini')).toBe('memlens');
     expect(describeActor('offline-rules')).toBe('memlens');
+    expect(describeActor('system')).toBe('memlens');
     expect(describeActorWithReason(`staff:${staff}`, '用户来信要求更正')).toBe('staff (“用户来信要求更正”)');
     expect(describeActorWithReason(`user:${owner}`, null)).toBe('you');
   });
