@@ -5,8 +5,8 @@ export type Viewer = { audience: 'owner' } | { audience: 'staff'; ownerId: strin
 
 /**
  * An actor label in the reader's words. For the owner: `user:<id>` → "you", `staff:<id>` → "staff",
- * the memory model, the offline rules or an automatic refresh → "memlens". For staff: the owner is "the user", another
- * person "staff <id>", a model "model <name>".
+ * the memory model, the offline rules or an automatic refresh → "memlens". For staff: the owner is
+ * "the user", another person "staff <id>", a model "model <name>".
  */
 export function describeActor(actor: string, viewer: Viewer = { audience: 'owner' }): string {
   const [kind, rest = ''] = splitLabel(actor);
@@ -15,8 +15,9 @@ export function describeActor(actor: string, viewer: Viewer = { audience: 'owner
     if (viewer.audience === 'owner') return 'you';
     return rest === viewer.ownerId ? 'the user' : `staff ${shortId(rest)}`;
   }
-  if (kind === 'model' || actor === 'offline-rules')
+  if (kind === 'model' || actor === 'offline-rules' || actor === 'system') {
     return viewer.audience === 'owner' ? 'memlens' : kind === 'model' ? `model ${rest}` : actor;
+  }
   return actor;
 }
 
