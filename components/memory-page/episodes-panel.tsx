@@ -146,7 +146,8 @@ function EpisodeCard({ episode, onDeleted }: { episode: Episode; onDeleted: (mes
             {formatRelative(episode.createdAt)}
           </time>
           <span className="text-muted" data-testid="memory-episode-usage">
-            <SentWith usage={episode.usedIn} testId="memory-episode-sent" />, {citedIn(episode.usedIn)}
+            <SentWith usage={episode.usedIn} testId="memory-episode-sent" />
+            {episode.usedIn.sent > 0 ? `, ${citedIn(episode.usedIn)}` : null}
           </span>
         </div>
         <button
