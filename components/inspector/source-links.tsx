@@ -7,6 +7,8 @@ import { formatDate, plural } from '../ui/format';
 import { useEndpoints, useMessageLocation, useViewer } from './endpoints';
 import { revealMessage, useInspector } from './store';
 
+const OUTSIDE_A_CHAT = 3;
+
 /**
  * Links to the messages an item came from, in words (the ids are in their titles): a click scrolls
  * the chat to a message of this conversation; a message of another conversation is a link that
@@ -16,7 +18,7 @@ export function SourceLinks({
   ids,
   onReveal,
   conversationHint,
-  max = Number.POSITIVE_INFINITY,
+  max,
 }: {
   ids: string[];
   onReveal?: () => void;
@@ -26,10 +28,12 @@ export function SourceLinks({
   const present = useInspector((state) => state.messages);
   const viewer = useViewer();
   if (ids.length === 0) return <span className="text-xs text-faint">no source messages</span>;
-  const hidden = ids.slice(max);
+  // Outside a chat (the Memory page) every source is elsewhere: a few links, then a count.
+  const shown = max ?? (present.length === 0 ? OUTSIDE_A_CHAT : ids.length);
+  const hidden = ids.slice(shown);
   return (
     <span className="inline-flex flex-wrap items-baseline gap-1" data-testid="sources">
-      {ids.slice(0, max).map((id) => {
+      {ids.slice(0, shown).map((id) => {
         const message = present.find((m) => m.id === id);
         if (!message) return <ForeignSource key={id} id={id} conversationHint={conversationHint ?? null} />;
         return (
