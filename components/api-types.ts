@@ -1,5 +1,5 @@
-import type { getFactHistory, withSources } from '@/db/facts';
-import type { EpisodeListing } from '@/db/memory-page';
+import type { withSources } from '@/db/facts';
+import type { EpisodeListing, MemoryUsage } from '@/db/memory-page';
 import type { Summary } from '@/db/schema';
 import type { listSummaryVersions } from '@/db/summaries';
 import type { memoryCounts } from '@/db/users';
@@ -10,6 +10,8 @@ import type { PageFact as ServerPageFact } from '@/lib/memory/memory-page';
 import type { REDACTED as SERVER_REDACTED } from '@/lib/memory/redaction';
 import type { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
 import type { TurnRecord as BuiltTurnRecord } from '@/lib/memory/turn-record';
+import type { WhyNotRecalled } from '@/lib/memory/why-not-recalled';
+import type { factWithHistory } from '@/lib/services/memory';
 import type { turnContext } from '@/lib/turn-context';
 import type { Json, JsonResult } from './json';
 
@@ -61,7 +63,7 @@ export type SummaryResponse = { summary: ConversationSummaryBlock | null; versio
 /** A fact as the API shows it: with its sources, without its embedding. */
 export type Fact = JsonResult<typeof withSources>[number];
 export type FactStatus = Fact['status'];
-export type FactEvent = JsonResult<typeof getFactHistory>[number];
+export type FactEvent = JsonResult<typeof factWithHistory>['history'][number];
 
 /** GET /api/memory: what "forget everything" would remove now, and what stays. */
 export type MemoryCounts = JsonResult<typeof memoryCounts>;
@@ -81,7 +83,7 @@ export type PageFact = Json<ServerPageFact>;
 export type AddFactResult = { fact: PageFact; replaced: string | null };
 
 /** A remembered exchange (an episode): what recall can bring back of an earlier turn. */
-export type Episode = Json<EpisodeListing>;
+export type Episode = Json<EpisodeListing & { usedIn: MemoryUsage }>;
 
 /** GET /api/episodes */
 export type EpisodePage = { episodes: Episode[]; nextCursor: string | null; total: number };
@@ -94,3 +96,6 @@ export type FactKind = (typeof FACT_SLOTS)[number];
 
 /** POST /api/messages/:id/replay: a past turn's context assembled again and compared (type-only, from the server code). */
 export type { ReplayOptions, ReplayResult as ReplayResponse } from '@/lib/memory/replay';
+
+/** GET /api/messages/:id/why?item=: why a memory item was or was not in a reply's context. */
+export type WhyAnswer = Json<WhyNotRecalled>;

@@ -14,6 +14,7 @@ import type {
   ReplayResponse,
   SummaryResponse,
   TurnContext,
+  WhyAnswer,
 } from './api-types';
 import { fetchOrThrow, type MessageLocation, queryString as query } from './http';
 import type { ConversationSummary, ImportView, StoredMessage } from './types';
@@ -68,6 +69,8 @@ export const api = {
       conversationId: message.conversationId,
       role: message.role,
     })),
+  whyNotRecalled: (messageId: string, item: string) =>
+    request<WhyAnswer>(`/api/messages/${messageId}/why${query({ item })}`, { cache: 'no-store' }),
   replayTurn: (messageId: string, options: ReplayOptions = {}) =>
     request<ReplayResponse>(`/api/messages/${messageId}/replay`, { method: 'POST', json: options, cache: 'no-store' }),
 

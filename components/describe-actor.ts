@@ -4,15 +4,30 @@ import { shortId } from './ui/format';
 export type Viewer = { audience: 'owner' } | { audience: 'staff'; ownerId: string };
 
 /**
- * `user:<uuid>` → "you" for the user (or, for staff, "the user" when it is the owner and "staff …"
- * otherwise), `model:x` → "model x", anything else as is.
+ * An actor label in the reader's words. For the owner: `user:<id>` → "you", `staff:<id>` → "staff",
+ * the memory model, the offline rules or an automatic refresh → "memlens". For staff: the owner is
+ * "the user", another person "staff <id>", a model "model <name>".
  */
 export function describeActor(actor: string, viewer: Viewer = { audience: 'owner' }): string {
-  if (actor.startsWith('user:')) {
+  const [kind, rest = ''] = splitLabel(actor);
+  if (kind === 'staff') return viewer.audience === 'owner' ? 'staff' : `staff ${shortId(rest)}`;
+  if (kind === 'user') {
     if (viewer.audience === 'owner') return 'you';
-    const id = actor.slice('user:'.length);
-    return id === viewer.ownerId ? 'the user' : `staff ${shortId(id)}`;
+    return rest === viewer.ownerId ? 'the user' : `staff ${shortId(rest)}`;
   }
-  if (actor.startsWith('model:')) return `model ${actor.slice(6)}`;
+  if (kind === 'model' || actor === 'offline-rules' || actor === 'system') {
+    return viewer.audience === 'owner' ? 'memlens' : kind === 'model' ? `model ${rest}` : actor;
+  }
   return actor;
+}
+
+/** "staff" with the reason staff gave, when there is one. */
+export function describeActorWithReason(actor: string, reason: string | null | undefined, viewer: Viewer = { audience: 'owner' }): string {
+  const who = describeActor(actor, viewer);
+  return reason && actor.startsWith('staff:') ? `${who} (“${reason}”)` : who;
+}
+
+function splitLabel(actor: string): [string, string?] {
+  const colon = actor.indexOf(':');
+  return colon < 0 ? [actor] : [actor.slice(0, colon), actor.slice(colon + 1)];
 }

@@ -5,7 +5,7 @@ import { type ReactNode, useId, useRef, useState } from 'react';
 import { api, memoryKeys } from './api';
 import type { Fact, FactEvent } from './api-types';
 import { ConfirmDialog } from './confirm-dialog';
-import { describeActor } from './describe-actor';
+import { describeActorWithReason } from './describe-actor';
 import { useAfterMemoryChange } from './memory-changed';
 import { Badge, Notice } from './ui/badge';
 import { formatDateTime, plural } from './ui/format';
@@ -274,7 +274,7 @@ export function FactHistory({ factId, place }: { factId: string; place: FactPlac
             <div className="flex flex-wrap items-center gap-1.5">
               {/* The inspector shows the event as stored (ADD, UPDATE…); the Memory page says it in words. */}
               <Badge tone={badge.tone}>{place === 'inspector' ? event.event : badge.label}</Badge>
-              <span className="text-muted">by {describeActor(event.actor)}</span>
+              <span className="text-muted">by {describeActorWithReason(event.actor, event.reason)}</span>
               <span className="ml-auto text-faint">{formatDateTime(event.createdAt)}</span>
             </div>
             {event.oldContent || event.newContent ? (

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { hybridSearch } from './hybrid-search';
+import { type HybridSearch, hybridSearch } from './hybrid-search';
 import { type Executor, linkSources } from './provenance';
 import { episodes, memorySources } from './schema';
 import type { RankedCandidate } from './vector';
@@ -132,9 +132,10 @@ export type EpisodeQuery = {
   excludeMessageIds: string[];
 };
 
-export async function searchEpisodes(query: EpisodeQuery): Promise<EpisodeHit[]> {
+/** The hybrid search recall runs over the user's episodes (also scoring one episode for it). */
+export function episodeSearch(query: EpisodeQuery): HybridSearch {
   const exclude = query.excludeMessageIds;
-  const hits = await hybridSearch({
+  return {
     table: 'episodes',
     userId: query.userId,
     scope: sql`e.user_id = ${query.userId}
@@ -144,7 +145,11 @@ export async function searchEpisodes(query: EpisodeQuery): Promise<EpisodeHit[]>
     keywords: query.keywords,
     k: query.k,
     minSimilarity: query.minSimilarity ?? -1,
-  });
+  };
+}
+
+export async function searchEpisodes(query: EpisodeQuery): Promise<EpisodeHit[]> {
+  const hits = await hybridSearch(episodeSearch(query));
   return hits.map(({ row, ...ranks }) => ({
     ...ranks,
     content: row.content as string,

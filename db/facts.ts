@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { hybridSearch } from './hybrid-search';
+import { type HybridSearch, hybridSearch } from './hybrid-search';
 import { type Executor, factSources, linkSources, type Span } from './provenance';
 import { type Fact, factEvents, facts, memorySources } from './schema';
 import type { RankedCandidate } from './vector';
@@ -21,13 +21,9 @@ export type FactQuery = {
   excludeConversationId?: string;
 };
 
-/**
- * Hybrid recall over the user's ACTIVE facts; superseded and deleted facts have no embedding and are
- * filtered out. Each found fact carries its sources (oldest link first) and whether it replaced an
- * older one, read in the same statement.
- */
-export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
-  const hits = await hybridSearch({
+/** The hybrid search recall runs over the user's active facts (also scoring one fact for it). */
+export function factSearch(query: FactQuery): HybridSearch {
+  return {
     table: 'facts',
     userId: query.userId,
     scope: sql`e.user_id = ${query.userId} and e.status = 'active'
@@ -36,6 +32,17 @@ export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
     keywords: query.keywords,
     k: query.k,
     minSimilarity: query.minSimilarity ?? -1,
+  };
+}
+
+/**
+ * Hybrid recall over the user's ACTIVE facts; superseded and deleted facts have no embedding and are
+ * filtered out. Each found fact carries its sources (oldest link first) and whether it replaced an
+ * older one, read in the same statement.
+ */
+export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
+  const hits = await hybridSearch({
+    ...factSearch(query),
     annotate: sql`jsonb_build_object(
       'sources', (select coalesce(jsonb_agg(jsonb_build_object('messageId', s.message_id, 'spanStart', s.span_start, 'spanEnd', s.span_end) order by s.created_at), '[]')
                   from memory_sources s where s.user_id = e.user_id and s.fact_id = e.id),

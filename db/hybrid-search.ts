@@ -167,3 +167,70 @@ function lexicalRanking(table: SQL, scope: SQL, keywords: string[], limit: numbe
     group by h.id, h.created_at
     order by rank limit ${limit}`;
 }
+
+/** Where one row stands in a search: its own scores and ranks in each half, and its place in the fused list. */
+export type RowStanding = {
+  /** Whether the row is among those the search's scope covers at all. */
+  inScope: boolean;
+  /** Cosine similarity to the query, and 1 + how many rows of the scope are closer (null without a vector). */
+  vectorScore: number | null;
+  vectorRank: number | null;
+  /** The lexical score and rank (null when the row shares no query term). */
+  lexicalScore: number | null;
+  lexicalRank: number | null;
+  /** The query terms the row holds. */
+  sharedTerms: string[];
+  /** Its place in the fused list the search cuts to k (null: not in it), and how long that list is. */
+  fusedRank: number | null;
+  fusedCount: number;
+  /** How many rows each half hands to the fusion. */
+  pool: number;
+};
+
+/**
+ * Scores one row as `hybridSearch` would see it: the same two halves and the same fusion, uncut,
+ * plus the row's exact ranks in each half. `asOf` leaves out rows made after that time (what a
+ * past search could not have met). Read-only; the search itself is unchanged.
+ */
+export async function rowStanding(given: HybridSearch, id: string, asOf?: Date): Promise<RowStanding> {
+  const search = asOf ? { ...given, scope: sql`(${given.scope}) and e.created_at <= ${asOf.toISOString()}` } : given;
+  const table = sql.raw(search.table);
+  const pool = Math.max(search.k * 4, 20);
+  const terms = [...new Set(search.keywords.filter((k) => k.length >= 1))].slice(0, 16);
+  const vector = search.embedding.length > 0 ? sql`${toVectorLiteral(search.embedding)}::vector` : sql`null::vector`;
+  const [row] = (await getDb().execute(sql`
+    with vec as (${vectorRanking(table, search, pool)}),
+    lex as (${lexicalRanking(table, search.scope, search.keywords, pool)}),
+    lex_all as (${lexicalRanking(table, search.scope, search.keywords, ROWS_PER_TERM * 16)}),
+    fused as (
+      select id, row_number() over (order by rrf desc, created_at desc) as fused_rank from (
+        select coalesce(vec.id, lex.id) as id, coalesce(vec.created_at, lex.created_at) as created_at,
+               coalesce(1.0 / (${RRF_K} + vec.rank), 0) + coalesce(1.0 / (${RRF_K} + lex.rank), 0) as rrf
+        from vec full join lex on lex.id = vec.id
+        where lex.id is not null or vec.score >= ${search.minSimilarity}) f
+    ),
+    target as (select e.id, e.embedding, e.search_terms from ${table} e where e.id = ${id} and ${search.scope})
+    select exists (select 1 from target) as in_scope,
+           (select 1 - (t.embedding <=> ${vector}) from target t) as vector_score,
+           (select 1 + count(*) from ${table} e, target t
+             where t.embedding is not null and ${vector} is not null and ${search.scope} and e.embedding is not null
+               and (e.embedding <=> ${vector}) < (t.embedding <=> ${vector})) as vector_rank,
+           (select l.score from lex_all l join target t on t.id = l.id) as lexical_score,
+           (select l.rank from lex_all l join target t on t.id = l.id) as lexical_rank,
+           coalesce((select array_agg(term) from target t, unnest(${sql.param(terms)}::text[]) as q(term) where t.search_terms @> array[q.term]), '{}') as shared_terms,
+           (select f.fused_rank from fused f join target t on t.id = f.id) as fused_rank,
+           (select count(*) from fused) as fused_count`)) as unknown as Array<Record<string, unknown>>;
+  const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  const inScope = row.in_scope === true || row.in_scope === 't';
+  return {
+    inScope,
+    vectorScore: num(row.vector_score),
+    vectorRank: inScope && row.vector_score !== null ? num(row.vector_rank) : null,
+    lexicalScore: num(row.lexical_score),
+    lexicalRank: num(row.lexical_rank),
+    sharedTerms: (row.shared_terms as string[] | null) ?? [],
+    fusedRank: num(row.fused_rank),
+    fusedCount: Number(row.fused_count),
+    pool,
+  };
+}

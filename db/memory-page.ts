@@ -67,38 +67,52 @@ export async function messagePlaces(userId: string, messageIds: string[]): Promi
 }
 
 type CitingReply = { messageId: string; conversationId: string; conversationTitle: string; createdAt: string };
-export type FactUsage = { count: number; replies: CitingReply[] };
+/** `sent`: replies whose context held the item; `count`: those that cited it, listed in `replies`. */
+export type MemoryUsage = { count: number; sent: number; replies: CitingReply[] };
+export type FactUsage = MemoryUsage;
 
 /**
- * For each fact, the replies that cited it (`fact:<id>` among the cited keys of the reply's
- * citations): only replies that still exist, each counted once, by its latest attempt (a retried
- * reply that no longer cites the fact does not count). Newest first; at most `limit` replies listed.
+ * For each memory item key (`fact:<id>`, `episode:<id>`), the replies whose context held it and the
+ * replies that cited it (among the items and the cited keys of the reply's citations): only replies
+ * that still exist, each counted once, by its latest attempt (a retried reply that no longer cites
+ * the item does not count). Citing replies newest first; at most `limit` listed.
  */
-export async function factUsage(userId: string, factIds: string[], limit = 20): Promise<Map<string, FactUsage>> {
-  const usage = new Map<string, FactUsage>(factIds.map((id) => [id, { count: 0, replies: [] }]));
-  if (factIds.length === 0) return usage;
-  const keys = factIds.map((id) => `fact:${id}`);
-  const rows = await getDb().execute<{ key: string; message_id: string; conversation_id: string; title: string; created_at: string }>(sql`
+export async function memoryUsage(userId: string, keys: string[], limit = 20): Promise<Map<string, MemoryUsage>> {
+  const usage = new Map<string, MemoryUsage>(keys.map((key) => [key, { count: 0, sent: 0, replies: [] }]));
+  if (keys.length === 0) return usage;
+  const rows = await getDb().execute<{
+    key: string;
+    cited: boolean;
+    message_id: string;
+    conversation_id: string;
+    title: string;
+    created_at: string;
+  }>(sql`
     with latest as (
-      select distinct on (c.assistant_message_id) c.assistant_message_id, c.cited_keys
+      select distinct on (c.assistant_message_id) c.assistant_message_id, c.cited_keys, c.items
       from citations c
       where c.user_id = ${userId}
-        and c.assistant_message_id in (
-          select assistant_message_id from citations where user_id = ${userId} and cited_keys && ${sql.param(keys)}::text[]
-        )
       order by c.assistant_message_id, c.created_at desc
+    ), given as (
+      select l.assistant_message_id, i.item->>'key' as key, (i.item->>'key') = any(l.cited_keys) as cited
+      from latest l cross join lateral jsonb_array_elements(l.items) as i(item)
+      where i.item->>'key' = any(${sql.param(keys)}::text[])
+      union
+      select l.assistant_message_id, k.key, true
+      from latest l cross join lateral unnest(l.cited_keys) as k(key)
+      where k.key = any(${sql.param(keys)}::text[])
     )
-    select k.key, m.id as message_id, m.conversation_id, v.title, m.created_at::text as created_at
-    from latest l
-    cross join lateral unnest(l.cited_keys) as k(key)
-    join messages m on m.id = l.assistant_message_id and m.user_id = ${userId}
+    select g.key, bool_or(g.cited) as cited, m.id as message_id, m.conversation_id, v.title, m.created_at::text as created_at
+    from given g
+    join messages m on m.id = g.assistant_message_id and m.user_id = ${userId}
     join conversations v on v.id = m.conversation_id and v.user_id = ${userId}
-    where k.key = any(${sql.param(keys)}::text[])
+    group by g.key, m.id, m.conversation_id, v.title, m.created_at
     order by m.created_at desc, m.id desc`);
   for (const row of rows) {
-    const entry = usage.get(row.key.slice('fact:'.length));
+    const entry = usage.get(row.key);
     if (!entry) continue;
-    if (entry.replies.some((r) => r.messageId === row.message_id)) continue;
+    entry.sent += 1;
+    if (!row.cited) continue;
     entry.count += 1;
     if (entry.replies.length < limit) {
       entry.replies.push({
@@ -110,6 +124,16 @@ export async function factUsage(userId: string, factIds: string[], limit = 20): 
     }
   }
   return usage;
+}
+
+/** `memoryUsage` of facts, by fact id. */
+export async function factUsage(userId: string, factIds: string[], limit = 20): Promise<Map<string, FactUsage>> {
+  const usage = await memoryUsage(
+    userId,
+    factIds.map((id) => `fact:${id}`),
+    limit,
+  );
+  return new Map(factIds.map((id) => [id, usage.get(`fact:${id}`) ?? { count: 0, sent: 0, replies: [] }]));
 }
 
 // ── Episodes (remembered exchanges) ───────────────────────────────────────────────────────────

@@ -212,7 +212,10 @@ test('a source in another conversation is a link that opens it there', async ({ 
   const item = inspector.root.locator(`[data-testid="recalled-item"][data-key="fact:${fact.id}"]`);
   const link = item.locator(`a[data-testid="source"][data-message-id="${sourceId}"]`);
   await expect(link).toHaveAttribute('href', `/c/${first}#message-${sourceId}`);
-  await expect(link).toContainText('other chat');
+  // Named by that conversation's title and date, its id in the title only.
+  await expect(link).toContainText(/^“.+” · /u);
+  await expect(link).not.toContainText(sourceId.slice(0, 8));
+  await expect(link).toHaveAttribute('title', new RegExp(sourceId));
   await link.click();
   await page.waitForURL((url) => url.pathname === `/c/${first}`);
   const source = page.locator(`[data-testid="message"][data-message-id="${sourceId}"]`);

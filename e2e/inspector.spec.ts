@@ -95,7 +95,7 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   await expect(lisbon).toHaveAttribute('data-kept', 'true');
   await expect(lisbon).toHaveAttribute('data-cited', 'true');
   await expect(lisbon.getByTestId('cited-badge')).toBeVisible();
-  await expect(lisbon.getByTestId('kept-badge')).toHaveText('Kept');
+  await expect(lisbon.getByTestId('kept-badge')).toHaveText('Sent');
   const number = (await lisbon.innerText()).match(/\[(\d+)\]/)?.[1];
   expect(number).toBeTruthy();
   expect(replyText).toContain(`[${number}] I live in Lisbon`);
@@ -175,7 +175,7 @@ test('facts: listed with their source, edited with an EDIT event, deleted, and f
   await expect(lisbon.getByTestId('fact-content')).toHaveText('I live in Lisbon');
   await expect(lisbon).toHaveAttribute('data-status', 'active');
   await expect(lisbon).toContainText('since');
-  await expect(lisbon).toContainText('this conversation');
+  await expect(lisbon).toContainText('this chat');
   await expect(lisbon.getByTestId('source').first()).toHaveAttribute(
     'data-message-id',
     (await chat.userMessages.first().getAttribute('data-message-id'))!,

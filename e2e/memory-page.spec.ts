@@ -72,7 +72,8 @@ test('search, add, see where a fact was used, delete a fact and an exchange, edi
   // Where the fact came from, and the reply that used it: links into the conversation.
   const miso = factCard(page, 'Miso');
   await expect(miso.getByTestId('memory-fact-source')).toContainText('My cat is called Miso');
-  await expect(miso.getByTestId('memory-fact-uses')).toHaveText('Used in 1 reply');
+  await expect(miso.getByTestId('memory-fact-uses')).toHaveText('Cited in 1 reply');
+  await expect(miso.getByTestId('memory-fact-sent')).toHaveText(/^Sent with [1-9]\d* repl(y|ies)$/u);
   await miso.getByTestId('memory-fact-uses').click();
   const reply = miso.getByTestId('memory-fact-reply');
   await expect(reply).toHaveAttribute('href', `/c/${conversationId}#message-${replyId}`);

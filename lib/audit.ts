@@ -25,6 +25,14 @@ export function userActor(user: Pick<User, 'id' | 'role'>, request?: Request, re
   };
 }
 
+/**
+ * Staff correcting someone else's memory: labelled `staff:<id>` in memory records, so the owner's
+ * views say staff did it, with the reason staff gave.
+ */
+export function staffActor(user: Pick<User, 'id' | 'role'>, request: Request | undefined, reason: string): Actor {
+  return { ...userActor(user, request, reason), label: `staff:${user.id}` };
+}
+
 export function systemActor(label: string): Actor {
   return { label, userId: null, role: 'system', requestId: null, reason: null };
 }
@@ -32,8 +40,10 @@ export function systemActor(label: string): Actor {
 /** Older call sites pass the label alone. */
 export function asActor(actor: string | Actor): Actor {
   if (typeof actor !== 'string') return actor;
-  const userId = actor.startsWith('user:') ? actor.slice('user:'.length) : null;
-  return { label: actor, userId, role: userId ? 'user' : 'system', requestId: null, reason: null };
+  const [kind, id] = actor.split(':', 2);
+  const userId = (kind === 'user' || kind === 'staff') && id ? id : null;
+  const role = kind === 'staff' ? 'staff' : userId ? 'user' : 'system';
+  return { label: actor, userId, role, requestId: null, reason: null };
 }
 
 /** What a deleted or forgotten thing looked like, for the log: its shape, never its text. */

@@ -24,7 +24,8 @@ export type ErrorCode =
   | 'email_too_long'
   | 'name_too_long'
   | 'invalid_image'
-  | 'unknown_user';
+  | 'unknown_user'
+  | 'invalid_item';
 
 export class DomainError extends Error {
   constructor(

@@ -45,6 +45,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   name_too_long: 400,
   invalid_image: 400,
   unknown_user: 400,
+  invalid_item: 400,
 };
 
 /** A domain error as the edge answers it: its status, and a rate limit's wait as Retry-After. */

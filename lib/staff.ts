@@ -14,11 +14,12 @@ import {
   searchUsers,
 } from '@/db/staff';
 import { getSummary } from '@/db/summaries';
-import { audit, auditEach, auditReadInView, userActor } from './audit';
+import { audit, auditEach, auditReadInView, staffActor, userActor } from './audit';
 import { notFound } from './errors';
 import { clearSummary, correctFact, forgetFacts } from './memory/corrections';
 import { runDueJobs } from './memory/post-turn';
 import { type ReplayOptions, replayTurn } from './memory/replay';
+import { type ItemRef, whyNotRecalled } from './memory/why-not-recalled';
 import { conversationMessages } from './services/messages';
 import { STAFF_VIEW_HEADER } from './shared/staff-header';
 import { isUuid } from './shared/uuid';
@@ -108,10 +109,18 @@ export async function replayForStaff(staff: Staff, messageId: string, options: R
   return replayTurn({ userId: owner }, messageId, options);
 }
 
+/** Why one of the user's memory items was or was not in a reply's context (audited as a read of the turn). */
+export async function whyNotRecalledForStaff(staff: Staff, messageId: string, item: ItemRef) {
+  const owner = await ownerOfMessage(messageId);
+  if (!owner) throw notFound('Message', messageId);
+  await read(staff, owner, 'turn_why', messageId);
+  return whyNotRecalled(owner, messageId, item);
+}
+
 export async function editFactAsStaff(staff: Staff, factId: string, content: string, reason: string) {
   const owner = await ownerOfFact(factId);
   if (!owner) throw notFound('Fact', factId);
-  const fact = await correctFact(owner, factId, content, userActor(staff.user, staff.request, reason));
+  const fact = await correctFact(owner, factId, content, staffActor(staff.user, staff.request, reason));
   if (!fact) throw notFound('Fact', factId);
   return (await withSources(owner, [fact]))[0];
 }
@@ -119,13 +128,13 @@ export async function editFactAsStaff(staff: Staff, factId: string, content: str
 export async function deleteFactAsStaff(staff: Staff, factId: string, reason: string) {
   const owner = await ownerOfFact(factId);
   if (!owner) throw notFound('Fact', factId);
-  return forgetFacts(owner, [factId], userActor(staff.user, staff.request, reason), `deleted by staff: ${reason}`);
+  return forgetFacts(owner, [factId], staffActor(staff.user, staff.request, reason), `deleted by staff: ${reason}`);
 }
 
 export async function clearSummaryAsStaff(staff: Staff, conversationId: string, reason: string) {
   const conversation = await conversationById(conversationId);
   if (!conversation) throw notFound('Conversation', conversationId);
-  return clearSummary({ userId: conversation.userId, conversationId }, userActor(staff.user, staff.request, reason));
+  return clearSummary({ userId: conversation.userId, conversationId }, staffActor(staff.user, staff.request, reason));
 }
 
 const JOBS_PAGE = 100;

@@ -1,6 +1,7 @@
 import { getMessage } from '@/db/history';
 import { getCitations, getTurnRecords } from '@/db/turns';
 import { DomainError, notFound } from './errors';
+import { labelForOwner } from './memory/actors';
 
 /**
  * The turn record of an assistant message (its latest attempt), its citations and the records of
@@ -10,11 +11,28 @@ export async function turnContext(userId: string, messageId: string) {
   const [latest, ...prior] = await getTurnRecords(userId, messageId);
   if (!latest) throw await whyNoRecord(userId, messageId, 'context');
   return {
-    context: latest.record,
+    context: withRedactorsNamed(latest.record, userId),
     requestId: latest.requestId,
     attempt: latest.attempt,
-    priorAttempts: prior.map((row) => ({ attempt: row.attempt, requestId: row.requestId, createdAt: row.createdAt, record: row.record })),
+    priorAttempts: prior.map((row) => ({
+      attempt: row.attempt,
+      requestId: row.requestId,
+      createdAt: row.createdAt,
+      record: withRedactorsNamed(row.record, userId),
+    })),
     citations: await getCitations(userId, messageId),
+  };
+}
+
+/** The record's redaction notes with staff's corrections labelled as staff's (older notes say `user:<staff id>`). */
+function withRedactorsNamed<T>(record: T, ownerId: string): T {
+  const notes = (record as { redactions?: unknown }).redactions;
+  if (!Array.isArray(notes)) return record;
+  return {
+    ...record,
+    redactions: notes.map((note: { by?: unknown }) =>
+      typeof note.by === 'string' ? { ...note, by: labelForOwner(note.by, ownerId) } : note,
+    ),
   };
 }
 

@@ -9,6 +9,7 @@ import { Disclosure, Section } from '../ui/section';
 import { type BlockBar, BudgetChart } from './charts';
 import { useDescribeKey } from './describe-key';
 import { sentInWindow } from './in-window';
+import { TechnicalDetails } from './technical-details';
 
 export const BLOCKS: Array<{ name: BlockName; label: string; swatch: string }> = [
   { name: 'required', label: 'Required', swatch: 'bg-zinc-400 dark:bg-zinc-500' },
@@ -47,17 +48,23 @@ const formatPercent = (value: number) => `${value < 1 && value > 0 ? value.toFix
 const BUDGET_HELP = (
   <>
     <p>
-      Every figure here is in <b>tokens</b>, counted with the model&apos;s encoding (gpt-tokenizer), including the chat framing: 4 tokens
-      per message and 3 that prime the reply. The items&apos; tokens add up exactly to the total.
+      Every figure here is in <b>tokens</b>, the pieces of words a model reads (a short English word is about one token). They are counted
+      exactly, and the items&apos; tokens add up to the total.
     </p>
     <p>
-      <b>Budget</b> = (context window − output kept free for the reply) × a safety margin, unless a fixed budget is configured.
+      <b>Budget</b>: how much memlens may send with a question, leaving room for the reply.
     </p>
     <p>
       <b>Required</b> is always sent: the system prompt, the citation instructions, the question and the framing. Then each block in turn
       (facts, summary, earlier exchanges, recent messages) keeps whole items, best first, between its <b>floor</b> (room kept for it) and
       its <b>cap</b> (the most it may take). The recent messages are kept newest first and stop at the first one that does not fit.
     </p>
+    <TechnicalDetails>
+      <p>
+        Tokens are counted with gpt-tokenizer in the model&apos;s encoding, with the chat framing: 4 tokens per message and 3 that prime the
+        reply. Budget = (context window − reserved output) × BUDGET_SAFETY, unless CONTEXT_BUDGET is set.
+      </p>
+    </TechnicalDetails>
   </>
 );
 
@@ -128,21 +135,28 @@ export const BudgetSection = memo(function BudgetSection({ record }: { record: T
         ))}
       </ul>
 
-      <dl className="mt-3 border-t border-line pt-2" data-testid="budget-limits">
-        <Field label="Context window">
-          <span className="tabular-nums">{formatTokens(limits.contextWindow)} tokens</span>
-        </Field>
-        <Field label="Reserved output">
-          <span className="tabular-nums">{formatTokens(limits.reservedOutput)} tokens</span>
-        </Field>
-        <Field label="Encoding">
-          <code className="font-mono text-[12.5px]">{limits.encoding}</code>
-        </Field>
-        <Field label="Budget">
-          <span className="tabular-nums">{formatTokens(limits.budget)} tokens</span>{' '}
-          <span className="text-xs text-faint">(window − reserved output, less a safety margin, unless configured)</span>
-        </Field>
-      </dl>
+      <div className="mt-3 border-t border-line pt-2 text-xs" data-testid="budget-limits">
+        <dl>
+          <Field label="Budget">
+            <span className="tabular-nums">{formatTokens(limits.budget)} tokens</span>{' '}
+            <span className="text-xs text-faint">(what may be sent, leaving room for the reply)</span>
+          </Field>
+        </dl>
+        <TechnicalDetails>
+          <dl>
+            <Field label="Context window">
+              <span className="tabular-nums">{formatTokens(limits.contextWindow)} tokens</span>
+            </Field>
+            <Field label="Reserved output">
+              <span className="tabular-nums">{formatTokens(limits.reservedOutput)} tokens</span>
+            </Field>
+            <Field label="Encoding">
+              <code className="font-mono text-[12.5px]">{limits.encoding}</code>
+            </Field>
+          </dl>
+          <p>Budget = (window − reserved output) × a safety margin, unless configured.</p>
+        </TechnicalDetails>
+      </div>
 
       <div className="mt-2">
         <Disclosure

@@ -3,9 +3,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext } from 'react';
 import { api, memoryKeys } from '../api';
-import type { ReplayOptions, ReplayResponse, TurnContext } from '../api-types';
+import type { ReplayOptions, ReplayResponse, TurnContext, WhyAnswer } from '../api-types';
 import type { Viewer } from '../describe-actor';
 import { ApiError, type MessageLocation } from '../http';
+import { type MemoryPick, ownMemoryPicks, ownWhy } from './why-picks';
 
 /**
  * What the inspector reads from the server, and where its links go. The chat uses the user's own
@@ -18,6 +19,10 @@ export type InspectorEndpoints = {
   turnContext: (messageId: string) => Promise<TurnContext>;
   replay: (messageId: string, options: ReplayOptions) => Promise<ReplayResponse>;
   messageLocation: (messageId: string) => Promise<MessageLocation>;
+  /** Why a memory item (`fact:<id>`, `episode:<id>`, `summary:<conversation>`) was or was not in a reply's context. */
+  why: (messageId: string, item: string) => Promise<WhyAnswer>;
+  /** The owner's memory items containing a text, to ask about. */
+  memoryPicks: (q: string) => Promise<MemoryPick[]>;
   messageHref: (conversationId: string, messageId: string) => string;
   /** The query key of a turn's record (the user's key is the one the chat's corrections invalidate). */
   turnKey: (messageId: string) => readonly unknown[];
@@ -30,6 +35,8 @@ const userEndpoints: InspectorEndpoints = {
   turnContext: api.getTurnContext,
   replay: api.replayTurn,
   messageLocation: api.messageLocation,
+  why: ownWhy,
+  memoryPicks: ownMemoryPicks,
   messageHref: (conversationId, messageId) => `/c/${conversationId}#message-${messageId}`,
   turnKey: memoryKeys.turn,
   viewer: { audience: 'owner' },

@@ -145,10 +145,10 @@ function FactRow({
         ) : null}
         <span>·</span>
         {fact.conversationId === conversationId ? (
-          <span>this conversation</span>
+          <span>this chat</span>
         ) : fact.conversationId ? (
           <Link href={`/c/${fact.conversationId}`} className="text-accent hover:underline">
-            another conversation
+            another chat
           </Link>
         ) : (
           <span>no conversation</span>

@@ -14,6 +14,7 @@ import { LoadError, Skeleton } from '../ui/loading';
 import { messageStatusBadge } from '../ui/message-status';
 import { MemoryView } from './memory-view';
 import { boundMessage, type InspectorTab, useInspector, useInspectorStore, useRevealFromHash } from './store';
+import { TechnicalDetails } from './technical-details';
 import { TurnView } from './turn-view';
 
 const TABS: Array<{ id: InspectorTab; label: string }> = [
@@ -321,9 +322,12 @@ function BoundHeader({
             again, final, when the reply ends (usage, citations, timing).
           </p>
           <p>
-            <b>stored</b>: the same record read from the server (GET /api/messages/:id/context): the snapshot saved with the reply. It never
-            changes afterwards, except that memory deleted since is shown as <b>[redacted]</b>.
+            <b>stored</b>: the copy saved with the reply, read back from memlens. It never changes afterwards, except that memory deleted
+            since is shown as <b>[redacted]</b>.
           </p>
+          <TechnicalDetails>
+            <p>The stored record is GET /api/messages/:id/context; the live one is the reply stream&apos;s data-turn part.</p>
+          </TechnicalDetails>
         </HelpNote>
       </div>
       {questionText ? (

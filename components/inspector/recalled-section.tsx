@@ -7,34 +7,51 @@ import { describeActor } from '../describe-actor';
 import { ApiError } from '../http';
 import { type ChatMessage, turnRecordOf } from '../types';
 import { Badge, Notice } from '../ui/badge';
-import { formatDateTime, formatScore, formatTokens } from '../ui/format';
+import { formatDateTime, formatRelative, formatScore, formatTokens, ordinal } from '../ui/format';
 import { RedactedText } from '../ui/redacted-text';
 import { Section } from '../ui/section';
 import { turnKey, useEndpoints, useViewer } from './endpoints';
 import { sentInWindow } from './in-window';
 import { SourceLinks } from './source-links';
 import { revealCitation, useInspector, useInspectorStore } from './store';
+import { TechnicalDetails } from './technical-details';
 
-const KIND_LABELS: Record<RecalledItem['kind'], string> = { fact: 'Facts', summary: 'Summary', episode: 'Episodes', history: 'History' };
+const KIND_LABELS: Record<RecalledItem['kind'], string> = {
+  fact: 'Facts',
+  summary: 'Summary',
+  episode: 'Earlier exchanges',
+  history: 'Recent messages',
+};
+
+/** How the searches found an item, in words. */
+function foundBy(item: RecalledItem): string | null {
+  if (item.vectorRank !== null && item.lexicalRank !== null) return 'found by meaning and by the words';
+  if (item.vectorRank !== null) return 'found by meaning';
+  if (item.lexicalRank !== null) return 'found by the words';
+  return null;
+}
 
 const RECALLED_HELP = (
   <>
     <p>
-      Each search ranks what it finds two ways. <b>vector</b>: by meaning, the cosine similarity of embeddings (pgvector). <b>lexical</b>:
-      by the query&apos;s words (or pairs of Chinese characters) that the text contains, rarer and longer ones counting more (pg_trgm).{' '}
-      <b>#1</b> is first in that ranking; <b>—</b> means that ranking did not find it.
+      memlens looks through your memory two ways at once: <b>by meaning</b> (what the question is about, even in other words) and{' '}
+      <b>by the words</b> (the question&apos;s own words, or pairs of Chinese characters). What both ways find comes first; each kind of
+      memory is listed most relevant first. The summary is not searched: it comes with the conversation.
     </p>
     <p>
-      <b>score</b> fuses the two by reciprocal rank fusion (RRF): the sum of 1&nbsp;/&nbsp;(60&nbsp;+&nbsp;rank) over the rankings that
-      found the item. First in both gives 2/61 ≈ 0.033, first in one only 1/61 ≈ 0.016. It only orders the candidates: it is not a
-      probability. <b>rank</b> is the place after fusion, among what that search found. The summary is not searched: it comes with the
-      conversation.
+      <b>Sent</b>: given to memlens with the reply, numbered <b>[n]</b>. <b>No room</b>: found, but there was no room left for it.{' '}
+      <b>In the chat</b>: not sent as a memory because the recent messages already include all of it. <b>Cited</b>: the reply refers to it
+      as [n]; a click on [n] in a reply brings you here.
     </p>
-    <p>
-      <b>Kept</b>: sent, listed in the system prompt as <b>[n]</b>. <b>Dropped</b>: over its block&apos;s cap or the budget.{' '}
-      <b>In window</b>: not sent as memory because the recent messages already include all of it. <b>Cited</b>: the reply refers to it as
-      [n]; a click on [n] in a reply brings you here.
-    </p>
+    <TechnicalDetails testId="recalled-technical-help">
+      <p>
+        By meaning: cosine similarity of embeddings (pgvector). By the words: the query&apos;s terms the text holds, rarer and longer ones
+        counting more. The two rankings are fused by reciprocal rank fusion (RRF): the sum of 1&nbsp;/&nbsp;(60&nbsp;+&nbsp;rank) over the
+        rankings that found the item. First in both gives 2/61 ≈ 0.033, first in one only 1/61 ≈ 0.016; it only orders the candidates. “Show
+        the numbers” lists each item&apos;s fused score, its place after fusion and its place in each ranking (— when that ranking did not
+        find it).
+      </p>
+    </TechnicalDetails>
   </>
 );
 
@@ -75,6 +92,7 @@ export const RecalledSection = memo(function RecalledSection({ record, onReveal 
   // Which other replies of the conversation cited each item: read from their records on request.
   const [lookup, setLookup] = useState(false);
   const citing = useCitingReplies(lookup, record.assistantMessageId);
+  const [showNumbers, setShowNumbers] = useState(false);
 
   return (
     <Section
@@ -122,6 +140,16 @@ export const RecalledSection = memo(function RecalledSection({ record, onReveal 
                 Which other replies cited these?
               </button>
             )}
+            <button
+              type="button"
+              data-testid="show-scores"
+              aria-pressed={showNumbers}
+              onClick={() => setShowNumbers((value) => !value)}
+              className="ml-auto rounded-md border border-line px-2 py-0.5 font-medium hover:bg-subtle hover:text-fg"
+              title="Each item's scores and places in the searches"
+            >
+              {showNumbers ? 'Hide the numbers' : 'Show the numbers'}
+            </button>
           </div>
           <div className="space-y-4">
             {groups.map((group) => (
@@ -139,6 +167,7 @@ export const RecalledSection = memo(function RecalledSection({ record, onReveal 
                       record={record}
                       onReveal={onReveal}
                       citedElsewhere={lookup && !citing.loading ? (citing.byKey.get(item.key) ?? []) : null}
+                      showNumbers={showNumbers}
                     />
                   ))}
                 </ul>
@@ -217,6 +246,7 @@ function RecalledCard({
   record,
   onReveal,
   citedElsewhere,
+  showNumbers,
 }: {
   item: RecalledItem;
   cited: boolean;
@@ -225,6 +255,8 @@ function RecalledCard({
   onReveal: () => void;
   /** Other replies that cited this item, once looked up. */
   citedElsewhere: CitingReply[] | null;
+  /** The fused score and the places in each search, instead of words. */
+  showNumbers: boolean;
 }) {
   const store = useInspectorStore();
   const viewer = useViewer();
@@ -257,7 +289,11 @@ function RecalledCard({
             Redacted
           </Badge>{' '}
           <span>
-            by {describeActor(redacted.by, viewer)} on <time dateTime={redacted.at}>{formatDateTime(redacted.at)}</time>: {redacted.reason}
+            by {describeActor(redacted.by, viewer)}{' '}
+            <time dateTime={redacted.at} title={formatDateTime(redacted.at)}>
+              {formatRelative(redacted.at)}
+            </time>
+            : {redacted.reason}
           </span>
         </div>
       ) : null}
@@ -287,13 +323,13 @@ function RecalledCard({
           testId="kept-badge"
           title={
             item.kept
-              ? 'Sent to the model in the system prompt'
+              ? 'Given to memlens with the reply, listed as [n]'
               : inWindow
-                ? 'Not sent as memory: the recent window sends every message of it'
-                : 'Recalled but not sent: it did not fit (see the reason)'
+                ? 'Not sent as a memory: the recent messages already include all of it'
+                : 'Found but not sent: there was no room left for it (see the reason)'
           }
         >
-          {item.kept ? 'Kept' : inWindow ? 'In window' : 'Dropped'}
+          {item.kept ? 'Sent' : inWindow ? 'In the chat' : 'No room'}
         </Badge>
         <span className="text-xs text-muted" data-testid="recalled-reason">
           {item.reason ?? 'no budget decision'} ·{' '}
@@ -303,22 +339,36 @@ function RecalledCard({
         {version ? <Badge title="The summary version that was sent">v{version}</Badge> : null}
       </div>
       <div className="mt-1.5 text-[11px] text-muted tabular-nums" data-testid="recalled-scores">
-        <span title="Reciprocal rank fusion of the two rankings: the sum of 1 / (60 + rank) over the rankings that found it. Higher is better.">
-          score {formatScore(item.score)}
-        </span>
-        {item.rank !== null ? <span title="Place after fusing both rankings, among what this search found"> · rank {item.rank}</span> : ''}
-        <span title="Place by meaning (embedding cosine similarity); — when that ranking did not find it">
-          {' '}
-          · vector {item.vectorRank !== null ? `#${item.vectorRank}` : '—'}
-        </span>
-        <span title="Place by the query's words the text contains; — when that ranking did not find it">
-          {' '}
-          · lexical {item.lexicalRank !== null ? `#${item.lexicalRank}` : '—'}
-        </span>
+        {showNumbers ? (
+          <>
+            <span title="Reciprocal rank fusion of the two rankings: the sum of 1 / (60 + rank) over the rankings that found it. Higher is better.">
+              score {formatScore(item.score)}
+            </span>
+            {item.rank !== null ? (
+              <span title="Place after fusing both rankings, among what this search found"> · rank {item.rank}</span>
+            ) : (
+              ''
+            )}
+            <span title="Place by meaning (embedding cosine similarity); — when that ranking did not find it">
+              {' '}
+              · vector {item.vectorRank !== null ? `#${item.vectorRank}` : '—'}
+            </span>
+            <span title="Place by the query's words the text contains; — when that ranking did not find it">
+              {' '}
+              · lexical {item.lexicalRank !== null ? `#${item.lexicalRank}` : '—'}
+            </span>
+          </>
+        ) : item.kind === 'summary' ? (
+          'comes with the conversation'
+        ) : item.kind === 'history' ? (
+          'a recent message of this chat'
+        ) : (
+          [foundBy(item), item.rank !== null ? `${ordinal(item.rank)} most relevant` : null].filter(Boolean).join(' · ')
+        )}
       </div>
       <div className="mt-1.5 flex flex-wrap items-center gap-1.5 text-[11px] text-muted">
         <span>from</span>
-        <SourceLinks ids={item.sourceMessageIds} onReveal={onReveal} conversationHint={conversationHint} />
+        <SourceLinks ids={item.sourceMessageIds} onReveal={onReveal} conversationHint={conversationHint} max={2} />
       </div>
       {cited || (citedElsewhere && citedElsewhere.length > 0) ? (
         <div className="mt-1.5 flex flex-wrap items-center gap-1.5 text-[11px] text-muted" data-testid="cited-in">

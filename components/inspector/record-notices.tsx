@@ -5,7 +5,7 @@ import type { PriorAttempt, TurnRecord } from '../api-types';
 import { describeActor } from '../describe-actor';
 import { RetryIcon } from '../icons';
 import { Badge, Notice } from '../ui/badge';
-import { formatDateTime, formatTokens, plural, shortId } from '../ui/format';
+import { formatDateTime, formatRelative, formatTokens, plural } from '../ui/format';
 import { messageStatusBadge } from '../ui/message-status';
 import { RedactedText } from '../ui/redacted-text';
 import { Disclosure } from '../ui/section';
@@ -27,8 +27,11 @@ export function RecordRedactedNotice({ record }: { record: TurnRecord }) {
           {redactions.map((redaction, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the items of a stored record, a fixed list that never reorders (items may repeat, so their content is no key)
             <li key={index} data-testid="record-redaction">
-              By {describeActor(redaction.by, viewer)} on <time dateTime={redaction.at}>{formatDateTime(redaction.at)}</time>:{' '}
-              {redaction.reason}
+              By {describeActor(redaction.by, viewer)}{' '}
+              <time dateTime={redaction.at} title={formatDateTime(redaction.at)}>
+                {formatRelative(redaction.at)}
+              </time>
+              : {redaction.reason}
               {redaction.items > 0 ? ` (${plural(redaction.items, 'recalled item')})` : ''}.
             </li>
           ))}
@@ -113,7 +116,9 @@ function PriorAttemptItem({ entry }: { entry: PriorAttempt }) {
         <span className="font-medium text-fg">Attempt {entry.attempt}</span>
         <Badge tone={status.tone}>{status.label}</Badge>
         <span className="ml-auto text-faint">
-          <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+          <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
+            {formatRelative(entry.createdAt)}
+          </time>
         </span>
       </div>
       <p className="mt-1 text-muted">
@@ -122,12 +127,9 @@ function PriorAttemptItem({ entry }: { entry: PriorAttempt }) {
           “<RedactedText text={record.question.text} />”
         </span>
       </p>
-      <p className="mt-0.5 text-muted tabular-nums">
+      <p className="mt-0.5 text-muted tabular-nums" title={`request ${entry.requestId}`}>
         {plural(record.recalled.length, 'item')} recalled, {kept} kept
-        {total !== undefined ? ` · ${formatTokens(total)} tokens sent` : ''} · request{' '}
-        <code className="font-mono text-[11px]" title={entry.requestId}>
-          {shortId(entry.requestId)}
-        </code>
+        {total !== undefined ? ` · ${formatTokens(total)} tokens sent` : ''}
       </p>
       {record.warnings.length > 0 ? (
         <ul className="mt-1 list-disc pl-4 text-warn">

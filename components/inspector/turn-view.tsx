@@ -11,7 +11,9 @@ import { MessagesSection } from './messages-section';
 import { RecalledSection } from './recalled-section';
 import { AttemptsBar, RecordRedactedNotice } from './record-notices';
 import { ReplaySection } from './replay-section';
+import { TechnicalDetails } from './technical-details';
 import { TimingSection } from './timing-section';
+import { WhySection } from './why-section';
 
 /** Everything about one reply's context, section by section. */
 export function TurnView({ record, onReveal }: { record: TurnRecord; onReveal: () => void }) {
@@ -21,6 +23,7 @@ export function TurnView({ record, onReveal }: { record: TurnRecord; onReveal: (
       <RecordRedactedNotice record={record} />
       <RetrievalSection record={record} />
       <RecalledSection record={record} onReveal={onReveal} />
+      <WhySection record={record} />
       <BudgetSection record={record} />
       <MessagesSection record={record} />
       <TimingSection record={record} />
@@ -48,13 +51,16 @@ const RETRIEVAL_HELP = (
 const TOP_K_HELP = (
   <>
     <p>
-      <b>top k</b>: how many candidates a search asked for, before the budget decides what is sent. 0 in the configuration (FACTS_TOP_K,
-      EPISODES_TOP_K) means automatic: enough to fill the block&apos;s cap, between 5 and 50.
+      <b>Asked for</b>: how many memories each search looked for, most relevant first, before the budget decided what is sent. <b>Found</b>:
+      how many it returned. An earlier exchange found only by meaning must be close enough to count; facts are never filtered. The summary
+      is not searched: it comes with the conversation.
     </p>
-    <p>
-      <b>found</b>: how many it returned. An earlier exchange found only by meaning must be similar enough to count; facts are never
-      filtered. The summary is not searched, so it has no top k.
-    </p>
+    <TechnicalDetails>
+      <p>
+        “Asked for” is the search&apos;s top k: FACTS_TOP_K and EPISODES_TOP_K in the configuration, 0 meaning automatic (enough to fill the
+        block&apos;s cap, between 5 and 50).
+      </p>
+    </TechnicalDetails>
   </>
 );
 
@@ -110,7 +116,7 @@ function RetrievalSection({ record }: { record: TurnRecord }) {
       </dl>
       {runs.length > 0 ? (
         <div className="mt-3 text-xs font-medium text-muted">
-          <Explained label="What top k and found mean" testId="top-k-help" help={TOP_K_HELP}>
+          <Explained label="What asked for and found mean" testId="top-k-help" help={TOP_K_HELP}>
             <span>Searches</span>
           </Explained>
         </div>
@@ -121,8 +127,8 @@ function RetrievalSection({ record }: { record: TurnRecord }) {
           <thead className="text-faint">
             <tr>
               <th className="py-1 font-medium">Search</th>
-              <th className="py-1 text-right font-medium" title="How many candidates the search asked for, before the budget">
-                top&nbsp;k
+              <th className="py-1 text-right font-medium" title="How many memories the search looked for (its top k), before the budget">
+                asked&nbsp;for
               </th>
               <th className="py-1 text-right font-medium" title="How many it returned (fewer when less is stored or relevant)">
                 found

@@ -9,12 +9,13 @@ import { ConfirmDialog } from '../confirm-dialog';
 import { TrashIcon } from '../icons';
 import { useAfterMemoryChange } from '../memory-changed';
 import { ActionNotice, describeForgetting, useActionNotice } from '../memory-edits';
-import { formatDateTime, plural } from '../ui/format';
+import { formatDateTime, formatRelative, plural } from '../ui/format';
 import { LoadError } from '../ui/loading';
 import { RedactedText } from '../ui/redacted-text';
 import { SearchField, SearchResults, useDebounced } from '../ui/search';
 import { buttons } from '../ui/styles';
 import { messageHref, Panel } from './panel';
+import { citedIn, SentWith } from './usage';
 
 /** The earlier exchanges memlens can recall: newest first, searchable, deletable, a page at a time. */
 export function EpisodesPanel() {
@@ -141,7 +142,13 @@ function EpisodeCard({ episode, onDeleted }: { episode: Episode; onDeleted: (mes
           >
             {episode.conversationTitle}
           </Link>
-          <span className="text-faint">{formatDateTime(episode.createdAt)}</span>
+          <time className="text-faint" dateTime={episode.createdAt} title={formatDateTime(episode.createdAt)}>
+            {formatRelative(episode.createdAt)}
+          </time>
+          <span className="text-muted" data-testid="memory-episode-usage">
+            <SentWith usage={episode.usedIn} testId="memory-episode-sent" />
+            {episode.usedIn.sent > 0 ? `, ${citedIn(episode.usedIn)}` : null}
+          </span>
         </div>
         <button
           type="button"

@@ -10,11 +10,12 @@ import { HistoryIcon, PencilIcon, PlusIcon, QuoteIcon, TrashIcon } from '../icon
 import { useAfterMemoryChange } from '../memory-changed';
 import { ActionNotice, FactHistory, FactItem, useActionNotice, useFactEdits } from '../memory-edits';
 import { Badge } from '../ui/badge';
-import { formatDate, formatDateTime, plural } from '../ui/format';
+import { formatDate, formatDateTime, formatRelative, plural } from '../ui/format';
 import { SearchField, SearchResults, useDebounced } from '../ui/search';
 import { buttons } from '../ui/styles';
 import { messageHref, Panel } from './panel';
 import { FACT_KINDS } from './types';
+import { SentWith } from './usage';
 
 const KIND_LABELS = new Map<string, string>(FACT_KINDS);
 
@@ -242,6 +243,9 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
 
       {!edits.editing ? (
         <div className="mt-2 flex flex-wrap items-center gap-1 border-t border-line pt-2">
+          <span className="text-xs text-muted">
+            <SentWith usage={fact.usedIn} testId="memory-fact-sent" />
+          </span>
           <button
             type="button"
             data-testid="memory-fact-uses"
@@ -253,7 +257,7 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
             title={fact.usedIn.count === 0 ? 'No reply has cited this fact yet' : 'Show the replies that cited this fact'}
           >
             <QuoteIcon width={12} height={12} />
-            {fact.usedIn.count === 0 ? 'Not used in a reply yet' : `Used in ${plural(fact.usedIn.count, 'reply', 'replies')}`}
+            {fact.usedIn.count === 0 ? 'Never cited' : `Cited in ${plural(fact.usedIn.count, 'reply', 'replies')}`}
           </button>
           <span className="ml-auto flex items-center gap-1">
             {active ? (
@@ -288,7 +292,9 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
               >
                 Reply in “{reply.conversationTitle}”
               </Link>
-              <span className="text-faint">{formatDateTime(reply.createdAt)}</span>
+              <time className="text-faint" dateTime={reply.createdAt} title={formatDateTime(reply.createdAt)}>
+                {formatRelative(reply.createdAt)}
+              </time>
             </li>
           ))}
           {fact.usedIn.count > fact.usedIn.replies.length ? (

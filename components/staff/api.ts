@@ -1,5 +1,5 @@
 import { STAFF_REQUEST_HEADER, STAFF_VIEW_HEADER } from '@/lib/shared/staff-header';
-import type { ReplayOptions, ReplayResponse, TurnContext } from '../api-types';
+import type { ReplayOptions, ReplayResponse, TurnContext, WhyAnswer } from '../api-types';
 import { fetchOrThrow, type MessageLocation, queryString as query } from '../http';
 import type {
   AuditEntry,
@@ -60,12 +60,13 @@ function auditQuery(filter: AuditFilter, extra: { before?: number; limit?: numbe
 
 export const staffApi = {
   searchUsers: (q: string) => request<{ users: StaffUserRow[] }>(`/api/staff/users${query({ q })}`).then((r) => r.users),
-  user: (id: string) => request<UserOverview>(`/api/staff/users/${id}`),
+  user: (id: string, view?: string) => request<UserOverview>(`/api/staff/users/${id}`, { view }),
   // `view`: the page or opened turn record these reads belong to, audited once.
   conversation: (id: string, view?: string) => request<ConversationDetail>(`/api/staff/conversations/${id}`, { view }),
   turn: (messageId: string, view?: string) => request<TurnContext>(`/api/staff/messages/${messageId}/context`, { view }),
   replay: (messageId: string, options: ReplayOptions) =>
     request<ReplayResponse>(`/api/staff/messages/${messageId}/replay`, { method: 'POST', json: options }),
+  why: (messageId: string, item: string) => request<WhyAnswer>(`/api/staff/messages/${messageId}/why${query({ item })}`),
   messageLocation: (messageId: string, view?: string) =>
     request<{ message: MessageLocation }>(`/api/staff/messages/${messageId}`, { view }).then(({ message }) => message),
   editFact: (id: string, content: string, reason: string) =>

@@ -30,7 +30,7 @@ const SUMMARY_HELP = (
 function describeUpdater(updatedBy: string, ownerId: string): string {
   if (updatedBy === 'system') return 'memlens (automatic refresh)';
   if (updatedBy === `user:${ownerId}` || updatedBy === 'user') return 'the user';
-  if (updatedBy.startsWith('user:')) return `staff ${updatedBy.slice(5, 13)}`;
+  if (updatedBy.startsWith('user:') || updatedBy.startsWith('staff:')) return `staff ${updatedBy.split(':')[1].slice(0, 8)}`;
   return updatedBy;
 }
 

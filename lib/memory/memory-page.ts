@@ -1,5 +1,14 @@
 import { addFact, supersedeFact, withSources } from '@/db/facts';
-import { type EpisodeCursor, type FactUsage, factUsage, findActiveFactByContent, messagePlaces, searchFactsByText } from '@/db/memory-page';
+import {
+  type EpisodeCursor,
+  type FactUsage,
+  factUsage,
+  findActiveFactByContent,
+  type MemoryUsage,
+  memoryUsage,
+  messagePlaces,
+  searchFactsByText,
+} from '@/db/memory-page';
 import { redactionsOf } from '@/db/provenance';
 import type { Fact } from '@/db/schema';
 import { type Actor, audit } from '@/lib/audit';
@@ -97,13 +106,25 @@ export async function describeFacts(userId: string, rows: Fact[]): Promise<PageF
         excerpt: place && !forgotten ? excerptOf(place.content, span.spanStart, span.spanEnd) : null,
       };
     }),
-    usedIn: usage.get(fact.id) ?? { count: 0, replies: [] },
+    usedIn: usage.get(fact.id) ?? { count: 0, sent: 0, replies: [] },
   }));
 }
 
 function excerptOf(content: string, start: number | null, end: number | null): string {
   const text = (start !== null && end !== null && end > start ? content.slice(start, end) : content).replace(/\s+/gu, ' ').trim();
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS - 1)}…` : text;
+}
+
+/** Remembered exchanges with the replies whose context held each one and those that cited it. */
+export async function withEpisodeUsage<T extends { id: string }>(
+  userId: string,
+  episodes: T[],
+): Promise<Array<T & { usedIn: MemoryUsage }>> {
+  const usage = await memoryUsage(
+    userId,
+    episodes.map((e) => `episode:${e.id}`),
+  );
+  return episodes.map((episode) => ({ ...episode, usedIn: usage.get(`episode:${episode.id}`) ?? { count: 0, sent: 0, replies: [] } }));
 }
 
 // ── Episode pages ─────────────────────────────────────────────────────────────────────────────

@@ -117,7 +117,12 @@ async function searchByScope(
  * words are counted here rather than taken from the search's lexical score, whose scale depends on
  * the index.
  */
-function relevantElsewhere(hit: EpisodeHit, keywords: string[], minSimilarity: number, floor: number): boolean {
+export function relevantElsewhere(
+  hit: Pick<EpisodeHit, 'vectorScore' | 'lexicalRank' | 'content'>,
+  keywords: string[],
+  minSimilarity: number,
+  floor: number,
+): boolean {
   if (hit.vectorScore !== null && hit.vectorScore >= minSimilarity) return true;
   // Found by meaning alone below EPISODES_MIN_SIMILARITY (the search let it through for the best few): no.
   if (hit.lexicalRank === null && (hit.vectorScore ?? -1) < floor) return false;

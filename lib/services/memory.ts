@@ -4,7 +4,8 @@ import { type EpisodeCursor, getEpisodeListing, listEpisodesPage, searchFactsByT
 import type { Fact } from '@/db/schema';
 import { memoryCounts } from '@/db/users';
 import { notFound } from '../errors';
-import { describeFacts, encodeCursor } from '../memory/memory-page';
+import { factEventsForOwner } from '../memory/actors';
+import { describeFacts, encodeCursor, withEpisodeUsage } from '../memory/memory-page';
 
 /** The user's facts matching the filter, each with its sources and the replies that cited it. */
 export async function factsMatching(userId: string, filter: { status?: Fact['status']; q?: string }) {
@@ -15,7 +16,7 @@ export async function factsMatching(userId: string, filter: { status?: Fact['sta
 export async function factWithHistory(userId: string, id: string) {
   const fact = await getFact(userId, id);
   if (!fact) throw notFound('Fact', id);
-  return { fact: (await withSources(userId, [fact]))[0], history: await getFactHistory(userId, id) };
+  return { fact: (await withSources(userId, [fact]))[0], history: await factEventsForOwner(userId, id, await getFactHistory(userId, id)) };
 }
 
 /** A fact as the API answers it after a change: with its sources. */
@@ -26,14 +27,19 @@ export async function factWithSources(userId: string, fact: Fact) {
 /** A page of the user's remembered exchanges, newest first; `nextCursor` asks for the next page (null on the last). */
 export async function episodesPage(userId: string, query: { q?: string; cursor?: EpisodeCursor; limit: number }) {
   const page = await listEpisodesPage(userId, query);
-  return { episodes: page.episodes, nextCursor: page.next ? encodeCursor(page.next) : null, total: page.total };
+  return {
+    episodes: await withEpisodeUsage(userId, page.episodes),
+    nextCursor: page.next ? encodeCursor(page.next) : null,
+    total: page.total,
+  };
 }
 
 /** One of the user's remembered exchanges with the messages it was made from; anyone else's is not found. */
 export async function episodeWithSources(userId: string, id: string) {
   const episode = await getEpisodeListing(userId, id);
   if (!episode) throw notFound('Episode', id);
-  return { ...episode, sourceMessageIds: await episodeSources(userId, id) };
+  const [listed] = await withEpisodeUsage(userId, [episode]);
+  return { ...listed, sourceMessageIds: await episodeSources(userId, id) };
 }
 
 /** What "forget everything" would remove now, and what stays. */

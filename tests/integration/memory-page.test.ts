@@ -125,7 +125,7 @@ describe('adding a fact by hand', () => {
       status: 'active',
       conversationId: null,
       sources: [],
-      usedIn: { count: 0, replies: [] },
+      usedIn: { count: 0, sent: 0, replies: [] },
     });
     expect(fact).not.toHaveProperty('embedding');
 
@@ -208,7 +208,7 @@ describe('how many replies used a fact', () => {
     const before = await facts(client);
     const miso = before.find((f) => f.content.includes('Miso'))!;
     const carpenter = before.find((f) => f.content.includes('carpenter'))!;
-    expect(miso.usedIn).toEqual({ count: 0, replies: [] });
+    expect(miso.usedIn).toEqual({ count: 0, sent: 0, replies: [] });
 
     // Asked in another conversation: only memory can answer, and the offline model cites what it quotes.
     const [other] = await getSql()`insert into conversations (user_id, title) values (${client.user.id}, 'Pets') returning id`;

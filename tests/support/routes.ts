@@ -9,6 +9,7 @@ import { POST as postImport } from '@/app/api/import/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
 import { GET as getMessage, DELETE as removeMessage } from '@/app/api/messages/[id]/route';
+import { GET as whyGet } from '@/app/api/messages/[id]/why/route';
 import { GET as staffAuditEntry } from '@/app/api/staff/audit/[id]/route';
 import { GET as staffConversation } from '@/app/api/staff/conversations/[id]/route';
 import { DELETE as staffClearSummary } from '@/app/api/staff/conversations/[id]/summary/route';
@@ -17,6 +18,7 @@ import { POST as staffRetryJob } from '@/app/api/staff/jobs/[id]/retry/route';
 import { GET as staffTurn } from '@/app/api/staff/messages/[id]/context/route';
 import { GET as staffReplayGet, POST as staffReplayPost } from '@/app/api/staff/messages/[id]/replay/route';
 import { GET as staffMessage } from '@/app/api/staff/messages/[id]/route';
+import { GET as staffWhyGet } from '@/app/api/staff/messages/[id]/why/route';
 import { GET as staffUser } from '@/app/api/staff/users/[id]/route';
 import { getSql } from '@/db/client';
 import { params, readChunks } from './app';
@@ -74,6 +76,10 @@ export const userRoutes: Case[] = [
   {
     route: 'GET /api/messages/:id/context',
     call: (b, i) => getContext(b.request(`/api/messages/${i.reply}/context`), params({ id: i.reply })),
+  },
+  {
+    route: 'GET /api/messages/:id/why',
+    call: (b, i) => whyGet(b.request(`/api/messages/${i.reply}/why?item=fact:${i.fact}`), params({ id: i.reply })),
   },
   {
     route: 'GET /api/messages/:id/replay',
@@ -150,6 +156,10 @@ export const staffRoutes: Case[] = [
   {
     route: 'GET /api/staff/messages/:id',
     call: (b, i) => staffMessage(b.request(`/api/staff/messages/${i.reply}`), params({ id: i.reply })),
+  },
+  {
+    route: 'GET /api/staff/messages/:id/why',
+    call: (b, i) => staffWhyGet(b.request(`/api/staff/messages/${i.reply}/why?item=fact:${i.fact}`), params({ id: i.reply })),
   },
   {
     route: 'GET /api/staff/messages/:id/context',
