@@ -14,7 +14,7 @@ export const OFFLINE_MODEL_ID = 'memlens-offline';
 
 /**
  * The built-in offline language model: no network, no weights. It answers from the single most
- * relevant line of the context it is given (memory lines in the system prompt, earlier messages),
+ * relevant line of the context it is given (memory lines in the system prompt, the user's earlier messages),
  * so the whole app runs end to end without a key.
  */
 export function createOfflineModel(options: { chunkDelayMs: number }): LanguageModelV4 {
@@ -74,7 +74,8 @@ export function answerFromContext(prompt: LanguageModelV4Prompt): string {
   const questionText = question ? textOf(question.content) : '';
   const candidates = [
     ...prompt.filter((m) => m.role === 'system').flatMap((m) => memoryCandidates(textOf(m.content))),
-    ...messages.filter((m) => m !== question).flatMap((m) => linesOf(textOf(m.content))),
+    // What the user said, never its own earlier replies: quoting those would nest echoes of echoes.
+    ...messages.filter((m) => m !== question && m.role === 'user').flatMap((m) => linesOf(textOf(m.content))),
   ];
   const best = mostRelevantLine(questionText, candidates);
   // No disclaimer: the header's "Offline model" badge says what answered, and only an operator can set a key.

@@ -262,23 +262,24 @@ function userRequest(sentences: string[]): number {
 const QUOTATION = /"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』/gu;
 
 /**
- * A reply's sentence without what it repeats: the whole sentence when it shares most of its words
- * with one kept line, else each quotation that does (a reply quoting the user's words back).
+ * A reply's sentence without what it repeats: the whole sentence when most of its words are in one
+ * kept line, else each quotation that holds most of a kept line or is mostly in one (a reply quoting
+ * the user's words back, framed or not).
  */
 function withoutRepeats(sentence: string, known: Array<Set<string>>): string {
   if (known.length === 0) return sentence;
-  const repeats = (text: string) => {
+  const repeats = (text: string, quoted: boolean) => {
     const features = new Set(contentFeatures(text));
     if (features.size === 0) return false;
     return known.some((line) => {
       let shared = 0;
       for (const feature of features) if (line.has(feature)) shared++;
-      return shared / features.size >= REPEAT_SHARE;
+      return shared / (quoted ? Math.min(features.size, line.size) : features.size) >= REPEAT_SHARE;
     });
   };
-  if (repeats(sentence)) return '';
+  if (repeats(sentence, false)) return '';
   return sentence.replace(QUOTATION, (quote, ...inner: Array<string | undefined>) =>
-    repeats(inner.slice(0, 4).find((part) => part !== undefined) ?? quote) ? '' : quote,
+    repeats(inner.slice(0, 4).find((part) => part !== undefined) ?? quote, true) ? '' : quote,
   );
 }
 
