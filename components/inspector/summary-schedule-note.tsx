@@ -6,7 +6,7 @@ type Schedule = SummaryResponse['schedule'];
 const range = ({ from, to }: { from: number; to: number }) => (from === to ? `message ${from}` : `messages ${from}–${to}`);
 
 /** What the summary stands for now, in message numbers, and what is sent as written. */
-export function coverageText(schedule: Schedule): string {
+function coverageText(schedule: Schedule): string {
   const raw =
     schedule.messages <= schedule.keepRaw
       ? `all ${plural(schedule.messages, 'message')} so far ${schedule.messages === 1 ? 'is' : 'are'} sent as written`
@@ -16,7 +16,7 @@ export function coverageText(schedule: Schedule): string {
 }
 
 /** When the next version is written and what it will cover, as the refresh job will do it. */
-export function nextSummaryText(schedule: Schedule, hasSummary: boolean): string {
+function nextSummaryText(schedule: Schedule, hasSummary: boolean): string {
   const { moreMessages, covers } = schedule.next;
   const which = hasSummary ? 'The next version' : 'The first summary';
   const when = moreMessages === 0 ? 'is being written now' : `comes after ${plural(moreMessages, 'more message')}`;

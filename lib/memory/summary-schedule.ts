@@ -21,7 +21,7 @@ export function nextSummaryAt(config: SummaryRules, { started, covered }: { star
 }
 
 /** Message numbers as the chat shows them, 1 being the conversation's first. */
-export type MessageRange = { from: number; to: number };
+type MessageRange = { from: number; to: number };
 
 export type SummarySchedule = {
   /** Messages in the conversation. */
