@@ -7,6 +7,7 @@ const range = ({ from, to }: { from: number; to: number }) => (from === to ? `me
 
 /** What the summary stands for now, in message numbers, and what is sent as written. */
 function coverageText(schedule: Schedule): string {
+  if (schedule.messages === 0) return 'No messages yet.';
   const raw =
     schedule.messages <= schedule.keepRaw
       ? `all ${plural(schedule.messages, 'message')} so far ${schedule.messages === 1 ? 'is' : 'are'} sent as written`
