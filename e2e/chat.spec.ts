@@ -5,10 +5,12 @@ import { ChatPage, textIn } from './pages/chat-page';
 import { MemoryApi } from './pages/memory-api';
 
 // Every test gets a fresh browser context, hence a fresh guest session with no conversations.
-// The server runs the built-in offline model with 60 ms between words (~2.5 s per reply).
+// The server runs the built-in offline model with 60 ms between words (a reply repeats the question, so a long question streams for a few seconds).
 
 // How the offline model answers a question nothing in its context answers (no disclaimer: the badge says it is offline).
 const UNANSWERED = "I don't know yet";
+const LONG_QUESTION =
+  'Tell me everything about lighthouses: their history, how the lamps and lenses work, who kept them, and which famous ones still stand.';
 
 /** Waits until the reply being streamed shows at least `chars` characters. */
 async function waitForText(reply: Locator, chars: number) {
@@ -26,7 +28,8 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page,
   await page.waitForURL(/\/c\/[0-9a-f-]{36}$/);
   const conversationId = page.url().split('/c/')[1];
 
-  const question = 'What is the capital of Portugal?';
+  // The offline model repeats the question in its answer: a long question streams long enough to watch.
+  const question = 'What is the capital of Portugal, which river runs through it to the Atlantic, and when was its great earthquake?';
   await chat.send(question);
   await expect(chat.userMessages).toHaveCount(1);
   await expect(textIn(chat.userMessages.first())).toHaveText(question);
@@ -76,7 +79,7 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page,
 
 test('Stop keeps the partial reply as incomplete, and Retry answers again', async ({ page, chat, memory }) => {
   const conversationId = await chat.newConversation();
-  await chat.send('Tell me everything about lighthouses');
+  await chat.send(LONG_QUESTION);
 
   const reply = chat.assistantMessages.first();
   await waitForText(reply, 20);
@@ -94,7 +97,7 @@ test('Stop keeps the partial reply as incomplete, and Retry answers again', asyn
   await expect(stored.getByTestId('message-status')).toHaveText('Stopped');
   const partial = (await textIn(stored).innerText()).trim();
   expect(partial.length).toBeGreaterThan(0);
-  expect(partial.startsWith('I am the built-in')).toBe(true);
+  expect(partial.startsWith(UNANSWERED)).toBe(true);
 
   const rows = await memory.storedMessages(conversationId);
   expect(rows).toHaveLength(2);
@@ -129,7 +132,9 @@ test('Stop keeps the partial reply as incomplete, and Retry answers again', asyn
 test('closing the tab mid-stream leaves the partial reply stored as incomplete', async ({ page, context, chat }) => {
   const conversationId = await chat.newConversation();
   const url = page.url();
-  await chat.send('Describe the water cycle in detail');
+  await chat.send(
+    'Describe the water cycle in detail: evaporation from the oceans, clouds forming, rain and snow falling, and rivers carrying it back to the sea.',
+  );
   const reply = chat.assistantMessages.first();
   await waitForText(reply, 20);
   const replyId = await reply.getAttribute('data-message-id');
@@ -152,7 +157,7 @@ test('closing the tab mid-stream leaves the partial reply stored as incomplete',
 
   await expect(stored.getByTestId('message-status')).toHaveText('Stopped');
   const partial = (await textIn(stored).innerText()).trim();
-  expect(partial.startsWith('I am the built-in')).toBe(true);
+  expect(partial.startsWith(UNANSWERED)).toBe(true);
   const rows = await new MemoryApi(again).storedMessages(conversationId);
   expect(rows).toHaveLength(2);
   expect(rows[1]).toMatchObject({ id: replyId, status: 'incomplete' });
