@@ -69,6 +69,7 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
   const summary = query.data?.summary ?? null;
   const versions = query.data?.versions ?? [];
   const empty = !summary || summary.content.trim() === '';
+  const covers = query.data?.schedule.covers;
 
   const startEditing = () => {
     setDraft(summary?.content ?? '');
@@ -82,7 +83,7 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
     <Section
       testId="summary"
       title="Conversation summary"
-      meta={summary ? `v${summary.version} · covers ${summary.coveredMessageCount} messages` : 'none yet'}
+      meta={summary ? `v${summary.version}${covers ? ` · messages ${covers.from}–${covers.to}` : ''}` : 'none yet'}
     >
       {query.isPending ? (
         <Skeleton lines={3} />
