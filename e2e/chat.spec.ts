@@ -53,8 +53,8 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page,
   await expect(page.getByTestId('offline-badge')).toBeVisible();
   await expect(page.getByTestId('offline-badge')).toHaveText(/offline model/i);
   await expect(page.getByTestId('offline-badge')).toHaveAttribute('title', /OPENAI_API_KEY/);
-  // The conversation took its title from the first question.
-  await expect(page.getByTestId('conversation-item').first()).toContainText(question);
+  // The conversation took its title from the first question (cut at a word boundary when long).
+  await expect(page.getByTestId('conversation-item').first()).toContainText(question.slice(0, 40));
 
   const userId = await chat.userMessages.first().getAttribute('data-message-id');
   expect(userId).toMatch(UUID);
