@@ -9,6 +9,7 @@ import type { forgetEverything } from '@/lib/memory/corrections';
 import type { PageFact as ServerPageFact } from '@/lib/memory/memory-page';
 import type { REDACTED as SERVER_REDACTED } from '@/lib/memory/redaction';
 import type { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
+import type { SummarySchedule } from '@/lib/memory/summary-schedule';
 import type { TurnRecord as BuiltTurnRecord } from '@/lib/memory/turn-record';
 import type { WhyNotRecalled } from '@/lib/memory/why-not-recalled';
 import type { factWithHistory } from '@/lib/services/memory';
@@ -58,7 +59,7 @@ export type SummaryVersion = JsonResult<typeof listSummaryVersions>[number];
 type ConversationSummaryBlock = Json<Summary> & { sourceMessageIds?: string[] };
 
 /** GET /api/conversations/:id/summary */
-export type SummaryResponse = { summary: ConversationSummaryBlock | null; versions: SummaryVersion[] };
+export type SummaryResponse = { summary: ConversationSummaryBlock | null; versions: SummaryVersion[]; schedule: SummarySchedule };
 
 /** A fact as the API shows it: with its sources, without its embedding. */
 export type Fact = JsonResult<typeof withSources>[number];

@@ -29,7 +29,7 @@ export function ChatHeader({ title, model, offline, actions }: { title: string; 
           <span
             data-testid="offline-badge"
             className="inline-flex items-center gap-1.5 rounded-full border border-warn/30 bg-warn-soft px-2.5 py-1 text-xs font-medium text-warn"
-            title="No API key is configured: replies come from the built-in offline model, which only quotes the conversation back."
+            title="Replies come from the built-in offline model: it answers only by quoting what it was told, with no AI service. To use a real model, whoever runs memlens sets OPENAI_API_KEY (see docs/configuration.md)."
           >
             <span className="size-1.5 rounded-full bg-warn" aria-hidden="true" />
             Offline model

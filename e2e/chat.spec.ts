@@ -5,10 +5,12 @@ import { ChatPage, textIn } from './pages/chat-page';
 import { MemoryApi } from './pages/memory-api';
 
 // Every test gets a fresh browser context, hence a fresh guest session with no conversations.
-// The server runs the built-in offline model with 60 ms between words (~2.5 s per reply).
+// The server runs the built-in offline model with 60 ms between words (a reply repeats the question, so a long question streams for a few seconds).
 
-// Every offline reply opens with this sentence (~24 words); what follows depends on the context.
-const OFFLINE_INTRO = 'I am the built-in offline model';
+// How the offline model answers a question nothing in its context answers (no disclaimer: the badge says it is offline).
+const UNANSWERED = "I don't know yet";
+const LONG_QUESTION =
+  'Tell me everything about lighthouses: their history, how the lamps and lenses work, who kept them, and which famous ones still stand.';
 
 /** Waits until the reply being streamed shows at least `chars` characters. */
 async function waitForText(reply: Locator, chars: number) {
@@ -26,7 +28,8 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page,
   await page.waitForURL(/\/c\/[0-9a-f-]{36}$/);
   const conversationId = page.url().split('/c/')[1];
 
-  const question = 'What is the capital of Portugal?';
+  // The offline model repeats the question in its answer: a long question streams long enough to watch.
+  const question = 'What is the capital of Portugal, which river runs through it to the Atlantic, and when was its great earthquake?';
   await chat.send(question);
   await expect(chat.userMessages).toHaveCount(1);
   await expect(textIn(chat.userMessages.first())).toHaveText(question);
@@ -44,12 +47,14 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page,
 
   await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
   const fullText = await textIn(reply).innerText();
-  expect(fullText.startsWith(OFFLINE_INTRO)).toBe(true);
+  expect(fullText.startsWith(UNANSWERED)).toBe(true);
+  expect(fullText).not.toMatch(/offline|API key|OPENAI/iu);
   expect(fullText.length).toBeGreaterThan(firstRead);
   await expect(page.getByTestId('offline-badge')).toBeVisible();
   await expect(page.getByTestId('offline-badge')).toHaveText(/offline model/i);
-  // The conversation took its title from the first question.
-  await expect(page.getByTestId('conversation-item').first()).toContainText(question);
+  await expect(page.getByTestId('offline-badge')).toHaveAttribute('title', /OPENAI_API_KEY/);
+  // The conversation took its title from the first question (cut at a word boundary when long).
+  await expect(page.getByTestId('conversation-item').first()).toContainText(question.slice(0, 40));
 
   const userId = await chat.userMessages.first().getAttribute('data-message-id');
   expect(userId).toMatch(UUID);
@@ -74,7 +79,7 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page,
 
 test('Stop keeps the partial reply as incomplete, and Retry answers again', async ({ page, chat, memory }) => {
   const conversationId = await chat.newConversation();
-  await chat.send('Tell me everything about lighthouses');
+  await chat.send(LONG_QUESTION);
 
   const reply = chat.assistantMessages.first();
   await waitForText(reply, 20);
@@ -92,7 +97,7 @@ test('Stop keeps the partial reply as incomplete, and Retry answers again', asyn
   await expect(stored.getByTestId('message-status')).toHaveText('Stopped');
   const partial = (await textIn(stored).innerText()).trim();
   expect(partial.length).toBeGreaterThan(0);
-  expect(partial.startsWith('I am the built-in')).toBe(true);
+  expect(partial.startsWith(UNANSWERED)).toBe(true);
 
   const rows = await memory.storedMessages(conversationId);
   expect(rows).toHaveLength(2);
@@ -127,7 +132,9 @@ test('Stop keeps the partial reply as incomplete, and Retry answers again', asyn
 test('closing the tab mid-stream leaves the partial reply stored as incomplete', async ({ page, context, chat }) => {
   const conversationId = await chat.newConversation();
   const url = page.url();
-  await chat.send('Describe the water cycle in detail');
+  await chat.send(
+    'Describe the water cycle in detail: evaporation from the oceans, clouds forming, rain and snow falling, and rivers carrying it back to the sea.',
+  );
   const reply = chat.assistantMessages.first();
   await waitForText(reply, 20);
   const replyId = await reply.getAttribute('data-message-id');
@@ -150,7 +157,7 @@ test('closing the tab mid-stream leaves the partial reply stored as incomplete',
 
   await expect(stored.getByTestId('message-status')).toHaveText('Stopped');
   const partial = (await textIn(stored).innerText()).trim();
-  expect(partial.startsWith('I am the built-in')).toBe(true);
+  expect(partial.startsWith(UNANSWERED)).toBe(true);
   const rows = await new MemoryApi(again).storedMessages(conversationId);
   expect(rows).toHaveLength(2);
   expect(rows[1]).toMatchObject({ id: replyId, status: 'incomplete' });
@@ -184,7 +191,7 @@ test('editing the first question replaces everything after it', async ({ page, c
   await expect(chat.assistantMessages).toHaveCount(1);
   const reply = chat.assistantMessages.first();
   await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
-  await expect(textIn(reply)).toContainText(OFFLINE_INTRO);
+  await expect(textIn(reply)).toContainText(edited);
   await expect(chat.userMessages.first()).toHaveAttribute('data-message-id', firstId!);
   await expect(textIn(chat.userMessages.first())).toHaveText(edited);
   const replyId = await reply.getAttribute('data-message-id');
@@ -273,7 +280,7 @@ test('a reply that fails mid-stream shows the error, and Retry answers again', a
   const reply = chat.assistantMessages.first();
   await expect(reply).toHaveAttribute('data-status', 'failed');
   await expect(reply.getByTestId('message-error')).toHaveText(failure);
-  expect((await textIn(reply).innerText()).startsWith('I am the')).toBe(true);
+  expect((await textIn(reply).innerText()).startsWith("I don't")).toBe(true);
   const failedId = await reply.getAttribute('data-message-id');
   expect(failedId).toMatch(UUID);
   await expect(page.getByTestId('retry')).toHaveCount(1);
@@ -284,7 +291,7 @@ test('a reply that fails mid-stream shows the error, and Retry answers again', a
   await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
   // Retry rewrites the failed reply in place: the same id.
   await expect(reply).toHaveAttribute('data-message-id', failedId!);
-  await expect(textIn(reply)).toContainText(OFFLINE_INTRO);
+  await expect(textIn(reply)).toContainText(UNANSWERED);
   await expect(page.getByTestId('retry')).toHaveCount(0);
 
   await page.reload();

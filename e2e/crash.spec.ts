@@ -81,6 +81,9 @@ async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promi
 
 test.afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
+const STATEMENT =
+  'My name is Idris Vantongeren. I restore old sailing boats in a shed by the harbour and I am learning to weld this winter.';
+
 test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work left undone is done after a restart', async () => {
   test.setTimeout(240_000);
   let server = startServer();
@@ -101,10 +104,10 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
     expect(queued.status).toBe(202);
     const importId = ((await queued.json()) as { import: { id: string } }).import.id;
 
-    // A reply cut mid-stream.
+    // A reply cut mid-stream: the offline model repeats a statement back, so a long one streams for seconds.
     const response = await api('/api/chat', {
       method: 'POST',
-      body: { conversationId: conversation.id, message: { text: 'My name is Idris Vantongeren.' } },
+      body: { conversationId: conversation.id, message: { text: STATEMENT } },
     });
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let seen = '';
@@ -128,7 +131,7 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
       content: string;
       status: string;
     }>;
-    expect(stored.find((m) => m.role === 'user')?.content).toBe('My name is Idris Vantongeren.');
+    expect(stored.find((m) => m.role === 'user')?.content).toBe(STATEMENT);
     const reply = stored.find((m) => m.role === 'assistant')!;
     expect(reply.status).toBe('incomplete');
     expect(reply.content.length).toBeGreaterThan(0);

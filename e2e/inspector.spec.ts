@@ -231,8 +231,8 @@ const TRIP = [
 
 /**
  * Turns after the trip. The summary never covers the recent window (20 messages), so the trip's start
- * must lie before it: with 13 turns in all, the import's refreshes write exactly one version, covering
- * the first turn (fewer than 5 more messages fall out of the window after it).
+ * must lie before it: with 13 turns in all, the import's refreshes write exactly one version, at 26
+ * messages, covering the first three turns (a version waits for 5 messages beyond the window).
  */
 const LATER = Array.from({ length: 7 }, (_, i) => [`Reminder ${i + 1}: water the plants.`, `Noted, reminder ${i + 1}.`] as const);
 

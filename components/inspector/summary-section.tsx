@@ -13,6 +13,7 @@ import { LoadError, Skeleton } from '../ui/loading';
 import { Disclosure, Section } from '../ui/section';
 import { VisibleText } from '../visible-text';
 import { SourceLinks } from './source-links';
+import { SummaryScheduleNote } from './summary-schedule-note';
 
 const ACTION_LABELS: Record<SummaryVersion['action'], string> = {
   refresh: 'Refreshed',
@@ -68,6 +69,7 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
   const summary = query.data?.summary ?? null;
   const versions = query.data?.versions ?? [];
   const empty = !summary || summary.content.trim() === '';
+  const covers = query.data?.schedule.covers;
 
   const startEditing = () => {
     setDraft(summary?.content ?? '');
@@ -81,7 +83,7 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
     <Section
       testId="summary"
       title="Conversation summary"
-      meta={summary ? `v${summary.version} · covers ${summary.coveredMessageCount} messages` : 'none yet'}
+      meta={summary ? `v${summary.version}${covers ? ` · messages ${covers.from}–${covers.to}` : ''}` : 'none yet'}
     >
       {query.isPending ? (
         <Skeleton lines={3} />
@@ -183,10 +185,11 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
               ) : (
                 <p data-testid="summary-content" className="text-sm text-muted">
                   {summary
-                    ? 'The summary is empty (cleared): the next refresh starts over from the messages.'
-                    : 'No summary yet. memlens starts one when the conversation grows long, and keeps the latest messages verbatim.'}
+                    ? 'The summary is empty (cleared): later versions cover only messages written after the clear.'
+                    : 'No summary yet: it stands for older messages once there are enough of them.'}
                 </p>
               )}
+              {query.data ? <SummaryScheduleNote schedule={query.data.schedule} hasSummary={!empty} /> : null}
               {summary?.sourceMessageIds && summary.sourceMessageIds.length > 0 ? (
                 <div className="flex flex-wrap items-center gap-1.5 text-[11px] text-muted">
                   <span>from</span>
@@ -233,7 +236,7 @@ export function SummarySection({ conversationId }: { conversationId: string }) {
       <ConfirmDialog
         open={confirmClear}
         title="Clear this summary?"
-        description="The summary becomes empty and covers nothing; the next refresh summarises the conversation again from the start. Earlier versions stay in the history."
+        description="The summary becomes empty, and later versions cover only messages written after now, so what it said is never summarised again. Those earlier messages can still be recalled on their own, and earlier versions stay in the history."
         confirmLabel="Clear summary"
         busy={clear.isPending}
         error={clear.error ? clear.error.message : null}

@@ -31,7 +31,7 @@ export function SummariesPanel({ initialConversations }: { initialConversations:
       id="summaries"
       title="Conversation summaries"
       meta={conversations.length > 0 ? plural(conversations.length, 'conversation') : null}
-      description="A long conversation gets a rolling summary that stands in for its older messages. Edit it and the next refresh builds on your text; clear it and it starts over from newer messages only."
+      description="Once a conversation is long, its older messages are summarised and the newest are sent as written. Each summary says which messages it covers and when its next version comes. Edit it and the next version builds on your text; clear it and later versions cover only newer messages."
     >
       {query.isError && conversations.length === 0 ? (
         <LoadError what="your conversations" error={query.error} retry={() => void query.refetch()} />

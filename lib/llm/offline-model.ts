@@ -14,8 +14,8 @@ export const OFFLINE_MODEL_ID = 'memlens-offline';
 
 /**
  * The built-in offline language model: no network, no weights. It answers from the single most
- * relevant line of the context it is given (memory lines in the system prompt, earlier messages)
- * and says plainly that it is the offline model, so the whole app runs end to end without a key.
+ * relevant line of the context it is given (memory lines in the system prompt, the user's earlier messages),
+ * so the whole app runs end to end without a key.
  */
 export function createOfflineModel(options: { chunkDelayMs: number }): LanguageModelV4 {
   return {
@@ -74,16 +74,17 @@ export function answerFromContext(prompt: LanguageModelV4Prompt): string {
   const questionText = question ? textOf(question.content) : '';
   const candidates = [
     ...prompt.filter((m) => m.role === 'system').flatMap((m) => memoryCandidates(textOf(m.content))),
-    ...messages.filter((m) => m !== question).flatMap((m) => linesOf(textOf(m.content))),
+    // What the user said, never its own earlier replies: quoting those would nest echoes of echoes.
+    ...messages.filter((m) => m !== question && m.role === 'user').flatMap((m) => linesOf(textOf(m.content))),
   ];
   const best = mostRelevantLine(questionText, candidates);
-  const intro = 'I am the built-in offline model (no API key is configured), so I can only answer from the context I was given.';
+  // No disclaimer: the header's "Offline model" badge says what answered, and only an operator can set a key.
   if (!best) {
     // A statement rather than a question: acknowledge it; memory picks it up after the reply.
-    if (!looksLikeQuestion(questionText)) return `${intro} Noted: "${clip(questionText, 200)}". Ask me about it later.`;
-    return `${intro} Nothing in that context answers "${clip(questionText, 200)}" yet. Configure OPENAI_API_KEY for real answers.`;
+    if (!looksLikeQuestion(questionText)) return `Noted: "${clip(questionText, 200)}". Ask me about it later.`;
+    return `I don't know yet: nothing you have told me answers "${clip(questionText, 200)}".`;
   }
-  return `${intro} The most relevant thing I see is: "${clip(best, 400)}"`;
+  return `The closest thing I have is: "${clip(best, 400)}"`;
 }
 
 /** The candidate sharing the most content with the question, by word overlap and local embedding. */

@@ -3,8 +3,10 @@ import { listMessages, type Scope } from '@/db/history';
 import type { Conversation } from '@/db/schema';
 import { getSummary, listSummaryVersions, summarySources } from '@/db/summaries';
 import type { Actor } from '../audit';
+import { getConfig } from '../config';
 import { notFound } from '../errors';
 import { removeMessages } from '../memory/corrections';
+import { summaryScheduleOf } from '../memory/summary-schedule';
 import { text } from '../validation';
 
 /** A conversation's title, as a new conversation or a rename gives it. */
@@ -40,12 +42,13 @@ export async function clearConversation(scope: Scope, actor: Actor) {
   return removeMessages(scope, ids, actor);
 }
 
-/** The current summary with the messages it covers, and every version of it. */
+/** The current summary with the messages it covers, every version of it, and when the next is written. */
 export async function summaryWithVersions(scope: Scope) {
   const summary = await getSummary(scope);
   return {
     summary: summary ? { ...summary, sourceMessageIds: await summarySources(scope, summary.version) } : null,
     versions: await listSummaryVersions(scope),
+    schedule: await summaryScheduleOf(scope, getConfig()),
   };
 }
 

@@ -190,22 +190,24 @@ describe('rolling summary', () => {
   beforeAll(() => setEnv({ SUMMARY_KEEP_RAW: '6' }));
   afterAll(() => setEnv({ SUMMARY_KEEP_RAW: undefined }));
 
-  it('starts at 10 messages, keeps the last 6 raw, refreshes after 5 more, and keeps a version history', async () => {
+  it('keeps the last 6 raw and writes a version once 5 more messages lie beyond them (the first at 10 or more), with a version history', async () => {
     const user = await createGuestUser();
     const scope = (conversationId: string) => ({ userId: user.id, conversationId });
     const four = await importTurns(user.id, [['My name is Ada Lovelace.', 'Hello Ada.'], ...fillerTurns(3)]);
     expect(await getSql()`select 1 from summaries where conversation_id = ${four}`).toHaveLength(0); // 8 messages
 
     const five = await importTurns(user.id, [['My name is Ada Lovelace.', 'Hello Ada.'], ...fillerTurns(4)]);
-    const [first] = await getSql()`select * from summaries where conversation_id = ${five}`;
-    expect(first.covered_message_count).toBe(4);
+    expect(await getSql()`select 1 from summaries where conversation_id = ${five}`).toHaveLength(0); // 4 beyond the last 6
+    const six = await importTurns(user.id, [['My name is Ada Lovelace.', 'Hello Ada.'], ...fillerTurns(5)]);
+    const [first] = await getSql()`select * from summaries where conversation_id = ${six}`;
+    expect(first.covered_message_count).toBe(6);
     expect(first.content).toContain('Ada Lovelace');
 
     const long = await importTurns(user.id, [['My name is Ada Lovelace.', 'Hello Ada.'], ...fillerTurns(12)]); // 26 messages
     const versions =
       await getSql()`select version, covered_message_count, action from summary_versions where conversation_id = ${long} order by version`;
-    // 10 → covers 4; refreshes whenever 5+ more can be covered: at 16 (10), at 26 (20)… never the last 6.
-    expect(versions.map((v) => v.covered_message_count)).toEqual([4, 10, 16]);
+    // Each version covers 5+ more than the last, checked after each reply: at 12 (6), 18 (12), 24 (18); never the last 6.
+    expect(versions.map((v) => v.covered_message_count)).toEqual([6, 12, 18]);
     expect(versions.every((v) => v.action === 'refresh')).toBe(true);
     const state = await previewContext(scope(long), 'What is my name?');
     expect(state.numbered.find((i) => i.kind === 'summary')?.text).toContain('Ada Lovelace');
@@ -218,7 +220,7 @@ describe('rolling summary', () => {
       await readChunks(await chat(client.request('/api/chat', { body: { conversationId, message: { text } } })));
       await postTurnSettled(client.user.id);
     };
-    for (let i = 0; i < 5; i++) await say(`Fact number ${i}: my locker code is ${1000 + i}.`);
+    for (let i = 0; i < 6; i++) await say(`Fact number ${i}: my locker code is ${1000 + i}.`);
     const summaryUrl = `/api/conversations/${conversationId}/summary`;
     const before = (await (await getSummary(client.request(summaryUrl), params({ id: conversationId }))).json()).summary;
     expect(before.version).toBe(1);
@@ -234,7 +236,7 @@ describe('rolling summary', () => {
     );
     expect(stale.status).toBe(409);
 
-    for (let i = 5; i < 8; i++) await say(`Fact number ${i}: my locker code is ${1000 + i}.`);
+    for (let i = 6; i < 9; i++) await say(`Fact number ${i}: my locker code is ${1000 + i}.`);
     const after = await (await getSummary(client.request(summaryUrl), params({ id: conversationId }))).json();
     expect(after.summary.version).toBe(3);
     expect(after.summary.content).toContain('Staff note: the user prefers metric units.');
@@ -246,16 +248,16 @@ describe('rolling summary', () => {
     const cleared = await clearSummary(client.request(summaryUrl, { method: 'DELETE' }), params({ id: conversationId }));
     expect((await cleared.json()).summary).toMatchObject({ content: '', coveredMessageCount: 0, version: 4 });
     // Later refreshes start after the clear point: the cleared lines never come back.
-    for (let i = 8; i < 16; i++) await say(`Fact number ${i}: my locker code is ${1000 + i}.`);
+    for (let i = 9; i < 17; i++) await say(`Fact number ${i}: my locker code is ${1000 + i}.`);
     const refreshed = (await (await getSummary(client.request(summaryUrl), params({ id: conversationId }))).json()).summary;
     expect(refreshed.version).toBeGreaterThan(4);
-    expect(refreshed.content).toContain('1008');
+    expect(refreshed.content).toContain('1009');
     // (Replies after the clear may quote older facts; what was said before it is never summarised again.)
-    expect(refreshed.content).not.toMatch(/^- User: Fact number [0-7]:/mu);
+    expect(refreshed.content).not.toMatch(/^- User: Fact number [0-8]:/mu);
     const summarised = await getSql()`select m.content from memory_sources s join summary_versions v on v.id = s.summary_version_id
       join messages m on m.id = s.message_id where v.conversation_id = ${conversationId} and v.version = ${refreshed.version}`;
     expect(summarised.length).toBeGreaterThan(0);
-    for (const row of summarised) expect(row.content).not.toMatch(/^Fact number [0-7]:/u);
+    for (const row of summarised) expect(row.content).not.toMatch(/^Fact number [0-8]:/u);
     expect(refreshed.content).not.toContain('Staff note');
   });
 });

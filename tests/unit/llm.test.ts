@@ -52,15 +52,15 @@ describe('offline model', () => {
     ...turns.map(([role, text]) => ({ role: role as 'user' | 'assistant', content: [{ type: 'text' as const, text }] })),
   ];
 
-  it('answers from the most relevant line of its context and says it is offline', () => {
+  it('answers from the most relevant line of its context, with no disclaimer and no word about keys', () => {
     const reply = answerFromContext(
       prompt(`You are helpful.\n${memoryLine(1, 'The user is allergic to peanuts.')}${memoryLine(2, 'The user lives in Lisbon.')}`, [
         'user',
         'Where do I live?',
       ]),
     );
-    expect(reply).toContain('offline model');
     expect(reply).toContain('The user lives in Lisbon.');
+    expect(reply).not.toMatch(/offline|API key|OPENAI/iu);
     expect(reply).not.toContain('peanuts');
   });
 
@@ -83,17 +83,19 @@ describe('offline model', () => {
 
   it('says plainly when nothing in the context answers', () => {
     expect(answerFromContext(prompt('You are helpful.', ['user', 'What is the airspeed of a swallow?']))).toContain(
-      'Nothing in that context answers',
+      "I don't know yet: nothing you have told me answers",
     );
   });
 
   it.each([
     ['My name is Ada and I live in Lisbon.', 'Noted: "My name is Ada and I live in Lisbon."'],
     ['我叫张三', 'Noted: "我叫张三"'],
-    ['Recommend a board game.', 'Nothing in that context answers'],
-    ['我叫什么？', 'Nothing in that context answers'],
+    ['Recommend a board game.', "I don't know yet"],
+    ['我叫什么？', "I don't know yet"],
   ])('acknowledges a statement and admits an unanswerable question: %s', (text, expected) => {
-    expect(answerFromContext(prompt('You are helpful.', ['user', text]))).toContain(expected);
+    const reply = answerFromContext(prompt('You are helpful.', ['user', text]));
+    expect(reply).toContain(expected);
+    expect(reply).not.toMatch(/offline|API key|OPENAI/iu);
   });
 
   it('picks nothing when no candidate shares a word with the question', () => {
@@ -102,14 +104,15 @@ describe('offline model', () => {
 
   it('streams word by word through the AI SDK and stops when aborted', async () => {
     const model = createOfflineModel({ chunkDelayMs: 5 });
-    const result = streamText({ model, messages: [{ role: 'user', content: 'Hello there' }] });
+    const plan = 'This weekend I am walking the coast path from Porto to Viana with two friends.';
+    const result = streamText({ model, messages: [{ role: 'user', content: plan }] });
     const deltas: string[] = [];
     const reader = result.stream.getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       if (next.value.type === 'text-delta') deltas.push(next.value.text);
     }
     expect(deltas.length).toBeGreaterThan(10);
-    expect(deltas.join('')).toMatch(/^I am the built-in offline model/);
+    expect(deltas.join('')).toBe(`Noted: "${plan}". Ask me about it later.`);
     expect((await result.usage).outputTokens).toBeGreaterThan(10);
 
     const controller = new AbortController();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { answerFromContext } from '@/lib/llm/offline-model';
 import { absolutizeRelativeDates } from '@/lib/memory/rules/relative-dates';
 import { detectRewriteTrigger, type RecentTurn, rewriteOffline } from '@/lib/memory/rules/rewrite';
 
@@ -132,9 +133,8 @@ describe("rewriteOffline: carrying the salient terms of the user's turns", () =>
   });
 });
 
-// What the offline model really replies: a stock sentence, then an echo of the user's words.
-const OFFLINE_INTRO = 'I am the built-in offline model (no API key is configured), so I can only answer from the context I was given.';
-const noted = (text: string) => `${OFFLINE_INTRO} Noted: "${text}". Ask me about it later.`;
+// What the offline model really replies to a statement: an echo of the user's words.
+const noted = (text: string) => answerFromContext([{ role: 'user', content: [{ type: 'text', text }] }]);
 
 const enDirectorThenNeighbour: RecentTurn[] = [
   { role: 'user', content: 'Last weekend I went to a retrospective of films directed by Agnès Varda.' },

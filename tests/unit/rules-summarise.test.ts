@@ -120,7 +120,7 @@ describe('summariseExtractive', () => {
       [user('Hi!'), assistant('Hello! How can I help you today?'), user('Thanks!'), assistant('You are welcome!')],
       [],
     ],
-    ['plain questions', [user('How do I keep basil fresh?'), user('What is a good name?')], []],
+    ['thanks in a row', [user('ok thanks'), assistant('Sure!'), user('好的谢谢'), user('Thanks, great, cool!')], []],
     ['Chinese small talk', [user('你好'), assistant('你好！'), user('谢谢'), assistant('不客气')], []],
   ])('skips %s', (_, messages, expected) => {
     expect(bulletLines(summariseExtractive(null, messages))).toEqual(expected);
@@ -182,12 +182,14 @@ describe('summariseExtractive', () => {
     expect(summary.split('\n')).toEqual(['Sam edited this: call me Sam.', '- User: I work at Acme Corp.']);
   });
 
-  it('honours maxLinePerMessage', () => {
+  it('gives a user message two lines and a reply one, unless maxLinePerMessage says otherwise', () => {
     const message = user('I live in Oslo. The weather is grey. My brother Erik lives in Bergen. I work as a nurse at Ullevål.');
-    expect(bulletLines(summariseExtractive(null, [message])).length).toBe(1);
-    const two = bulletLines(summariseExtractive(null, [message], { maxLinePerMessage: 2 }));
+    const two = bulletLines(summariseExtractive(null, [message]));
     expect(two.length).toBe(2);
     expect(two.join('\n')).toContain('Erik');
+    expect(bulletLines(summariseExtractive(null, [message], { maxLinePerMessage: 1 })).length).toBe(1);
+    const reply = assistant('Oslo has the Munch Museum. Bergen has the Bryggen wharf. Both are 7 hours apart by train.');
+    expect(bulletLines(summariseExtractive(null, [reply])).length).toBe(1);
   });
 
   it('clips very long sentences with an ellipsis', () => {
@@ -200,5 +202,96 @@ describe('summariseExtractive', () => {
 
   it('is deterministic', () => {
     expect(summariseExtractive(null, longEnglish)).toBe(summariseExtractive(null, longEnglish));
+  });
+});
+
+describe('summariseExtractive keeps what the user said', () => {
+  const userLines = (summary: string) => summary.split('\n').filter((line) => line.startsWith('- User: '));
+  const replyLines = (summary: string) => summary.split('\n').filter((line) => line.startsWith('- Assistant: '));
+
+  it.each<[string, SummaryInput[], string[]]>([
+    [
+      'English: statements, a request and a question, with replies that only echo them',
+      [
+        user('My daughter Ines starts violin lessons in January.'),
+        assistant('Noted: "My daughter Ines starts violin lessons in January." Ask me about it later.'),
+        user('Can you suggest a practice routine for a seven-year-old?'),
+        assistant('I do not know yet: nothing you said answers "Can you suggest a practice routine for a seven-year-old?".'),
+        user('We rent the violin from a shop on Rua Augusta for 15 euros a month.'),
+        assistant('You said: "We rent the violin from a shop on Rua Augusta for 15 euros a month."'),
+        user('How long should she practise each day?'),
+        assistant('The closest thing I have is: "My daughter Ines starts violin lessons in January."'),
+      ],
+      [
+        'Ines starts violin lessons in January',
+        'suggest a practice routine for a seven-year-old',
+        'Rua Augusta for 15 euros a month',
+        'How long should she practise each day?',
+      ],
+    ],
+    [
+      'Chinese: what the user said, in their words, with echoing replies',
+      [
+        user('我在准备十二月的教师资格考试。'),
+        assistant('记下了：“我在准备十二月的教师资格考试。”'),
+        user('帮我列一个每周的复习计划。'),
+        assistant('我还不知道：你说过的话里没有能回答“帮我列一个每周的复习计划。”的内容。'),
+        user('我每天晚上只有九点以后才有空。'),
+        assistant('记下了：“我每天晚上只有九点以后才有空。”'),
+      ],
+      ['十二月的教师资格考试', '每周的复习计划', '九点以后才有空'],
+    ],
+  ])('%s', (_, messages, said) => {
+    const summary = summariseExtractive(null, messages);
+    for (const words of said) expect(userLines(summary).join('\n')).toContain(words);
+    // A reply that only repeats the user's words adds no line.
+    expect(replyLines(summary)).toEqual([]);
+  });
+
+  it('keeps what a reply adds beside an echo, once, and drops its repeated sign-off', () => {
+    const signOff = 'Answers here come from Tutor Bot 3 on this laptop.';
+    const summary = summariseExtractive(null, [
+      user('I run the Porto half marathon on 9 March.'),
+      assistant(`Noted: "I run the Porto half marathon on 9 March." The course is flat along the Douro river. ${signOff}`),
+      user('My best time so far is 1 hour 52 minutes.'),
+      assistant(`Noted: "My best time so far is 1 hour 52 minutes." ${signOff}`),
+      user('What pace do I need for 1 hour 45?'),
+      assistant(`About 4 minutes 58 seconds per kilometre. ${signOff}`),
+    ]);
+    expect(userLines(summary)).toHaveLength(3);
+    expect(summary).toContain('flat along the Douro river');
+    expect(summary).toContain('4 minutes 58 seconds per kilometre');
+    expect(summary.split(signOff).length - 1).toBeLessThanOrEqual(1);
+    expect(summary).not.toContain('- Assistant: Noted');
+  });
+
+  it("over the cap drops replies first, then the user's questions, and keeps the user's statements longest", () => {
+    const messages = [
+      user('I keep bees on a rooftop in Kreuzberg.'),
+      assistant('Rooftop hives in Berlin often face the prevailing westerly wind.'),
+      user('Which flowers do bees like in July?'),
+      assistant('Lime trees flower in July and bees love them.'),
+      user('My neighbour Jonas helps me harvest twice a year.'),
+    ];
+    const three = summariseExtractive(null, messages, { maxLines: 3 });
+    expect(replyLines(three)).toEqual([]);
+    expect(userLines(three)).toHaveLength(3);
+    const two = summariseExtractive(null, messages, { maxLines: 2 });
+    expect(two.split('\n')).toEqual([
+      '- User: I keep bees on a rooftop in Kreuzberg.',
+      '- User: My neighbour Jonas helps me harvest twice a year.',
+    ]);
+  });
+
+  it('is the same built at once or in pieces, with echoes', () => {
+    const messages: SummaryInput[] = [
+      user('我养了一只叫豆豆的柯基。'),
+      assistant('记下了：“我养了一只叫豆豆的柯基。”'),
+      user('豆豆对鸡肉过敏。'),
+      assistant('记下了：“豆豆对鸡肉过敏。”'),
+    ];
+    const pieces = summariseExtractive(summariseExtractive(null, messages.slice(0, 2)), messages.slice(2));
+    expect(pieces).toBe(summariseExtractive(null, messages));
+    expect(pieces.split('\n')).toEqual(['- User: 我养了一只叫豆豆的柯基。', '- User: 豆豆对鸡肉过敏。']);
   });
 });

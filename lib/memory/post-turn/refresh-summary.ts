@@ -6,13 +6,14 @@ import { memoryFloor } from '@/db/users';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
 import { summariseExtractive } from '../rules/summarise';
+import { nextSummaryAt } from '../summary-schedule';
 import { readFromDatabase, readOnce, type SummaryReader } from './summary-reader';
 import type { JobWork } from './work';
 
 /**
- * The rolling summary: starts when the conversation reaches SUMMARY_START_MESSAGES, refreshes when
- * SUMMARY_REFRESH_MESSAGES or more messages lie beyond what it covers, and always leaves the last
- * SUMMARY_KEEP_RAW messages raw (by default the recent window, so the two never repeat each other).
+ * The rolling summary, written when `nextSummaryAt` says it is due: it stands for the messages older
+ * than the last SUMMARY_KEEP_RAW (by default the recent window, so the two never repeat each other),
+ * and each version covers at least SUMMARY_REFRESH_MESSAGES more of them.
  * Incremental: previous summary (as edited, if a person edited it) plus the newly covered messages,
  * read as memory reads them (forgotten parts gone). Nothing at or before a clear point or a
  * "forget everything" is ever covered again.
@@ -91,10 +92,11 @@ async function refreshFrom(
       upTo,
       keepRaw: config.SUMMARY_KEEP_RAW,
     });
-    const started = Boolean(base?.content);
-    if (!rebuild && !started && sinceFloor < config.SUMMARY_START_MESSAGES) return current;
-    if (!rebuild && started && fresh.length < config.SUMMARY_REFRESH_MESSAGES) return current;
-    if (!rebuild && fresh.length === 0) return current;
+    if (!rebuild) {
+      // What the summary already stands for among the messages it may cover.
+      const covered = Math.max(0, sinceFloor - config.SUMMARY_KEEP_RAW) - fresh.length;
+      if (fresh.length === 0 || sinceFloor < nextSummaryAt(config, { started: Boolean(base?.content), covered })) return current;
+    }
     const piece = rebuild ? fresh.slice(0, REBUILD_CHUNK) : fresh;
     const written = await writeVersion(scope, current?.version ?? null, base, piece, models, rebuild ? 'rebuild' : 'refresh', reader);
     // Someone edited or cleared it meanwhile: fail, so the retry builds on their version.

@@ -8,7 +8,7 @@
  * English and Chinese.
  *
  * Terms are taken from the user's own turns only. Assistant replies are often boilerplate (the
- * offline model opens every reply with the same sentence and echoes lines back) and name things
+ * offline model echoes lines back) and name things
  * the user never brought up.
  */
 

@@ -1,8 +1,10 @@
 /**
  * Offline rolling summary: an extractive summariser. It keeps the previous summary as written (a
- * person may have edited it) and appends the salient sentences of the newly covered messages as
- * bullet lines. Every kept line is a verbatim slice of its message (or a prefix of one, ending in
- * "…"), so the provenance check in refresh-summary can find the message it came from.
+ * person may have edited it) and appends what the newly covered messages said as bullet lines:
+ * what the user said first (their statements, and their requests and questions in their own words),
+ * then only what a reply adds (a reply that repeats what is already there, such as an echo of the
+ * user's words, adds nothing). Every kept line is a verbatim slice of its message (or a prefix of
+ * one, ending in "…"), so the provenance check in refresh-summary can find the message it came from.
  */
 import { contentFeatures } from '@/lib/llm/text-features';
 import { absolutizeRelativeDates } from './relative-dates';
@@ -10,13 +12,15 @@ import { absolutizeRelativeDates } from './relative-dates';
 export type SummaryInput = { role: 'user' | 'assistant'; content: string; id?: string };
 
 const DEFAULT_MAX_LINES = 24;
-/** One line per message by default: a long conversation has to fit in maxLines. */
-const DEFAULT_LINES_PER_MESSAGE = 1;
+/** Lines per message by default: the user's words are the memory, a reply only what it adds. */
+const DEFAULT_LINES_PER_MESSAGE = { user: 2, assistant: 1 } as const;
 /** A line may carry a salient sentence and one adjacent salient sentence ("I rewatched X. Nolan …"). */
 const MAX_SENTENCES_PER_LINE = 2;
 const MAX_LINE_CHARS = 280;
-/** Sentences scoring below this are not worth a line. */
+/** Sentences scoring below this are not worth a line (the user's request or question is kept anyway). */
 const KEEP_THRESHOLD = 2;
+/** A reply's sentence or quotation sharing this share of its words with one line already kept repeats it. */
+const REPEAT_SHARE = 0.7;
 
 export function summariseExtractive(
   previous: string | null,
@@ -24,11 +28,11 @@ export function summariseExtractive(
   options: { maxLines?: number; maxLinePerMessage?: number } = {},
 ): string {
   const maxLines = Math.max(1, options.maxLines ?? DEFAULT_MAX_LINES);
-  const perMessage = Math.max(1, options.maxLinePerMessage ?? DEFAULT_LINES_PER_MESSAGE);
   const lines = previousLines(previous);
   const present = new Set(lines);
   for (const message of newMessages) {
-    for (const line of linesFor(message, perMessage)) {
+    const perMessage = Math.max(1, options.maxLinePerMessage ?? DEFAULT_LINES_PER_MESSAGE[message.role]);
+    for (const line of linesFor(message, perMessage, lines)) {
       // Re-summarising the same messages must not repeat them.
       if (!present.has(line)) lines.push(line);
       present.add(line);
@@ -48,18 +52,36 @@ function previousLines(previous: string | null): string[] {
 
 const BULLET = /^\s*[-*•]\s/u;
 
-/** Over the cap, the oldest bullet lines go first; free text a person wrote goes only when nothing else is left. Blank lines do not count. */
+/**
+ * Over the cap, lines go in this order, oldest first within each: the replies' lines, the user's
+ * requests and questions, the user's statements; free text a person wrote goes only when nothing
+ * else is left. Blank lines do not count.
+ */
 function capLines(lines: string[], maxLines: number): string[] {
   const out = [...lines];
   let count = out.filter((line) => line.trim() !== '').length;
   while (count > maxLines) {
-    let drop = out.findIndex((line) => BULLET.test(line));
-    if (drop < 0) drop = out.findIndex((line) => line.trim() !== '');
-    out.splice(drop, 1);
+    const worth = out.map(keepWorth);
+    const lowest = Math.min(...worth.filter((w, i) => out[i].trim() !== '' && w >= 0));
+    out.splice(
+      worth.findIndex((w, i) => w === lowest && out[i].trim() !== ''),
+      1,
+    );
     count--;
   }
   while (out.length > 0 && out[0].trim() === '') out.shift();
   return out;
+}
+
+const LINE_ROLE = /^\s*[-*•]\s*(User|Assistant)\s*[:：]\s*/u;
+
+/** 0 a reply's line, 1 the user's request or question, 2 the user's statement, 3 any other text; -1 blank. */
+function keepWorth(line: string): number {
+  if (line.trim() === '') return -1;
+  const role = line.match(LINE_ROLE)?.[1];
+  if (!role) return BULLET.test(line) ? 1 : 3;
+  if (role === 'Assistant') return 0;
+  return sentenceSalience(line.replace(LINE_ROLE, ''), 'user') >= KEEP_THRESHOLD ? 2 : 1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -69,7 +91,7 @@ type Sentence = { start: number; end: number; text: string; newlineBefore: boole
 
 const ABBREVIATIONS = /\b(mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|no|approx)$/iu;
 
-/** Sentences with their offsets. "." ends a sentence only before a space or the end (so 3.5 and e.g. stay whole); 。！？ and line breaks always do. */
+/** Sentences with their offsets. "." ends a sentence only before a space or the end, a closing quote between them allowed (so 3.5 and e.g. stay whole); 。！？ and line breaks always do. */
 function splitSentences(content: string): Sentence[] {
   const out: Sentence[] = [];
   let start = 0;
@@ -93,7 +115,9 @@ function splitSentences(content: string): Sentence[] {
     if ('。！？'.includes(char)) end = i + 1;
     else if ('.!?'.includes(char)) {
       const next = content[i + 1];
-      const atBoundary = next === undefined || /\s/u.test(next);
+      // Before a space or the end, also past a closing quote or bracket ("… March." The course …).
+      const after = /["'”’)）」』]/u.test(next ?? '') ? content[i + 2] : next;
+      const atBoundary = after === undefined || /\s/u.test(after);
       if (atBoundary && !(char === '.' && ABBREVIATIONS.test(content.slice(Math.max(start, i - 8), i)))) end = i + 1;
     }
     if (end < 0) continue;
@@ -108,8 +132,9 @@ function splitSentences(content: string): Sentence[] {
 // ---------------------------------------------------------------------------------------------
 // Salience
 
+// One or more greetings or thanks in a row ("ok thanks", 好的谢谢).
 const FILLER =
-  /^(hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|got it|no problem|you're welcome|of course|absolutely|good question|great question|happy to help|hope (this|that) helps|let me know\b.*|glad\b.*|anything else\??|你好|您好|谢谢|多谢|好的|好|嗯+|哈哈+|没问题|不客气|当然|好问题|希望.*有帮助)[\s!.。！~～,，]*$/iu;
+  /^(?:(?:hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|got it|no problem|you're welcome|of course|absolutely|good question|great question|happy to help|hope (this|that) helps|let me know\b.*|glad\b.*|anything else\??|你好|您好|谢谢|多谢|好的|好|嗯+|哈哈+|没问题|不客气|当然|好问题|希望.*有帮助)[\s!.。！~～,，]*)+$/iu;
 // Not "me": "Give me some names" is a request, not a statement about oneself.
 const FIRST_PERSON_EN = /\b(i|i'm|i've|i'd|i'll|my|mine|myself|we|we're|our)\b/iu;
 const PREFERENCE =
@@ -188,11 +213,14 @@ function countNames(text: string): number {
 
 /**
  * A message's lines: its best sentence, joined with an adjacent salient sentence on the same line
- * of text; then the next best, up to `perMessage` lines, in the message's order.
+ * of text; then the next best, up to `perMessage` lines, in the message's order. A user message with
+ * nothing salient still gives its request or question. A reply's words that repeat a line already
+ * kept (`earlier`) count for nothing.
  */
-function linesFor(message: SummaryInput, perMessage: number): string[] {
+function linesFor(message: SummaryInput, perMessage: number, earlier: string[]): string[] {
   const sentences = splitSentences(message.content);
-  const scores = sentences.map((s) => sentenceSalience(s.text, message.role));
+  const known = message.role === 'assistant' ? earlier.map((line) => new Set(contentFeatures(line))) : [];
+  const scores = sentences.map((s) => sentenceSalience(withoutRepeats(s.text, known), message.role));
   const used = new Set<number>();
   const groups: Array<[number, number]> = [];
   const ranked = sentences.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b);
@@ -210,10 +238,49 @@ function linesFor(message: SummaryInput, perMessage: number): string[] {
     for (let j = first; j <= last; j++) used.add(j);
     groups.push([first, last]);
   }
+  if (groups.length === 0 && message.role === 'user') {
+    const request = userRequest(sentences.map((s) => s.text));
+    if (request >= 0) groups.push([request, request]);
+  }
   const prefix = message.role === 'user' ? '- User: ' : '- Assistant: ';
   return groups
     .sort((a, b) => a[0] - b[0])
     .map(([first, last]) => prefix + clip(message.content.slice(sentences[first].start, sentences[last].end)));
+}
+
+/** The sentence that carries what the user asked for: the one with the most content words, if it has two; -1 for small talk. */
+function userRequest(sentences: string[]): number {
+  let best = -1;
+  let bestWords = 1;
+  sentences.forEach((text, i) => {
+    const count = FILLER.test(text.trim()) ? 0 : new Set(contentFeatures(text)).size;
+    if (count > bestWords) [best, bestWords] = [i, count];
+  });
+  return best;
+}
+
+const QUOTATION = /"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』/gu;
+
+/**
+ * A reply's sentence without what it repeats: the whole sentence when most of its words are in one
+ * kept line, else each quotation that holds most of a kept line or is mostly in one (a reply quoting
+ * the user's words back, framed or not).
+ */
+function withoutRepeats(sentence: string, known: Array<Set<string>>): string {
+  if (known.length === 0) return sentence;
+  const repeats = (text: string, quoted: boolean) => {
+    const features = new Set(contentFeatures(text));
+    if (features.size === 0) return false;
+    return known.some((line) => {
+      let shared = 0;
+      for (const feature of features) if (line.has(feature)) shared++;
+      return shared / (quoted ? Math.min(features.size, line.size) : features.size) >= REPEAT_SHARE;
+    });
+  };
+  if (repeats(sentence, false)) return '';
+  return sentence.replace(QUOTATION, (quote, ...inner: Array<string | undefined>) =>
+    repeats(inner.slice(0, 4).find((part) => part !== undefined) ?? quote, true) ? '' : quote,
+  );
 }
 
 /** Long lines are cut at a word boundary (or anywhere in CJK) and end in "…". */
