@@ -67,10 +67,11 @@ async function expectAccessible(page: Page, name: string) {
 /** Opens every collapsed section, disclosure and help note inside `scope` (a few passes: an opened section may hold more). */
 async function expandAll(scope: Locator) {
   for (let pass = 0; pass < 4; pass++) {
-    const collapsed = await scope.locator('button[aria-expanded="false"]:visible').elementHandles();
+    const collapsed = await scope.locator('button[aria-expanded="false"]:enabled:visible').elementHandles();
     if (collapsed.length === 0) return;
     for (const button of collapsed) {
-      if ((await button.getAttribute('aria-expanded')) === 'false' && (await button.isVisible())) await button.click();
+      const stillCollapsed = (await button.getAttribute('aria-expanded')) === 'false';
+      if (stillCollapsed && (await button.isVisible()) && (await button.isEnabled())) await button.click();
     }
   }
 }
@@ -114,6 +115,9 @@ test("a user's pages: sign-in forms, home, a conversation with its inspector, me
   await auth.submit('sign-up', uniqueEmail('a11y'), 'a11y password 1');
   await page.waitForURL((url) => url.pathname === '/');
   await app.waitForHydration();
+  // The chat first: with a conversation already there, home opens it instead of the empty screen.
+  const { conversationId, reply } = await chat.askAboutALearnedFact(memory);
+  await chat.exchange('I also like hiking in the mountains.');
   await memory.importConversation({
     title: 'Walking holiday',
     messages: PLANS.flatMap(([q, a]) => [
@@ -121,8 +125,6 @@ test("a user's pages: sign-in forms, home, a conversation with its inspector, me
       { role: 'assistant', content: a },
     ]),
   });
-  const { conversationId, reply } = await chat.askAboutALearnedFact(memory);
-  await chat.exchange('I also like hiking in the mountains.');
   await memory.waitToSettle();
 
   // The conversation, the inspector on a reply that has a turn record, its sections open.

@@ -107,7 +107,7 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
               >
                 {filter.label}
                 {jobs.data?.counts ? (
-                  <span className="ml-1.5 tabular-nums opacity-70" data-testid="job-filter-count">
+                  <span className="ml-1.5 font-normal tabular-nums" data-testid="job-filter-count">
                     {(filter.value
                       ? jobs.data.counts[filter.value]
                       : Object.values(jobs.data.counts).reduce((a, b) => a + b, 0)
