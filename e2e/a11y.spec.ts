@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import type { AppPage } from './pages/app-page';
 import { uniqueEmail } from './pages/auth-page';
 
 // axe-core (WCAG 2 A and AA rules) on every page a user and staff reach, with its sections and help
@@ -41,8 +42,9 @@ function describeNode(node: { target: unknown[]; any: Array<{ data?: unknown }>;
   return `    ${node.target.join(' > ')}${contrast}`;
 }
 
-/** Runs axe on the page as it is now, in both themes; a serious or critical violation fails the test (softly, so every page is listed). */
-async function expectAccessible(page: Page, name: string) {
+/** Runs axe on the page as it is now, in both themes (a picture of each in e2e/artifacts/); a serious or critical violation fails the test (softly, so every page is listed). */
+async function expectAccessible(app: AppPage, name: string) {
+  const page = app.page;
   for (const scheme of SCHEMES) {
     await paintIn(page, scheme);
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
@@ -54,6 +56,7 @@ async function expectAccessible(page: Page, name: string) {
         `  ${violation.id} (${violation.impact}, ${violation.nodes.length} nodes): ${violation.help}\n${violation.nodes.map(describeNode).join('\n')}`,
     );
     if (report.length > 0) console.log(`axe: ${name}, ${scheme}\n${report.join('\n')}`);
+    await app.screenshot(`a11y-${name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}-${scheme}`);
     expect
       .soft(
         serious.map((violation) => `${violation.id}: ${violation.nodes.length} nodes`),
@@ -104,13 +107,13 @@ test("a user's pages: sign-in forms, home, a conversation with its inspector, me
     for (const url of ['/login', '/signup']) {
       await page.goto(url);
       await app.waitForHydration();
-      await expectAccessible(page, `${url}${size}`);
+      await expectAccessible(app, `${url}${size}`);
     }
   }
   await page.setViewportSize(DESKTOP);
   await page.goto('/');
   await app.waitForHydration();
-  await expectAccessible(page, 'home, no conversation yet');
+  await expectAccessible(app, 'home, no conversation yet');
 
   await auth.submit('sign-up', uniqueEmail('a11y'), 'a11y password 1');
   await page.waitForURL((url) => url.pathname === '/');
@@ -132,39 +135,39 @@ test("a user's pages: sign-in forms, home, a conversation with its inspector, me
   await app.waitForHydration();
   await reply.getByRole('button', { name: /Inspect/ }).click();
   await expect(inspector.root).toHaveAttribute('data-status', 'complete');
-  await expectAccessible(page, 'conversation, inspector on a reply');
+  await expectAccessible(app, 'conversation, inspector on a reply');
   await expandAll(inspector.root);
-  await expectAccessible(page, 'conversation, inspector sections open');
+  await expectAccessible(app, 'conversation, inspector sections open');
   await inspector.root.getByTestId('tab-memory').click();
   await expect(inspector.root.getByTestId('danger-zone')).toBeVisible();
   await expandAll(inspector.root);
-  await expectAccessible(page, 'conversation, inspector memory tab');
+  await expectAccessible(app, 'conversation, inspector memory tab');
 
   await page.goto('/memory');
   await app.waitForHydration();
   await expect(page.getByTestId('memory-fact').first()).toBeVisible();
   await expect(page.getByTestId('memory-summary').first()).toBeVisible();
-  await expectAccessible(page, '/memory');
+  await expectAccessible(app, '/memory');
   await expandAll(page.getByTestId('memory-page'));
-  await expectAccessible(page, '/memory, details open');
+  await expectAccessible(app, '/memory, details open');
 
   for (const url of ['/account', '/import']) {
     await page.goto(url);
     await app.waitForHydration();
-    await expectAccessible(page, url);
+    await expectAccessible(app, url);
   }
 
   await page.setViewportSize(PHONE);
   await page.goto(`/c/${conversationId}`);
   await app.waitForHydration();
-  await expectAccessible(page, 'conversation (phone)');
+  await expectAccessible(app, 'conversation (phone)');
   await page.getByTestId('inspector-toggle').click();
   await expect(inspector.root).toBeVisible();
-  await expectAccessible(page, 'conversation, inspector drawer (phone)');
+  await expectAccessible(app, 'conversation, inspector drawer (phone)');
   for (const url of ['/memory', '/account', '/import']) {
     await page.goto(url);
     await app.waitForHydration();
-    await expectAccessible(page, `${url} (phone)`);
+    await expectAccessible(app, `${url} (phone)`);
   }
 });
 
@@ -192,29 +195,29 @@ test('the staff console: users, a user, a conversation with a turn record open, 
     const size = viewport === PHONE ? ' (phone)' : '';
     await page.goto(`/staff?q=${encodeURIComponent(userEmail)}`);
     await expect(page.getByTestId('user-row')).toHaveCount(1);
-    await expectAccessible(page, `staff users${size}`);
+    await expectAccessible(app, `staff users${size}`);
 
     await page.getByTestId('user-row').first().click();
     await page.waitForURL(/\/staff\/users\/[0-9a-f-]{36}$/);
     await expect(page.getByTestId('staff-fact').first()).toBeVisible();
-    await expectAccessible(page, `staff user${size}`);
+    await expectAccessible(app, `staff user${size}`);
 
     await page.goto(`/staff/conversations/${conversationId}?turn=${replyId}`);
     const turn = page.getByTestId('inspector');
     await expect(turn).toHaveAttribute('data-message-id', replyId);
     await expect(turn.getByTestId('budget-total')).toBeVisible();
     await app.waitForHydration();
-    await expectAccessible(page, `staff conversation, turn record${size}`);
+    await expectAccessible(app, `staff conversation, turn record${size}`);
     await expandAll(turn);
-    await expectAccessible(page, `staff conversation, turn record sections open${size}`);
+    await expectAccessible(app, `staff conversation, turn record sections open${size}`);
 
     await page.goto('/staff/audit');
     await expect(page.getByTestId('audit-entry').first()).toBeVisible();
     await page.getByTestId('audit-entry').first().getByTestId('audit-details-toggle').click();
-    await expectAccessible(page, `staff audit${size}`);
+    await expectAccessible(app, `staff audit${size}`);
 
     await page.goto('/staff/jobs');
     await expect(page.getByTestId('job').first()).toBeVisible();
-    await expectAccessible(page, `staff jobs${size}`);
+    await expectAccessible(app, `staff jobs${size}`);
   }
 });
