@@ -96,7 +96,11 @@ export const MessagesSection = memo(function MessagesSection({ record }: { recor
                   {count?.tokens !== null && count?.tokens !== undefined ? `${formatTokens(count.tokens)} tokens` : '— tokens'}
                 </span>
               </div>
-              <pre className="max-h-72 overflow-auto px-2 py-1.5 font-mono text-[12px] leading-5 break-words whitespace-pre-wrap">
+              <pre
+                // biome-ignore lint/a11y/noNoninteractiveTabindex: a long message scrolls inside it, so the keyboard must reach it
+                tabIndex={0}
+                className="max-h-72 overflow-auto px-2 py-1.5 font-mono text-[12px] leading-5 break-words whitespace-pre-wrap"
+              >
                 <RedactedText text={text} />
               </pre>
             </li>

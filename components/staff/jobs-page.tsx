@@ -130,7 +130,7 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
               >
                 {filter.label}
                 {counts ? (
-                  <span className="ml-1.5 tabular-nums opacity-70" data-testid="job-filter-count">
+                  <span className="ml-1.5 font-normal tabular-nums" data-testid="job-filter-count">
                     {(filter.value ? counts[filter.value] : Object.values(counts).reduce((a, b) => a + b, 0)).toLocaleString()}
                   </span>
                 ) : null}
