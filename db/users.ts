@@ -2,6 +2,7 @@ import 'server-only';
 import { and, eq, getTableName, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { maxSeq } from './history';
+import type { Executor } from './provenance';
 import { conversations, episodes, facts, messages, retrievalCache, summaries, summaryVersions, type User, users } from './schema';
 
 /** The app's user behind a better-auth account (guest or member), if it has one yet. */
@@ -104,8 +105,9 @@ export async function memoryCounts(userId: string): Promise<{ removed: Record<st
  * floor, so nothing said before now is indexed, summarised or mined for facts again. Conversations
  * and messages stay.
  */
-export async function deleteAllMemory(userId: string): Promise<Record<string, number>> {
+export async function deleteAllMemory(userId: string, before?: (tx: Executor) => Promise<void>): Promise<Record<string, number>> {
   return getDb().transaction(async (tx) => {
+    await before?.(tx);
     const counts: Record<string, number> = {};
     for (const table of MEMORY_TABLES) {
       const rows = await tx.delete(table).where(eq(table.userId, userId)).returning({ userId: table.userId });

@@ -23,7 +23,10 @@ export type ErrorCode =
   | 'failed_before_context'
   | 'email_too_long'
   | 'name_too_long'
-  | 'invalid_image';
+  | 'invalid_image'
+  | 'already_undone'
+  | 'undo_expired'
+  | 'undo_blocked';
 
 export class DomainError extends Error {
   constructor(

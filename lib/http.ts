@@ -44,6 +44,9 @@ const STATUS_OF: Record<ErrorCode, number> = {
   email_too_long: 400,
   name_too_long: 400,
   invalid_image: 400,
+  already_undone: 409,
+  undo_expired: 410,
+  undo_blocked: 409,
 };
 
 /** A domain error as the edge answers it: its status, and a rate limit's wait as Retry-After. */
