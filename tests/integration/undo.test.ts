@@ -124,7 +124,7 @@ describe('undo of each correction', () => {
     expect(await recalled(client, conversationId, 'What is my hamster called?')).toContain('Biscuit');
   });
 
-  it('forget everything is undone: facts, episodes and summaries come back; turn records stay redacted', async () => {
+  it('forget everything is undone: facts, episodes and summaries come back', async () => {
     const client = await newClient();
     setEnv({ SUMMARY_KEEP_RAW: '4' });
     const conversationId = await importTurns(client.user.id, [['My favourite band is the Bassoon Quartet.', 'Lovely.'], ...fillerTurns(5)]);
