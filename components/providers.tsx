@@ -2,6 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import { UndoToast } from './undo-toast';
 import './zod-without-eval';
 
 export function Providers({ children }: { children: ReactNode }) {
@@ -15,5 +16,10 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }),
   );
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={client}>
+      {children}
+      <UndoToast />
+    </QueryClientProvider>
+  );
 }

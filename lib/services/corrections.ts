@@ -3,8 +3,9 @@ import { getMessage } from '@/db/history';
 import type { UndoableChange } from '@/db/schema';
 import { changesFromMessage, replyJobsPending } from '@/db/undo';
 import { DomainError, notFound } from '../errors';
+import { FORGOTTEN, readRedacted } from '../memory/redaction';
 
-export type MemoryChange = {
+type MemoryChange = {
   kind: 'learned' | 'replaced' | 'forgotten';
   text?: string;
   previousText?: string;
@@ -29,7 +30,11 @@ export async function memoryChangesOfReply(userId: string, replyId: string) {
   if (!reply) throw notFound('Message', replyId);
   if (reply.role !== 'assistant' || !reply.replyTo) throw new DomainError('not_a_reply', `Message ${replyId} is not a reply.`);
   const sourceMessageId = reply.replyTo;
-  const [pending, changes] = await Promise.all([replyJobsPending(userId, replyId), changesFromMessage(userId, sourceMessageId)]);
+  const [pending, changes, source] = await Promise.all([
+    replyJobsPending(userId, replyId),
+    changesFromMessage(userId, sourceMessageId),
+    getMessage(userId, sourceMessageId),
+  ]);
   const textOf = async (factId: string | null) => {
     const fact = factId ? await getFact(userId, factId) : undefined;
     return fact && fact.status !== 'deleted' ? fact.content : undefined;
@@ -48,5 +53,15 @@ export async function memoryChangesOfReply(userId: string, replyId: string) {
       undo: open ? { id: change.id, expiresAt: change.expiresAt.toISOString() } : null,
     });
   }
-  return { pending, changes: listed };
+  return { pending, changes: listed, source: source ? { id: source.id, excerpt: await excerptOf(source) } : null };
+}
+
+const EXCERPT_CHARS = 80;
+
+/** The message as the chat may quote it: what the user had memlens forget is left out. */
+async function excerptOf(message: NonNullable<Awaited<ReturnType<typeof getMessage>>>): Promise<string> {
+  const [read] = await readRedacted([message], 'window');
+  const text = read.content.replaceAll(FORGOTTEN, '…').replace(/\s+/gu, ' ').trim();
+  const chars = [...text];
+  return chars.length > EXCERPT_CHARS ? `${chars.slice(0, EXCERPT_CHARS - 1).join('')}…` : text;
 }
