@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { getDb } from './client';
 import type { Executor } from './provenance';
@@ -56,12 +56,17 @@ export type NewUndoableChange = {
 
 export type UndoRef = { id: string; expiresAt: string };
 
-/** Records a change in the transaction that makes it; snapshots whose time ran out are erased on the way. */
+/** Snapshots erased per change recorded: what ran out of time is kept no longer than the next change. */
+const ERASE_BATCH = 100;
+
+/**
+ * Records a change in the transaction that makes it. Snapshots whose time ran out (anyone's) are
+ * erased on the way, skipping rows another transaction holds, so no change waits for another.
+ */
 export async function recordUndoable(executor: Executor, change: NewUndoableChange): Promise<UndoRef> {
-  await executor
-    .update(undoableChanges)
-    .set({ snapshot: null })
-    .where(and(isNotNull(undoableChanges.snapshot), lt(undoableChanges.expiresAt, sql`now()`)));
+  await executor.execute(sql`update undoable_changes set snapshot = null where id in (
+    select id from undoable_changes where snapshot is not null and expires_at < now()
+    limit ${ERASE_BATCH} for update skip locked)`);
   const [row] = await executor
     .insert(undoableChanges)
     .values({ ...change, snapshot: change.snapshot as Row })

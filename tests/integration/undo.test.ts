@@ -139,7 +139,7 @@ describe('undo of each correction', () => {
 });
 
 describe('undo refused', () => {
-  it('another user gets a 404, an expired change a 410, and nothing changes', async () => {
+  it('another user gets a 404, an expired change a 410 and its snapshot is erased', async () => {
     const owner = await newClient();
     const stranger = await newClient();
     await importTurns(owner.user.id, [['My brother is called Ines.', 'Nice.']]);
@@ -151,6 +151,10 @@ describe('undo refused', () => {
     expect(expired.status).toBe(410);
     expect(expired.body.error.code).toBe('undo_expired');
     expect(await activeFacts(owner.user.id)).toEqual([]);
+    // The next change recorded, anyone's, erases what the expired one kept.
+    await importTurns(stranger.user.id, [['I live in Tromsø.', 'Cold.']]);
+    const [kept] = await getSql()`select snapshot from undoable_changes where id = ${deleted.body.undo.id}`;
+    expect(kept.snapshot).toBeNull();
   });
 
   it('an older correction waits while a later one that touched the same memory stands', async () => {
