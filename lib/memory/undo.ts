@@ -29,11 +29,11 @@ const undoableBy = (change: UndoableChange, userId: string) => change.actor === 
  * that still stands and touched the same memory must be undone first. Turn records redacted by the
  * change stay redacted: they are snapshots of what was sent.
  */
-export async function undoChange(userId: string, id: string, by: Actor | string, options: { asStaff?: boolean } = {}) {
+export async function undoChange(userId: string, id: string, by: Actor | string) {
   const actor = asActor(by);
   const { change, snapshot, restored } = await getDb().transaction(async (tx) => {
     const change = await lockUndoable(tx, userId, id);
-    if (!change || !(options.asStaff || undoableBy(change, userId))) throw notFound('Change', id);
+    if (!change || !undoableBy(change, userId)) throw notFound('Change', id);
     if (change.undoneAt) throw new DomainError('already_undone', 'This change was already undone.', { undoneAt: change.undoneAt });
     if (!change.snapshot || change.expiresAt.getTime() <= Date.now())
       throw new DomainError('undo_expired', 'This change can no longer be undone: its time ran out.', { expiredAt: change.expiresAt });
