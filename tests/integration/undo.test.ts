@@ -9,6 +9,7 @@ import { DELETE as forgetAll } from '@/app/api/memory/route';
 import { GET as memoryChanges } from '@/app/api/messages/[id]/memory-changes/route';
 import { DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { getSql } from '@/db/client';
+import { correctFact } from '@/lib/memory/corrections';
 import { previewContext } from '@/lib/memory/preview';
 import { type Client, newClient, params, readChunks, setEnv } from '../support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from '../support/memory';
@@ -155,6 +156,16 @@ describe('undo refused', () => {
     await importTurns(stranger.user.id, [['I live in Tromsø.', 'Cold.']]);
     const [kept] = await getSql()`select snapshot from undoable_changes where id = ${deleted.body.undo.id}`;
     expect(kept.snapshot).toBeNull();
+  });
+
+  it('a change someone else made about the user (staff) is not the user’s to undo', async () => {
+    const client = await newClient();
+    await importTurns(client.user.id, [['I live in Bergen.', 'Nice.']]);
+    const id = await factId(client, 'Bergen');
+    const staff = await newClient();
+    const edited = await correctFact(client.user.id, id, 'I live in Stavanger.', `user:${staff.user.id}`);
+    expect((await undoIt(client, edited!.undo)).status).toBe(404);
+    expect(await activeFacts(client.user.id)).toEqual(['I live in Stavanger.']);
   });
 
   it('an older correction waits while a later one that touched the same memory stands', async () => {
