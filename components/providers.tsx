@@ -2,8 +2,9 @@
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { UndoToast } from './undo-toast';
+// First: it configures zod before any module that builds a schema is evaluated.
 import './zod-without-eval';
+import { UndoToast } from './undo-toast';
 
 export function Providers({ children }: { children: ReactNode }) {
   // One client per browser tab, created on first render (never shared between server requests).

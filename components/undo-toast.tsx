@@ -39,7 +39,7 @@ export function UndoToast() {
 
   if (!offer) return null;
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-3 z-50 flex justify-center px-3 sm:inset-x-auto sm:top-auto sm:bottom-4 sm:left-4">
+    <div className="pointer-events-none fixed inset-x-0 top-3 z-50 flex justify-center px-3 sm:inset-x-auto sm:top-auto sm:bottom-24 sm:left-4">
       <div
         role="status"
         aria-live="polite"
