@@ -1,3 +1,5 @@
+// Before http.ts builds its zod schema on load: zod must not probe for eval under the CSP.
+import './zod-without-eval';
 import type {
   AddFactResult,
   EpisodeDeleteResult,
