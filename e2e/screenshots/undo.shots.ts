@@ -18,6 +18,8 @@ test('undo notice and toast', async ({ page, app, chat }) => {
     await app.switchToDarkTheme();
     await app.screenshot(`${name}-dark`);
     await page.setViewportSize({ width: 390, height: 844 });
+    // The sidebar slides away at this width: picture the page once it has.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await shown();
     await app.screenshot(`${name}-phone`);
   };
