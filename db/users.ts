@@ -103,7 +103,7 @@ export async function memoryCounts(userId: string): Promise<{ removed: Record<st
  * Deletes every memory of one user (facts with their embeddings and history, episodes, summaries
  * and their versions, rewrite cache, and the provenance of all of them) and sets the user's memory
  * floor, so nothing said before now is indexed, summarised or mined for facts again. Conversations
- * and messages stay.
+ * and messages stay. `before` runs first in the same transaction (to keep what goes, for an undo).
  */
 export async function deleteAllMemory(userId: string, before?: (tx: Executor) => Promise<void>): Promise<Record<string, number>> {
   return getDb().transaction(async (tx) => {
