@@ -11,7 +11,10 @@ import type { REDACTED as SERVER_REDACTED } from '@/lib/memory/redaction';
 import type { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
 import type { SummarySchedule } from '@/lib/memory/summary-schedule';
 import type { TurnRecord as BuiltTurnRecord } from '@/lib/memory/turn-record';
+import type { undoChange } from '@/lib/memory/undo';
+import type { UndoRef as ServerUndoRef } from '@/lib/memory/undo-capture';
 import type { WhyNotRecalled } from '@/lib/memory/why-not-recalled';
+import type { memoryChangesOfReply } from '@/lib/services/corrections';
 import type { factWithHistory } from '@/lib/services/memory';
 import type { turnContext } from '@/lib/turn-context';
 import type { Json, JsonResult } from './json';
@@ -72,8 +75,18 @@ export type MemoryCounts = JsonResult<typeof memoryCounts>;
 /** DELETE /api/memory */
 export type ForgetResult = JsonResult<typeof forgetEverything>;
 
+/** How a correction just made can be undone (every correction route answers it as `undo`). */
+export type UndoRef = ServerUndoRef;
+
 /** DELETE /api/facts/:id, DELETE /api/episodes/:id: what went with the deleted memory. */
-export type MemoryDeleteResult = { deleted: string; messagesMarked: number; recordsRedacted: number };
+export type MemoryDeleteResult = { deleted: string; messagesMarked: number; recordsRedacted: number; undo: UndoRef | null };
+
+/** GET /api/messages/:id/memory-changes: what a reply's turn learned, replaced or forgot. */
+export type MemoryChanges = JsonResult<typeof memoryChangesOfReply>;
+export type MemoryChange = MemoryChanges['changes'][number];
+
+/** POST /api/corrections/:id/undo */
+export type UndoResult = JsonResult<typeof undoChange>;
 
 // What the Memory page's routes answer: the server's own types, dates as ISO strings.
 

@@ -1,3 +1,5 @@
+// Before http.ts builds its zod schema on load: zod must not probe for eval under the CSP.
+import './zod-without-eval';
 import type {
   AddFactResult,
   EpisodeDeleteResult,
@@ -7,6 +9,7 @@ import type {
   FactKind,
   FactStatus,
   ForgetResult,
+  MemoryChanges,
   MemoryCounts,
   MemoryDeleteResult,
   PageFact,
@@ -14,6 +17,8 @@ import type {
   ReplayResponse,
   SummaryResponse,
   TurnContext,
+  UndoRef,
+  UndoResult,
   WhyAnswer,
 } from './api-types';
 import { fetchOrThrow, type MessageLocation, queryString as query } from './http';
@@ -27,7 +32,9 @@ async function request<T>(path: string, init: RequestInit & { json?: unknown } =
     body: json !== undefined ? JSON.stringify(json) : rest.body,
   });
   // `T` is the server's own type of this answer (imported as a type), not a copy of it.
-  return (await response.json()) as T;
+  const answer = (await response.json()) as T;
+  offerUndoOf(path, rest.method ?? 'GET', answer);
+  return answer;
 }
 
 export const api = {
@@ -89,7 +96,44 @@ export const api = {
   listEpisodes: (filter: { q?: string; cursor?: string | null }) =>
     request<EpisodePage>(`/api/episodes${query({ q: filter.q, cursor: filter.cursor ?? undefined })}`, { cache: 'no-store' }),
   deleteEpisode: (id: string) => request<EpisodeDeleteResult>(`/api/episodes/${id}`, { method: 'DELETE' }),
+
+  // ---- undo: what a reply changed in memory, and undoing a change
+  memoryChanges: (replyId: string) => request<MemoryChanges>(`/api/messages/${replyId}/memory-changes`, { cache: 'no-store' }),
+  undoChange: (id: string) => request<UndoResult>(`/api/corrections/${id}/undo`, { method: 'POST' }),
 };
+
+// ---- undo offers: every correction answers how to undo it; the toast offers it
+
+/** A correction just made, which the user can undo until `expiresAt`; `label` says what it was. */
+export type UndoOffer = UndoRef & { label: string };
+
+const undoListeners = new Set<(offer: UndoOffer) => void>();
+
+/** What a correction is called, by its route. */
+const UNDO_LABELS: Array<[RegExp, string, string]> = [
+  [/^\/api\/facts\/[^/]+$/u, 'PATCH', 'Fact edited.'],
+  [/^\/api\/facts\/[^/]+$/u, 'DELETE', 'Fact deleted.'],
+  [/^\/api\/episodes\/[^/]+$/u, 'DELETE', 'Remembered exchange forgotten.'],
+  [/^\/api\/conversations\/[^/]+\/summary$/u, 'DELETE', 'Summary cleared.'],
+  [/^\/api\/memory$/u, 'DELETE', 'Everything memlens remembered is forgotten.'],
+  [/^\/api\/messages\/[^/]+$/u, 'DELETE', 'Message deleted.'],
+];
+
+function offerUndoOf(path: string, method: string, answer: unknown): void {
+  if (method === 'GET' || !answer || typeof answer !== 'object' || !('undo' in answer)) return;
+  const undo = (answer as { undo: UndoRef | null }).undo;
+  if (!undo) return;
+  const label = UNDO_LABELS.find(([route, verb]) => verb === method && route.test(path))?.[2] ?? 'Memory changed.';
+  for (const listener of [...undoListeners]) listener({ ...undo, label });
+}
+
+/** Calls `listener` with each correction that can be undone; returns the unsubscribe function. */
+export function onUndoOffered(listener: (offer: UndoOffer) => void): () => void {
+  undoListeners.add(listener);
+  return () => {
+    undoListeners.delete(listener);
+  };
+}
 
 // ---- memory changes: the inspector corrects memory, the chat re-reads its messages (their marks)
 
@@ -121,6 +165,8 @@ export const memoryKeys = {
   fact: (id: string) => ['memory', 'fact', id] as const,
   turns: ['memory', 'turn'] as const,
   counts: ['memory', 'counts'] as const,
+  /** What a reply's turn changed in memory (the notice under it). */
+  replyChanges: (replyId: string) => ['memory', 'reply-changes', replyId] as const,
   /** The Memory page's fact search (under `factsAll`, so fact changes anywhere refresh it). */
   pageFacts: (scope: 'active' | 'all', q: string) => ['memory', 'facts', 'page', scope, q] as const,
   episodes: (q: string) => ['memory', 'episodes', q] as const,

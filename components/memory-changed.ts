@@ -1,8 +1,8 @@
 'use client';
 
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { announceMemoryChanged, memoryKeys } from './api';
+import { announceMemoryChanged, api, memoryKeys } from './api';
 
 /**
  * After a correction of memory (a fact edited or deleted, everything forgotten): every memory view
@@ -15,4 +15,10 @@ export function useAfterMemoryChange(): () => void {
     void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
     announceMemoryChanged();
   }, [queryClient]);
+}
+
+/** Undoes a change (a correction, or a fact a reply learned or replaced); memory views then re-read as after a correction. */
+export function useUndoChange() {
+  const afterMemoryChange = useAfterMemoryChange();
+  return useMutation({ mutationFn: (id: string) => api.undoChange(id), onSuccess: afterMemoryChange });
 }

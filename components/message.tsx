@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { submitOnEnter, useAutosize } from './composer';
 import { CheckIcon, CopyIcon, InspectorIcon, LensIcon, PencilIcon, RetryIcon } from './icons';
 import { Markdown, type OnCite } from './markdown';
+import { MemoryNotice } from './memory-notice';
 import { CorrectionsCaption, MarkedText, ReplyMarksNote } from './message-marks';
 import { type ChatMessage, type MessageStatus, textOf, validateMessage } from './types';
 
@@ -183,6 +184,7 @@ function AssistantMessage({ message, status, live, canRetry, onRetry, onInspect,
         </div>
 
         {text && message.metadata?.marks?.length ? <ReplyMarksNote text={text} marks={message.metadata.marks} /> : null}
+        {status === 'complete' && !live ? <MemoryNotice replyId={message.id} /> : null}
 
         {status === 'streaming' && !live ? (
           <p className="mt-2 flex items-center gap-2 text-xs text-muted" data-testid="message-status">

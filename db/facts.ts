@@ -98,7 +98,10 @@ async function linkSource(executor: Executor, write: FactWrite, factId: string):
 
 const sourceMessageId = (write: FactWrite) => write.source?.messageId ?? null;
 
-export async function addFact(write: FactWrite, fact: NewFact): Promise<Fact> {
+/** Runs in the transaction that learned `fact` (and ended `replaced`), to record the change with it. */
+export type OnFactWritten = (tx: Executor, written: { fact: Fact; replaced?: Fact }) => Promise<void>;
+
+export async function addFact(write: FactWrite, fact: NewFact, also?: OnFactWritten): Promise<Fact> {
   return getDb().transaction(async (tx) => {
     const [row] = await tx.insert(facts).values(factRow(write, fact)).returning();
     await linkSource(tx, write, row.id);
@@ -110,12 +113,13 @@ export async function addFact(write: FactWrite, fact: NewFact): Promise<Fact> {
       actor: write.actor,
       sourceMessageId: sourceMessageId(write),
     });
+    await also?.(tx, { fact: row });
     return row;
   });
 }
 
 /** UPDATE: the old fact ends (kept, superseded, no longer searchable) and the new one starts. */
-export async function supersedeFact(write: FactWrite, oldFactId: string, fact: NewFact): Promise<Fact | undefined> {
+export async function supersedeFact(write: FactWrite, oldFactId: string, fact: NewFact, also?: OnFactWritten): Promise<Fact | undefined> {
   return getDb().transaction(async (tx) => {
     const [old] = await tx
       .select()
@@ -154,6 +158,7 @@ export async function supersedeFact(write: FactWrite, oldFactId: string, fact: N
         sourceMessageId: sourceMessageId(write),
       },
     ]);
+    await also?.(tx, { fact: row, replaced: old });
     return row;
   });
 }

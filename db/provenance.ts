@@ -93,9 +93,9 @@ function redactionNeedle(original: string): string {
   return trimmed.length < 2 ? '' : trimmed.toLowerCase();
 }
 
-/** Stores redactions, each with its needle: the text its span cuts from the message as it is now. */
-export async function addRedactions(executor: Executor, rows: NewRedaction[]): Promise<void> {
-  if (rows.length === 0) return;
+/** Stores redactions, each with its needle: the text its span cuts from the message as it is now. Returns their ids. */
+export async function addRedactions(executor: Executor, rows: NewRedaction[]): Promise<string[]> {
+  if (rows.length === 0) return [];
   const ids = [...new Set(rows.map((r) => r.messageId))];
   const owners = [...new Set(rows.map((r) => r.userId))];
   const stored = await executor
@@ -103,12 +103,16 @@ export async function addRedactions(executor: Executor, rows: NewRedaction[]): P
     .from(messages)
     .where(and(inArray(messages.userId, owners), inArray(messages.id, ids)));
   const contents = new Map(stored.map((m) => [m.id, m.content]));
-  await executor.insert(messageRedactions).values(
-    rows.map((r) => {
-      const content = contents.get(r.messageId);
-      return { ...r, needle: content === undefined ? null : redactionNeedle(content.slice(r.spanStart, r.spanEnd)) };
-    }),
-  );
+  const added = await executor
+    .insert(messageRedactions)
+    .values(
+      rows.map((r) => {
+        const content = contents.get(r.messageId);
+        return { ...r, needle: content === undefined ? null : redactionNeedle(content.slice(r.spanStart, r.spanEnd)) };
+      }),
+    )
+    .returning({ id: messageRedactions.id });
+  return added.map((r) => r.id);
 }
 
 export async function redactionsOf(userId: string, messageIds: string[]): Promise<MessageRedaction[]> {

@@ -505,6 +505,50 @@ export const messageRedactions = pgTable(
   (t) => [index('message_redactions_message_idx').on(t.messageId), index('message_redactions_user_fact_idx').on(t.userId, t.factId)],
 );
 
+/** What an undoable change did: a correction, or a fact a turn learned or replaced. */
+export const undoKinds = [
+  'fact_edit',
+  'fact_delete',
+  'episode_forget',
+  'summary_clear',
+  'message_remove',
+  'forget_everything',
+  'fact_learned',
+  'fact_replaced',
+] as const;
+export type UndoKind = (typeof undoKinds)[number];
+
+/**
+ * A change to memory that can be undone until `expires_at`: what it removed or changed, as data to
+ * put back (`snapshot`, erased once the change can no longer be undone), and what it touched, so an
+ * older change waits while a later one that touched the same memory stands.
+ */
+export const undoableChanges = pgTable(
+  'undoable_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: ownedBy(),
+    kind: text('kind').$type<UndoKind>().notNull(),
+    actor: text('actor').notNull(),
+    // The user message of the turn that made the change (learned, replaced or forgotten in the chat).
+    sourceMessageId: uuid('source_message_id'),
+    // The fact learned or the fact that replaced another, and the one it replaced: named in the notice.
+    factId: uuid('fact_id'),
+    previousFactId: uuid('previous_fact_id'),
+    // `fact:<id>`, `message:<id>`, `conversation:<id>`, or `all` (forget everything).
+    touches: text('touches').array().notNull(),
+    snapshot: jsonb('snapshot').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 6 }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('undoable_changes_user_created_idx').on(t.userId, t.createdAt),
+    index('undoable_changes_source_idx').on(t.sourceMessageId),
+    index('undoable_changes_expires_idx').on(t.expiresAt).where(sql`${t.snapshot} is not null`),
+  ],
+);
+
 /**
  * Append-only (a trigger refuses UPDATE, DELETE and TRUNCATE): staff reads of another user's data
  * and every edit, deletion, clear or forget of memory, by anyone. No foreign keys: an entry outlives
@@ -551,3 +595,4 @@ export type Episode = typeof episodes.$inferSelect;
 export type Summary = typeof summaries.$inferSelect;
 export type Job = typeof jobs.$inferSelect;
 export type Import = typeof imports.$inferSelect;
+export type UndoableChange = typeof undoableChanges.$inferSelect;

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { ownerOf, type Scope } from './history';
-import { linkSources } from './provenance';
+import { type Executor, linkSources } from './provenance';
 import { memorySources, messages, type Summary, type SummaryAction, summaries, summaryVersions } from './schema';
 
 // The rolling summary of a conversation: one current row, every change kept as a version, and each
@@ -117,8 +117,16 @@ type SummaryWrite = {
   action: SummaryAction;
 };
 
-/** Writes the new current summary, its version row and the version's sources together; `expectedVersion` guards concurrent writers. */
-export async function writeSummary(scope: Scope, write: SummaryWrite, expectedVersion: number | null): Promise<Summary | undefined> {
+/**
+ * Writes the new current summary, its version row and the version's sources together; `expectedVersion`
+ * guards concurrent writers. `also` runs in the same transaction once written, with the summary it replaced.
+ */
+export async function writeSummary(
+  scope: Scope,
+  write: SummaryWrite,
+  expectedVersion: number | null,
+  also?: (tx: Executor, replaced: Summary | undefined) => Promise<void>,
+): Promise<Summary | undefined> {
   return getDb().transaction(async (tx) => {
     const [current] = await tx
       .select()
@@ -161,6 +169,7 @@ export async function writeSummary(scope: Scope, write: SummaryWrite, expectedVe
       tx,
       [...new Set(write.sourceMessageIds)].map((messageId) => ({ userId: scope.userId, messageId, summaryVersionId: versionRow.id })),
     );
+    await also?.(tx, current);
     return row;
   });
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, eq, getTableName, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { maxSeq } from './history';
+import type { Executor } from './provenance';
 import {
   authUsers,
   conversations,
@@ -113,10 +114,11 @@ export async function memoryCounts(userId: string): Promise<{ removed: Record<st
  * Deletes every memory of one user (facts with their embeddings and history, episodes, summaries
  * and their versions, rewrite cache, and the provenance of all of them) and sets the user's memory
  * floor, so nothing said before now is indexed, summarised or mined for facts again. Conversations
- * and messages stay.
+ * and messages stay. `before` runs first in the same transaction (to keep what goes, for an undo).
  */
-export async function deleteAllMemory(userId: string): Promise<Record<string, number>> {
+export async function deleteAllMemory(userId: string, before?: (tx: Executor) => Promise<void>): Promise<Record<string, number>> {
   return getDb().transaction(async (tx) => {
+    await before?.(tx);
     const counts: Record<string, number> = {};
     for (const table of MEMORY_TABLES) {
       const rows = await tx.delete(table).where(eq(table.userId, userId)).returning({ userId: table.userId });

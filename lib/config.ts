@@ -72,6 +72,14 @@ const envSchema = databaseEnvSchema.extend({
 
   HISTORY_WINDOW: int(20),
 
+  // How long a correction, or a fact a turn learned or replaced, can be undone.
+  UNDO_WINDOW_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 60)
+    .default(30),
+
   // Rolling summary (conversation scope).
   SUMMARY_START_MESSAGES: int(10),
   SUMMARY_REFRESH_MESSAGES: int(5),

@@ -25,7 +25,10 @@ export type ErrorCode =
   | 'name_too_long'
   | 'invalid_image'
   | 'unknown_user'
-  | 'invalid_item';
+  | 'invalid_item'
+  | 'already_undone'
+  | 'undo_expired'
+  | 'undo_blocked';
 
 export class DomainError extends Error {
   constructor(

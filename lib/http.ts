@@ -46,6 +46,9 @@ const STATUS_OF: Record<ErrorCode, number> = {
   invalid_image: 400,
   unknown_user: 400,
   invalid_item: 400,
+  already_undone: 409,
+  undo_expired: 410,
+  undo_blocked: 409,
 };
 
 /** A domain error as the edge answers it: its status, and a rate limit's wait as Retry-After. */

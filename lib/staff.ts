@@ -120,9 +120,9 @@ export async function whyNotRecalledForStaff(staff: Staff, messageId: string, it
 export async function editFactAsStaff(staff: Staff, factId: string, content: string, reason: string) {
   const owner = await ownerOfFact(factId);
   if (!owner) throw notFound('Fact', factId);
-  const fact = await correctFact(owner, factId, content, staffActor(staff.user, staff.request, reason));
-  if (!fact) throw notFound('Fact', factId);
-  return (await withSources(owner, [fact]))[0];
+  const edited = await correctFact(owner, factId, content, staffActor(staff.user, staff.request, reason));
+  if (!edited) throw notFound('Fact', factId);
+  return (await withSources(owner, [edited.fact]))[0];
 }
 
 export async function deleteFactAsStaff(staff: Staff, factId: string, reason: string) {

@@ -3,35 +3,51 @@ import { deleteFacts } from '@/db/facts';
 import { getMessages } from '@/db/history';
 import { addRedactions, forgetCorrections } from '@/db/provenance';
 import type { Fact } from '@/db/schema';
+import { correctionsOfFacts, factRowsOf } from '@/db/undo';
 import { type Actor, audit, redactedText } from '@/lib/audit';
 import { redactAuditTrail, redactionNote } from './audit-redaction';
 import { planRedactions } from './quotes';
 import { queueRederivation, summariesCovering } from './rederive';
+import { captureUndoable, type UndoRef } from './undo-capture';
 
-export type ForgetResult = { deleted: string[]; messagesMarked: number; recordsRedacted: number };
+export type ForgetResult = { deleted: string[]; messagesMarked: number; recordsRedacted: number; undo: UndoRef | null };
 
 /**
  * Ends facts everywhere: the rows and embeddings go; their statements are redacted in the messages
  * (the chat keeps them, marked; the recent window sends them with the forgotten part replaced) and
  * leave episodes and summaries, which are derived again without them; turn records that quoted
- * them are redacted. Shared by a person's deletion and a user's request to forget in the chat.
+ * them are redacted. Shared by a person's deletion and a user's request to forget in the chat
+ * (`sourceMessageId`: the message that asked). Undoable (everything it removed is kept until then).
  */
-export async function endFacts(userId: string, facts: Fact[], actor: Actor, reason: string): Promise<ForgetResult> {
-  if (facts.length === 0) return { deleted: [], messagesMarked: 0, recordsRedacted: 0 };
+export async function endFacts(
+  userId: string,
+  facts: Fact[],
+  actor: Actor,
+  reason: string,
+  sourceMessageId?: string,
+): Promise<ForgetResult> {
+  if (facts.length === 0) return { deleted: [], messagesMarked: 0, recordsRedacted: 0, undo: null };
   const plan = await planRedactions(userId, facts, 'forgotten', null, actor.label);
-  const { deleted, corrected } = await getDb().transaction(async (tx) => {
-    const rows = await deleteFacts(
-      tx,
-      userId,
-      facts.map((f) => f.id),
-    );
-    const corrected = await forgetCorrections(
-      tx,
-      userId,
-      rows.map((r) => r.id),
-    );
-    await addRedactions(tx, plan.rows);
-    return { deleted: rows.map((r) => r.id), corrected };
+  const ids = facts.map((f) => f.id);
+  const { deleted, corrected, undo } = await getDb().transaction(async (tx) => {
+    const kept = await factRowsOf(tx, userId, ids);
+    const corrections = await correctionsOfFacts(tx, userId, ids);
+    const deleted = (await deleteFacts(tx, userId, ids)).map((r) => r.id);
+    const corrected = await forgetCorrections(tx, userId, deleted);
+    const added = await addRedactions(tx, plan.rows);
+    const touched = [...new Set([...plan.rows.map((r) => r.messageId), ...corrected])];
+    const undo =
+      deleted.length === 0
+        ? null
+        : await captureUndoable(tx, {
+            userId,
+            kind: 'fact_delete',
+            actor: actor.label,
+            sourceMessageId,
+            touches: [...deleted.map((id) => `fact:${id}`), ...touched.map((id) => `message:${id}`)],
+            snapshot: { rows: { ...kept, messageRedactions: corrections }, addedRedactions: added, rederive: { messages: touched } },
+          });
+    return { deleted, corrected, undo };
   });
   const marked = await getMessages(userId, [...new Set([...plan.rows.map((r) => r.messageId), ...corrected])]);
   const rebuild = await summariesCovering(userId, marked);
@@ -56,5 +72,5 @@ export async function endFacts(userId: string, facts: Fact[], actor: Actor, reas
         after: { reason, messagesMarked: marked.length, recordsRedacted },
       })),
   );
-  return { deleted, messagesMarked: marked.length, recordsRedacted };
+  return { deleted, messagesMarked: marked.length, recordsRedacted, undo };
 }

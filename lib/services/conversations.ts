@@ -39,7 +39,7 @@ export async function deleteConversationOf(userId: string, id: string): Promise<
 /** Every message goes, with what was derived from them alone; the conversation stays. */
 export async function clearConversation(scope: Scope, actor: Actor) {
   const ids = (await listMessages(scope)).map((m) => m.id);
-  return removeMessages(scope, ids, actor);
+  return (await removeMessages(scope, ids, actor)).removed;
 }
 
 /** The current summary with the messages it covers, every version of it, and when the next is written. */

@@ -30,10 +30,10 @@ export async function messageWithDerived(userId: string, id: string) {
   return { message, derived: await derivedFrom(getDb(), userId, [id]) };
 }
 
-/** Removes one of the user's messages, with what was derived from it alone. */
-export async function deleteMessage(userId: string, id: string, actor: Actor): Promise<void> {
+/** Removes one of the user's messages, with what was derived from it alone; answers how to undo it. */
+export async function deleteMessage(userId: string, id: string, actor: Actor) {
   const message = await messageOf(userId, id);
-  await removeMessages({ userId, conversationId: message.conversationId }, [id], actor);
+  return (await removeMessages({ userId, conversationId: message.conversationId }, [id], actor)).undo;
 }
 
 async function messageOf(userId: string, id: string): Promise<Message> {

@@ -2,11 +2,13 @@ import { POST as chat } from '@/app/api/chat/route';
 import { DELETE as clearConversation, GET as listMessages } from '@/app/api/conversations/[id]/messages/route';
 import { DELETE as deleteConversation, GET as getConversation, PATCH as renameConversation } from '@/app/api/conversations/[id]/route';
 import { DELETE as clearSummary, PUT as editSummary, GET as getSummary } from '@/app/api/conversations/[id]/summary/route';
+import { POST as undoChange } from '@/app/api/corrections/[id]/undo/route';
 import { DELETE as deleteEpisode, GET as getEpisode } from '@/app/api/episodes/[id]/route';
 import { DELETE as deleteFact, PATCH as editFact, GET as getFact } from '@/app/api/facts/[id]/route';
 import { GET as getImport } from '@/app/api/import/[id]/route';
 import { POST as postImport } from '@/app/api/import/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
+import { GET as memoryChanges } from '@/app/api/messages/[id]/memory-changes/route';
 import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
 import { GET as getMessage, DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { GET as whyGet } from '@/app/api/messages/[id]/why/route';
@@ -41,6 +43,8 @@ export type Ids = {
   audit: string;
   user: string;
   import: string;
+  /** An undoable change (a fact the owner's reply learned). */
+  change: string;
 };
 export type Browser = ReturnType<typeof browser>;
 export type Case = { route: string; call: (b: Browser, ids: Ids, body?: unknown) => Promise<Response>; bodies?: unknown[] };
@@ -82,6 +86,10 @@ export const userRoutes: Case[] = [
     call: (b, i) => whyGet(b.request(`/api/messages/${i.reply}/why?item=fact:${i.fact}`), params({ id: i.reply })),
   },
   {
+    route: 'GET /api/messages/:id/memory-changes',
+    call: (b, i) => memoryChanges(b.request(`/api/messages/${i.reply}/memory-changes`), params({ id: i.reply })),
+  },
+  {
     route: 'GET /api/messages/:id/replay',
     call: (b, i) => replayGet(b.request(`/api/messages/${i.reply}/replay`), params({ id: i.reply })),
   },
@@ -100,6 +108,10 @@ export const userRoutes: Case[] = [
   { route: 'GET /api/episodes/:id', call: (b, i) => getEpisode(b.request(`/api/episodes/${i.episode}`), params({ id: i.episode })) },
   { route: 'GET /api/import/:id', call: (b, i) => getImport(b.request(`/api/import/${i.import}`), params({ id: i.import })) },
   // Destructive ones last: the owner's success removes what they act on.
+  {
+    route: 'POST /api/corrections/:id/undo',
+    call: (b, i) => undoChange(json(b, `/api/corrections/${i.change}/undo`, 'POST'), params({ id: i.change })),
+  },
   {
     route: 'DELETE /api/episodes/:id',
     call: (b, i) => deleteEpisode(json(b, `/api/episodes/${i.episode}`, 'DELETE'), params({ id: i.episode })),
@@ -213,6 +225,7 @@ export async function ownerWithData(owner: Browser & { email: string }): Promise
   const [fact] = await getSql()`select id from facts where user_id = ${user}`;
   const [job] = await getSql()`select id from jobs where user_id = ${user} limit 1`;
   const [episode] = await getSql()`select id from episodes where user_id = ${user} limit 1`;
+  const [change] = await getSql()`select id from undoable_changes where user_id = ${user} limit 1`;
   const [audit] =
     await getSql()`insert into audit_log (actor, actor_role, target_user_id, object_type, action) values ('test', 'system', ${user}, 'probe', 'insert') returning id`;
   const queued = await postImport(
@@ -238,5 +251,6 @@ export async function ownerWithData(owner: Browser & { email: string }): Promise
     audit: String(audit.id),
     user,
     import: imported.id,
+    change: change.id,
   };
 }

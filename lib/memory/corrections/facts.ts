@@ -4,6 +4,7 @@ import { editFact, getFact } from '@/db/facts';
 import { getMessages } from '@/db/history';
 import { addRedactions, redactionsOf, updateCorrections } from '@/db/provenance';
 import type { Fact } from '@/db/schema';
+import { correctionsOfFacts } from '@/db/undo';
 import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
 import { documentTerms } from '@/lib/text/search-terms';
@@ -13,14 +14,21 @@ import { endFacts, type ForgetResult } from '../forget-facts';
 import { scheduleRederivation } from '../post-turn';
 import { planRedactions } from '../quotes';
 import { queueRederivation, summariesCovering } from '../rederive';
+import { captureUndoable, type UndoRef } from '../undo-capture';
 
 /**
  * Deletes facts everywhere (see `endFacts`), as a person asks: in the memory page, the staff
- * console, or the API.
+ * console, the API, or in the chat (`sourceMessageId`: the message that asked, so its reply says so).
  */
-export async function forgetFacts(userId: string, factIds: string[], by: string | Actor, reason = 'fact deleted'): Promise<ForgetResult> {
+export async function forgetFacts(
+  userId: string,
+  factIds: string[],
+  by: string | Actor,
+  reason = 'fact deleted',
+  sourceMessageId?: string,
+): Promise<ForgetResult> {
   const facts = (await Promise.all(factIds.map((id) => getFact(userId, id)))).filter((f): f is Fact => f !== undefined);
-  const result = await endFacts(userId, facts, asActor(by), reason);
+  const result = await endFacts(userId, facts, asActor(by), reason, sourceMessageId);
   scheduleRederivation(userId);
   return result;
 }
@@ -30,7 +38,12 @@ export async function forgetFacts(userId: string, factIds: string[], by: string 
  * become corrections (memory reads the new text there); the recent window keeps the original
  * words, and the prompt marks the fact as the user's correction of them.
  */
-export async function correctFact(userId: string, factId: string, content: string, by: string | Actor): Promise<Fact | undefined> {
+export async function correctFact(
+  userId: string,
+  factId: string,
+  content: string,
+  by: string | Actor,
+): Promise<{ fact: Fact; undo: UndoRef } | undefined> {
   const actor = asActor(by);
   const fact = await getFact(userId, factId);
   if (!fact) return undefined;
@@ -47,20 +60,33 @@ export async function correctFact(userId: string, factId: string, content: strin
     ).map((r) => `${r.messageId}:${r.spanStart}:${r.spanEnd}`),
   );
   const fresh = plan.rows.filter((r) => !known.has(`${r.messageId}:${r.spanStart}:${r.spanEnd}`));
-  const touched = await getDb().transaction(async (tx) => {
+  const edit = await getDb().transaction(async (tx) => {
+    const corrections = await correctionsOfFacts(tx, userId, [factId]);
     const edited = await editFact(tx, userId, factId, content, documentTerms(content), embedding, actor.label);
-    if (!edited) return [];
+    if (!edited) return undefined;
     const updated = await updateCorrections(tx, userId, factId, content);
-    await addRedactions(tx, fresh);
-    return [...new Set([...updated, ...fresh.map((r) => r.messageId)])];
+    const added = await addRedactions(tx, fresh);
+    const touched = [...new Set([...updated, ...fresh.map((r) => r.messageId)])];
+    const undo = await captureUndoable(tx, {
+      userId,
+      kind: 'fact_edit',
+      actor: actor.label,
+      factId,
+      touches: [`fact:${factId}`, ...touched.map((id) => `message:${id}`)],
+      snapshot: { rows: { facts: [edited.old], messageRedactions: corrections }, addedRedactions: added, rederive: { messages: touched } },
+    });
+    return { touched, undo };
   });
+  if (!edit) return undefined;
+  const { touched, undo } = edit;
   const messages = await getMessages(userId, touched);
   await queueRederivation(userId, { reindex: touched, rebuild: await summariesCovering(userId, messages) });
   scheduleRederivation(userId);
   await audit(actor, userId, [
     { objectType: 'fact', objectId: factId, action: 'edit', before: { content: fact.content }, after: { content } },
   ]);
-  return getFact(userId, factId);
+  const edited = await getFact(userId, factId);
+  return edited && { fact: edited, undo };
 }
 
 /**
@@ -88,9 +114,16 @@ export async function forgetEpisode(userId: string, episodeId: string, by: strin
       actor: actor.label,
     }));
   const rebuild = await summariesCovering(userId, messages);
-  await getDb().transaction(async (tx) => {
+  const undo = await getDb().transaction(async (tx) => {
     await deleteEpisodes(tx, userId, [episodeId]);
-    await addRedactions(tx, rows);
+    const added = await addRedactions(tx, rows);
+    return captureUndoable(tx, {
+      userId,
+      kind: 'episode_forget',
+      actor: actor.label,
+      touches: messages.map((m) => `message:${m.id}`),
+      snapshot: { addedRedactions: added, rederive: { messages: messages.map((m) => m.id) } },
+    });
   });
   await queueRederivation(userId, { reindex: [], rebuild });
   scheduleRederivation(userId);
@@ -111,5 +144,5 @@ export async function forgetEpisode(userId: string, episodeId: string, by: strin
       after: { messagesMarked: messages.length, recordsRedacted },
     },
   ]);
-  return { deleted: [episodeId], messagesMarked: messages.length, recordsRedacted };
+  return { deleted: [episodeId], messagesMarked: messages.length, recordsRedacted, undo };
 }

@@ -5,18 +5,20 @@ import { deleteMessages, getMessages, type Scope } from '@/db/history';
 import { addRedactions, derivedFrom, dropRedactions, type Executor, factsOnlyFrom, unlinkFacts } from '@/db/provenance';
 import type { Fact } from '@/db/schema';
 import { messagesCoveredBySummary } from '@/db/summaries';
+import { factRowsOf, linksAndRedactionsOf } from '@/db/undo';
 import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
 import { embedTexts } from '../embed';
 import { scheduleRederivation } from '../post-turn';
 import { dedupe, planRedactions, quotesOfMessages } from '../quotes';
 import { queueRederivation, summariesCovering } from '../rederive';
+import { captureUndoable, type UndoRef } from '../undo-capture';
 
 /**
  * An edit or removal of messages, prepared before the messages change: `apply` runs inside the
  * transaction that changes them, `after` once it has committed.
  */
-export type MessageCorrection = { apply: (tx: Executor) => Promise<void>; after: () => Promise<void> };
+export type MessageCorrection = { apply: (tx: Executor) => Promise<void>; after: () => Promise<void>; undo: () => UndoRef | null };
 
 export async function prepareMessageCorrection(
   scope: Scope,
@@ -24,7 +26,7 @@ export async function prepareMessageCorrection(
   by: string | Actor,
   change: 'edit' | 'remove',
 ): Promise<MessageCorrection> {
-  if (messageIds.length === 0) return { apply: async () => {}, after: async () => {} };
+  if (messageIds.length === 0) return { apply: async () => {}, after: async () => {}, undo: () => null };
   const actor = asActor(by);
   const reason = change === 'edit' ? 'its source message was edited' : 'its source message was removed';
   const changing = (await getMessages(scope.userId, messageIds)).sort(
@@ -47,8 +49,14 @@ export async function prepareMessageCorrection(
   const quoting = await getMessages(scope.userId, [...new Set(quotes.map((r) => r.messageId))]);
   const restore: Fact[] = [];
   let endedCurrent: string[] = [];
+  let undo: UndoRef | null = null;
   return {
+    undo: () => undo,
     async apply(tx) {
+      const before = {
+        facts: (await factRowsOf(tx, scope.userId, orphaned)).facts ?? [],
+        ...(await linksAndRedactionsOf(tx, scope.userId, messageIds)),
+      };
       // A fact one of the ended facts had replaced is current again, unless these messages alone
       // stated it too: then the walk goes on to the one before it.
       const unsupported = new Set(orphaned);
@@ -66,7 +74,33 @@ export async function prepareMessageCorrection(
       }
       await unlinkFacts(tx, scope.userId, messageIds);
       await dropRedactions(tx, scope.userId, messageIds);
-      await addRedactions(tx, quotes);
+      const added = await addRedactions(tx, quotes);
+      if (change === 'remove') {
+        const replaced =
+          (
+            await factRowsOf(
+              tx,
+              scope.userId,
+              restore.map((f) => f.id),
+            )
+          ).facts ?? [];
+        const rederive = [...messageIds, ...quoting.map((m) => m.id)];
+        undo = await captureUndoable(tx, {
+          userId: scope.userId,
+          kind: 'message_remove',
+          actor: actor.label,
+          touches: [
+            `conversation:${scope.conversationId}`,
+            ...rederive.map((id) => `message:${id}`),
+            ...[...orphaned, ...restore.map((f) => f.id)].map((id) => `fact:${id}`),
+          ],
+          snapshot: {
+            rows: { ...before, messages: changing, facts: [...before.facts, ...replaced] },
+            addedRedactions: added,
+            rederive: { messages: rederive, conversations: [scope.conversationId] },
+          },
+        });
+      }
     },
     async after() {
       const models = getModels();
@@ -96,7 +130,11 @@ export async function prepareMessageCorrection(
 }
 
 /** Removes messages (one, or a whole conversation's when clearing it) with everything derived from them alone. */
-export async function removeMessages(scope: Scope, messageIds: string[], actor: string | Actor): Promise<number> {
+export async function removeMessages(
+  scope: Scope,
+  messageIds: string[],
+  actor: string | Actor,
+): Promise<{ removed: number; undo: UndoRef | null }> {
   const correction = await prepareMessageCorrection(scope, messageIds, actor, 'remove');
   const removed = await getDb().transaction(async (tx) => {
     await correction.apply(tx);
@@ -104,5 +142,5 @@ export async function removeMessages(scope: Scope, messageIds: string[], actor: 
   });
   await correction.after();
   scheduleRederivation(scope.userId);
-  return removed;
+  return { removed, undo: correction.undo() };
 }

@@ -1,9 +1,11 @@
 import { getDb } from '@/db/client';
 import { maxSeq, type Scope } from '@/db/history';
 import { coveredUntil, getSummary, summarySources, writeSummary } from '@/db/summaries';
+import { factRowsOf, floorsOf } from '@/db/undo';
 import { deleteAllMemory } from '@/db/users';
 import { type Actor, asActor, audit } from '@/lib/audit';
 import { memoryItemsOf, redactAuditTrail, redactionNote } from '../audit-redaction';
+import { captureUndoable, type UndoRef } from '../undo-capture';
 
 /** A person edits the summary: the text becomes the base of the next refresh; a stale `version` is refused. */
 export async function editSummary(scope: Scope, content: string, version: number | undefined, by: string | Actor) {
@@ -41,12 +43,22 @@ export async function clearSummary(scope: Scope, by: string | Actor) {
   const current = await getSummary(scope);
   if (!current) return { status: 'missing' as const };
   const floorSeq = await maxSeq(getDb(), scope);
+  let undo: UndoRef | undefined;
   const written = await writeSummary(
     scope,
     { content: '', coveredMessageCount: 0, coveredUntil: null, floorSeq, sourceMessageIds: [], actor: actor.label, action: 'clear' },
     current.version,
+    async (tx, replaced) => {
+      undo = await captureUndoable(tx, {
+        userId: scope.userId,
+        kind: 'summary_clear',
+        actor: actor.label,
+        touches: [`conversation:${scope.conversationId}`],
+        snapshot: { summaryFloors: [{ conversationId: scope.conversationId, floorSeq: replaced?.floorSeq ?? 0 }] },
+      });
+    },
   );
-  if (!written) return { status: 'stale' as const };
+  if (!written || !undo) return { status: 'stale' as const };
   await audit(actor, scope.userId, [
     {
       objectType: 'summary',
@@ -56,7 +68,7 @@ export async function clearSummary(scope: Scope, by: string | Actor) {
       after: { version: written.version },
     },
   ]);
-  return { status: 'cleared' as const, summary: written };
+  return { status: 'cleared' as const, summary: written, undo };
 }
 
 /**
@@ -66,7 +78,17 @@ export async function clearSummary(scope: Scope, by: string | Actor) {
  */
 export async function forgetEverything(userId: string, by: string | Actor) {
   const actor = asActor(by);
-  const deleted = await deleteAllMemory(userId);
+  let undo: UndoRef | undefined;
+  const deleted = await deleteAllMemory(userId, async (tx) => {
+    const { summaryFloors, memoryFloorSeq } = await floorsOf(tx, userId);
+    undo = await captureUndoable(tx, {
+      userId,
+      kind: 'forget_everything',
+      actor: actor.label,
+      touches: ['all'],
+      snapshot: { rows: await factRowsOf(tx, userId), summaryFloors, memoryFloorSeq },
+    });
+  });
   const recordsRedacted = await redactAuditTrail(
     userId,
     { needles: [], keys: [], all: true },
@@ -76,5 +98,5 @@ export async function forgetEverything(userId: string, by: string | Actor) {
   await audit(actor, userId, [
     { objectType: 'memory', objectId: userId, action: 'forget', before: null, after: { deleted, recordsRedacted } },
   ]);
-  return { deleted, recordsRedacted };
+  return { deleted, recordsRedacted, undo: undo ?? null };
 }

@@ -1,6 +1,15 @@
 import { generateText, Output } from 'ai';
 import { z } from 'zod';
-import { addFact, confirmFact, endFact, type FactWrite, findRelatedActiveFacts, listFacts, supersedeFact } from '@/db/facts';
+import {
+  addFact,
+  confirmFact,
+  endFact,
+  type FactWrite,
+  findRelatedActiveFacts,
+  listFacts,
+  type OnFactWritten,
+  supersedeFact,
+} from '@/db/facts';
 import type { Fact, Job, Message } from '@/db/schema';
 import { asActor } from '@/lib/audit';
 import type { Models } from '@/lib/llm';
@@ -21,6 +30,7 @@ import {
   type ForgetRequest,
   factsToForget,
 } from '../rules/facts';
+import { captureUndoable } from '../undo-capture';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
 import type { JobWork } from './work';
 
@@ -151,10 +161,28 @@ async function apply(write: FactWrite, decision: FactDecision, embedding: number
     embedding,
     validFrom: candidate.validFrom ? new Date(`${candidate.validFrom}T00:00:00Z`) : saidAt,
   };
-  if (decision.event === 'ADD') await addFact(write, fact);
-  else if (decision.event === 'UPDATE') (await supersedeFact(write, decision.factId, fact)) ?? (await addFact(write, fact));
+  const recorded = recordLearning(write);
+  if (decision.event === 'ADD') await addFact(write, fact, recorded);
+  else if (decision.event === 'UPDATE')
+    (await supersedeFact(write, decision.factId, fact, recorded)) ?? (await addFact(write, fact, recorded));
   else if (decision.event === 'DELETE') await endFact(write, decision.factId, candidate.text);
   else await confirmFact(write, decision.factId);
+}
+
+/** A fact learned, or one that replaced another, is undoable like a correction, and named under the reply. */
+function recordLearning(write: FactWrite): OnFactWritten {
+  return async (tx, { fact, replaced }) => {
+    await captureUndoable(tx, {
+      userId: write.userId,
+      kind: replaced ? 'fact_replaced' : 'fact_learned',
+      actor: write.actor,
+      sourceMessageId: write.source?.messageId ?? null,
+      factId: fact.id,
+      previousFactId: replaced?.id ?? null,
+      touches: [fact, ...(replaced ? [replaced] : [])].map((f) => `fact:${f.id}`),
+      snapshot: { addedFacts: [fact.id], ...(replaced ? { rows: { facts: [replaced] } } : {}) },
+    });
+  };
 }
 
 function existing(fact: Fact): ExistingFact {

@@ -25,7 +25,7 @@ export const DELETE = route(async (request: Request, { params }: Params) => {
   await readNoBody(request);
   const result = await forgetEpisode(user.id, id, userActor(user, request));
   if (!result) throw notFound('Episode', id);
-  return Response.json({ deleted: id, messagesMarked: result.messagesMarked, recordsRedacted: result.recordsRedacted });
+  return Response.json({ deleted: id, messagesMarked: result.messagesMarked, recordsRedacted: result.recordsRedacted, undo: result.undo });
 });
 
 // Any other method: a 405 JSON error naming the allowed ones.

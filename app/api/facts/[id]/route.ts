@@ -22,9 +22,9 @@ export const PATCH = route(async (request: Request, { params }: Params) => {
     request,
     strictObject({ content: text().trim().min(1, 'must not be empty').max(2000, 'is longer than 2000 characters') }),
   );
-  const fact = await correctFact(user.id, id, content, userActor(user, request));
-  if (!fact) throw notFound('Fact', id);
-  return Response.json({ fact: await factWithSources(user.id, fact) });
+  const edited = await correctFact(user.id, id, content, userActor(user, request));
+  if (!edited) throw notFound('Fact', id);
+  return Response.json({ fact: await factWithSources(user.id, edited.fact), undo: edited.undo });
 });
 
 /**
@@ -37,7 +37,7 @@ export const DELETE = route(async (request: Request, { params }: Params) => {
   await readNoBody(request);
   const result = await forgetFacts(user.id, [id], userActor(user, request));
   if (result.deleted.length === 0) throw notFound('Fact', id);
-  return Response.json({ deleted: id, messagesMarked: result.messagesMarked, recordsRedacted: result.recordsRedacted });
+  return Response.json({ deleted: id, messagesMarked: result.messagesMarked, recordsRedacted: result.recordsRedacted, undo: result.undo });
 });
 
 // Any other method: a 405 JSON error naming the allowed ones.

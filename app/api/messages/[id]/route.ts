@@ -16,8 +16,8 @@ export const DELETE = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Message');
   await readNoBody(request);
-  await deleteMessage(user.id, id, userActor(user, request));
-  return Response.json({ deleted: id });
+  const undo = await deleteMessage(user.id, id, userActor(user, request));
+  return Response.json({ deleted: id, undo });
 });
 
 // Any other method: a 405 JSON error naming the allowed ones.

@@ -42,7 +42,7 @@ export const DELETE = route(async (request: Request, { params }: Params) => {
   const result = await clearSummary(scope, userActor(scope.user, request));
   if (result.status === 'missing') throw notFound('Summary of conversation', scope.conversationId);
   if (result.status === 'stale') throw new DomainError('stale_version', 'The summary changed meanwhile; reload and try again.');
-  return Response.json({ summary: result.summary });
+  return Response.json({ summary: result.summary, undo: result.undo });
 });
 
 // Any other method: a 405 JSON error naming the allowed ones.
