@@ -222,10 +222,9 @@ export async function ownerWithData(owner: Browser & { email: string }): Promise
   );
   const reply = { id: chunks.find((c) => c.type === 'start')!.messageId as string };
   await postTurnSettled(user);
-  const [fact] = await getSql()`select id from facts where user_id = ${user}`;
+  const [fact] = await getSql()`select id from facts where user_id = ${user} order by created_at limit 1`;
   const [job] = await getSql()`select id from jobs where user_id = ${user} limit 1`;
   const [episode] = await getSql()`select id from episodes where user_id = ${user} limit 1`;
-  const [change] = await getSql()`select id from undoable_changes where user_id = ${user} limit 1`;
   const [audit] =
     await getSql()`insert into audit_log (actor, actor_role, target_user_id, object_type, action) values ('test', 'system', ${user}, 'probe', 'insert') returning id`;
   const queued = await postImport(
@@ -233,7 +232,7 @@ export async function ownerWithData(owner: Browser & { email: string }): Promise
       body: {
         title: 'Imported',
         messages: [
-          { role: 'user', content: 'Hello' },
+          { role: 'user', content: 'Hello. My sister Ingrid plays the cello.' },
           { role: 'assistant', content: 'Hi.' },
         ],
       },
@@ -241,6 +240,9 @@ export async function ownerWithData(owner: Browser & { email: string }): Promise
   );
   const imported = await importFinished(owner, (await queued.json()).import.id);
   await postTurnSettled(user);
+  // A change no other route touches: the fact the import learned, not the one the routes edit and delete.
+  const [change] =
+    await getSql()`select id from undoable_changes where user_id = ${user} and fact_id is distinct from ${fact.id} order by created_at desc limit 1`;
   return {
     conversation,
     message: message.id,
