@@ -78,7 +78,7 @@ export async function runChatTurn(user: User, body: unknown, request: Request): 
   const { question: stored, placeholder, attempt } = await beginTurn(scope, input, models.chatModelId, userActor(user, request));
   if (input.trigger === 'submit-message') await titleIfUntitled(conversation, stored.content);
   // A retried question may hold a part the user had memlens forget: the model never sees it.
-  const [question] = await readRedacted([stored], 'window');
+  const [question] = await readRedacted([stored], 'memory');
 
   const turn = { scope, requestId: crypto.randomUUID(), config, models, question, assistantMessageId: placeholder.id, attempt };
   let state: TurnState;
