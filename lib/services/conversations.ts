@@ -37,7 +37,7 @@ export async function deleteConversationOf(userId: string, id: string): Promise<
 /** Every message goes, with what was derived from them alone; the conversation stays. */
 export async function clearConversation(scope: Scope, actor: Actor) {
   const ids = (await listMessages(scope)).map((m) => m.id);
-  return removeMessages(scope, ids, actor);
+  return (await removeMessages(scope, ids, actor)).removed;
 }
 
 /** The current summary with the messages it covers, and every version of it. */

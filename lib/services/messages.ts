@@ -7,6 +7,7 @@ import { memoryFloor } from '@/db/users';
 import type { Actor } from '../audit';
 import { notFound } from '../errors';
 import { removeMessages } from '../memory/corrections';
+import { prepareMessageCorrection } from '../memory/corrections/messages';
 
 /** A part of a message memory no longer carries, as the chat marks it. */
 export type MessageMark = { start: number; end: number; kind: 'forgotten' | 'corrected'; replacement: string | null; at: string };
@@ -47,10 +48,18 @@ export async function messageWithDerived(userId: string, id: string) {
   return { message, derived: await derivedFrom(getDb(), userId, [id]) };
 }
 
-/** Removes one of the user's messages, with what was derived from it alone. */
-export async function deleteMessage(userId: string, id: string, actor: Actor): Promise<void> {
+/** What removing one of the user's messages would do to memory (see `MessageCorrectionPlan`); nothing changes. */
+export async function messageRemovalPlan(userId: string, id: string, actor: Actor) {
   const message = await messageOf(userId, id);
-  await removeMessages({ userId, conversationId: message.conversationId }, [id], actor);
+  const { plan } = await prepareMessageCorrection({ userId, conversationId: message.conversationId }, [id], actor, 'remove');
+  return { message: { id: message.id, role: message.role, conversationId: message.conversationId }, ...plan };
+}
+
+/** Removes one of the user's messages, with what was derived from it alone; answers what it did. */
+export async function deleteMessage(userId: string, id: string, actor: Actor) {
+  const message = await messageOf(userId, id);
+  const { removed: _, ...done } = await removeMessages({ userId, conversationId: message.conversationId }, [id], actor);
+  return done;
 }
 
 async function messageOf(userId: string, id: string): Promise<Message> {

@@ -7,6 +7,7 @@ import { DELETE as deleteFact, PATCH as editFact, GET as getFact } from '@/app/a
 import { GET as getImport } from '@/app/api/import/[id]/route';
 import { POST as postImport } from '@/app/api/import/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
+import { GET as removalPlan } from '@/app/api/messages/[id]/removal/route';
 import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
 import { GET as getMessage, DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { GET as staffAuditEntry } from '@/app/api/staff/audit/[id]/route';
@@ -74,6 +75,10 @@ export const userRoutes: Case[] = [
   {
     route: 'GET /api/messages/:id/context',
     call: (b, i) => getContext(b.request(`/api/messages/${i.reply}/context`), params({ id: i.reply })),
+  },
+  {
+    route: 'GET /api/messages/:id/removal',
+    call: (b, i) => removalPlan(b.request(`/api/messages/${i.message}/removal`), params({ id: i.message })),
   },
   {
     route: 'GET /api/messages/:id/replay',
