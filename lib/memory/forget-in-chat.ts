@@ -18,8 +18,8 @@ import { forgetRequestObject } from './rules/forget';
 
 /**
  * When the question asks to forget something: forgets it, and marks the part of the question that
- * names it (when it names a thing rather than a kind of fact, such as "my address") forgotten, so it
- * is never sent again. Null for any other question. A Retry of the request finds the facts already
+ * names it ("that I love jazz", "my address, 12 Baker Street"; not "everything") forgotten, so it is
+ * never sent again. Null for any other question. A Retry of the request finds the facts already
  * gone: nothing is left to forget then.
  */
 export async function forgetBeforeReply(question: Message, actor: Actor): Promise<ForgetInChat | null> {
@@ -31,7 +31,7 @@ export async function forgetBeforeReply(question: Message, actor: Actor): Promis
     active.map((f) => ({ id: f.id, slot: f.slot as FactSlot, text: f.content, value: f.value })),
   );
   const { deleted } = await forgetFacts(question.userId, covered, actor, `the user asked to forget it (message ${question.id})`);
-  const object = request.all || request.terms.length === 0 ? null : forgetRequestObject(question.content);
+  const object = request.all ? null : forgetRequestObject(question.content);
   const earlier = await redactionsOf(question.userId, [question.id]);
   if (object && !earlier.some((r) => r.kind === 'forgotten' && r.spanStart <= object.start && r.spanEnd >= object.end)) {
     await addRedactions(getDb(), [

@@ -5,10 +5,12 @@
 export type ForgetInChat = { done: boolean };
 
 /** What the model is told after the question, instead of what was forgotten: the outcome, and to confirm briefly. */
+// Worded without pronouns or demonstratives, which would make the retrieval rewrite reach into the
+// window for what they point at.
 export const FORGET_DONE =
-  'memlens has already deleted from its memory what the user asked to forget. Confirm briefly that it is forgotten; do not repeat, guess or ask about what it was.';
+  'memlens has already deleted what the user asked to forget from memory. Reply with a short confirmation; do not repeat, guess or ask about the forgotten part.';
 export const FORGET_NOTHING =
-  'memlens holds nothing (any more) matching what the user asked to forget. Say so briefly; do not repeat, guess or ask about what it was.';
+  'Nothing in memory matches what the user asked to forget (any more). Say so in one short sentence; do not repeat, guess or ask about the forgotten part.';
 
 /** The question as the model is sent it after a request to forget: the user's words (their named part forgotten), then the outcome. */
 export function withForgetOutcome(question: string, outcome: ForgetInChat): string {

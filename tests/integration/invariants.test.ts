@@ -173,11 +173,19 @@ async function act(world: World, user: User): Promise<string> {
     await editFact(user.client.request(`/api/facts/${fact.id}`, { method: 'PATCH', body: { content } }), params({ id: fact.id }));
     return `edit fact ${JSON.stringify(fact.content)} → ${JSON.stringify(content)}`;
   }
-  if (roll < 0.68 && facts.length > 0) {
+  if (roll < 0.63 && facts.length > 0) {
     const fact = rng.pick(facts);
     for (const t of tokensIn(fact.content, user)) user.deleted.add(t);
     await deleteFact(user.client.request(`/api/facts/${fact.id}`, { method: 'DELETE' }), params({ id: fact.id }));
     return `delete fact ${JSON.stringify(fact.content)}`;
+  }
+  if (roll < 0.68 && facts.length > 0) {
+    // Asked in the chat, in the user's words: forgotten before the reply, which never repeats it.
+    const fact = rng.pick(facts);
+    const request = /\p{Script=Han}/u.test(fact.content) ? `请忘记${fact.content}这件事。` : `Please forget that ${fact.content}.`;
+    for (const t of tokensIn(fact.content, user)) user.deleted.add(t);
+    await say(user, conversationId, request);
+    return `ask to forget ${JSON.stringify(fact.content)}`;
   }
   const summaryUrl = `/api/conversations/${conversationId}/summary`;
   if (roll < 0.73) {
