@@ -28,7 +28,7 @@ export function Chat({ conversation, initialMessages, model }: Props) {
   const [input, setInput] = useState('');
   const [inputError, setInputError] = useState<string | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
-  const [deletingId, setDeletingId] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<ChatMessage | null>(null);
   const session = useChatSession({
     conversationId,
     initialMessages,
@@ -206,7 +206,7 @@ export function Chat({ conversation, initialMessages, model }: Props) {
                 onSaveEdit={(text) => saveEdit(message.id, text)}
                 onRetry={retry}
                 onDelete={
-                  busy || editingId === message.id || message.metadata?.status === 'streaming' ? undefined : () => setDeletingId(message.id)
+                  busy || editingId === message.id || message.metadata?.status === 'streaming' ? undefined : () => setDeleting(message)
                 }
                 onInspect={inspector.available && message.role === 'assistant' ? () => inspect(message.id) : undefined}
                 onCite={inspector.available && message.role === 'assistant' ? cite : undefined}
@@ -253,10 +253,10 @@ export function Chat({ conversation, initialMessages, model }: Props) {
       </p>
 
       <DeleteMessageDialog
-        messageId={deletingId}
-        onCancel={() => setDeletingId(null)}
+        message={deleting}
+        onCancel={() => setDeleting(null)}
         onDeleted={(removal) => {
-          setDeletingId(null);
+          setDeleting(null);
           session.setMessages((current) => current.filter((m) => m.id !== removal.deleted));
           session.announce('Message deleted.');
         }}

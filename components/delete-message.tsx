@@ -18,16 +18,17 @@ const readJson = async <T,>(path: string, init: RequestInit = {}) => (await (awa
  * deletion will do it (read each time the dialog opens); `onDeleted` runs once the message is gone.
  */
 export function DeleteMessageDialog({
-  messageId,
+  message,
   onCancel,
   onDeleted,
 }: {
   /** The message to delete; null when the dialog is closed. */
-  messageId: string | null;
+  message: { id: string; role: string } | null;
   onCancel: () => void;
   onDeleted: (removal: Removal) => void;
 }) {
   const afterMemoryChange = useAfterMemoryChange();
+  const messageId = message?.id ?? null;
   const plan = useQuery({
     queryKey: ['message-removal', messageId],
     queryFn: () => readJson<RemovalPlan>(`/api/messages/${messageId}/removal`, { cache: 'no-store' }),
@@ -43,10 +44,10 @@ export function DeleteMessageDialog({
       afterMemoryChange();
     },
   });
-  const reply = plan.data?.message.role === 'assistant';
+  const reply = message?.role === 'assistant';
   return (
     <ConfirmDialog
-      open={messageId !== null}
+      open={message !== null}
       title={reply ? 'Delete this reply?' : 'Delete this message?'}
       description={<RemovalPlanText query={plan} />}
       confirmLabel="Delete"
