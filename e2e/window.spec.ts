@@ -1,29 +1,34 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import type { AppPage } from './pages/app-page';
+import { artifactPath } from './pages/app-page';
 import { textIn } from './pages/chat-page';
 
 // The correction holds where the person is: one message can be deleted with a dialog that counts
 // what goes with it, a request to forget is done before the reply (which does not repeat the
 // thing) and marked at once, and after "forget everything" the chat marks every earlier message.
 
-/** The same view in light, dark and on a 390-pixel phone. */
-async function shoot(page: Page, app: AppPage, name: string) {
-  await app.screenshot(`${name}-light`);
+/** The same view in light, dark and on a 390-pixel phone (animations off, so a resized layout has settled). */
+async function shoot(page: Page, name: string) {
+  const take = async (variant: string) => {
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: artifactPath(`${name}-${variant}.png`), animations: 'disabled' });
+  };
+  await take('light');
   await page.emulateMedia({ colorScheme: 'dark' });
-  await app.screenshot(`${name}-dark`);
+  await take('dark');
   const size = page.viewportSize()!;
   await page.setViewportSize({ width: 390, height: 844 });
-  await app.screenshot(`${name}-phone`);
+  await expect(page.getByTestId('composer')).toBeInViewport();
+  await take('phone');
   await page.setViewportSize(size);
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-test('deleting one message: the dialog counts what goes with it, and the message and its fact go', async ({ page, app, chat, memory }) => {
+test('deleting one message: the dialog counts what goes with it, and the message and its fact go', async ({ page, chat, memory }) => {
   test.setTimeout(90_000);
   await chat.newConversation();
   await chat.exchange('My grandmother lives in Coimbra.');
-  await memory.waitForFact('Coimbra');
+  await memory.waitForFact('grandmother');
   await chat.exchange('How do I fold a paper boat?');
 
   const statement = chat.userMessages.first();
@@ -33,7 +38,7 @@ test('deleting one message: the dialog counts what goes with it, and the message
   await expect(dialog).toContainText('Delete this message?');
   await expect(dialog.getByTestId('delete-plan-effects')).toContainText('1 fact learned only from it is forgotten');
   await expect(dialog.getByTestId('delete-plan-effects')).toContainText('1 remembered exchange is made again without it');
-  await shoot(page, app, 'window-delete-message-dialog');
+  await shoot(page, 'window-delete-message-dialog');
   const deleted = page.waitForResponse((r) => /\/api\/messages\/[0-9a-f-]{36}$/u.test(r.url()) && r.request().method() === 'DELETE');
   await page.getByTestId('delete-message-dialog-confirm').click();
   const outcome = (await (await deleted).json()) as { factsEnded: number };
@@ -41,7 +46,7 @@ test('deleting one message: the dialog counts what goes with it, and the message
   await expect(dialog).not.toBeVisible();
   await expect(chat.userMessages).toHaveCount(1);
   await expect(chat.messages.filter({ hasText: 'grandmother lives in Coimbra' })).toHaveCount(0);
-  await expect.poll(async () => (await memory.facts('active')).some((f) => f.content.includes('Coimbra'))).toBe(false);
+  await expect.poll(async () => (await memory.facts('active')).some((f) => f.content.includes('grandmother'))).toBe(false);
 
   // A reply too: nothing was learned from it alone.
   const reply = chat.assistantMessages.last();
@@ -54,7 +59,7 @@ test('deleting one message: the dialog counts what goes with it, and the message
   await expect(chat.assistantMessages).toHaveCount(1);
 });
 
-test('forgetting in the chat: the reply confirms without repeating it, and the mark shows at once', async ({ page, app, chat, memory }) => {
+test('forgetting in the chat: the reply confirms without repeating it, and the mark shows at once', async ({ page, chat, memory }) => {
   test.setTimeout(90_000);
   await chat.newConversation();
   await chat.exchange('I love bluegrass music.');
@@ -68,7 +73,7 @@ test('forgetting in the chat: the reply confirms without repeating it, and the m
   await expect(chat.userMessages.nth(1).getByTestId('forgotten-part')).toContainText('that I love bluegrass music');
   await expect(chat.userMessages.first().getByTestId('forgotten-part')).toBeVisible();
   expect((await memory.facts('active')).some((f) => f.content.includes('bluegrass'))).toBe(false);
-  await shoot(page, app, 'window-forget-in-chat');
+  await shoot(page, 'window-forget-in-chat');
 
   // Nothing matches: said plainly.
   await chat.exchange('Please forget that I keep a pet iguana.');
@@ -77,7 +82,7 @@ test('forgetting in the chat: the reply confirms without repeating it, and the m
   await expect(page.getByTestId('chat-error')).toHaveCount(0);
 });
 
-test('after "forget everything" the chat marks every earlier message forgotten, and later ones are not', async ({ page, app, chat }) => {
+test('after "forget everything" the chat marks every earlier message forgotten, and later ones are not', async ({ page, chat }) => {
   test.setTimeout(90_000);
   await chat.newConversation();
   await chat.exchange('My sister is called Lindiwe.');
@@ -85,7 +90,7 @@ test('after "forget everything" the chat marks every earlier message forgotten, 
   await page.reload();
   await expect(chat.userMessages.first().getByTestId('forgotten-part')).toContainText('Lindiwe');
   await expect(chat.assistantMessages.first().getByTestId('message-marks-note')).toContainText('This reply was forgotten');
-  await shoot(page, app, 'window-forget-everything');
+  await shoot(page, 'window-forget-everything');
 
   await chat.exchange('What is my sister called?');
   await expect(textIn(chat.assistantMessages.last())).not.toContainText('Lindiwe');
