@@ -45,7 +45,9 @@ test('deleting one message: the dialog counts what goes with it, and the message
   expect(outcome.factsEnded).toBe(1);
   await expect(dialog).not.toBeVisible();
   await expect(chat.userMessages).toHaveCount(1);
-  await expect(chat.messages.filter({ hasText: 'grandmother lives in Coimbra' })).toHaveCount(0);
+  await expect(chat.userMessages.filter({ hasText: 'grandmother lives in Coimbra' })).toHaveCount(0);
+  // The reply that repeated it stays, with that sentence marked forgotten.
+  await expect(chat.assistantMessages.first().getByTestId('message-marks-note')).toContainText('forgotten');
   await expect.poll(async () => (await memory.facts('active')).some((f) => f.content.includes('grandmother'))).toBe(false);
 
   // A reply too: nothing was learned from it alone.
