@@ -50,12 +50,12 @@ test('deleting one message: the dialog counts what goes with it, and the message
   await expect(chat.assistantMessages.first().getByTestId('message-marks-note')).toContainText('forgotten');
   await expect.poll(async () => (await memory.facts('active')).some((f) => f.content.includes('grandmother'))).toBe(false);
 
-  // A reply too: nothing was learned from it alone.
+  // A reply too: no fact was learned from it, its exchange is remembered again without it.
   const reply = chat.assistantMessages.last();
   await reply.hover();
   await reply.getByTestId('delete-message').click();
   await expect(dialog).toContainText('Delete this reply?');
-  await expect(dialog.getByTestId('delete-plan')).toContainText('Nothing memlens remembers comes from it alone.');
+  await expect(dialog.getByTestId('delete-plan-effects')).toHaveText('1 remembered exchange is made again without it');
   await page.getByTestId('delete-message-dialog-confirm').click();
   await expect(dialog).not.toBeVisible();
   await expect(chat.assistantMessages).toHaveCount(1);
