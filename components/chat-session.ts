@@ -73,6 +73,8 @@ export function useChatSession({
           ended === 'complete' ? 'Reply complete.' : ended === 'incomplete' ? 'Reply stopped.' : `Reply failed: ${endError ?? ''}`,
         );
         if (isDisconnect) void resync();
+        // The turn may have corrected memory before replying (a request to forget): show its marks now.
+        else void refreshMarks();
         return;
       }
 
@@ -119,6 +121,16 @@ export function useChatSession({
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) setNotice('This conversation no longer exists.');
       return undefined;
+    }
+  }, [conversationId, setMessages]);
+
+  /** Takes the stored marks of the messages shown, leaving everything else of them (streamed turn records) as it is. */
+  const refreshMarks = useCallback(async () => {
+    try {
+      const marks = new Map((await api.listMessages(conversationId)).map((m) => [m.id, m.marks]));
+      setMessages((current) => current.map((m) => (marks.has(m.id) ? { ...m, metadata: { ...m.metadata, marks: marks.get(m.id) } } : m)));
+    } catch {
+      // The marks show on the next full read.
     }
   }, [conversationId, setMessages]);
 

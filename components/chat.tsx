@@ -9,6 +9,7 @@ import { useClearConversation } from './clear-conversation';
 import { Composer, takeFirstMessage } from './composer';
 import { ConfirmDialog } from './confirm-dialog';
 import { ConversationIntro } from './conversation-intro';
+import { DeleteMessageDialog } from './delete-message';
 import { AlertIcon, CloseIcon, EraseIcon } from './icons';
 import { boundMessage, useInspector, useInspectorStore, usePublishChat } from './inspector/store';
 import { MessageView, ThinkingIndicator } from './message';
@@ -27,6 +28,7 @@ export function Chat({ conversation, initialMessages, model }: Props) {
   const [input, setInput] = useState('');
   const [inputError, setInputError] = useState<string | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<ChatMessage | null>(null);
   const session = useChatSession({
     conversationId,
     initialMessages,
@@ -203,6 +205,9 @@ export function Chat({ conversation, initialMessages, model }: Props) {
                 onCancelEdit={() => setEditingId(null)}
                 onSaveEdit={(text) => saveEdit(message.id, text)}
                 onRetry={retry}
+                onDelete={
+                  busy || editingId === message.id || message.metadata?.status === 'streaming' ? undefined : () => setDeleting(message)
+                }
                 onInspect={inspector.available && message.role === 'assistant' ? () => inspect(message.id) : undefined}
                 onCite={inspector.available && message.role === 'assistant' ? cite : undefined}
                 inspected={inspector.open && inspectedId === message.id}
@@ -246,6 +251,16 @@ export function Chat({ conversation, initialMessages, model }: Props) {
       <p className="sr-only" aria-live="polite" role="status">
         {session.announcement}
       </p>
+
+      <DeleteMessageDialog
+        message={deleting}
+        onCancel={() => setDeleting(null)}
+        onDeleted={(removal) => {
+          setDeleting(null);
+          session.setMessages((current) => current.filter((m) => m.id !== removal.deleted));
+          session.announce('Message deleted.');
+        }}
+      />
 
       <ConfirmDialog
         open={clearing.confirming}

@@ -153,6 +153,8 @@ export function ReplyMarksNote({ text, marks }: { text: string; marks: MessageMa
   const segments = segmentsOf(text, marks).filter((s) => s.mark);
   if (segments.length === 0) return null;
   const forgotten = segments.some((s) => s.mark!.kind === 'forgotten');
+  // Forgotten from its first visible character to its last (as after "forget everything").
+  const whole = segments.length === 1 && segments[0].mark!.kind === 'forgotten' && segments[0].text.trim() === text.trim();
   const corrections = [
     ...new Set(segments.flatMap((s) => (s.mark!.kind === 'corrected' && s.mark!.replacement ? [s.mark!.replacement] : []))),
   ];
@@ -169,7 +171,7 @@ export function ReplyMarksNote({ text, marks }: { text: string; marks: MessageMa
     >
       <Icon width={13} height={13} className="mt-[3px] shrink-0" />
       <span className="min-w-0">
-        {forgotten ? 'Part of this reply was forgotten and is no longer sent to the model.' : null}
+        {forgotten ? `${whole ? 'This reply was' : 'Part of this reply was'} forgotten and is no longer sent to the model.` : null}
         {forgotten && corrected ? ' ' : null}
         {corrected && corrections.length > 0 ? (
           <>

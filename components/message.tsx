@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { submitOnEnter, useAutosize } from './composer';
-import { CheckIcon, CopyIcon, InspectorIcon, LensIcon, PencilIcon, RetryIcon } from './icons';
+import { CheckIcon, CopyIcon, InspectorIcon, LensIcon, PencilIcon, RetryIcon, TrashIcon } from './icons';
 import { Markdown, type OnCite } from './markdown';
 import { MemoryNotice } from './memory-notice';
 import { CorrectionsCaption, MarkedText, ReplyMarksNote } from './message-marks';
@@ -21,6 +21,8 @@ type Props = {
   onCancelEdit: () => void;
   onSaveEdit: (text: string) => void;
   onRetry: () => void;
+  /** Asks to delete this message (a dialog confirms); absent while it cannot be deleted. */
+  onDelete?: () => void;
   /** Shows this reply in the inspector (assistant messages, on pages with an inspector). */
   onInspect?: () => void;
   /** The inspector is showing this reply. */
@@ -47,7 +49,7 @@ export function MessageView(props: Props) {
   );
 }
 
-function UserMessage({ message, editing, canEdit, canRetry, maxChars, onEdit, onCancelEdit, onSaveEdit, onRetry }: Props) {
+function UserMessage({ message, editing, canEdit, canRetry, maxChars, onEdit, onCancelEdit, onSaveEdit, onRetry, onDelete }: Props) {
   const text = textOf(message);
   const marks = message.metadata?.marks;
   if (editing) return <EditForm initial={text} maxChars={maxChars} onCancel={onCancelEdit} onSave={onSaveEdit} />;
@@ -77,6 +79,7 @@ function UserMessage({ message, editing, canEdit, canRetry, maxChars, onEdit, on
           <PencilIcon width={13} height={13} />
           Edit
         </button>
+        {onDelete ? <DeleteButton onDelete={onDelete} /> : null}
       </div>
     </div>
   );
@@ -166,7 +169,7 @@ function EditForm({
   );
 }
 
-function AssistantMessage({ message, status, live, canRetry, onRetry, onInspect, inspected, onCite }: Props) {
+function AssistantMessage({ message, status, live, canRetry, onRetry, onInspect, inspected, onCite, onDelete }: Props) {
   const text = textOf(message);
   const error = message.metadata?.error;
   return (
@@ -219,7 +222,7 @@ function AssistantMessage({ message, status, live, canRetry, onRetry, onInspect,
           </div>
         ) : null}
 
-        {(status === 'complete' && text) || onInspect ? (
+        {(status === 'complete' && text) || onInspect || onDelete ? (
           <div className="mt-1 flex items-center gap-1">
             {onInspect ? <InspectButton inspected={Boolean(inspected)} onInspect={onInspect} /> : null}
             {status === 'complete' && text ? (
@@ -227,6 +230,7 @@ function AssistantMessage({ message, status, live, canRetry, onRetry, onInspect,
                 <CopyButton text={text} />
               </span>
             ) : null}
+            {onDelete ? <DeleteButton onDelete={onDelete} /> : null}
           </div>
         ) : null}
       </div>
@@ -250,6 +254,21 @@ function InspectButton({ inspected, onInspect }: { inspected: boolean; onInspect
     >
       <InspectorIcon width={13} height={13} />
       {inspected ? 'Inspecting' : 'Inspect'}
+    </button>
+  );
+}
+
+function DeleteButton({ onDelete }: { onDelete: () => void }) {
+  return (
+    <button
+      type="button"
+      data-testid="delete-message"
+      onClick={onDelete}
+      title="Delete this message, with what memlens learned only from it"
+      className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs text-faint opacity-0 group-focus-within/message:opacity-100 group-hover/message:opacity-100 hover:bg-danger-soft hover:text-danger focus-visible:opacity-100 [@media(hover:none)]:opacity-100"
+    >
+      <TrashIcon width={13} height={13} />
+      Delete
     </button>
   );
 }

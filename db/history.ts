@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { type Db, getDb } from './client';
-import { conversations, type Message, type MessageRedaction, type MessageStatus, messages } from './schema';
+import { conversations, type Message, type MessageRedaction, type MessageStatus, messages, users } from './schema';
 
 /**
  * The conversation history, ruled by message ids (LangGraph's add_messages semantics):
@@ -46,7 +46,8 @@ export async function loadRecentMessages(scope: Scope, limit: number, exclude: s
 
 /**
  * The recent window (as `loadRecentMessages`) with the redactions of its messages, in one statement:
- * every turn reads both.
+ * every turn reads both. Messages at or below the user's memory floor ("forget everything") are not
+ * in it: the LIMIT counts only later ones.
  */
 export async function loadRecentWindow(
   scope: Scope,
@@ -56,7 +57,7 @@ export async function loadRecentWindow(
   const rows = await getDb()
     .select({ ...getTableColumns(messages), redactions: redactionsOfRow })
     .from(messages)
-    .where(and(inScope(scope), exclude.length ? sql`${messages.id} not in ${exclude}` : undefined))
+    .where(and(inScope(scope), aboveMemoryFloor, exclude.length ? sql`${messages.id} not in ${exclude}` : undefined))
     .orderBy(desc(messages.createdAt), desc(messages.seq))
     .limit(limit);
   rows.reverse();
@@ -65,6 +66,9 @@ export async function loadRecentWindow(
     redactions: rows.flatMap((row) => row.redactions.map((r) => ({ ...r, createdAt: new Date(r.createdAt) }))),
   };
 }
+
+/** The message was written after its user last chose "forget everything" (the memory floor, a seq). */
+export const aboveMemoryFloor = sql`${messages.seq} > (select u.memory_floor_seq from ${users} u where u.id = ${messages.userId})`;
 
 /** A message's redactions, by span, as camelCase JSON (createdAt as text). */
 const redactionsOfRow = sql<Array<Omit<MessageRedaction, 'createdAt'> & { createdAt: string }>>`(

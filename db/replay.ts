@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import type { Scope } from './history';
+import { aboveMemoryFloor, type Scope } from './history';
 import { episodes, type Fact, facts, type Message, messages } from './schema';
 
 /** Where a replayed turn's recent window ends: before a message (its question), or, when that is gone, before a time. */
@@ -11,6 +11,7 @@ export type WindowEnd = { beforeMessageId: string } | { beforeTime: Date };
  * The recent window of a past turn: the last `limit` messages of the conversation positioned before
  * the turn's question, oldest first. Positions are compared as (created_at, seq) in SQL, as
  * db/history.ts does (created_at has microseconds, a JS Date only milliseconds); the LIMIT runs in SQL.
+ * As today's window, it holds nothing from before the user's memory floor.
  */
 export async function loadWindowBefore(scope: Scope, end: WindowEnd, limit: number, exclude: string[] = []): Promise<Message[]> {
   if (limit <= 0) return [];
@@ -26,6 +27,7 @@ export async function loadWindowBefore(scope: Scope, end: WindowEnd, limit: numb
         eq(messages.conversationId, scope.conversationId),
         eq(messages.userId, scope.userId),
         before,
+        aboveMemoryFloor,
         exclude.length ? sql`${messages.id} not in ${exclude}` : undefined,
       ),
     )

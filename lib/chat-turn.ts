@@ -27,6 +27,8 @@ import { logError } from './log';
 import { assertQuestionFits } from './memory/budget-policy';
 import { assembleContext, round } from './memory/chain';
 import { prepareMessageCorrection } from './memory/corrections/messages';
+import { forgetBeforeReply } from './memory/forget-in-chat';
+import { withForgetOutcome } from './memory/forget-outcome';
 import { generateReply } from './memory/generate-reply';
 import { enqueuePostTurn, schedulePostTurn } from './memory/post-turn';
 import { readRedacted } from './memory/redaction';
@@ -75,23 +77,40 @@ export async function runChatTurn(user: User, body: unknown, request: Request): 
   if (input.trigger === 'submit-message') {
     assertQuestionFits(config, models.chatModelId, { id: input.message.id ?? 'new', content: input.message.text });
   }
-  const { question: stored, placeholder, attempt } = await beginTurn(scope, input, models.chatModelId, userActor(user, request));
+  const actor = userActor(user, request);
+  const { question: stored, placeholder, attempt } = await beginTurn(scope, input, models.chatModelId, actor);
   if (input.trigger === 'submit-message') await titleIfUntitled(conversation, stored.content);
-  // A retried question may hold a part the user had memlens forget: the model never sees it.
-  const [question] = await readRedacted([stored], 'window');
-
-  const turn = { scope, requestId: crypto.randomUUID(), config, models, question, assistantMessageId: placeholder.id, attempt };
   let state: TurnState;
   try {
-    state = await assembleContext(turn);
+    const question = await questionForModel(stored, actor);
+    state = await assembleContext({
+      scope,
+      requestId: crypto.randomUUID(),
+      config,
+      models,
+      question,
+      assistantMessageId: placeholder.id,
+      attempt,
+    });
   } catch (error) {
     // The question is stored; the reply fails visibly and Retry can answer it later.
     const message = `Could not assemble the context: ${describeError(error)}`;
     await finalizeAssistantMessage(placeholder.id, { status: 'failed', content: '', error: message });
     schedulePostTurn(scope, placeholder.id);
-    return failedTurnResponse(placeholder.id, question.id, message);
+    return failedTurnResponse(placeholder.id, stored.id, message);
   }
   return streamTurn(state, request.signal);
+}
+
+/**
+ * The question as the model is sent it. A request to forget is done first, before anything is
+ * recalled, and the model is told the outcome instead of the thing. A retried question may hold a
+ * part the user had memlens forget: the model never sees it.
+ */
+async function questionForModel(stored: Message, actor: Actor): Promise<Message> {
+  const forgot = await forgetBeforeReply(stored, actor);
+  const [read] = await readRedacted([stored], 'memory');
+  return forgot ? { ...read, content: withForgetOutcome(read.content, forgot) } : read;
 }
 
 function failedTurnResponse(assistantMessageId: string, userMessageId: string, errorText: string): Response {

@@ -6,6 +6,7 @@ import type {
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { countTokens } from 'gpt-tokenizer';
+import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
 import { parseMemoryLine } from '@/lib/memory/memory-line';
 import { embedLocally } from './local-embedder';
 import { contentFeatures } from './text-features';
@@ -77,6 +78,8 @@ export function answerFromContext(prompt: LanguageModelV4Prompt): string {
     // What the user said, never its own earlier replies: quoting those would nest echoes of echoes.
     ...messages.filter((m) => m !== question && m.role === 'user').flatMap((m) => linesOf(textOf(m.content))),
   ];
+  const forgetting = forgetReply(questionText);
+  if (forgetting) return forgetting;
   const best = mostRelevantLine(questionText, candidates);
   // No disclaimer: the header's "Offline model" badge says what answered, and only an operator can set a key.
   if (!best) {
@@ -85,6 +88,17 @@ export function answerFromContext(prompt: LanguageModelV4Prompt): string {
     return `I don't know yet: nothing you have told me answers "${clip(questionText, 200)}".`;
   }
   return `The closest thing I have is: "${clip(best, 400)}"`;
+}
+
+/** After a request to forget, the turn says what memlens did: confirm it in the user's language, naming nothing. */
+function forgetReply(question: string): string | undefined {
+  const chinese = /\p{Script=Han}/u.test(question);
+  if (question.includes(FORGET_DONE)) return chinese ? '好的，已经忘记了。' : 'Done: that is forgotten.';
+  if (question.includes(FORGET_NOTHING))
+    return chinese
+      ? '我的记忆里没有与此相符的内容，所以没有什么需要忘记的。'
+      : 'My memory holds nothing matching that, so there is nothing to forget.';
+  return undefined;
 }
 
 /** The candidate sharing the most content with the question, by word overlap and local embedding. */

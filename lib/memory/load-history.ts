@@ -3,26 +3,23 @@ import { readRedacted } from './redaction';
 import { step } from './state';
 
 /**
- * The recent window: the last HISTORY_WINDOW messages before the question, by a LIMIT in SQL, with
- * the parts the user had memlens forget replaced (the chat still shows them, marked), and the
- * citation markers of earlier replies taken out (see `stripCitationMarkers`).
+ * The recent window: the last HISTORY_WINDOW messages before the question written after the user's
+ * memory floor, by a LIMIT in SQL, read as memory reads them (the parts the user had memlens forget
+ * replaced, the parts they corrected carrying the correction; the chat still shows them as written,
+ * marked), and the citation markers of earlier replies taken out (see `stripCitationMarkers`).
  */
 export const loadHistory = step({
   name: 'load_history',
   reads: ['scope', 'question', 'assistantMessageId', 'config'],
-  writes: ['windowRedactions', 'history'],
+  writes: ['history'],
   async run({ scope, question, assistantMessageId, config }) {
-    // The window's redactions are read with it, once per turn: recall_facts reads them from the state.
-    const { messages: window, redactions: windowRedactions } = await loadRecentWindow(scope, config.HISTORY_WINDOW, [
-      question.id,
-      assistantMessageId,
-    ]);
-    const rows = await readRedacted(window, 'window', windowRedactions);
+    // The window's redactions are read with it, in one statement.
+    const { messages: window, redactions } = await loadRecentWindow(scope, config.HISTORY_WINDOW, [question.id, assistantMessageId]);
+    const rows = await readRedacted(window, 'memory', redactions);
     // A failed or empty reply carries nothing the model should see. Markers are stripped after the
     // redactions, whose spans are offsets into the stored text, and before fit_to_budget counts
     // the tokens, so the recorded tokens are those of the text actually sent.
     return {
-      windowRedactions,
       history: rows
         .filter((m) => m.content.trim() !== '' && m.status !== 'failed')
         .map((m) => (m.role === 'assistant' ? { ...m, content: stripCitationMarkers(m.content) } : m)),

@@ -1,5 +1,4 @@
 import { type FactHit, searchFacts } from '@/db/facts';
-import { redactionsOf } from '@/db/provenance';
 import { recallTopK } from './budget-policy';
 import { searchKeywords } from './keywords';
 import { type ContextItem, step } from './state';
@@ -7,9 +6,9 @@ import { type ContextItem, step } from './state';
 /** The user's active facts (user scope, across conversations), by hybrid search on the retrieval query. */
 export const recallFacts = step({
   name: 'recall_facts',
-  reads: ['config', 'models', 'scope', 'history', 'windowRedactions', 'retrieval', 'queryEmbedding', 'candidates', 'runs'],
+  reads: ['config', 'models', 'scope', 'history', 'retrieval', 'queryEmbedding', 'candidates', 'runs'],
   writes: ['candidates', 'runs'],
-  async run({ config, models, scope, history, windowRedactions, retrieval, queryEmbedding, candidates, runs }) {
+  async run({ config, models, scope, history, retrieval, queryEmbedding, candidates, runs }) {
     const topK = recallTopK(config, models.chatModelId, 'facts');
     const run = { kind: 'facts' as const, query: retrieval.query, topK };
     // Option (off by default): a conversation whose whole history is in the window needs no facts.
@@ -23,16 +22,11 @@ export const recallFacts = step({
       k: topK,
       excludeConversationId: config.FACTS_EXCLUDE_CURRENT_CONVERSATION ? scope.conversationId : undefined,
     });
-    // Facts the user corrected by hand whose original wording is still in the window: say so.
-    // load_history read the window's redactions; a step that loads the window otherwise (replay's) may not have.
-    const ids = new Set(history.map((m) => m.id));
-    const corrections = (windowRedactions ?? (await redactionsOf(scope.userId, [...ids]))).filter((r) => ids.has(r.messageId));
-    const correctedHere = new Set(corrections.filter((r) => r.kind === 'corrected').map((r) => r.factId));
     const items: ContextItem[] = hits.map((hit, index) => ({
       key: `fact:${hit.fact.id}`,
       kind: 'fact',
       block: 'facts',
-      text: factLine(hit, correctedHere.has(hit.fact.id)),
+      text: factLine(hit),
       sourceMessageIds: [...new Set(hit.sources.map((s) => s.messageId))],
       score: hit.score,
       rank: index + 1,
@@ -51,12 +45,11 @@ export const recallFacts = step({
 });
 
 /** "I prefer tea (like, current since 2026-11-22; replaces an earlier like)": which statement is current, and why. */
-function factLine(hit: FactHit, correctsWindow: boolean): string {
+function factLine(hit: FactHit): string {
   const { fact } = hit;
   const notes = [
     `${fact.slot === 'statement' ? '' : `${fact.slot}, `}current since ${fact.validFrom.toISOString().slice(0, 10)}`,
     ...(hit.replaces ? [`replaces an earlier ${fact.slot === 'statement' ? 'statement' : fact.slot}`] : []),
-    ...(correctsWindow ? ['the user corrected their earlier message with this'] : []),
   ];
   return `${fact.content} (${notes.join('; ')})`;
 }

@@ -4,23 +4,23 @@ import { contentFeatures } from '@/lib/llm/text-features';
 
 /** What a forgotten part of a message reads as, wherever memory or the model reads it. */
 export const FORGOTTEN = '[forgotten by the user]';
+/** What a part the user corrected reads as: their correction, never the old words. */
+export const correctedBy = (replacement: string) => `[corrected by the user: ${replacement}]`;
 /** What a deleted text reads as inside a turn record (the audit snapshot). */
 export const REDACTED = '[redacted]';
 
 /**
  * How a reader sees a message's redacted parts:
- * - `memory` (episodes, summaries): forgotten parts are gone, corrected parts carry the user's correction;
- * - `extraction` (mining facts): both are gone, since the corrected fact is already kept by hand;
- * - `window` (the raw recent window sent to the model): forgotten parts are gone, corrected parts
- *   stay as the user wrote them (the prompt marks the fact as their correction instead).
+ * - `memory` (episodes, summaries, the recent window and the question sent to the model): forgotten
+ *   parts are gone, corrected parts carry the user's correction instead of the old words;
+ * - `extraction` (mining facts): both are gone, since the corrected fact is already kept by hand.
  */
-export type RedactionReader = 'memory' | 'extraction' | 'window';
+export type RedactionReader = 'memory' | 'extraction';
 
 type Span = Pick<MessageRedaction, 'spanStart' | 'spanEnd' | 'kind' | 'replacement'>;
 
 function applyRedactions(content: string, spans: Span[], reader: RedactionReader): string {
   const relevant = spans
-    .filter((s) => s.kind === 'forgotten' || reader !== 'window')
     .map((s) => ({ ...s, spanStart: Math.max(0, s.spanStart), spanEnd: Math.min(content.length, s.spanEnd) }))
     .filter((s) => s.spanEnd > s.spanStart)
     .sort((a, b) => a.spanStart - b.spanStart || b.spanEnd - a.spanEnd);
@@ -29,9 +29,7 @@ function applyRedactions(content: string, spans: Span[], reader: RedactionReader
   for (const span of relevant) {
     if (span.spanEnd <= at) continue; // inside a span already replaced
     const start = Math.max(span.spanStart, at);
-    out +=
-      content.slice(at, start) +
-      (span.kind === 'corrected' && reader === 'memory' ? `[corrected by the user: ${span.replacement ?? ''}]` : FORGOTTEN);
+    out += content.slice(at, start) + (span.kind === 'corrected' && reader === 'memory' ? correctedBy(span.replacement ?? '') : FORGOTTEN);
     at = span.spanEnd;
   }
   return out + content.slice(at);
@@ -39,8 +37,8 @@ function applyRedactions(content: string, spans: Span[], reader: RedactionReader
 
 /**
  * The messages as a reader must see them, their redactions applied. Replies are also read with
- * every text the user withdrew replaced wherever it appears: a reply may have quoted it (from the
- * window, which keeps a corrected original, or before it was withdrawn). Only the withdrawn texts
+ * every text the user withdrew replaced wherever it appears: a reply may have quoted it before it
+ * was withdrawn. Only the withdrawn texts
  * these replies hold are read. `spans`: the messages' own redactions when the caller has already
  * read them (`redactionsOf` for these ids), so they are not read twice.
  */

@@ -128,7 +128,7 @@ export async function replayTurn(
     role: 'user' as const,
     content: questionRow?.content ?? record.question?.text ?? '',
   };
-  const [question] = questionId ? await readRedacted([asStored], 'window') : [asStored];
+  const [question] = questionId ? await readRedacted([asStored], 'memory') : [asStored];
   // The same check as a chat turn's, refused in the words of the option that made the budget too small.
   const over = overBudget(config, models.chatModelId, question);
   if (over) {
@@ -152,7 +152,7 @@ export async function replayTurn(
     async run({ config: current }) {
       const rows = await readRedacted(
         await loadWindowBefore(conversation, end, current.HISTORY_WINDOW, [question.id, assistantMessageId]),
-        'window',
+        'memory',
       );
       // As load_history: a failed or empty reply carries nothing the model should see.
       return { history: rows.filter((m) => m.content.trim() !== '' && m.status !== 'failed') };

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { Scope } from '@/db/history';
-import type { Message, MessageRedaction } from '@/db/schema';
+import type { Message } from '@/db/schema';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
 import type { BlockName, ItemDecision } from './budget';
@@ -77,12 +77,6 @@ export type TurnState = {
   summaryCovers: string[];
   /** The recent window, oldest first, without the question. */
   history: Message[];
-  /**
-   * The redactions of the window's messages (of every message load_history loaded, `history` and
-   * the failed or empty ones it leaves out), read once per turn. Unset when the window was loaded
-   * by a step that did not read them: a later step reads them itself then.
-   */
-  windowRedactions?: MessageRedaction[];
   retrieval: Retrieval;
   queryEmbedding: number[];
   /** Everything recalled, before the budget. */

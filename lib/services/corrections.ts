@@ -60,7 +60,7 @@ const EXCERPT_CHARS = 80;
 
 /** The message as the chat may quote it: what the user had memlens forget is left out. */
 async function excerptOf(message: NonNullable<Awaited<ReturnType<typeof getMessage>>>): Promise<string> {
-  const [read] = await readRedacted([message], 'window');
+  const [read] = await readRedacted([message], 'memory');
   const text = read.content.replaceAll(FORGOTTEN, '…').replace(/\s+/gu, ' ').trim();
   const chars = [...text];
   return chars.length > EXCERPT_CHARS ? `${chars.slice(0, EXCERPT_CHARS - 1).join('')}…` : text;

@@ -1,27 +1,45 @@
+import { listAudit } from '@/db/audit';
 import { getDb } from '@/db/client';
 import { getMessage, listMessages, type Scope } from '@/db/history';
 import { derivedFrom, redactionsOf } from '@/db/provenance';
 import type { Message } from '@/db/schema';
+import { memoryFloor } from '@/db/users';
 import type { Actor } from '../audit';
 import { notFound } from '../errors';
 import { removeMessages } from '../memory/corrections';
+import { prepareMessageCorrection } from '../memory/corrections/messages';
 
 /** A part of a message memory no longer carries, as the chat marks it. */
 export type MessageMark = { start: number; end: number; kind: 'forgotten' | 'corrected'; replacement: string | null; at: string };
 
-/** The conversation's messages as the chat shows them: as written, with the parts memlens forgot or the user corrected marked. */
+/**
+ * The conversation's messages as the chat shows them: as written, with the parts memlens forgot or
+ * the user corrected marked. A message from before the user's memory floor ("forget everything")
+ * is forgotten whole: it is no longer sent to the model.
+ */
 export async function conversationMessages(scope: Scope): Promise<Array<Message & { marks: MessageMark[] }>> {
   const rows = await listMessages(scope);
   const spans = await redactionsOf(
     scope.userId,
     rows.map((m) => m.id),
   );
+  const floor = await memoryFloor(scope.userId);
+  const floorAt = rows.some((m) => m.seq <= floor) ? await forgetEverythingAt(scope.userId) : undefined;
   return rows.map((m) => ({
     ...m,
-    marks: spans
-      .filter((s) => s.messageId === m.id)
-      .map((s) => ({ start: s.spanStart, end: s.spanEnd, kind: s.kind, replacement: s.replacement, at: s.createdAt.toISOString() })),
+    marks:
+      m.seq <= floor
+        ? [{ start: 0, end: m.content.length, kind: 'forgotten', replacement: null, at: (floorAt ?? m.createdAt).toISOString() }]
+        : spans
+            .filter((s) => s.messageId === m.id)
+            .map((s) => ({ start: s.spanStart, end: s.spanEnd, kind: s.kind, replacement: s.replacement, at: s.createdAt.toISOString() })),
   }));
+}
+
+/** When the user last chose "forget everything", as the audit log has it. */
+async function forgetEverythingAt(userId: string): Promise<Date | undefined> {
+  const [entry] = await listAudit({ targetUserId: userId, objectType: 'memory', action: 'forget' }, 1);
+  return entry?.at;
 }
 
 /** The user's message with every memory derived from it (provenance in reverse); anyone else's is not found. */
@@ -30,10 +48,18 @@ export async function messageWithDerived(userId: string, id: string) {
   return { message, derived: await derivedFrom(getDb(), userId, [id]) };
 }
 
-/** Removes one of the user's messages, with what was derived from it alone; answers how to undo it. */
+/** What removing one of the user's messages would do to memory (see `MessageCorrectionPlan`); nothing changes. */
+export async function messageRemovalPlan(userId: string, id: string, actor: Actor) {
+  const message = await messageOf(userId, id);
+  const { plan } = await prepareMessageCorrection({ userId, conversationId: message.conversationId }, [id], actor, 'remove');
+  return { message: { id: message.id, role: message.role, conversationId: message.conversationId }, ...plan };
+}
+
+/** Removes one of the user's messages, with what was derived from it alone; answers what it did and how to undo it. */
 export async function deleteMessage(userId: string, id: string, actor: Actor) {
   const message = await messageOf(userId, id);
-  return (await removeMessages({ userId, conversationId: message.conversationId }, [id], actor)).undo;
+  const { removed: _, ...done } = await removeMessages({ userId, conversationId: message.conversationId }, [id], actor);
+  return done;
 }
 
 async function messageOf(userId: string, id: string): Promise<Message> {

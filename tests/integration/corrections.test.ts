@@ -12,7 +12,7 @@ import { addFact, supersedeFact } from '@/db/facts';
 import { createGuestUser } from '@/db/users';
 import { forgetEpisode } from '@/lib/memory/corrections';
 import { previewContext } from '@/lib/memory/preview';
-import { FORGOTTEN } from '@/lib/memory/redaction';
+import { correctedBy, FORGOTTEN } from '@/lib/memory/redaction';
 import { documentTerms } from '@/lib/text/search-terms';
 import { type Client, newClient, params, readChunks, setEnv } from '../support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from '../support/memory';
@@ -209,7 +209,7 @@ describe('editing a fact', () => {
     expect(after.system).not.toContain(old); // facts, summary and episodes are all in the system prompt
   });
 
-  it('while the original is in the window, the prompt marks the fact as the correction of it', async () => {
+  it('while the original is in the window, the window carries the correction instead of the old words', async () => {
     const client = await newClient();
     const conversationId = await importTurns(client.user.id, [['My favourite director is Daniel Okafor.', 'Noted.']]);
     const target = await factAbout(client, 'Okafor');
@@ -218,8 +218,9 @@ describe('editing a fact', () => {
       params({ id: target.id }),
     );
     const after = await ask(client, conversationId, 'Who is my favourite director?');
-    expect(after.system).toMatch(/Agnès Varda\.? \([^)]*the user corrected their earlier message with this/u);
-    expect(after.sent).toContain('Daniel Okafor'); // the user's own words stay in the window
+    expect(after.system).toContain('Agnès Varda');
+    expect(after.sent).toContain(correctedBy('My favourite director is Agnès Varda.'));
+    expect(after.sent).not.toContain('Okafor');
   });
 });
 

@@ -2,12 +2,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { DELETE as clearSummary, PUT as editSummary } from '@/app/api/conversations/[id]/summary/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
+import { DELETE as forgetEpisode } from '@/app/api/episodes/[id]/route';
 import { DELETE as deleteFact, PATCH as editFact } from '@/app/api/facts/[id]/route';
 import { GET as listFacts } from '@/app/api/facts/route';
 import { DELETE as forgetAll } from '@/app/api/memory/route';
 import { DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { getSql } from '@/db/client';
 import { contextText, previewContext } from '@/lib/memory/preview';
+import { FORGOTTEN } from '@/lib/memory/redaction';
 import type { TurnState } from '@/lib/memory/state';
 import { countChatTokens } from '@/lib/memory/tokens';
 import { type Client, newClient, params, readChunks, setEnv } from '../support/app';
@@ -18,11 +20,14 @@ import { postTurnSettled } from '../support/memory';
  * messages, edit and delete facts, edit and clear summaries, forget everything, retry. After each
  * step a probe's context is assembled for the user who acted, and:
  * - no corrected-away text is in it (a deleted fact's words anywhere; an edited fact's old words or
- *   an edited-away message's words in memory; nothing from before a clear point in the summary,
- *   nothing from before "forget everything" in any memory block);
+ *   an edited-away message's words in memory and in the recent window; nothing from before a clear
+ *   point in the summary, nothing from before "forget everything" in any memory block or in the
+ *   window; a forgotten exchange's messages sent only as forgotten);
  * - no other user's text is in it;
  * - every turn record is still there, and none holds a deleted fact's words;
  * - the recorded tokens add up to the tokens of the messages sent.
+ *
+ * The window is checked as the model is sent it (every message but the probe question).
  *
  * Seeded; a failure prints the seed and the steps so far. A small run is part of `npm test`;
  * a larger one: INVARIANT_STEPS=1000 INVARIANT_SEED=7 npx vitest run tests/integration/invariants.test.ts
@@ -71,8 +76,12 @@ type User = {
   tokens: Set<string>;
   /** Words of deleted facts: in no context and no turn record any more. */
   deleted: Set<string>;
-  /** Words memory may no longer hold (edited facts' old words, edited-away messages), in the system prompt. */
+  /** Words memory may no longer hold (edited facts' old words, edited-away messages), in the system prompt and the window. */
   outOfMemory: Set<string>;
+  /** Words said before "forget everything": in no window message any more. */
+  beforeFloor: Set<string>;
+  /** Messages of forgotten exchanges: sent, if at all, with nothing of the user's words. */
+  forgottenMessages: Set<string>;
   /** Seq of the last message before "forget everything": memory items must come from later messages. */
   floorSeq: number;
   /** Per conversation, the clear point: the summary must come from later messages. */
@@ -145,6 +154,7 @@ async function act(world: World, user: User): Promise<string> {
     const removed = messages.slice(messages.indexOf(target)).filter((m) => m.role === 'user');
     for (const m of removed) for (const t of tokensIn(m.content as string, user)) user.outOfMemory.add(t);
     const text = world.statement(user);
+    user.forgottenMessages.delete(target.id as string); // written afresh: a new statement
     await say(user, conversationId, text, target.id as string);
     return `edit message ${JSON.stringify(target.content)} → ${JSON.stringify(text)}`;
   }
@@ -163,11 +173,19 @@ async function act(world: World, user: User): Promise<string> {
     await editFact(user.client.request(`/api/facts/${fact.id}`, { method: 'PATCH', body: { content } }), params({ id: fact.id }));
     return `edit fact ${JSON.stringify(fact.content)} → ${JSON.stringify(content)}`;
   }
-  if (roll < 0.68 && facts.length > 0) {
+  if (roll < 0.63 && facts.length > 0) {
     const fact = rng.pick(facts);
     for (const t of tokensIn(fact.content, user)) user.deleted.add(t);
     await deleteFact(user.client.request(`/api/facts/${fact.id}`, { method: 'DELETE' }), params({ id: fact.id }));
     return `delete fact ${JSON.stringify(fact.content)}`;
+  }
+  if (roll < 0.68 && facts.length > 0) {
+    // Asked in the chat, in the user's words: forgotten before the reply, which never repeats it.
+    const fact = rng.pick(facts);
+    const request = /\p{Script=Han}/u.test(fact.content) ? `请忘记${fact.content}这件事。` : `Please forget that ${fact.content}.`;
+    for (const t of tokensIn(fact.content, user)) user.deleted.add(t);
+    await say(user, conversationId, request);
+    return `ask to forget ${JSON.stringify(fact.content)}`;
   }
   const summaryUrl = `/api/conversations/${conversationId}/summary`;
   if (roll < 0.73) {
@@ -189,7 +207,18 @@ async function act(world: World, user: User): Promise<string> {
     const [{ seq }] = await getSql()`select coalesce(max(seq), 0)::bigint as seq from messages where user_id = ${user.client.user.id}`;
     await forgetAll(user.client.request('/api/memory', { method: 'DELETE' }));
     user.floorSeq = Number(seq);
+    for (const t of user.tokens) user.beforeFloor.add(t);
     return 'forget everything';
+  }
+  if (roll < 0.84) {
+    const [episode] =
+      await getSql()`select id from episodes where user_id = ${user.client.user.id} and content <> '' order by random() limit 1`;
+    if (!episode) return 'forget an exchange (none)';
+    const sources = await getSql()`select message_id from memory_sources where episode_id = ${episode.id}`;
+    for (const { message_id } of sources) user.forgottenMessages.add(message_id as string);
+    await forgetEpisode(user.client.request(`/api/episodes/${episode.id}`, { method: 'DELETE' }), params({ id: episode.id as string }));
+    await postTurnSettled(user.client.user.id);
+    return `forget exchange ${episode.id}`;
   }
   if (roll < 0.9) {
     const chunks = await readChunks(
@@ -220,6 +249,13 @@ async function checkInvariants(world: World, user: User): Promise<void> {
   for (const t of user.deleted) expect(text, `a deleted fact's word "${t}" is in the context: ${around(text, t)}`).not.toContain(t);
   for (const t of user.outOfMemory)
     expect(state.system, `corrected-away "${t}" is in a memory block: ${around(state.system, t)}`).not.toContain(t);
+  const window = state.messages.slice(0, -1).map((m) => m.content as string);
+  const windowText = window.join('\n');
+  for (const t of [...user.outOfMemory, ...user.beforeFloor])
+    expect(windowText, `corrected-away "${t}" is in the recent window: ${around(windowText, t)}`).not.toContain(t);
+  for (const message of state.history.filter((m) => user.forgottenMessages.has(m.id))) {
+    expect(message.content, `forgotten message ${message.id} is sent with its words`).toBe(FORGOTTEN);
+  }
   for (const other of world.users.filter((u) => u !== user)) {
     for (const t of other.tokens) expect(text, `${other.name}'s "${t}" reached ${user.name}: ${around(text, t)}`).not.toContain(t);
   }
@@ -285,6 +321,8 @@ it(`memory invariants hold over ${STEPS} random steps (seed ${SEED})`, { timeout
       tokens: new Set(),
       deleted: new Set(),
       outOfMemory: new Set(),
+      beforeFloor: new Set(),
+      forgottenMessages: new Set(),
       floorSeq: 0,
       clearSeq: new Map(),
       replies: new Set(),

@@ -7,7 +7,7 @@ import { createGuestUser } from '@/db/users';
 import { AUDIT_PAGE_SIZE, memoryItemsOf, redactAuditTrail } from '@/lib/memory/audit-redaction';
 import { correctFact, forgetEverything } from '@/lib/memory/corrections';
 import { previewContext } from '@/lib/memory/preview';
-import { FORGOTTEN, REDACTED, readRedacted } from '@/lib/memory/redaction';
+import { correctedBy, FORGOTTEN, REDACTED, readRedacted } from '@/lib/memory/redaction';
 import { activeFacts, importTurns, postTurnSettled } from '../support/memory';
 
 // The hot path's reads of redactions stay bounded: the window's are read once per turn, the texts
@@ -53,7 +53,7 @@ async function forget(userId: string, spans: Array<{ messageId: string; spanStar
 const reply = (userId: string, content: string) => ({ id: crypto.randomUUID(), userId, role: 'assistant' as const, content });
 
 describe("the window's redactions", () => {
-  it('are read once per turn, and recall_facts still marks a fact that corrects the window', async () => {
+  it('are read once per turn, and the window carries a correction instead of the old words', async () => {
     const user = await createGuestUser();
     const conversationId = await importTurns(user.id, [['My favourite director is Daniel Okafor.', 'Noted.']]);
     await postTurnSettled(user.id);
@@ -64,10 +64,10 @@ describe("the window's redactions", () => {
 
     redactionsOf.mockClear();
     const state = await previewContext({ userId: user.id, conversationId }, 'Who is my favourite director?');
-    expect(state.system).toMatch(/Agnès Varda\.? \([^)]*the user corrected their earlier message with this/u);
-    expect(state.history.map((m) => m.content).join('\n')).toContain('Daniel Okafor'); // the window keeps the user's words
-    expect(redactionsOf).not.toHaveBeenCalled(); // load_history reads them with the window; recall_facts reuses them
-    expect(state.windowRedactions!.some((r) => r.kind === 'corrected')).toBe(true);
+    const window = state.history.map((m) => m.content).join('\n');
+    expect(window).toContain(correctedBy('My favourite director is Agnès Varda.'));
+    expect(window).not.toContain('Okafor');
+    expect(redactionsOf).not.toHaveBeenCalled(); // load_history reads them with the window
   });
 });
 
@@ -86,7 +86,7 @@ describe('the texts a user withdrew', () => {
     // Before: every reply read all 500 (each joined to its message's text). Now: the one it quotes.
     const quoting = reply(user.id, 'You told me: my locker code number 42 is zq42x. Anything else?');
     expect(await provenance.withdrawnTexts(user.id, [quoting.content])).toHaveLength(1);
-    const [read] = await readRedacted([quoting], 'window');
+    const [read] = await readRedacted([quoting], 'memory');
     expect(read.content).toBe(`You told me: ${FORGOTTEN} Anything else?`);
 
     const unrelated = reply(user.id, 'Step by step, carefully.');
@@ -116,7 +116,7 @@ describe('the texts a user withdrew', () => {
       reply(user.id, '你说过林雪住在上海。'),
       reply(user.id, 'A a A'),
     ];
-    const read = await readRedacted(replies, 'window');
+    const read = await readRedacted(replies, 'memory');
     expect(read.map((m) => m.content)).toEqual([`So: ${FORGOTTEN}!`, `${FORGOTTEN}, ja.`, `你说过${FORGOTTEN}住在上海。`, 'A a A']);
   });
 

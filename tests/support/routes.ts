@@ -9,6 +9,7 @@ import { GET as getImport } from '@/app/api/import/[id]/route';
 import { POST as postImport } from '@/app/api/import/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { GET as memoryChanges } from '@/app/api/messages/[id]/memory-changes/route';
+import { GET as removalPlan } from '@/app/api/messages/[id]/removal/route';
 import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
 import { GET as getMessage, DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { GET as whyGet } from '@/app/api/messages/[id]/why/route';
@@ -88,6 +89,10 @@ export const userRoutes: Case[] = [
   {
     route: 'GET /api/messages/:id/memory-changes',
     call: (b, i) => memoryChanges(b.request(`/api/messages/${i.reply}/memory-changes`), params({ id: i.reply })),
+  },
+  {
+    route: 'GET /api/messages/:id/removal',
+    call: (b, i) => removalPlan(b.request(`/api/messages/${i.message}/removal`), params({ id: i.message })),
   },
   {
     route: 'GET /api/messages/:id/replay',

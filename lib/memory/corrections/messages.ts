@@ -8,17 +8,35 @@ import { messagesCoveredBySummary } from '@/db/summaries';
 import { factRowsOf, linksAndRedactionsOf } from '@/db/undo';
 import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
+import { redactAuditTrail, redactionNote } from '../audit-redaction';
 import { embedTexts } from '../embed';
 import { scheduleRederivation } from '../post-turn';
 import { dedupe, planRedactions, quotesOfMessages } from '../quotes';
+import { sentencesOf } from '../redaction';
 import { queueRederivation, summariesCovering } from '../rederive';
 import { captureUndoable, type UndoRef } from '../undo-capture';
 
 /**
- * An edit or removal of messages, prepared before the messages change: `apply` runs inside the
- * transaction that changes them, `after` once it has committed.
+ * What an edit or removal of messages does to memory, counted before anything changes (the delete
+ * dialog shows it): facts learned only from them end, remembered exchanges made from them are
+ * derived again (or go), summaries that covered them are rebuilt, replies elsewhere that quoted them
+ * lose those sentences.
  */
-export type MessageCorrection = { apply: (tx: Executor) => Promise<void>; after: () => Promise<void>; undo: () => UndoRef | null };
+type MessageCorrectionPlan = { factsEnded: number; episodesRederived: number; summariesRebuilt: number; repliesMarked: number };
+
+/**
+ * An edit or removal of messages, prepared before the messages change: `apply` runs inside the
+ * transaction that changes them, `after` once it has committed (it answers how many turn records it
+ * redacted).
+ */
+export type MessageCorrection = {
+  plan: MessageCorrectionPlan;
+  apply: (tx: Executor) => Promise<void>;
+  after: () => Promise<{ recordsRedacted: number }>;
+  undo: () => UndoRef | null;
+};
+
+const NOTHING: MessageCorrectionPlan = { factsEnded: 0, episodesRederived: 0, summariesRebuilt: 0, repliesMarked: 0 };
 
 export async function prepareMessageCorrection(
   scope: Scope,
@@ -26,7 +44,8 @@ export async function prepareMessageCorrection(
   by: string | Actor,
   change: 'edit' | 'remove',
 ): Promise<MessageCorrection> {
-  if (messageIds.length === 0) return { apply: async () => {}, after: async () => {}, undo: () => null };
+  if (messageIds.length === 0)
+    return { plan: NOTHING, apply: async () => {}, after: async () => ({ recordsRedacted: 0 }), undo: () => null };
   const actor = asActor(by);
   const reason = change === 'edit' ? 'its source message was edited' : 'its source message was removed';
   const changing = (await getMessages(scope.userId, messageIds)).sort(
@@ -42,16 +61,23 @@ export async function prepareMessageCorrection(
   // that sentence, as on a deletion.
   const ending = (await Promise.all(orphaned.map((id) => getFact(scope.userId, id)))).filter((f): f is Fact => f?.status === 'active');
   const affected = new Set(messageIds);
-  const quotes = dedupe([
-    ...(await planRedactions(scope.userId, ending, 'forgotten', null, actor.label)).rows,
-    ...(await quotesOfMessages(scope.userId, changing, actor.label)),
-  ]).filter((r) => !affected.has(r.messageId));
+  const endingPlan = await planRedactions(scope.userId, ending, 'forgotten', null, actor.label);
+  const quotes = dedupe([...endingPlan.rows, ...(await quotesOfMessages(scope.userId, changing, actor.label))]).filter(
+    (r) => !affected.has(r.messageId),
+  );
   const quoting = await getMessages(scope.userId, [...new Set(quotes.map((r) => r.messageId))]);
+  const rebuilt = [...new Set([...(rebuild ? [scope.conversationId] : []), ...(await summariesCovering(scope.userId, quoting))])];
   const restore: Fact[] = [];
   let endedCurrent: string[] = [];
   let undo: UndoRef | null = null;
   return {
     undo: () => undo,
+    plan: {
+      factsEnded: ending.length,
+      episodesRederived: derived.episodeIds.length,
+      summariesRebuilt: rebuilt.length,
+      repliesMarked: quoting.length,
+    },
     async apply(tx) {
       const before = {
         facts: (await factRowsOf(tx, scope.userId, orphaned)).facts ?? [],
@@ -108,11 +134,21 @@ export async function prepareMessageCorrection(
         const [embedding] = await embedTexts(models, [fact.content]);
         await reactivateFact(scope.userId, fact.id, embedding, actor.label);
       }
-      await queueRederivation(scope.userId, {
-        reindex: quoting.map((m) => m.id),
-        replies,
-        rebuild: [...(rebuild ? [scope.conversationId] : []), ...(await summariesCovering(scope.userId, quoting))],
-      });
+      await queueRederivation(scope.userId, { reindex: quoting.map((m) => m.id), replies, rebuild: rebuilt });
+      // Turn records and citations that quoted the old words, or recalled what is taken away with
+      // them, are redacted as on a deletion of a fact.
+      const texts = [...changing.flatMap((m) => [m.content, ...sentencesOf(m.content)]), ...endingPlan.texts];
+      const keys = [
+        ...messageIds.map((id) => `message:${id}`),
+        ...ending.map((f) => `fact:${f.id}`),
+        ...derived.episodeIds.map((id) => `episode:${id}`),
+      ];
+      const recordsRedacted = await redactAuditTrail(
+        scope.userId,
+        { needles: texts, keys },
+        () => ({ texts, keys }),
+        redactionNote(actor, change === 'edit' ? 'message edited' : 'message deleted'),
+      );
       // The edited message is the user's again (its new text is in the chat); a removed one's text is gone.
       await audit(actor, scope.userId, [
         ...changing.map((m) => ({
@@ -125,22 +161,25 @@ export async function prepareMessageCorrection(
         ...endedCurrent.map((id) => ({ objectType: 'fact', objectId: id, action: 'end', before: null, after: { reason } })),
         ...restore.map((f) => ({ objectType: 'fact', objectId: f.id, action: 'restore', before: null, after: { content: f.content } })),
       ]);
+      return { recordsRedacted };
     },
   };
 }
+
+export type MessageRemoval = MessageCorrectionPlan & { removed: number; recordsRedacted: number };
 
 /** Removes messages (one, or a whole conversation's when clearing it) with everything derived from them alone. */
 export async function removeMessages(
   scope: Scope,
   messageIds: string[],
   actor: string | Actor,
-): Promise<{ removed: number; undo: UndoRef | null }> {
+): Promise<MessageRemoval & { undo: UndoRef | null }> {
   const correction = await prepareMessageCorrection(scope, messageIds, actor, 'remove');
   const removed = await getDb().transaction(async (tx) => {
     await correction.apply(tx);
     return deleteMessages(tx, scope, messageIds);
   });
-  await correction.after();
+  const { recordsRedacted } = await correction.after();
   scheduleRederivation(scope.userId);
-  return { removed, undo: correction.undo() };
+  return { ...correction.plan, removed, recordsRedacted, undo: correction.undo() };
 }

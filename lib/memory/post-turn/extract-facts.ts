@@ -37,7 +37,9 @@ import type { JobWork } from './work';
 /**
  * The mem0 idea: pull candidate facts out of the user's message, compare each with the similar
  * active facts, and ADD, UPDATE (supersede), DELETE (end) or do nothing. An explicit request to
- * forget deletes the matching facts outright. LLM with a JSON schema, or offline rules by slot.
+ * forget deletes the matching facts outright: a chat turn has done so before its reply
+ * (forget-in-chat.ts), so here it catches an imported request, and a fact the turn could not see
+ * yet because the job learning it had not run. LLM with a JSON schema, or offline rules by slot.
  */
 export const extractFacts: JobWork = {
   kind: 'extract_facts',
@@ -103,7 +105,8 @@ async function statementsOf(turn: Turn | undefined, models: Models): Promise<Lea
   const steps: Learning['steps'] = [];
   for (const [i, question] of (turn?.questions ?? []).entries()) {
     const statement = { question, written: turn!.original[i].content };
-    const forget = detectForgetRequest(question.content);
+    // As written: the part of a request that names what to forget is itself marked forgotten.
+    const forget = detectForgetRequest(statement.written);
     if (forget) steps.push({ ...statement, forget });
     else
       steps.push({

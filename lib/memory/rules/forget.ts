@@ -13,6 +13,26 @@ export function detectForgetRequest(text: string): ForgetRequest | null {
   return isChinese(t) ? detectChinese(t) : detectEnglish(t);
 }
 
+/**
+ * Where a request to forget names what to forget ("that I love jazz" in "Please forget that I love
+ * jazz."; "我喜欢爵士乐这件事" in "请忘记我喜欢爵士乐这件事"): the part a reply must not repeat. Null for
+ * text that is not such a request.
+ */
+export function forgetRequestObject(text: string): { start: number; end: number } | null {
+  const chinese = isChinese(text.trim());
+  // Both trims only cut the ends, and the quote marks are swapped one for one: offsets carry over.
+  const source = chinese ? text : text.replace(/[’‘`´]/g, "'");
+  const trimmed = chinese ? trimChinese(source) : trimEnglish(source);
+  const match = chinese ? (ZH_BA.exec(trimmed) ?? ZH_BA_YOU.exec(trimmed) ?? ZH_VERB_FIRST.exec(trimmed)) : FORGET_EN.exec(trimmed);
+  const span = match?.indices?.[chinese ? 1 : 3];
+  if (!span) return null;
+  const at = source.indexOf(trimmed);
+  const object = trimmed.slice(span[0], span[1]);
+  const start = at + span[0] + (object.length - object.trimStart().length);
+  const end = at + span[1] - (object.length - object.trimEnd().length);
+  return end > start ? { start, end } : null;
+}
+
 /** Which of the facts a forget request targets (by slot, or by its terms appearing in fact text/value). */
 export function factsToForget(request: ForgetRequest, facts: ExistingFact[]): string[] {
   if (request.all) return facts.map((fact) => fact.id);
@@ -61,7 +81,7 @@ const FORGET_VERB = "(forget|unlearn|stop remembering|do not remember|don't reme
 const ERASE_VERB = '(delete|remove|erase|wipe|clear|drop|purge|scrub|get rid of|throw away|discard|wipe out)';
 const POLITE =
   "(?:(?:please|pls|kindly|just|now|can you|could you|would you|will you|would you mind|i want you to|i would like you to|i'd like you to|i need you to|you should|you can|go ahead and|i'd like to ask you to|i ask you to)\\s+)*";
-const FORGET_EN = new RegExp(`^${POLITE}(?:${FORGET_VERB}|${ERASE_VERB})\\b\\s*(.*)$`, 'i');
+const FORGET_EN = new RegExp(`^${POLITE}(?:${FORGET_VERB}|${ERASE_VERB})\\b\\s*(.*)$`, 'id');
 /** "Forget it" / "forget about it" / "never mind": dismissals, not memory requests. */
 const DISMISSAL =
   /^(?:it|about it|that|this|i said anything|i asked|i said that|what i (?:just )?(?:said|asked)|about that|the question|my question)$/i;
@@ -139,12 +159,16 @@ const DOCUMENT_WORDS =
 const ENGLISH_ALL =
   /^(?:it all|everything|all|anything|all of (?:it|this|that|them)|all (?:my|the|of my|your) (?:data|info|information|details|memories|facts|personal (?:info|information|data|details))|all memories|(?:my|the) (?:data|info|information|details|personal (?:info|information|data|details)|profile)|what(?:ever)? you (?:know|remember|have|learned|stored|saved)|me|your memory|your memories|(?:your|the) (?:whole |entire )?memory|every ?thing you know|all you know)$/i;
 
-function detectEnglish(text: string): ForgetRequest | null {
-  const t = text
-    .replace(/[’‘`´]/g, "'")
+/** The request without the words around it that change nothing ("Ok, so …", the final full stop). */
+function trimEnglish(text: string): string {
+  return text
     .replace(/[.!?。！？\s]+$/u, '')
     .replace(/^(?:(?:hey|hi|ok|okay|so|and|also|actually|oh|well|um|alright|right|now)\b[\s,]*)+/i, '')
     .trim();
+}
+
+function detectEnglish(text: string): ForgetRequest | null {
+  const t = trimEnglish(text.replace(/[’‘`´]/g, "'"));
   const m = FORGET_EN.exec(t);
   if (!m) return null;
   const forgetVerb = m[1] !== undefined;
@@ -196,12 +220,12 @@ const ZH_VERB = '(?:忘记|忘掉|忘了|删除|删掉|删去|删了|删|清除|
 const ZH_POLITE = '(?:请你?|麻烦你?|你能不能|你可以|你能|能不能|可以|帮我|求你)*';
 const ZH_BA = new RegExp(
   `^${ZH_POLITE}(?:就)?把(.+?)(?:都|全部|全都|统统|通通)?(?:给)?${ZH_VERB}(?:掉)?(?:吧|了|好吗|好不好|可以吗|行吗)*$`,
-  'u',
+  'ud',
 );
-const ZH_BA_YOU = new RegExp(`^你(?:就)?把(.+?)(?:都|全部|全都|统统|通通)?(?:给)?${ZH_VERB}(?:掉)?了?吧$`, 'u');
+const ZH_BA_YOU = new RegExp(`^你(?:就)?把(.+?)(?:都|全部|全都|统统|通通)?(?:给)?${ZH_VERB}(?:掉)?了?吧$`, 'ud');
 const ZH_VERB_FIRST = new RegExp(
   `^${ZH_POLITE}(?:${ZH_VERB}|不要记住|别记住|不要记得|别记得|不用记住|别再记着|不要再记着|不要再记住|别再记住)(?:掉|了)?(.+?)(?:吧|好吗|好不好|可以吗|行吗)?$`,
-  'u',
+  'ud',
 );
 const ZH_POLITE_START =
   /^(?:请|把|麻烦|你能不能|你可以|你能|能不能|可以|帮我|求你|忘|删|清|抹|移除|去掉|不要记|别记|不用记|别再记|不要再记)/u;
@@ -225,11 +249,15 @@ const ZH_ENTITIES =
 const CHINESE_ALL_WORDS =
   /所有的?|全部的?|一切|关于|有关|你(?:知道|记住|记得|存|保存|记下)的|我的?|的|个人|信息|资料|数据|记忆|东西|事情|事|内容|都|全都|统统|吧/gu;
 
-function detectChinese(text: string): ForgetRequest | null {
-  const t = text
+function trimChinese(text: string): string {
+  return text
     .replace(/[。！？!?.\s]+$/u, '')
     .replace(/^(?:嗯|哦|好吧|好|那|那么|对了)[，,\s]*/u, '')
     .trim();
+}
+
+function detectChinese(text: string): ForgetRequest | null {
+  const t = trimChinese(text);
   if (!ZH_POLITE_START.test(t) && !/^你(?:就)?把/u.test(t)) return null;
   const m = ZH_BA.exec(t) ?? ZH_BA_YOU.exec(t) ?? ZH_VERB_FIRST.exec(t);
   if (!m) return null;
@@ -243,7 +271,8 @@ function detectChinese(text: string): ForgetRequest | null {
 
   const slots = ZH_SLOTS.filter(([pattern]) => pattern.test(object)).map(([, slot]) => slot);
   const terms = [...(object.match(ZH_ENTITIES) ?? [])];
-  if (/^我(?!的)/u.test(object) && !slots.length) terms.push(...termsOf(object));
+  // "我喜欢爵士乐这件事": what the user likes, not "这件事" ("this matter").
+  if (/^我(?!的)/u.test(object) && !slots.length) terms.push(...termsOf(object.replace(/(?:的)?(?:这件事|那件事|这事|那事|事情)$/u, '')));
   if (!slots.length && !terms.length) {
     const rest = object
       .replace(/^(?:关于)?我的?|^我(?:说过|告诉过你|提到过?)的?(?:关于)?/u, '')

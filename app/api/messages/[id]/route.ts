@@ -16,8 +16,8 @@ export const DELETE = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   const id = uuidParam((await params).id, 'Message');
   await readNoBody(request);
-  const undo = await deleteMessage(user.id, id, userActor(user, request));
-  return Response.json({ deleted: id, undo });
+  // What it did: the same counts the removal plan gave, and how many turn records were redacted.
+  return Response.json({ deleted: id, ...(await deleteMessage(user.id, id, userActor(user, request))) });
 });
 
 // Any other method: a 405 JSON error naming the allowed ones.
