@@ -19,18 +19,31 @@ export type RedactionReader = 'memory' | 'extraction';
 
 type Span = Pick<MessageRedaction, 'spanStart' | 'spanEnd' | 'kind' | 'replacement'>;
 
+/**
+ * Overlapping spans are read as one part: forgotten when any of them is (the user withdrew those
+ * words, so a correction of some of them must not show the rest), else corrected, with each
+ * replacement once.
+ */
 function applyRedactions(content: string, spans: Span[], reader: RedactionReader): string {
-  const relevant = spans
+  const sorted = spans
     .map((s) => ({ ...s, spanStart: Math.max(0, s.spanStart), spanEnd: Math.min(content.length, s.spanEnd) }))
     .filter((s) => s.spanEnd > s.spanStart)
-    .sort((a, b) => a.spanStart - b.spanStart || b.spanEnd - a.spanEnd);
+    .sort((a, b) => a.spanStart - b.spanStart);
+  const parts: Array<{ start: number; end: number; forgotten: boolean; replacements: string[] }> = [];
+  for (const span of sorted) {
+    const last = parts.at(-1);
+    const part =
+      last && span.spanStart < last.end ? last : { start: span.spanStart, end: span.spanEnd, forgotten: false, replacements: [] };
+    if (part !== last) parts.push(part);
+    part.end = Math.max(part.end, span.spanEnd);
+    if (span.kind === 'forgotten' || reader === 'extraction') part.forgotten = true;
+    else if (!part.replacements.includes(span.replacement ?? '')) part.replacements.push(span.replacement ?? '');
+  }
   let out = '';
   let at = 0;
-  for (const span of relevant) {
-    if (span.spanEnd <= at) continue; // inside a span already replaced
-    const start = Math.max(span.spanStart, at);
-    out += content.slice(at, start) + (span.kind === 'corrected' && reader === 'memory' ? correctedBy(span.replacement ?? '') : FORGOTTEN);
-    at = span.spanEnd;
+  for (const part of parts) {
+    out += content.slice(at, part.start) + (part.forgotten ? FORGOTTEN : correctedBy(part.replacements.join('; ')));
+    at = part.end;
   }
   return out + content.slice(at);
 }
