@@ -75,8 +75,12 @@ export function answerFromContext(prompt: LanguageModelV4Prompt): string {
   const questionText = question ? textOf(question.content) : '';
   const candidates = [
     ...prompt.filter((m) => m.role === 'system').flatMap((m) => memoryCandidates(textOf(m.content))),
-    // What the user said, never its own earlier replies: quoting those would nest echoes of echoes.
-    ...messages.filter((m) => m !== question && m.role === 'user').flatMap((m) => linesOf(textOf(m.content))),
+    // What the user stated, never its own earlier replies (quoting those would nest echoes of echoes)
+    // nor the user's own earlier questions, which answer nothing.
+    ...messages
+      .filter((m) => m !== question && m.role === 'user')
+      .flatMap((m) => linesOf(textOf(m.content)))
+      .filter((line) => !looksLikeQuestion(line)),
   ];
   const forgetting = forgetReply(questionText);
   if (forgetting) return forgetting;
