@@ -37,39 +37,48 @@ export async function editSummary(scope: Scope, content: string, version: number
   return { status: 'edited' as const, summary: written };
 }
 
-/** Clears a summary for good: it becomes empty and later refreshes start after the clear point. */
+/**
+ * Clears a summary for good: it becomes empty and later refreshes start after the clear point. A
+ * clear does not depend on what the summary says, so a version written meanwhile (a rebuild job
+ * queued by another correction) is cleared too: it is read again, a few times at most.
+ */
 export async function clearSummary(scope: Scope, by: string | Actor) {
   const actor = asActor(by);
-  const current = await getSummary(scope);
-  if (!current) return { status: 'missing' as const };
-  const floorSeq = await maxSeq(getDb(), scope);
-  let undo: UndoRef | undefined;
-  const written = await writeSummary(
-    scope,
-    { content: '', coveredMessageCount: 0, coveredUntil: null, floorSeq, sourceMessageIds: [], actor: actor.label, action: 'clear' },
-    current.version,
-    async (tx, replaced) => {
-      undo = await captureUndoable(tx, {
-        userId: scope.userId,
-        kind: 'summary_clear',
-        actor: actor.label,
-        touches: [`conversation:${scope.conversationId}`],
-        snapshot: { summaryFloors: [{ conversationId: scope.conversationId, floorSeq: replaced?.floorSeq ?? 0 }] },
-      });
-    },
-  );
-  if (!written || !undo) return { status: 'stale' as const };
-  await audit(actor, scope.userId, [
-    {
-      objectType: 'summary',
-      objectId: scope.conversationId,
-      action: 'clear',
-      before: { version: current.version },
-      after: { version: written.version },
-    },
-  ]);
-  return { status: 'cleared' as const, summary: written, undo };
+  for (let attempt = 0; attempt < CLEAR_ATTEMPTS; attempt++) {
+    const current = await getSummary(scope);
+    if (!current) return { status: 'missing' as const };
+    const floorSeq = await maxSeq(getDb(), scope);
+    let undo: UndoRef | undefined;
+    const written = await writeSummary(
+      scope,
+      { content: '', coveredMessageCount: 0, coveredUntil: null, floorSeq, sourceMessageIds: [], actor: actor.label, action: 'clear' },
+      current.version,
+      async (tx, replaced) => {
+        undo = await captureUndoable(tx, {
+          userId: scope.userId,
+          kind: 'summary_clear',
+          actor: actor.label,
+          touches: [`conversation:${scope.conversationId}`],
+          snapshot: { summaryFloors: [{ conversationId: scope.conversationId, floorSeq: replaced?.floorSeq ?? 0 }] },
+        });
+      },
+    );
+    if (!written || !undo) continue;
+    await audit(actor, scope.userId, [
+      {
+        objectType: 'summary',
+        objectId: scope.conversationId,
+        action: 'clear',
+        before: { version: current.version },
+        after: { version: written.version },
+      },
+    ]);
+    return { status: 'cleared' as const, summary: written, undo };
+  }
+  return { status: 'stale' as const };
 }
+
+const CLEAR_ATTEMPTS = 3;
 
 /**
  * Forget everything: no fact, episode or summary of the user remains, nothing said before now is
