@@ -84,7 +84,7 @@ export function MemoryNotice({ replyId }: { replyId: string }) {
                 event.preventDefault();
                 showMessage(source.id);
               }}
-              className="break-words text-accent underline-offset-2 hover:underline"
+              className="break-words text-accent underline underline-offset-2 hover:decoration-2"
             >
               {source.excerpt ? quoted(source.excerpt) : 'above'}
             </a>
