@@ -4,7 +4,7 @@ import { useChat } from '@ai-sdk/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { DefaultChatTransport } from 'ai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { api, conversationsKey, onMemoryChanged } from './api';
+import { api, conversationsKey, memoryKeys, onMemoryChanged } from './api';
 import { ApiError, parseApiError } from './http';
 import { type ChatMessage, type MessageStatus, textOf, toChatMessage } from './types';
 
@@ -73,8 +73,12 @@ export function useChatSession({
           ended === 'complete' ? 'Reply complete.' : ended === 'incomplete' ? 'Reply stopped.' : `Reply failed: ${endError ?? ''}`,
         );
         if (isDisconnect) void resync();
-        // The turn may have corrected memory before replying (a request to forget): show its marks now.
-        else void refreshMarks();
+        // The turn may have corrected memory before replying (a request to forget): show its marks now,
+        // and let memory views and earlier replies' notices read again (a fact they named may be gone).
+        else {
+          void refreshMarks();
+          void queryClient.invalidateQueries({ queryKey: memoryKeys.all });
+        }
         return;
       }
 

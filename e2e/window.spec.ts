@@ -75,6 +75,9 @@ test('forgetting in the chat: the reply confirms without repeating it, and the m
   await expect(chat.userMessages.nth(1).getByTestId('forgotten-part')).toContainText('that I love bluegrass music');
   await expect(chat.userMessages.first().getByTestId('forgotten-part')).toBeVisible();
   expect((await memory.facts('active')).some((f) => f.content.includes('bluegrass'))).toBe(false);
+  // The first reply's notice no longer names what it had learned, and the confirmation's says it forgot.
+  await expect(chat.assistantMessages.first().getByTestId('memory-notice')).not.toContainText('bluegrass');
+  await expect(confirmation.getByTestId('memory-notice')).toContainText('forgot');
   await shoot(page, 'window-forget-in-chat');
 
   // Nothing matches: said plainly.
