@@ -23,9 +23,12 @@ export class ChatPage extends AppPage {
   async newConversation(): Promise<string> {
     await this.page.goto('/');
     await this.waitForHydration();
+    // Home may have opened the latest conversation already: wait for another one, empty.
+    const opened = this.page.url();
     await this.page.getByTestId('new-conversation').click();
-    await this.page.waitForURL(/\/c\/[0-9a-f-]{36}$/);
+    await this.page.waitForURL((url) => /\/c\/[0-9a-f-]{36}$/.test(url.pathname) && url.href !== opened);
     await expect(this.page.getByTestId('composer')).toBeVisible();
+    await expect(this.messages).toHaveCount(0);
     return this.page.url().split('/c/')[1];
   }
 
