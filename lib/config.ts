@@ -93,6 +93,9 @@ const envSchema = databaseEnvSchema.extend({
   EPISODES_NEW_CONVERSATION_BEST: int(5),
   // 0 = auto: enough candidates to fill the block's share of the budget (5 to 50).
   EPISODES_TOP_K: int(0),
+  // The best this many episodes bring the exchanges next to them (NEIGHBOUR_SPAN before and after, 0 = none).
+  NEIGHBOUR_ANCHORS: int(6),
+  NEIGHBOUR_SPAN: int(1),
   // Facts: what the user told about themselves, across conversations.
   FACTS_TOP_K: int(0),
   // Episodes found only by meaning must be at least this similar (cosine); word matches always count.

@@ -1,3 +1,4 @@
+import { addNeighbours } from './add-neighbours';
 import { assembleMessages } from './assemble-messages';
 import { embedQuery } from './embed-query';
 import { fitToBudgetStep } from './fit-to-budget';
@@ -15,6 +16,7 @@ const contextSteps: readonly Step[] = [
   embedQuery,
   recallFacts,
   recallEpisodes,
+  addNeighbours,
   recallSummary,
   fitToBudgetStep,
   assembleMessages,

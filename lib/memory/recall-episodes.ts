@@ -50,18 +50,7 @@ export const recallEpisodes = step({
     const keywords = searchKeywords(retrieval.query);
     // An episode without text waits for its re-index after a correction: nothing to recall yet.
     const hits = (await searchByScope(state, config.EPISODE_SCOPE, keywords, k)).filter((hit) => hit.content !== '');
-    const items: ContextItem[] = hits.map((hit, index) => ({
-      key: `episode:${hit.id}`,
-      kind: 'episode',
-      block: 'episodes',
-      text: hit.content.replace(/\s*\n\s*/gu, ' / '),
-      sourceMessageIds: [hit.userMessageId, hit.assistantMessageId],
-      score: hit.score,
-      rank: index + 1,
-      vectorRank: hit.vectorRank,
-      lexicalRank: hit.lexicalRank,
-      meta: { conversationId: hit.conversationId, at: hit.createdAt.toISOString() },
-    }));
+    const items = hits.map((hit, index) => episodeItem(hit, { score: hit.score, rank: index + 1, vectorRank: hit.vectorRank, lexicalRank: hit.lexicalRank }));
     return {
       candidates: [...candidates, ...items],
       runs: [
@@ -76,6 +65,24 @@ export const recallEpisodes = step({
     };
   },
 });
+
+type EpisodeRow = Pick<EpisodeHit, 'id' | 'content' | 'conversationId' | 'userMessageId' | 'assistantMessageId' | 'createdAt'>;
+
+/**
+ * An earlier exchange as a memory item: its date first (when it was said, so questions about when
+ * find their answer in the line), then its messages on one line.
+ */
+export function episodeItem(hit: EpisodeRow, found: Pick<ContextItem, 'score' | 'rank' | 'vectorRank' | 'lexicalRank' | 'meta'>): ContextItem {
+  return {
+    ...found,
+    key: `episode:${hit.id}`,
+    kind: 'episode',
+    block: 'episodes',
+    text: `(${hit.createdAt.toISOString().slice(0, 10)}) ${hit.content.replace(/\s*\n\s*/gu, ' / ')}`,
+    sourceMessageIds: [hit.userMessageId, hit.assistantMessageId],
+    meta: { conversationId: hit.conversationId, at: hit.createdAt.toISOString(), ...found.meta },
+  };
+}
 
 async function searchByScope(
   state: Pick<TurnState, Reads>,

@@ -104,6 +104,7 @@ export type StepName =
   | 'embed_query'
   | 'recall_facts'
   | 'recall_episodes'
+  | 'add_neighbours'
   | 'recall_summary'
   | 'fit_to_budget'
   | 'assemble_messages';
