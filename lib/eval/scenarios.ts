@@ -3,6 +3,7 @@ import { createConversation } from '@/db/conversations';
 import { createGuestUser } from '@/db/users';
 import { importConversation } from '@/lib/import';
 import { contextText, previewContext } from '@/lib/memory/preview';
+import { isoTime } from '@/lib/validation';
 
 /** Format `memory-scenarios/1`: conversations to import, a probe, and what its context must (not) hold. */
 export const scenarioFileSchema = z.object({
@@ -12,12 +13,19 @@ export const scenarioFileSchema = z.object({
       id: z.string(),
       lang: z.string().optional(),
       about: z.string().optional(),
-      conversations: z.array(z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() }))),
+      /** `createdAt` says when a message was said (a conversation spread over weeks); without it, import times are used. */
+      conversations: z.array(
+        z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string(), createdAt: isoTime.optional() })),
+      ),
       probe: z.object({ conversation: z.union([z.number().int().nonnegative(), z.literal('new')]), message: z.string() }),
       expect: z.object({
         context_contains: z.array(z.string()).optional(),
         rewrite_contains: z.array(z.string()).optional(),
         facts_absent: z.array(z.string()).optional(),
+        /** Strings the context must not hold. */
+        context_absent: z.array(z.string().min(1)).optional(),
+        /** Strings the context must hold exactly once: a statement told several times is sent once. */
+        context_once: z.array(z.string().min(1)).optional(),
       }),
     }),
   ),
@@ -58,6 +66,11 @@ export async function runScenarios(file: ScenarioFile): Promise<ScenarioResult[]
       ...(expect.context_contains ?? []).filter((s) => !text.includes(s)).map((s) => `context lacks "${s}"`),
       ...(expect.rewrite_contains ?? []).filter((s) => !state.retrieval.query.includes(s)).map((s) => `retrieval query lacks "${s}"`),
       ...(expect.facts_absent ?? []).filter((s) => facts.some((f) => f.includes(s))).map((s) => `an active fact given holds "${s}"`),
+      ...(expect.context_absent ?? []).filter((s) => text.includes(s)).map((s) => `context holds "${s}"`),
+      ...(expect.context_once ?? []).flatMap((s) => {
+        const count = occurrences(text, s);
+        return count === 1 ? [] : [`context holds "${s}" ${count} times, not once`];
+      }),
     ];
     results.push({
       id: scenario.id,
@@ -71,6 +84,11 @@ export async function runScenarios(file: ScenarioFile): Promise<ScenarioResult[]
     });
   }
   return results;
+}
+
+/** Non-overlapping occurrences of `part` in `text`. */
+export function occurrences(text: string, part: string): number {
+  return text.split(part).length - 1;
 }
 
 export function formatTable(results: ScenarioResult[]): string {

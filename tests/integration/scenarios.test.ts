@@ -36,3 +36,19 @@ describe('memory scenarios on the offline defaults', () => {
     for (const scenario of hasShared ? load(shared) : []) it(`shared: ${scenario.id}`, () => expectPass(scenario));
   });
 });
+
+// Kinds of question recall does not fully meet yet (word forms, multi-hop, dated questions, near-duplicates told
+// again, evidence over neighbouring turns), written before those mechanisms were tuned. The floor is the number
+// that passes now; it rises as each mechanism lands, and the ones still failing are printed.
+const RECALL_KINDS_FLOOR = 22;
+
+describe('recall kinds (pass count held at a floor)', () => {
+  it(`at least ${RECALL_KINDS_FLOOR} scenarios pass`, { timeout: 600_000 }, async () => {
+    const scenarios = load(path.resolve('tests/fixtures/scenarios-recall-kinds.json'));
+    const results = await runScenarios({ format: 'memory-scenarios/1', scenarios });
+    const failing = results.filter((r) => !r.pass);
+    if (failing.length > 0)
+      console.info(`[recall kinds] ${failing.length} failing:\n${failing.map((r) => `  ${r.id}: ${r.missing.join('; ')}`).join('\n')}`);
+    expect(results.length - failing.length).toBeGreaterThanOrEqual(RECALL_KINDS_FLOOR);
+  });
+});
