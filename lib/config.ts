@@ -94,13 +94,14 @@ const envSchema = databaseEnvSchema.extend({
   // 0 = auto: enough candidates to fill the block's share of the budget (5 to 50).
   EPISODES_TOP_K: int(0),
   // The best this many episodes bring the exchanges next to them (NEIGHBOUR_SPAN before and after, 0 = none).
-  NEIGHBOUR_ANCHORS: int(6),
+  NEIGHBOUR_ANCHORS: int(4),
   NEIGHBOUR_SPAN: int(1),
   // Facts: what the user told about themselves, across conversations.
   FACTS_TOP_K: int(0),
   // Episodes found only by meaning must be at least this similar (cosine); word matches always count.
   // Facts are not filtered: a user's profile is small and broadly relevant (a diet for "suggest a dinner").
   EPISODES_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.1),
+  FACTS_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.3),
   FACTS_EXCLUDE_CURRENT_CONVERSATION: bool(false),
   FACTS_SKIP_WHEN_HISTORY_FITS: bool(false),
   // Token budget: (context window - reserved output) x safety, per model; CONTEXT_BUDGET overrides it.

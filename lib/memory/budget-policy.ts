@@ -58,21 +58,20 @@ const windowShare = (limits: Record<BlockName, BlockLimit>) => Math.max(0, 1 - l
 
 /**
  * What the window and the other memory blocks cannot use goes to earlier turns: the part of the
- * window's share its messages leave, and the cap of a block with nothing to offer (no summary yet, no
- * facts). A new conversation has neither window nor summary, and earlier conversations are all
- * there is to draw on; a long conversation's full window and summary leave the caps as they are.
+ * window's share its messages leave, and the part of the facts' and the summary's caps their items
+ * leave (all of it when a block has nothing to offer: no summary yet, no facts). A new conversation
+ * has neither window nor summary, and earlier conversations are all there is to draw on; a long
+ * conversation's full window and summary leave the caps as they are.
  */
 export function lendUnusedShares(
   limits: Record<BlockName, BlockLimit>,
   blocks: Record<BlockName, BudgetItem[]>,
   budget: number,
 ): Record<BlockName, BlockLimit> {
-  const windowTokens = blocks.history.reduce((sum, item) => sum + item.tokens, 0);
-  const unusedWindow = Math.max(0, windowShare(limits) - windowTokens / budget);
-  const emptyBlocks = (['facts', 'summary'] as const)
-    .filter((block) => blocks[block].length === 0)
-    .reduce((sum, block) => sum + limits[block].cap, 0);
-  return { ...limits, episodes: { ...limits.episodes, cap: Math.min(1, limits.episodes.cap + unusedWindow + emptyBlocks) } };
+  const share = (block: BlockName) => blocks[block].reduce((sum, item) => sum + item.tokens, 0) / budget;
+  const unusedWindow = Math.max(0, windowShare(limits) - share('history'));
+  const unusedBlocks = (['facts', 'summary'] as const).reduce((sum, block) => sum + Math.max(0, limits[block].cap - share(block)), 0);
+  return { ...limits, episodes: { ...limits.episodes, cap: Math.min(1, limits.episodes.cap + unusedWindow + unusedBlocks) } };
 }
 
 /** Typical tokens of one recalled item, for sizing a recall to its block's cap. */

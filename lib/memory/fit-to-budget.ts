@@ -1,6 +1,7 @@
 import { BLOCK_PRIORITY, type BlockName, type BudgetItem, fitToBudget as decide } from './budget';
 import { assertQuestionFits, blockLimits, lendUnusedShares, requiredLines } from './budget-policy';
 import { type ListedBlock, memoryLine, SECTION_HEADERS } from './context-layout';
+import { duplicatesAmong } from './duplicates';
 import { type BudgetReport, type ContextItem, type NumberedItem, step, type TurnState } from './state';
 import { countTokens, MESSAGE_OVERHEAD_TOKENS, modelLimits } from './tokens';
 
@@ -11,9 +12,13 @@ import { countTokens, MESSAGE_OVERHEAD_TOKENS, modelLimits } from './tokens';
  * The window and the memories never overlap or leave a gap: window messages the kept summary
  * stands for are not sent raw (unless the summary itself is dropped), and an episode is dropped
  * only when every message of it is sent raw, judged on the messages actually kept, not on the
- * loaded window. Dropping such episodes frees room for more of the window, so this repeats until
- * nothing changes; each pass removes at least one episode, so it ends.
+ * loaded window. Nor is a fact or an exchange whose words another kept item already says (the same
+ * statement told twice, a line the summary quotes: lib/memory/duplicates.ts). Setting such items
+ * aside frees room for more, so this repeats until nothing changes; each pass sets aside at least
+ * one item, so it ends.
  */
+const KIND_NAMES = { fact: 'a fact', summary: 'the summary', episode: 'an earlier exchange', history: 'a recent message' } as const;
+
 type Reads = 'config' | 'models' | 'question' | 'history' | 'summaryCovers' | 'candidates';
 
 export const fitToBudgetStep = step({
@@ -23,38 +28,43 @@ export const fitToBudgetStep = step({
   run(state) {
     assertQuestionFits(state.config, state.models.chatModelId, state.question);
     const covered = new Set(state.summaryCovers);
-    const inWindow: ContextItem[] = [];
+    // Candidates never sent, with why: their messages are sent raw, or another kept item says the same.
+    const setAside = new Map<string, string>();
     let rawHistory = state.history.filter((m) => !covered.has(m.id));
-    let fit = fitOnce(state, state.candidates, rawHistory, inWindow);
+    const refit = () =>
+      fitOnce(
+        state,
+        state.candidates.filter((c) => !setAside.has(c.key)),
+        rawHistory,
+        state.candidates.filter((c) => setAside.has(c.key)).map((item) => ({ item, reason: setAside.get(item.key)! })),
+      );
+    let fit = refit();
     for (;;) {
       if (covered.size > 0 && rawHistory.length < state.history.length && !fit.numbered.some((item) => item.kind === 'summary')) {
         rawHistory = state.history; // the summary did not fit: its messages go raw after all
-        fit = fitOnce(
-          state,
-          state.candidates.filter((c) => !inWindow.includes(c)),
-          rawHistory,
-          inWindow,
-        );
+        fit = refit();
         continue;
       }
       const sentRaw = new Set(fit.keptHistory.flatMap((item) => item.sourceMessageIds));
-      const redundant = state.candidates.filter(
-        (c) => c.block === 'episodes' && !inWindow.includes(c) && c.sourceMessageIds.every((id) => sentRaw.has(id)),
+      const inWindow = state.candidates.filter(
+        (c) => c.block === 'episodes' && !setAside.has(c.key) && c.sourceMessageIds.every((id) => sentRaw.has(id)),
       );
-      if (redundant.length === 0) return fit;
-      inWindow.push(...redundant);
-      fit = fitOnce(
-        state,
-        state.candidates.filter((c) => !inWindow.includes(c)),
-        rawHistory,
-        inWindow,
-      );
+      for (const item of inWindow) setAside.set(item.key, 'every message of it is sent in the recent window');
+      const repeated = inWindow.length > 0 ? [] : duplicatesAmong(fit.numbered).filter(({ item }) => item.kind !== 'summary');
+      for (const { item, of } of repeated) setAside.set(item.key, `says what ${KIND_NAMES[of.kind]} that is sent says`);
+      if (inWindow.length === 0 && repeated.length === 0) return fit;
+      fit = refit();
     }
   },
 });
 
 /** One pass of the budget over the given memory candidates and window messages. */
-function fitOnce(state: Pick<TurnState, Reads>, candidates: ContextItem[], window: TurnState['history'], inWindow: ContextItem[]) {
+function fitOnce(
+  state: Pick<TurnState, Reads>,
+  candidates: ContextItem[],
+  window: TurnState['history'],
+  setAside: Array<{ item: ContextItem; reason: string }>,
+) {
   const { config, models } = state;
   const limits = modelLimits(config, models.chatModelId);
   const count = (text: string) => countTokens(text, limits.encoding);
@@ -111,13 +121,7 @@ function fitOnce(state: Pick<TurnState, Reads>, candidates: ContextItem[], windo
       .filter((block) => numbered.some((item) => item.block === block))
       .map((block) => ({ key: `header:${block}`, block, tokens: headerTokens[block], kept: true, reason: `${block} section header` })),
     ...outcome.decisions.map((d) => ({ ...d, tokens: finalTokens.get(d.key) ?? d.tokens })),
-    ...inWindow.map((item) => ({
-      key: item.key,
-      block: item.block,
-      tokens: 0,
-      kept: false,
-      reason: 'every message of it is sent in the recent window',
-    })),
+    ...setAside.map(({ item, reason }) => ({ key: item.key, block: item.block, tokens: 0, kept: false, reason })),
   ];
   const byBlock = { required: 0, facts: 0, summary: 0, episodes: 0, history: 0 };
   for (const d of decisions) if (d.kept) byBlock[d.block] += d.tokens;

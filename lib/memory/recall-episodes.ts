@@ -50,7 +50,9 @@ export const recallEpisodes = step({
     const keywords = searchKeywords(retrieval.query);
     // An episode without text waits for its re-index after a correction: nothing to recall yet.
     const hits = (await searchByScope(state, config.EPISODE_SCOPE, keywords, k)).filter((hit) => hit.content !== '');
-    const items = hits.map((hit, index) => episodeItem(hit, { score: hit.score, rank: index + 1, vectorRank: hit.vectorRank, lexicalRank: hit.lexicalRank }));
+    const items = hits.map((hit, index) =>
+      episodeItem(hit, { score: hit.score, rank: index + 1, vectorRank: hit.vectorRank, lexicalRank: hit.lexicalRank }),
+    );
     return {
       candidates: [...candidates, ...items],
       runs: [
@@ -72,7 +74,10 @@ type EpisodeRow = Pick<EpisodeHit, 'id' | 'content' | 'conversationId' | 'userMe
  * An earlier exchange as a memory item: its date first (when it was said, so questions about when
  * find their answer in the line), then its messages on one line.
  */
-export function episodeItem(hit: EpisodeRow, found: Pick<ContextItem, 'score' | 'rank' | 'vectorRank' | 'lexicalRank' | 'meta'>): ContextItem {
+export function episodeItem(
+  hit: EpisodeRow,
+  found: Pick<ContextItem, 'score' | 'rank' | 'vectorRank' | 'lexicalRank' | 'meta'>,
+): ContextItem {
   return {
     ...found,
     key: `episode:${hit.id}`,

@@ -20,6 +20,7 @@ export const recallFacts = step({
       embedding: queryEmbedding,
       keywords: searchKeywords(retrieval.query),
       k: topK,
+      minSimilarity: config.FACTS_MIN_SIMILARITY,
       excludeConversationId: config.FACTS_EXCLUDE_CURRENT_CONVERSATION ? scope.conversationId : undefined,
     });
     const items: ContextItem[] = hits.map((hit, index) => ({
