@@ -130,6 +130,8 @@ export type EpisodeQuery = {
   minSimilarity?: number;
   /** Turns already in the recent window, by message id (never by text). */
   excludeMessageIds: string[];
+  /** Only episodes said in this period (from inclusive, to exclusive). */
+  saidBetween?: { from: Date; to: Date };
 };
 
 /** The hybrid search recall runs over the user's episodes (also scoring one episode for it). */
@@ -140,7 +142,8 @@ export function episodeSearch(query: EpisodeQuery): HybridSearch {
     userId: query.userId,
     scope: sql`e.user_id = ${query.userId}
       ${query.conversationId ? sql`and e.conversation_id = ${query.conversationId}` : sql``}
-      ${exclude.length ? sql`and e.user_message_id <> all(${sql.param(exclude)}::uuid[]) and e.assistant_message_id <> all(${sql.param(exclude)}::uuid[])` : sql``}`,
+      ${exclude.length ? sql`and e.user_message_id <> all(${sql.param(exclude)}::uuid[]) and e.assistant_message_id <> all(${sql.param(exclude)}::uuid[])` : sql``}
+      ${query.saidBetween ? sql`and e.created_at >= ${query.saidBetween.from.toISOString()} and e.created_at < ${query.saidBetween.to.toISOString()}` : sql``}`,
     embedding: query.embedding,
     keywords: query.keywords,
     k: query.k,

@@ -101,6 +101,7 @@ const envSchema = databaseEnvSchema.extend({
   // Episodes found only by meaning must be at least this similar (cosine); word matches always count.
   // Facts are not filtered: a user's profile is small and broadly relevant (a diet for "suggest a dinner").
   EPISODES_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.1),
+  // Facts found by meaning alone below this similarity (cosine) are sent only with the room left after everything else.
   FACTS_MIN_SIMILARITY: z.coerce.number().min(-1).max(1).default(0.3),
   FACTS_EXCLUDE_CURRENT_CONVERSATION: bool(false),
   FACTS_SKIP_WHEN_HISTORY_FITS: bool(false),

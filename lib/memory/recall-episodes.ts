@@ -1,8 +1,11 @@
 import { type EpisodeHit, searchEpisodes } from '@/db/episodes';
 import type { AppConfig } from '@/lib/config';
 import { recallTopK } from './budget-policy';
+import { decomposeQuery, namesNotIn } from './decompose-query';
+import { fuseRankings } from './fuse-rankings';
 import { searchKeywords } from './keywords';
 import { type ContextItem, step, type TurnState } from './state';
+import { readTimeQuestion, type TimeQuestion } from './time-question';
 
 /**
  * Earlier turns by meaning and by words. EPISODE_SCOPE says from where:
@@ -25,6 +28,7 @@ type Reads =
   | 'question'
   | 'assistantMessageId'
   | 'history'
+  | 'now'
   | 'candidates'
   | 'runs';
 
@@ -39,6 +43,7 @@ export const recallEpisodes = step({
     'question',
     'assistantMessageId',
     'history',
+    'now',
     'candidates',
     'runs',
   ] satisfies Reads[],
@@ -48,8 +53,30 @@ export const recallEpisodes = step({
     const topK = recallTopK(config, models.chatModelId, 'episodes', state.history.length === 0);
     const k = topK + state.history.filter((m) => m.role === 'assistant').length;
     const keywords = searchKeywords(retrieval.query);
+    const time = readTimeQuestion(retrieval.query, state.now);
+    const parts = decomposeQuery(retrieval.query);
+    const search = (terms: Terms, saidBetween?: { from: Date; to: Date }) =>
+      searchByScope(state, config.EPISODE_SCOPE, terms, k, saidBetween);
+    const whole = { keywords, embedding: state.queryEmbedding };
+    // The question as a whole; the period it names; each of its clauses by their words alone.
+    const lists = await Promise.all([
+      search(whole),
+      ...(time.period ? [search(whole, time.period)] : []),
+      ...parts.clauses.map((clause) => search({ keywords: searchKeywords(clause), embedding: [] })),
+    ]);
+    let fused = lists.length > 1 ? fuseRankings(lists.map((hits) => ({ hits, weight: 1 }))) : lists[0];
+    // A join: the names its best matches bring are searched next (the second hop).
+    const names = parts.joins ? [...new Set(fused.slice(0, BRIDGE_FROM).flatMap((hit) => namesNotIn(hit.content, retrieval.query)))] : [];
+    if (names.length > 0) {
+      const bridged = await search({ keywords: searchKeywords(names.join(' ')), embedding: [] });
+      fused = fuseRankings([
+        { hits: fused, weight: 1 },
+        { hits: bridged, weight: 1 },
+      ]);
+    }
+    fused = fused.slice(0, k);
     // An episode without text waits for its re-index after a correction: nothing to recall yet.
-    const hits = (await searchByScope(state, config.EPISODE_SCOPE, keywords, k)).filter((hit) => hit.content !== '');
+    const hits = inTimeOrder(fused, time.order).filter((hit) => hit.content !== '');
     const items = hits.map((hit, index) =>
       episodeItem(hit, { score: hit.score, rank: index + 1, vectorRank: hit.vectorRank, lexicalRank: hit.lexicalRank }),
     );
@@ -89,22 +116,44 @@ export function episodeItem(
   };
 }
 
+/**
+ * "The first time…", "the last time…": of the exchanges that share the question's words, the
+ * earliest (or latest) comes first; those found by meaning alone keep their place after them.
+ */
+function inTimeOrder(hits: EpisodeHit[], order: TimeQuestion['order']): EpisodeHit[] {
+  if (order === null) return hits;
+  const byWords = hits.filter((hit) => hit.lexicalRank !== null);
+  const sign = order === 'earliest' ? 1 : -1;
+  return [
+    ...byWords.toSorted((a, b) => sign * (a.createdAt.getTime() - b.createdAt.getTime())),
+    ...hits.filter((hit) => hit.lexicalRank === null),
+  ];
+}
+
+/** What one search looks for: words, and a vector (none: by words alone). */
+type Terms = { keywords: string[]; embedding: number[] };
+
+/** How many of the best matches of a join are read for names to search next. */
+const BRIDGE_FROM = 3;
+
 async function searchByScope(
   state: Pick<TurnState, Reads>,
   scope: AppConfig['EPISODE_SCOPE'],
-  keywords: string[],
+  { keywords, embedding }: Terms,
   k: number,
+  saidBetween?: { from: Date; to: Date },
 ): Promise<EpisodeHit[]> {
-  const { config, scope: turnScope, queryEmbedding, question, assistantMessageId } = state;
+  const { config, scope: turnScope, question, assistantMessageId } = state;
   const search = (conversationId: string | null, minSimilarity = config.EPISODES_MIN_SIMILARITY) =>
     searchEpisodes({
       userId: turnScope.userId,
       conversationId,
-      embedding: queryEmbedding,
+      embedding,
       keywords,
       k,
       minSimilarity,
       excludeMessageIds: [question.id, assistantMessageId],
+      saidBetween,
     });
   if (scope === 'conversation') return search(turnScope.conversationId);
   if (scope === 'user') return search(null);

@@ -20,9 +20,12 @@ export const recallFacts = step({
       embedding: queryEmbedding,
       keywords: searchKeywords(retrieval.query),
       k: topK,
-      minSimilarity: config.FACTS_MIN_SIMILARITY,
       excludeConversationId: config.FACTS_EXCLUDE_CURRENT_CONVERSATION ? scope.conversationId : undefined,
     });
+    // A fact that shares no word with the question and is not close to it in meaning is still sent
+    // when there is room (a diet matters to "suggest a dinner"), but after everything else: it must
+    // not take the room of earlier turns that answer (fit_to_budget).
+    const related = (hit: FactHit) => hit.lexicalRank !== null || (hit.vectorScore ?? -1) >= config.FACTS_MIN_SIMILARITY;
     const items: ContextItem[] = hits.map((hit, index) => ({
       key: `fact:${hit.fact.id}`,
       kind: 'fact',
@@ -33,7 +36,13 @@ export const recallFacts = step({
       rank: index + 1,
       vectorRank: hit.vectorRank,
       lexicalRank: hit.lexicalRank,
-      meta: { factId: hit.fact.id, slot: hit.fact.slot, conversationId: hit.fact.conversationId, content: hit.fact.content },
+      meta: {
+        related: related(hit),
+        factId: hit.fact.id,
+        slot: hit.fact.slot,
+        conversationId: hit.fact.conversationId,
+        content: hit.fact.content,
+      },
     }));
     return {
       candidates: [...candidates, ...items],

@@ -1,0 +1,45 @@
+import * as chrono from 'chrono-node';
+import { contentFeatures } from '@/lib/llm/text-features';
+
+/**
+ * A question that joins two things ("what does the cousin who moved to Tromsø do?", "住在大理的表哥
+ * 做什么工作？") names one through the other: its clauses are searched each on their own, and the
+ * names the best matches bring (the cousin's name, which the question never says) are searched
+ * next. Pure text work; recall_episodes runs the searches.
+ */
+export type QueryParts = {
+  /** The question's clauses, when it has more than one; else empty. */
+  clauses: string[];
+  /** Whether the question names something through a relative clause, so a second hop through names can help. */
+  joins: boolean;
+};
+
+// Relative and subordinate words that open a clause inside a question (English), and 的 between two phrases (Chinese).
+const EN_CLAUSE = /\s+(?=\b(?:who|whom|whose|which|that|where|when|after|before|while|because)\b)|,\s*|\s+and\s+/iu;
+const ZH_CLAUSE = /(?<=\p{Script=Han}{2,})的(?=\p{Script=Han}{2,})|[，、；]/u;
+const RELATIVE = /\b(?:who|whom|whose|which|that|where)\b|\p{Script=Han}{2,}的\p{Script=Han}{2,}/iu;
+
+export function decomposeQuery(query: string): QueryParts {
+  const clauses = query
+    .split(EN_CLAUSE)
+    .flatMap((part) => part.split(ZH_CLAUSE))
+    .map((part) => part.trim())
+    .filter((part) => part.length >= 2);
+  return { clauses: clauses.length > 1 ? clauses : [], joins: RELATIVE.test(query) };
+}
+
+/**
+ * Names in a found text that the question does not say: capitalised words that are not stop words
+ * ("The", "My") nor dates ("March", "Monday"), the things a second hop searches for. A word opening
+ * a sentence passes too ("Desmond, my old flatmate…"): a few ordinary words come along, which only
+ * add a weak search.
+ */
+export function namesNotIn(text: string, query: string): string[] {
+  const asked = query.toLowerCase();
+  const names = new Set<string>();
+  for (const [name] of text.matchAll(/\b\p{Lu}[\p{Ll}\p{M}]+(?:\s\p{Lu}[\p{Ll}\p{M}]+)*/gu)) {
+    if (/^(User|Assistant)$/u.test(name) || asked.includes(name.toLowerCase())) continue;
+    if (contentFeatures(name).length > 0 && chrono.parse(name).length === 0) names.add(name);
+  }
+  return [...names];
+}
