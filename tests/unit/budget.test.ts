@@ -130,21 +130,30 @@ describe('lendUnusedShares', () => {
   const episodesCap = (blocks: Record<BlockName, Array<{ key: string; tokens: number }>>, budget = 4000) =>
     lendUnusedShares(defaults, blocks, budget).episodes.cap;
 
-  it("gives a new conversation's earlier turns the window's and the missing summary's shares", () => {
+  const capTokens = (block: 'facts' | 'summary') => defaults[block].cap * 4000;
+
+  it("gives a new conversation's earlier turns the window's and the missing summary's shares, and what the facts leave", () => {
     const windowShare = 1 - defaults.facts.cap - defaults.summary.cap - defaults.episodes.cap;
     expect(episodesCap({ facts: some('f', 30), summary: [], episodes: some('e', 60), history: [] })).toBeCloseTo(
-      defaults.episodes.cap + windowShare + defaults.summary.cap,
+      defaults.episodes.cap + windowShare + defaults.summary.cap + defaults.facts.cap - 30 / 4000,
     );
   });
 
-  it('leaves the caps alone when the window fills its share and every block has something', () => {
-    const blocks = { facts: some('f', 30), summary: some('s', 200), episodes: some('e', 60), history: some('h', 600, 600) };
+  it('leaves the caps alone when the window, the facts and the summary fill their shares', () => {
+    const blocks = {
+      facts: some('f', capTokens('facts')),
+      summary: some('s', capTokens('summary')),
+      episodes: some('e', 60),
+      history: some('h', 600, 600),
+    };
     expect(lendUnusedShares(defaults, blocks, 4000)).toEqual(defaults);
   });
 
-  it("lends only the part of the window's share its messages leave", () => {
+  it('lends only the part of each share its items leave', () => {
     const windowShare = 1 - defaults.facts.cap - defaults.summary.cap - defaults.episodes.cap;
     const cap = episodesCap({ facts: some('f', 30), summary: some('s', 100), episodes: some('e', 60), history: some('h', 200) });
-    expect(cap).toBeCloseTo(defaults.episodes.cap + windowShare - 200 / 4000);
+    expect(cap).toBeCloseTo(
+      defaults.episodes.cap + windowShare - 200 / 4000 + (defaults.facts.cap - 30 / 4000) + (defaults.summary.cap - 100 / 4000),
+    );
   });
 });
