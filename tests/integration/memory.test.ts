@@ -389,6 +389,7 @@ describe('the turn record', () => {
       'embed_query',
       'recall_facts',
       'recall_episodes',
+      'add_neighbours',
       'recall_summary',
       'fit_to_budget',
       'assemble_messages',
