@@ -18,6 +18,7 @@ export const scenarioFileSchema = z.object({
         context_contains: z.array(z.string()).optional(),
         rewrite_contains: z.array(z.string()).optional(),
         facts_absent: z.array(z.string()).optional(),
+        facts_present: z.array(z.string()).optional(),
       }),
     }),
   ),
@@ -58,6 +59,7 @@ export async function runScenarios(file: ScenarioFile): Promise<ScenarioResult[]
       ...(expect.context_contains ?? []).filter((s) => !text.includes(s)).map((s) => `context lacks "${s}"`),
       ...(expect.rewrite_contains ?? []).filter((s) => !state.retrieval.query.includes(s)).map((s) => `retrieval query lacks "${s}"`),
       ...(expect.facts_absent ?? []).filter((s) => facts.some((f) => f.includes(s))).map((s) => `an active fact given holds "${s}"`),
+      ...(expect.facts_present ?? []).filter((s) => !facts.some((f) => f.includes(s))).map((s) => `no active fact given holds "${s}"`),
     ];
     results.push({
       id: scenario.id,
