@@ -18,7 +18,7 @@ import { embedTexts } from '../embed';
 import { endFacts } from '../forget-facts';
 import { searchKeywords } from '../keywords';
 import { locateStatement } from '../redaction';
-import { TYPED_SLOTS } from '../rules/fact-types';
+import { splitKey, TYPED_SLOTS } from '../rules/fact-types';
 import {
   decideFactUpdate,
   detectForgetRequest,
@@ -146,7 +146,9 @@ async function reconcile(
       actor: actorOf(models),
       source: { messageId: question.id, ...locateStatement(written, candidate.text) },
     };
-    const related = await findRelatedActiveFacts(job.userId, candidate.slot, embeddings[i], searchKeywords(candidate.text));
+    // A past statement is weighed against the current facts of what it was ("work:siemens" against work).
+    const slots = candidate.slot === 'past' ? ['past', splitKey(candidate.value)[0]] : [candidate.slot];
+    const related = await findRelatedActiveFacts(job.userId, slots, embeddings[i], searchKeywords(candidate.text));
     const decisions = models.memory
       ? await decideWithModel(models, candidate, related)
       : decideFactUpdate(candidate, related.map(existing));

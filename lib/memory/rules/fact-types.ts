@@ -5,7 +5,21 @@
 import { contentFeatures } from '@/lib/llm/text-features';
 
 /** The slots the extractor fills; what fits none stays findable in the conversation's episodes. */
-export const TYPED_SLOTS = ['name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', 'like', 'dislike', 'date', 'plan'] as const;
+/** 'past': what held before or where the user comes from ("I grew up in Gdańsk", "I used to work at Siemens"), valued "origin:gdańsk", "work:siemens". */
+export const TYPED_SLOTS = [
+  'name',
+  'location',
+  'work',
+  'diet',
+  'allergy',
+  'family',
+  'pet',
+  'like',
+  'dislike',
+  'date',
+  'plan',
+  'past',
+] as const;
 /** Every slot a fact may have: the typed ones, and 'statement' for notes added by hand. */
 export const FACT_SLOTS = ['statement', ...TYPED_SLOTS] as const;
 export type FactSlot = (typeof FACT_SLOTS)[number];
@@ -35,8 +49,8 @@ export type ForgetRequest = { all: boolean; slots: FactSlot[]; terms: string[] }
 /** A person has one name, one home, one job and one diet at a time: a new value replaces the old one. */
 export const SINGLE_VALUED_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['name', 'location', 'work', 'diet']);
 
-/** Slots whose values are "kind:name" keys ("sister:anna", "dog:rex", "birthday:05-03"). */
-export const KEYED_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['family', 'pet', 'date']);
+/** Slots whose values are "kind:name" keys ("sister:anna", "dog:rex", "birthday:05-03", "location:porto"). */
+export const KEYED_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['family', 'pet', 'date', 'past']);
 
 export const HAN = /\p{Script=Han}/u;
 
@@ -101,6 +115,12 @@ export type Found = { slot: FactSlot; value: string; negated?: boolean; said?: s
 /** A clause as a language's slot patterns read it: `s` without its date phrases, `raw` with them; `future` when a date lies ahead. */
 export type Reading = { s: string; raw: string; future: boolean };
 
+/**
+ * When a clause places what it says: `past` for a past state or habit, `origin` for where the user comes from (both never
+ * replace a current fact); `present`: the clause restated in the present, for the slot patterns to read a past state.
+ */
+export type Timing = { past: boolean; origin: boolean; present: string };
+
 /** What the shared extraction loop needs from each language (lib/memory/rules/en, lib/memory/rules/zh). */
 export type Language = {
   /** The clauses of a sentence, each with its own subject, and lead-ins ("well, ", "remember that ") taken off. */
@@ -111,6 +131,8 @@ export type Language = {
   normalise(clause: string): string;
   /** Present-time words ("these days", 现在), global: they say when, not what, and are read like dates. */
   present: RegExp;
+  /** Tense and aspect: whether the clause tells the current state or the past (its dates already out). */
+  timing(reading: Reading): Timing;
   /** The facts the user states about themselves in one clause; `greeted` when the sentence opens with a greeting. */
   match(clause: string, reading: Reading, greeted: boolean): Found[];
 };

@@ -25,16 +25,13 @@ export function matchEn(_clause: string, reading: Reading, greeted: boolean): Fo
   return found?.map((f) => ({ ...f, negated: true })) ?? [];
 }
 
-const EN_CHANGE =
-  /\b(?:any ?more|any longer|no longer|used to)\b|^i (?:stopped|quit|gave up|have stopped|have quit|have given up) being\b/i;
+const EN_CHANGE = /\b(?:any ?more|any longer|no longer)\b|^i (?:stopped|quit|gave up|have stopped|have quit|have given up) being\b/i;
 const EN_NEGATION = /^(?:i|we)(?: \S+)? (?:not|no longer|never)\b/i;
 
 function removeNegationEn(s: string): string {
   return s
     .replace(/\b(?:any ?more|any longer)\b/gi, '')
     .replace(/\bno longer\b/i, '')
-    .replace(/\bused to be\b/i, 'am')
-    .replace(/\bused to\b/i, '')
     .replace(/^i (?:stopped|quit|gave up|have stopped|have quit|have given up) being\b/i, 'i am')
     .replace(/\b(?:do|does|did) not (?:really )?/i, '')
     .replace(/\b(have|has) not got\b/i, '$1')

@@ -1,5 +1,6 @@
 import type { Language } from '../fact-types';
 import { asks, normalise, PRESENT_ZH, splitClauses } from './read';
 import { matchZh } from './slots';
+import { timingZh } from './tense';
 
-export const chinese: Language = { clauses: splitClauses, asks, normalise, present: PRESENT_ZH, match: matchZh };
+export const chinese: Language = { clauses: splitClauses, asks, normalise, present: PRESENT_ZH, timing: timingZh, match: matchZh };

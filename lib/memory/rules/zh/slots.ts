@@ -42,7 +42,7 @@ export function matchZh(_clause: string, reading: Reading): Found[] {
   const s0 = reading.s;
   const special = dietByFoodZh(s0, reading.raw) ?? workEndZh(s0) ?? petLossZh(s0) ?? cancelledPlanZh(s0) ?? movedAwayZh(s0);
   if (special) return special;
-  const change = /不再|再也不|已经不|早就不|已经没有?|以前|过去|曾经|不.{0,12}了$|没有?.{0,12}了$/u.test(s0);
+  const change = /不再|再也不|已经不|早就不|已经没有?|不.{0,12}了$|没有?.{0,12}了$/u.test(s0);
   const plain = /^我.{0,4}?(?:不(?!耐|错|过敏)|没有|没)/u.test(s0) || /^我对.+?不过敏/u.test(s0);
   const ctx: ZhContext = { s: stripZhAdverbs(s0), raw: stripZhAdverbs(reading.raw), future: reading.future, fromNegation: false };
   if (!change && !plain) return positiveZh(ctx) ?? [];
@@ -55,7 +55,6 @@ export function matchZh(_clause: string, reading: Reading): Found[] {
 
 function removeNegationZh(s: string): string {
   return s
-    .replace(/以前|过去|曾经/gu, '')
     .replace(/不再|再也不|早就不|已经不/u, '')
     .replace(/已经没有|没有/u, '有')
     .replace(/没(?=养|在|住|吃|是)/u, '')
