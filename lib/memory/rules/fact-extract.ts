@@ -113,9 +113,9 @@ function withoutTimes(text: string, times: Span[]): string {
   for (const { index, length } of [...times].sort((a, b) => b.index - a.index)) {
     const before = rest
       .slice(0, index)
-      .replace(/\s*\b(?:ever since|since|back in|in|on|from|by|as of|during|over|for)\s*$|[从自在于]$/iu, '');
+      .replace(/\s*\b(?:ever since|since|back in|in|on|from|by|as of|starting|beginning|effective|during|over|for)\s*$|[从自在于]$/iu, '');
     // 今年初, 去年底: the part of the period goes with it.
-    rest = `${before} ${rest.slice(index + length).replace(/^(?:初|底|起|以来)/u, '')}`;
+    rest = `${before} ${rest.slice(index + length).replace(/^(?:初|底|起|以来|开始)/u, '')}`;
   }
   return rest
     .replace(/\s+/g, ' ')

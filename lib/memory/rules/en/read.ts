@@ -55,7 +55,7 @@ const LEAD_IN = new RegExp(`^(?:[^,:;]{1,40}[,:;—–-]\\s*|(?:\\S+\\s+){1,3}?)
 const NOT_A_LEAD_IN =
   /\b(?:i|i'm|im|we|my|our|me|you|he|she|they|it|who|that|which|if|when|because|after|before|while|until)\b|\b(?:is|are|was|were|says|said|tells|told|thinks?|knows?|heard|in|on|at|to|of|for|with|from|about|into|without|by|than|like)\s*$|'s\s*$/i;
 
-function stripLead(clause: string): string {
+export function stripLead(clause: string): string {
   let rest = clause.replace(EDGE_PUNCTUATION, '').replace(REMEMBER, '');
   const lead = LEAD_IN.exec(rest)?.[0];
   if (lead && !NOT_A_LEAD_IN.test(lead) && !saysWhen(lead)) rest = rest.slice(lead.length);
