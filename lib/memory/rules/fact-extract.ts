@@ -114,8 +114,8 @@ function withoutTimes(text: string, times: Span[]): string {
     const before = rest
       .slice(0, index)
       .replace(/\s*\b(?:ever since|since|back in|in|on|from|by|as of|starting|beginning|effective|during|over|for)\s*$|[从自在于]$/iu, '');
-    // 今年初, 去年底: the part of the period goes with it.
-    rest = `${before} ${rest.slice(index + length).replace(/^(?:初|底|起|以来|开始)/u, '')}`;
+    // 今年初, 去年底, 从上周开始, "from May on": the part of the period goes with it.
+    rest = `${before} ${rest.slice(index + length).replace(/^(?:初|底|起|以来|开始|\s+on(?:wards?)?\b)/iu, '')}`;
   }
   return rest
     .replace(/\s+/g, ' ')
