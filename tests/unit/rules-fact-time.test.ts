@@ -10,6 +10,7 @@ describe('tense and aspect place a statement: current state or past', () => {
   it.each([
     // Present, perfect and a change in the past tense all tell what holds now.
     ['I have been living in Ghent for two years', 'location', 'ghent'],
+    ["I've been working at Hillcrest School since January", 'work', 'hillcrest school'],
     ['We relocated to Uppsala in March', 'location', 'uppsala'],
     ['From next week on I begin at Tessera Robotics', 'work', 'tessera robotics'],
     ['Nowadays I handle the payroll for Brightwell Farms', 'work', 'brightwell farms'],

@@ -13,11 +13,13 @@ export function timingEn({ s: clause }: Reading): Timing {
   const doc = nlp(clause);
   const verbs = doc.verbs();
   const verb = verbs.eq(0) as typeof verbs;
-  const grammar = (verb.json()[0] as { verb?: { grammar?: { tense?: string; form?: string } } } | undefined)?.verb?.grammar;
-  const past = grammar?.tense === 'PastTense' && grammar.form !== 'present-perfect';
+  const { tense = '', form = '' } =
+    (verb.json()[0] as { verb?: { grammar?: { tense?: string; form?: string } } } | undefined)?.verb?.grammar ?? {};
+  // Forms: simple-past, past-progressive, passive-past, auxiliary-past ("used to"), present-perfect-progressive …
+  const past = form ? /(?:^|-)past(?:-|$)/.test(form) : tense === 'PastTense';
   if (!past) return { origin: ORIGIN_EN.test(clause), past: false, present: clause };
   // The same statement in the present, for the slot patterns: "I was based in" → "I am based in", "I used to work" → "I work".
-  if (!grammar.form?.startsWith('passive')) verb.toInfinitive();
+  if (!form.startsWith('passive')) verb.toInfinitive();
   const present = doc
     .text()
     .replace(/\b(i) (?:be|is|was)\b/i, '$1 am')
