@@ -82,10 +82,9 @@ function extractClause(language: Language, clause: string, now: Date, greeted: b
  */
 function placedInTime(language: Language, clause: string, reading: Reading, greeted: boolean): Found[] {
   const said = language.match(clause, reading, greeted);
-  const timing = language.timing(reading);
-  if (timing.origin && said.length) return said.flatMap((f) => asPast(f, true));
-  if (!timing.past || said.length) return said;
-  return language.match(clause, { ...reading, s: timing.present, raw: timing.present }, greeted).flatMap((f) => asPast(f, false));
+  if (said.length) return language.origin(reading) ? said.flatMap((f) => asPast(f, true)) : said;
+  const present = language.pastAsPresent(reading);
+  return present ? language.match(clause, { ...reading, s: present, raw: present }, greeted).flatMap((f) => asPast(f, false)) : [];
 }
 
 /** The user's story (homes, jobs, people, pets) is kept as past; a past habit or taste only ends the current one it names. */

@@ -115,12 +115,6 @@ export type Found = { slot: FactSlot; value: string; negated?: boolean; said?: s
 /** A clause as a language's slot patterns read it: `s` without its date phrases, `raw` with them; `future` when a date lies ahead. */
 export type Reading = { s: string; raw: string; future: boolean };
 
-/**
- * When a clause places what it says: `past` for a past state or habit, `origin` for where the user comes from (both never
- * replace a current fact); `present`: the clause restated in the present, for the slot patterns to read a past state.
- */
-export type Timing = { past: boolean; origin: boolean; present: string };
-
 /** What the shared extraction loop needs from each language (lib/memory/rules/en, lib/memory/rules/zh). */
 export type Language = {
   /** The clauses of a sentence, each with its own subject, and lead-ins ("well, ", "remember that ") taken off. */
@@ -131,8 +125,10 @@ export type Language = {
   normalise(clause: string): string;
   /** Present-time words ("these days", 现在), global: they say when, not what, and are read like dates. */
   present: RegExp;
-  /** Tense and aspect: whether the clause tells the current state or the past (its dates already out). */
-  timing(reading: Reading): Timing;
+  /** Whether the clause says where the user comes from ("I grew up in", 老家在): past, whatever its tense. */
+  origin(reading: Reading): boolean;
+  /** A clause whose tense or aspect places it in the past, restated in the present for the slot patterns; else null. */
+  pastAsPresent(reading: Reading): string | null;
   /** The facts the user states about themselves in one clause; `greeted` when the sentence opens with a greeting. */
   match(clause: string, reading: Reading, greeted: boolean): Found[];
 };
