@@ -18,6 +18,7 @@ describe('tense and aspect place a statement: current state or past', () => {
     ['目前我在苏宁上班', 'work', '苏宁'],
     ['我们一家去年搬到了珠海', 'location', '珠海'],
     ['我跳槽当产品经理了', 'work', '产品经理'],
+    ['从下个月开始我到华润上班', 'work', '华润'],
   ])('%s → current %s %s', (text, slot, value) => {
     expect(extract(text)).toContainEqual([slot, value, false]);
   });
@@ -29,6 +30,7 @@ describe('tense and aspect place a statement: current state or past', () => {
     ['Back then I lived in Cusco', 'location:cusco'],
     ['I was brought up in Kraków', 'origin:kraków'],
     ["I'm originally from Tartu", 'origin:tartu'],
+    ['I spent my teens in Valparaíso', 'origin:valparaíso'],
     ['我年轻时在矿上当过工人', 'work:工人'],
     ['我从前住在拉萨', 'location:拉萨'],
     ['我家乡在云南大理', 'origin:云南大理'],

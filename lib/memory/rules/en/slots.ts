@@ -291,7 +291,9 @@ function locationEn({ s }: EnContext): Found[] | null {
     ) ??
     /^i am (?:originally )?from (.+)$/i.exec(s) ??
     /^i (?:come|came|hail) (?:originally )?from (.+)$/i.exec(s) ??
-    /^i (?:was (?:born|raised|brought up)(?: and (?:raised|bred|brought up))?|grew up) in (.+)$/i.exec(s) ??
+    /^i (?:was (?:born|raised|brought up)(?: and (?:raised|bred|brought up))?|grew up|spent my (?:childhood|youth|teens|early years)) in (.+)$/i.exec(
+      s,
+    ) ??
     /^my (?:home ?town|home town|home|house|apartment|flat|place|address|home address|city) is (?:in |at |on )?(.+)$/i.exec(s) ??
     /^(?:i|we) (?:have )?(?:bought|rented|own) (?:a |an )?(?:house|flat|apartment|condo|place|home) in (.+)$/i.exec(s) ??
     /^i am (?:a |an )?(?:resident|native|local) of (.+)$/i.exec(s);

@@ -8,7 +8,7 @@ import type { Reading } from '../fact-types';
 import { stripLead } from './read';
 
 /** Words that say where the user comes from, whatever the tense: "I was born in", "I'm originally from", "my hometown". */
-const ORIGIN_EN = /\b(?:born|grew up|raised|brought up|originally|home ?town|birthplace)\b/i;
+const ORIGIN_EN = /\b(?:born|grew up|raised|brought up|originally|home ?town|birthplace|childhood|youth|teens|early years)\b/i;
 
 export const originEn = ({ s }: Reading) => ORIGIN_EN.test(s);
 

@@ -464,7 +464,8 @@ const ZH_STUDENT: Record<string, string> = {
 };
 
 function workZh({ s }: ZhContext): Found[] | null {
-  let m = /^我(?:们)?在(.+?)(?:工作|上班|任职|供职|实习|打工|做事|就职)$/u.exec(s);
+  // 在…上班, and 去…上班 for a job that starts (下周一起我去…上班).
+  let m = /^我(?:们)?[在去到](.+?)(?:工作|上班|任职|供职|实习|打工|做事|就职)$/u.exec(s);
   if (m) return one('work', cleanZh(m[1]).replace(/^(?:一家|一个|一所|一间|家|个)/u, ''));
   m = /^我(?:在)?(?:读|念|上)(研究生|博士|硕士|大学|本科|高中|初中|小学|大[一二三四]|研[一二三])$/u.exec(s);
   if (m) return one('work', ZH_STUDENT[m[1][0]] ?? `${m[1]}生`);
