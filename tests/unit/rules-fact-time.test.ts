@@ -19,6 +19,8 @@ describe('tense and aspect place a statement: current state or past', () => {
     ['我们一家去年搬到了珠海', 'location', '珠海'],
     ['我跳槽当产品经理了', 'work', '产品经理'],
     ['从下个月开始我到华润上班', 'work', '华润'],
+    // A memory verb as a label announces what to remember.
+    ['Save: as of October home is Aarhus', 'location', 'aarhus'],
   ])('%s → current %s %s', (text, slot, value) => {
     expect(extract(text)).toContainEqual([slot, value, false]);
   });
