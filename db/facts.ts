@@ -56,12 +56,12 @@ export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
   }));
 }
 
-/** Candidates for reconciliation: the active facts of the same slot, plus the most similar others. */
-export async function findRelatedActiveFacts(userId: string, slot: string, embedding: number[], keywords: string[]): Promise<Fact[]> {
+/** Candidates for reconciliation: the active facts of the given slots, plus the most similar others. */
+export async function findRelatedActiveFacts(userId: string, slots: string[], embedding: number[], keywords: string[]): Promise<Fact[]> {
   const sameSlot = await getDb()
     .select()
     .from(facts)
-    .where(and(eq(facts.userId, userId), eq(facts.status, 'active'), eq(facts.slot, slot)));
+    .where(and(eq(facts.userId, userId), eq(facts.status, 'active'), inArray(facts.slot, slots)));
   const similar = await searchFacts({ userId, embedding, keywords, k: 5 });
   const byId = new Map(sameSlot.map((f) => [f.id, f]));
   for (const hit of similar) byId.set(hit.fact.id, hit.fact);

@@ -14,4 +14,5 @@ export const FACT_KINDS = [
   ['dislike', 'Something I dislike'],
   ['date', 'A date'],
   ['plan', 'A plan'],
+  ['past', 'From my past'],
 ] as const satisfies ReadonlyArray<readonly [FactKind, string]>;

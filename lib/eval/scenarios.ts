@@ -26,6 +26,8 @@ export const scenarioFileSchema = z.object({
         context_absent: z.array(z.string().min(1)).optional(),
         /** Strings the context must hold exactly once: a statement told several times is sent once. */
         context_once: z.array(z.string().min(1)).optional(),
+        /** Strings some active fact given in the context must hold. */
+        facts_present: z.array(z.string().min(1)).optional(),
       }),
     }),
   ),
@@ -71,6 +73,7 @@ export async function runScenarios(file: ScenarioFile): Promise<ScenarioResult[]
         const count = occurrences(text, s);
         return count === 1 ? [] : [`context holds "${s}" ${count} times, not once`];
       }),
+      ...(expect.facts_present ?? []).filter((s) => !facts.some((f) => f.includes(s))).map((s) => `no active fact given holds "${s}"`),
     ];
     results.push({
       id: scenario.id,

@@ -32,6 +32,9 @@ describe('memory scenarios on the offline defaults', () => {
   // A third set in other words (names said sideways, unmarked titles, changes said through habits, new conversations): the probe that found the gaps fixed in the stop after.
   for (const scenario of load(path.resolve('tests/fixtures/scenarios-own-words-probe.json')))
     it(`own words, probe: ${scenario.id}`, () => expectPass(scenario));
+  // Changes of fact said in new ways (current state vs past or origin), English and Chinese, same and new conversation.
+  for (const scenario of load(path.resolve('tests/fixtures/scenarios-fact-changes.json')))
+    it(`fact changes: ${scenario.id}`, () => expectPass(scenario));
   describe.skipIf(!hasShared)('shared visible scenarios', () => {
     for (const scenario of hasShared ? load(shared) : []) it(`shared: ${scenario.id}`, () => expectPass(scenario));
   });

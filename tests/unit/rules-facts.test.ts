@@ -28,7 +28,7 @@ describe('extractFactCandidates: one fact per message', () => {
     ['I live in Berlin', 'location', 'berlin'],
     ['I moved to Lisbon', 'location', 'lisbon'],
     ["I'm based in New York", 'location', 'new york'],
-    ["I'm originally from Spain", 'location', 'spain'],
+    ["I'm originally from Spain", 'past', 'origin:spain'],
     ['I live in Berlin, Germany', 'location', 'berlin, germany'],
     ["I don't live in Berlin anymore", 'location', 'berlin', true],
     // work
@@ -187,7 +187,7 @@ describe('extractFactCandidates: several facts in one message', () => {
     [
       'I used to live in Berlin but now I live in Lisbon',
       [
-        ['location', 'berlin', true],
+        ['past', 'location:berlin', false],
         ['location', 'lisbon', false],
       ],
     ],
@@ -210,7 +210,7 @@ describe('extractFactCandidates: several facts in one message', () => {
     [
       '我以前住在柏林，现在搬到了里斯本',
       [
-        ['location', '柏林', true],
+        ['past', 'location:柏林', false],
         ['location', '里斯本', false],
       ],
     ],

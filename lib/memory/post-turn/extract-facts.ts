@@ -18,7 +18,7 @@ import { embedTexts } from '../embed';
 import { endFacts } from '../forget-facts';
 import { searchKeywords } from '../keywords';
 import { locateStatement } from '../redaction';
-import { TYPED_SLOTS } from '../rules/fact-types';
+import { splitKey, TYPED_SLOTS } from '../rules/fact-types';
 import {
   decideFactUpdate,
   detectForgetRequest,
@@ -146,7 +146,9 @@ async function reconcile(
       actor: actorOf(models),
       source: { messageId: question.id, ...locateStatement(written, candidate.text) },
     };
-    const related = await findRelatedActiveFacts(job.userId, candidate.slot, embeddings[i], searchKeywords(candidate.text));
+    // A past statement is weighed against the current facts of what it was ("work:siemens" against work).
+    const slots = candidate.slot === 'past' ? ['past', splitKey(candidate.value)[0]] : [candidate.slot];
+    const related = await findRelatedActiveFacts(job.userId, slots, embeddings[i], searchKeywords(candidate.text));
     const decisions = models.memory
       ? await decideWithModel(models, candidate, related)
       : decideFactUpdate(candidate, related.map(existing));
@@ -209,7 +211,7 @@ async function extractWithModel(models: Models, text: string, saidAt: Date): Pro
     model: models.memory!,
     output: Output.object({ schema: candidateSchema }),
     instructions:
-      'Extract durable facts the user states about themselves (name, where they live, work, diet, allergies, family, pets, likes, dislikes, dates, plans). Ignore questions, requests, one-off events and opinions about other people. Return an empty list when there are none.',
+      'Extract durable facts the user states about themselves (name, where they live, work, diet, allergies, family, pets, likes, dislikes, dates, plans). What held before or where they come from ("I grew up in Gdańsk", "I used to work at Siemens") is slot past, valued "origin:gdańsk" or "<slot>:<value>" ("work:siemens"): it never replaces a current fact. Ignore questions, requests, one-off events and opinions about other people. Return an empty list when there are none.',
     prompt: `Message sent on ${saidAt.toISOString().slice(0, 10)}:\n${text}`,
     maxRetries: 1,
   });

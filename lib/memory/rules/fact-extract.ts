@@ -8,7 +8,7 @@
  * 我妈妈…) only tells who the user's people and pets are. Pure: the only clock is `now`, dates are UTC.
  */
 import { english } from './en';
-import { type FactCandidate, isChinese, type Language } from './fact-types';
+import { type FactCandidate, type FactSlot, type Found, isChinese, type Language, type Reading } from './fact-types';
 import { findDates } from './relative-dates';
 import { chinese } from './zh';
 
@@ -61,8 +61,8 @@ function extractClause(language: Language, clause: string, now: Date, greeted: b
   const future = dates.some((d) => d.future);
   const past = dates.find((d) => !d.future);
   const validFrom = past && !future ? past.start.toISOString().slice(0, 10) : undefined;
-  return language
-    .match(clause, { s: withoutTimes(raw, [...dates, ...presentWords(language, raw, dates)]), raw, future }, greeted)
+  const reading = { s: withoutTimes(raw, [...dates, ...presentWords(language, raw, dates)]), raw, future };
+  return placedInTime(language, clause, reading, greeted)
     .filter((f) => f.value.length > 0 || f.negated)
     .map((f) => ({
       slot: f.slot,
@@ -72,6 +72,30 @@ function extractClause(language: Language, clause: string, now: Date, greeted: b
       // A date fact carries its date in the value; validFrom is for facts that started at some point.
       ...(validFrom && f.slot !== 'date' ? { validFrom } : {}),
     }));
+}
+
+/**
+ * The facts a clause states, placed in time by its tense and aspect. Read as said, a past-tense change ("I moved to",
+ * 搬到了) tells the current state. A past state ("I lived in", "I used to work at", 我以前住在) finds nothing as said: it
+ * is read again in the present and kept as past; so is an origin ("I grew up in", 老家在). A past fact replaces no current
+ * one (fact-reconcile.ts); a date keeps its slot (a birthday is not over), and what never held is no past.
+ */
+function placedInTime(language: Language, clause: string, reading: Reading, greeted: boolean): Found[] {
+  const said = language.match(clause, reading, greeted);
+  if (said.length) return language.origin(reading) ? said.flatMap((f) => asPast(f, true)) : said;
+  const present = language.pastAsPresent(reading);
+  return present ? language.match(clause, { ...reading, s: present, raw: present }, greeted).flatMap((f) => asPast(f, false)) : [];
+}
+
+/** The user's story (homes, jobs, people, pets) is kept as past; a past habit or taste only ends the current one it names. */
+const STORY_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['location', 'work', 'family', 'pet']);
+
+function asPast(found: Found, origin: boolean): Found[] {
+  if (found.slot === 'date') return [found];
+  if (found.negated) return [];
+  if (!STORY_SLOTS.has(found.slot)) return [{ ...found, negated: true }];
+  const key = origin && found.slot === 'location' ? 'origin' : found.slot;
+  return [{ slot: 'past', value: `${key}:${found.value}`, ...(found.said ? { said: found.said } : {}) }];
 }
 
 type Span = { index: number; length: number };
@@ -88,9 +112,9 @@ function withoutTimes(text: string, times: Span[]): string {
   for (const { index, length } of [...times].sort((a, b) => b.index - a.index)) {
     const before = rest
       .slice(0, index)
-      .replace(/\s*\b(?:ever since|since|back in|in|on|from|by|as of|during|over|for)\s*$|[从自在于]$/iu, '');
-    // 今年初, 去年底: the part of the period goes with it.
-    rest = `${before} ${rest.slice(index + length).replace(/^(?:初|底|起|以来)/u, '')}`;
+      .replace(/\s*\b(?:ever since|since|back in|in|on|from|by|as of|starting|beginning|effective|during|over|for)\s*$|[从自在于]$/iu, '');
+    // 今年初, 去年底, 从上周开始, "from May on": the part of the period goes with it.
+    rest = `${before} ${rest.slice(index + length).replace(/^(?:初|底|起|以来|开始|\s+on(?:wards?)?\b)/iu, '')}`;
   }
   return rest
     .replace(/\s+/g, ' ')

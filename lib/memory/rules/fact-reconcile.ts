@@ -24,6 +24,7 @@ export function decideFactUpdate(candidate: FactCandidate, similar: ExistingFact
       similar.filter((fact) => fact.slot === candidate.slot),
     ).map((fact) => ({ event: 'DELETE', factId: fact.id, candidate }));
   }
+  if (candidate.slot === 'past') return pastUpdate(candidate, similar);
   // Likes and dislikes are one slot of opinions: the attitude is what is said about the thing.
   const opinion = (slot: string) => (slot === 'dislike' ? 'like' : slot);
   const related = similar
@@ -41,6 +42,18 @@ function relate(candidate: FactCandidate, fact: ExistingFact): 'same' | 'changed
   const [a, b] = [candidate.value, fact.value];
   if (valuesMatch(a, b) || featureOverlap(a, b, 'max') >= SAME_STATEMENT) return candidate.slot === fact.slot ? 'same' : 'changed';
   return SINGLE_VALUED_SLOTS.has(candidate.slot) || sameChoice(candidate, fact) ? 'changed' : null;
+}
+
+/**
+ * A past statement replaces no other current fact: known already (NONE), or it ends the current fact that says the
+ * same ("I used to be vegetarian" while vegetarian is on record: UPDATE), or it is ADDed beside the current one.
+ */
+function pastUpdate(candidate: FactCandidate, similar: ExistingFact[]): FactDecision[] {
+  const known = similar.find((fact) => fact.slot === 'past' && relateKeyed(candidate.value, fact.value) === 'same');
+  if (known) return [{ event: 'NONE', factId: known.id, candidate }];
+  const [slot, value] = splitKey(candidate.value);
+  const ended = similar.filter((fact) => fact.slot === slot && valuesMatch(fact.value, value));
+  return ended.length ? ended.map((fact) => ({ event: 'UPDATE', factId: fact.id, candidate })) : [{ event: 'ADD', candidate }];
 }
 
 /**

@@ -5,7 +5,21 @@
 import { contentFeatures } from '@/lib/llm/text-features';
 
 /** The slots the extractor fills; what fits none stays findable in the conversation's episodes. */
-export const TYPED_SLOTS = ['name', 'location', 'work', 'diet', 'allergy', 'family', 'pet', 'like', 'dislike', 'date', 'plan'] as const;
+/** 'past': what held before or where the user comes from ("I grew up in Gdańsk", "I used to work at Siemens"), valued "origin:gdańsk", "work:siemens". */
+export const TYPED_SLOTS = [
+  'name',
+  'location',
+  'work',
+  'diet',
+  'allergy',
+  'family',
+  'pet',
+  'like',
+  'dislike',
+  'date',
+  'plan',
+  'past',
+] as const;
 /** Every slot a fact may have: the typed ones, and 'statement' for notes added by hand. */
 export const FACT_SLOTS = ['statement', ...TYPED_SLOTS] as const;
 export type FactSlot = (typeof FACT_SLOTS)[number];
@@ -35,8 +49,8 @@ export type ForgetRequest = { all: boolean; slots: FactSlot[]; terms: string[] }
 /** A person has one name, one home, one job and one diet at a time: a new value replaces the old one. */
 export const SINGLE_VALUED_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['name', 'location', 'work', 'diet']);
 
-/** Slots whose values are "kind:name" keys ("sister:anna", "dog:rex", "birthday:05-03"). */
-export const KEYED_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['family', 'pet', 'date']);
+/** Slots whose values are "kind:name" keys ("sister:anna", "dog:rex", "birthday:05-03", "location:porto"). */
+export const KEYED_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['family', 'pet', 'date', 'past']);
 
 export const HAN = /\p{Script=Han}/u;
 
@@ -111,6 +125,10 @@ export type Language = {
   normalise(clause: string): string;
   /** Present-time words ("these days", 现在), global: they say when, not what, and are read like dates. */
   present: RegExp;
+  /** Whether the clause says where the user comes from ("I grew up in", 老家在): past, whatever its tense. */
+  origin(reading: Reading): boolean;
+  /** A clause whose tense or aspect places it in the past, restated in the present for the slot patterns; else null. */
+  pastAsPresent(reading: Reading): string | null;
   /** The facts the user states about themselves in one clause; `greeted` when the sentence opens with a greeting. */
   match(clause: string, reading: Reading, greeted: boolean): Found[];
 };

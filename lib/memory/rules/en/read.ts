@@ -44,9 +44,12 @@ export function splitClauses(sentence: string): string[] {
 }
 
 const EDGE_PUNCTUATION = /^[\s,，、"'“”‘’()（）-]+|[\s,，、"'“”‘’()（）.!?。！？]+$/gu;
-/** "Please remember that I'm vegan", "Don't forget: my birthday is May 3": the fact is what follows. */
+/**
+ * "Please remember that I'm vegan", "Don't forget: my birthday is May 3": the fact is what follows. A memory verb as
+ * a label ("Update: …", "Save: …") introduces what to remember too, not a request.
+ */
 const REMEMBER =
-  /^(?:(?:please|pls|can you|could you|would you|i want you to|i'd like you to|i need you to|just)\s+)*(?:remember|note|keep in mind|make a note|take note|don['’]?t forget|do not forget)(?:\s+(?:that|this))?\s*[,:]?\s+(?=\S)/i;
+  /^(?:(?:please|pls|can you|could you|would you|i want you to|i'd like you to|i need you to|just)\s+)*(?:(?:remember|note|keep in mind|make a note|take note|don['’]?t forget|do not forget)(?:\s+(?:that|this))?\s*[,:]?|(?:update|save|record|store|memori[sz]e|change)\s*:)\s+(?=\S)/i;
 /**
  * Words before the subject that say nothing about the user: "well, ", "oh and by the way, ", "Update: ", "Actually ".
  * Not words that make the subject their object ("… told me", "… back in my diet").
@@ -55,7 +58,7 @@ const LEAD_IN = new RegExp(`^(?:[^,:;]{1,40}[,:;—–-]\\s*|(?:\\S+\\s+){1,3}?)
 const NOT_A_LEAD_IN =
   /\b(?:i|i'm|im|we|my|our|me|you|he|she|they|it|who|that|which|if|when|because|after|before|while|until)\b|\b(?:is|are|was|were|says|said|tells|told|thinks?|knows?|heard|in|on|at|to|of|for|with|from|about|into|without|by|than|like)\s*$|'s\s*$/i;
 
-function stripLead(clause: string): string {
+export function stripLead(clause: string): string {
   let rest = clause.replace(EDGE_PUNCTUATION, '').replace(REMEMBER, '');
   const lead = LEAD_IN.exec(rest)?.[0];
   if (lead && !NOT_A_LEAD_IN.test(lead) && !saysWhen(lead)) rest = rest.slice(lead.length);

@@ -5,12 +5,13 @@
 import { type Found, firstFound, one, type Reading } from '../fact-types';
 import { statedDate } from '../relative-dates';
 import { ENTITIES_EN, ENTITY_EN, ENTITY_MODIFIER, entityValue, familyPetEn, introduction, leadingName, nameEn, petLossEn } from './people';
-import { cleanEn, cutEn, MENTIONS_ASSISTANT, PRONOUN_OBJECT, splitListEn, stripSubjectAdverbs } from './read';
+import { cleanEn, cutEn, MENTIONS_ASSISTANT, PRONOUN_OBJECT, splitListEn, stripLead, stripSubjectAdverbs } from './read';
 
 type EnContext = Reading & { greeted: boolean };
 
 export function matchEn(_clause: string, reading: Reading, greeted: boolean): Found[] {
-  const s = stripSubjectAdverbs(reading.s);
+  // A lead-in before a date ("Update: as of May my home is …") is one once the date is out.
+  const s = stripSubjectAdverbs(stripLead(reading.s));
   const ctx: EnContext = { s, raw: stripSubjectAdverbs(reading.raw), future: reading.future, greeted };
   const special = dietByFoodEn(s, ctx.raw) ?? workEndEn(s) ?? petLossEn(s) ?? cancelledPlanEn(s) ?? cantStandEn(s) ?? movedAwayEn(s);
   if (special) return special;
@@ -25,16 +26,13 @@ export function matchEn(_clause: string, reading: Reading, greeted: boolean): Fo
   return found?.map((f) => ({ ...f, negated: true })) ?? [];
 }
 
-const EN_CHANGE =
-  /\b(?:any ?more|any longer|no longer|used to)\b|^i (?:stopped|quit|gave up|have stopped|have quit|have given up) being\b/i;
+const EN_CHANGE = /\b(?:any ?more|any longer|no longer)\b|^i (?:stopped|quit|gave up|have stopped|have quit|have given up) being\b/i;
 const EN_NEGATION = /^(?:i|we)(?: \S+)? (?:not|no longer|never)\b/i;
 
 function removeNegationEn(s: string): string {
   return s
     .replace(/\b(?:any ?more|any longer)\b/gi, '')
     .replace(/\bno longer\b/i, '')
-    .replace(/\bused to be\b/i, 'am')
-    .replace(/\bused to\b/i, '')
     .replace(/^i (?:stopped|quit|gave up|have stopped|have quit|have given up) being\b/i, 'i am')
     .replace(/\b(?:do|does|did) not (?:really )?/i, '')
     .replace(/\b(have|has) not got\b/i, '$1')
@@ -159,6 +157,8 @@ function likeEn({ s }: EnContext): Found[] | null {
   if (m && !/^(?:not|no)\b/i.test(m[1])) return objectValues(m[1]).map((value) => ({ slot: 'like', value }));
   m = /^my (?:hobby|hobbies|passion|passions|interests?|pastimes?) (?:is|are|include|includes) (.+)$/i.exec(s);
   m ??= LIKE_RE.exec(s);
+  // A switch of habit names what the user has now: "I've switched over to rooibos".
+  m ??= /^i (?:have )?(?:switched|changed|gone|went|moved)(?: over| back)? to (.+)$/i.exec(s);
   return m ? objectValues(m[1]).map((value) => ({ slot: 'like', value })) : null;
 }
 
@@ -291,12 +291,20 @@ function locationEn({ s }: EnContext): Found[] | null {
     ) ??
     /^i am (?:originally )?from (.+)$/i.exec(s) ??
     /^i (?:come|came|hail) (?:originally )?from (.+)$/i.exec(s) ??
-    /^i (?:was (?:born and )?(?:raised|brought up)|grew up) in (.+)$/i.exec(s) ??
+    /^i (?:was (?:born|raised|brought up)(?: and (?:raised|bred|brought up))?|grew up|spent my (?:childhood|youth|teens|early years)) in (.+)$/i.exec(
+      s,
+    ) ??
     /^my (?:home ?town|home town|home|house|apartment|flat|place|address|home address|city) is (?:in |at |on )?(.+)$/i.exec(s) ??
     /^(?:i|we) (?:have )?(?:bought|rented|own) (?:a |an )?(?:house|flat|apartment|condo|place|home) in (.+)$/i.exec(s) ??
     /^i am (?:a |an )?(?:resident|native|local) of (.+)$/i.exec(s);
-  const place = m && placeValue(m[1]);
+  const place = m ? placeValue(m[1]) : homeNamedEn(s);
   return place ? one('location', place) : null;
+}
+
+/** "home is Lyon", "…, so our new home base is Tallinn": a home named by its place's name. */
+function homeNamedEn(s: string): string | null {
+  const m = /^(?:[^,:;]{1,40}[,:;]\s*(?:so |and )?)?(?:(?:my|our) )?(?:[a-z]+ )?home(?: [a-z]+)? is (?:now )?(.+)$/i.exec(s);
+  return m && /^\p{Lu}/u.test(m[1]) ? placeValue(m[1]) : null;
 }
 
 /** "I moved out of Berlin" (and nowhere named): the old home ends. */
@@ -344,7 +352,9 @@ function workEn({ s }: EnContext): Found[] | null {
     /^i (?:got|landed|started|accepted|took|have|just got|have got|started a) (?:a |an |my |the )?(?:new )?(?:job|position|role|internship|gig) (?:at|with|as|for) (?:an? )?(.+)$/i.exec(
       s,
     ) ??
-    /^i (?:started|have started) (?:working|work) (?:at|for) (.+)$/i.exec(s);
+    /^i (?:started|have started) (?:working|work) (?:at|for) (.+)$/i.exec(s) ??
+    // A named employer the user starts at ("I begin at Quarry Labs on Thursday"), or does the work of ("I do the books for Acme").
+    namedEmployerEn(s);
   if (m) {
     const value = cleanEn(cutEn(m[1]));
     return value ? one('work', value) : null;
@@ -366,6 +376,15 @@ function workEn({ s }: EnContext): Found[] | null {
   if (m) return one('work', `student at ${cleanEn(cutEn(m[1]))}`);
   m = /^i teach (.+)$/i.exec(s);
   return m ? one('work', `teach ${cleanEn(cutEn(m[1]))}`) : null;
+}
+
+/** A named employer the user starts at ("I begin at Quarry Labs on Thursday"), or does the work of ("I do the books for Acme"). */
+function namedEmployerEn(s: string): RegExpExecArray | null {
+  const m =
+    /^i (?:start|begin|started|began|am starting|will start|will begin)(?: work| working| my new job| a new job)? (?:at|with) (.+)$/i.exec(
+      s,
+    ) ?? /^i (?:do|handle|manage|run|keep|write|design|build|edit|lead) (?:the|all the|their) [\w\s-]{1,30}? (?:for|at) (.+)$/i.exec(s);
+  return m && /^\p{Lu}/u.test(m[1]) ? m : null;
 }
 
 /** "I quit my job", "I got laid off from Acme": the job ends (a negated work fact; no value = whatever job it was). */

@@ -42,9 +42,15 @@ export function matchZh(_clause: string, reading: Reading): Found[] {
   const s0 = reading.s;
   const special = dietByFoodZh(s0, reading.raw) ?? workEndZh(s0) ?? petLossZh(s0) ?? cancelledPlanZh(s0) ?? movedAwayZh(s0);
   if (special) return special;
-  const change = /不再|再也不|已经不|早就不|已经没有?|以前|过去|曾经|不.{0,12}了$|没有?.{0,12}了$/u.test(s0);
+  const change = /不再|再也不|已经不|早就不|已经没有?|不.{0,12}了$|没有?.{0,12}了$/u.test(s0);
   const plain = /^我.{0,4}?(?:不(?!耐|错|过敏)|没有|没)/u.test(s0) || /^我对.+?不过敏/u.test(s0);
-  const ctx: ZhContext = { s: stripZhAdverbs(s0), raw: stripZhAdverbs(reading.raw), future: reading.future, fromNegation: false };
+  // A sentence-final particle (了: a change that now holds) is not part of what is stated.
+  const ctx: ZhContext = {
+    s: stripZhAdverbs(s0).replace(ZH_PARTICLES, ''),
+    raw: stripZhAdverbs(reading.raw),
+    future: reading.future,
+    fromNegation: false,
+  };
   if (!change && !plain) return positiveZh(ctx) ?? [];
   const dislike = change ? null : dislikeZh(ctx);
   if (dislike) return dislike;
@@ -55,7 +61,6 @@ export function matchZh(_clause: string, reading: Reading): Found[] {
 
 function removeNegationZh(s: string): string {
   return s
-    .replace(/以前|过去|曾经/gu, '')
     .replace(/不再|再也不|早就不|已经不/u, '')
     .replace(/已经没有|没有/u, '有')
     .replace(/没(?=养|在|住|吃|是)/u, '')
@@ -158,7 +163,9 @@ function likeZh({ s }: ZhContext): Found[] | null {
     /^我是(.+?)的(?:粉丝|忠实粉丝|铁粉|爱好者|迷)$/u.exec(s) ??
     /^我是(.+?)(?:迷|爱好者|粉)$/u.exec(s) ??
     /^我对(.+?)(?:很|非常|特别|超级)?感兴趣$/u.exec(s) ??
-    new RegExp(`^我${ZH_INTENSIFIERS}(?:喜欢|爱|热爱|喜爱|钟爱|痴迷|迷上了|爱上了|迷恋|着迷于|偏爱|爱好|沉迷于?)(.+)$`, 'u').exec(s);
+    new RegExp(`^我${ZH_INTENSIFIERS}(?:喜欢|爱|热爱|喜爱|钟爱|痴迷|迷上了|爱上了|迷恋|着迷于|偏爱|爱好|沉迷于?)(.+)$`, 'u').exec(s) ??
+    // A switch of habit names what the user has now: 我改喝…, 我换成用….
+    /^我(?:改|换|转)(?:成|为)?((?:吃|喝|用|听|玩|看).+)$/u.exec(s);
   return m ? zhObjects(m[1]).map((value) => ({ slot: 'like', value })) : null;
 }
 
@@ -414,8 +421,8 @@ function locationZh({ s }: ZhContext): Found[] | null {
   const m =
     /^我(?:们)?(?:家)?住在(.+)$/u.exec(s) ??
     /^我(?:们)?(?:家)?住(?!的|过|址)(.+)$/u.exec(s) ??
-    /^我(?:们)?(?:家|一家)?(?:从.+?)?搬(?:家)?(?:到|去|来)了?(.+)$/u.exec(s) ??
-    /^我(?:们)?在(.+?)(?:生活|居住|定居|安家|住|落户|长大)$/u.exec(s) ??
+    /^我(?:们)?(?:家|一家|全家)?(?:从.+?)?搬(?:家)?(?:到|去|来)了?(.+?)(?:去|来)?$/u.exec(s) ??
+    /^我(?:们)?(?:是)?在(.+?)(?:生活|居住|定居|安家|住|落户|长大|出生)的?$/u.exec(s) ??
     /^我(?:是)?来自(.+)$/u.exec(s) ??
     /^我(?:是)?从(.+?)来的?$/u.exec(s) ??
     /^我(?:的)?(?:家|老家|家乡|故乡)(?:在|是)(.+)$/u.exec(s) ??
@@ -457,11 +464,12 @@ const ZH_STUDENT: Record<string, string> = {
 };
 
 function workZh({ s }: ZhContext): Found[] | null {
-  let m = /^我(?:们)?在(.+?)(?:工作|上班|任职|供职|实习|打工|做事|就职)$/u.exec(s);
+  // 在…上班, and 去…上班 for a job that starts (下周一起我去…上班).
+  let m = /^我(?:们)?[在去到](.+?)(?:工作|上班|任职|供职|实习|打工|做事|就职)$/u.exec(s);
   if (m) return one('work', cleanZh(m[1]).replace(/^(?:一家|一个|一所|一间|家|个)/u, ''));
   m = /^我(?:在)?(?:读|念|上)(研究生|博士|硕士|大学|本科|高中|初中|小学|大[一二三四]|研[一二三])$/u.exec(s);
   if (m) return one('work', ZH_STUDENT[m[1][0]] ?? `${m[1]}生`);
-  m = /^我(?:在.+?)?(?:当|做|担任)(.+)$/u.exec(s);
+  m = /^我(?:在.+?)?(?:转行|改行|跳槽)?(?:去)?(?:当|做|担任)(.+)$/u.exec(s);
   if (m && isZhProfession(cleanZh(m[1]))) return one('work', cleanZh(m[1]));
   m = /^我(?:是|是一名|是一个|是个|是一位|是名|是位)(.+)$/u.exec(s);
   if (m) {

@@ -1,0 +1,33 @@
+/**
+ * When an English clause places what it says, read by compromise's verb grammar (its model ships in the package):
+ * the first verb's tense and form. A past state or habit ("I lived in", "I was a nurse", "I used to work at") is past;
+ * the perfect ("I've lived here for years", "I've switched to") holds now, like the present and the future.
+ */
+import nlp from 'compromise';
+import type { Reading } from '../fact-types';
+import { stripLead } from './read';
+
+/** Words that say where the user comes from, whatever the tense: "I was born in", "I'm originally from", "my hometown". */
+const ORIGIN_EN = /\b(?:born|grew up|raised|brought up|originally|home ?town|birthplace|childhood|youth|teens|early years)\b/i;
+
+export const originEn = ({ s }: Reading) => ORIGIN_EN.test(s);
+
+/** "I was based in" → "I am based in", "I used to work at" → "I work at"; null for a clause not in the past. */
+export function pastAsPresentEn({ s }: Reading): string | null {
+  const clause = stripLead(s);
+  // Only the user's own statements become facts: tagging (a few milliseconds a clause) is spent on those alone.
+  if (!/^(?:i|we)\b/i.test(clause)) return null;
+  const doc = nlp(clause);
+  const verbs = doc.verbs();
+  const verb = verbs.eq(0) as typeof verbs;
+  const { tense = '', form = '' } =
+    (verb.json()[0] as { verb?: { grammar?: { tense?: string; form?: string } } } | undefined)?.verb?.grammar ?? {};
+  // Forms: simple-past, past-progressive, passive-past, auxiliary-past ("used to"), present-perfect-progressive …
+  const past = form ? /(?:^|-)past(?:-|$)/.test(form) : tense === 'PastTense';
+  if (!past) return null;
+  if (!form.startsWith('passive')) verb.toInfinitive();
+  return doc
+    .text()
+    .replace(/\b(i) (?:be|is|was)\b/i, '$1 am')
+    .replace(/\b(we) (?:be|is|were)\b/i, '$1 are');
+}
