@@ -93,8 +93,10 @@ const envSchema = databaseEnvSchema.extend({
   EPISODES_NEW_CONVERSATION_BEST: int(5),
   // 0 = auto: enough candidates to fill the block's share of the budget (5 to 50).
   EPISODES_TOP_K: int(0),
-  // The best this many episodes bring the exchanges next to them (NEIGHBOUR_SPAN before and after, 0 = none).
-  NEIGHBOUR_ANCHORS: int(4),
+  // The best this many episodes bring the exchanges next to them (NEIGHBOUR_SPAN before and after); 0 = auto: one in
+  // NEIGHBOUR_EVERY of the episodes the budget asks for, so a larger budget brings more neighbours.
+  NEIGHBOUR_ANCHORS: int(0),
+  NEIGHBOUR_EVERY: z.coerce.number().int().positive().default(5),
   NEIGHBOUR_SPAN: int(1),
   // Facts: what the user told about themselves, across conversations.
   FACTS_TOP_K: int(0),

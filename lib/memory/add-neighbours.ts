@@ -1,22 +1,27 @@
 import { neighbourEpisodes } from '@/db/episode-neighbours';
+import { recallTopK } from './budget-policy';
 import { episodeItem } from './recall-episodes';
 import { type ContextItem, step } from './state';
 
 /**
  * What was said right before and after the best earlier exchanges: an answer often spans two
  * neighbouring turns (a question and its reply, a story told over several messages), and a search
- * finds only the turn whose words match. Each of the first NEIGHBOUR_ANCHORS episodes found brings
+ * finds only the turn whose words match. Each of the first episodes found (NEIGHBOUR_ANCHORS; by
+ * default one in NEIGHBOUR_EVERY of those the budget asks for, so a larger budget brings more) brings
  * the exchanges next to it in its conversation (NEIGHBOUR_SPAN each side), listed right after it, so
  * the budget keeps them while it has room and drops them before weaker hits only when it must.
  * The question's own exchange is never a neighbour; neither is an episode already found.
  */
 export const addNeighbours = step({
   name: 'add_neighbours',
-  reads: ['config', 'scope', 'question', 'assistantMessageId', 'candidates'],
+  reads: ['config', 'models', 'history', 'scope', 'question', 'assistantMessageId', 'candidates'],
   writes: ['candidates'],
-  async run({ config, scope, question, assistantMessageId, candidates }) {
+  async run({ config, models, history, scope, question, assistantMessageId, candidates }) {
     const episodes = candidates.filter((c) => c.kind === 'episode');
-    const anchors = episodes.slice(0, config.NEIGHBOUR_ANCHORS);
+    const wanted =
+      config.NEIGHBOUR_ANCHORS ||
+      Math.max(1, Math.round(recallTopK(config, models.chatModelId, 'episodes', history.length === 0) / config.NEIGHBOUR_EVERY));
+    const anchors = episodes.slice(0, wanted);
     if (anchors.length === 0 || config.NEIGHBOUR_SPAN === 0) return { candidates };
     const idOf = (item: ContextItem) => item.key.slice('episode:'.length);
     const found = await neighbourEpisodes(scope.userId, anchors.map(idOf), config.NEIGHBOUR_SPAN);

@@ -54,11 +54,15 @@ export const recallFacts = step({
   },
 });
 
-/** "I prefer tea (like, current since 2026-11-22; replaces an earlier like)": which statement is current, and why. */
+/** "I prefer tea (like, current since 2026-11-22; replaces an earlier like)": which statement is current, and why; "I grew up in Tromsø (about the past, told 2026-11-22)". */
 function factLine(hit: FactHit): string {
   const { fact } = hit;
+  const since = fact.validFrom.toISOString().slice(0, 10);
   const notes = [
-    `${fact.slot === 'statement' ? '' : `${fact.slot}, `}current since ${fact.validFrom.toISOString().slice(0, 10)}`,
+    // A past or origin fact is not the user's current state: it says when it was told, not "current".
+    fact.slot === 'past'
+      ? `about the past, told ${since}`
+      : `${fact.slot === 'statement' ? '' : `${fact.slot}, `}current since ${since}`,
     ...(hit.replaces ? [`replaces an earlier ${fact.slot === 'statement' ? 'statement' : fact.slot}`] : []),
   ];
   return `${fact.content} (${notes.join('; ')})`;
