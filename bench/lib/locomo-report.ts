@@ -13,6 +13,8 @@ export type SystemSummary = {
   meanTokens: number;
   p95Tokens: number;
   shareOfFullHistoryTokens: number;
+  /** Context tokens spent per evidence turn present (categories 1–4): what the budget pays for each piece that answers. */
+  tokensPerEvidence: number | null;
 };
 
 /** Overall = categories 1–4 (5, adversarial, is reported on its own, as LoCoMo does). */
@@ -38,6 +40,7 @@ export function summarise(results: Record<string, QuestionResult[]>): SystemSumm
       meanTokens: Math.round(mean(tokens)),
       p95Tokens: Math.round(percentile(tokens, 95)),
       shareOfFullHistoryTokens: fullMean ? round(mean(tokens) / fullMean) : 0,
+      tokensPerEvidence: found(main) ? Math.round(main.reduce((sum, r) => sum + r.tokens, 0) / found(main)) : null,
     };
   });
 }
@@ -58,6 +61,7 @@ export function summaryTable(rows: SystemSummary[]): string {
       'mean tokens',
       'p95 tokens',
       'share of full',
+      'tokens per evidence',
     ],
     rows.map((r) => [
       r.system,
@@ -72,8 +76,10 @@ export function summaryTable(rows: SystemSummary[]): string {
       r.meanTokens,
       r.p95Tokens,
       `${(r.shareOfFullHistoryTokens * 100).toFixed(1)}%`,
+      r.tokensPerEvidence ?? '-',
     ]),
   );
 }
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
+const found = (rows: QuestionResult[]) => rows.reduce((sum, r) => sum + r.evidenceFound, 0);

@@ -105,7 +105,7 @@ export async function ingestSample(sample: LocomoSample, mode: Mode, limitTurns 
 }
 
 /** recall: strict, by evidence text present; creditedRecall: also counting evidence an item lists as its source. */
-export type QuestionResult = { category: number; recall: number; creditedRecall: number; tokens: number };
+export type QuestionResult = { category: number; recall: number; creditedRecall: number; tokens: number; evidenceFound: number };
 
 /**
  * A question's evidence recall, two ways. Strict (the headline): the share of its evidence turns whose
@@ -118,12 +118,12 @@ function evidenceRecall(
   ingested: IngestedSample,
   text: string,
   sources: Set<string>,
-): { strict: number; credited: number } {
+): { strict: number; credited: number; found: number } {
   const known = evidence.map((d) => ingested.turns.get(d)).filter((t) => t !== undefined);
-  if (known.length === 0) return { strict: 0, credited: 0 };
+  if (known.length === 0) return { strict: 0, credited: 0, found: 0 };
   const present = known.filter((t) => textPresent(text, t.text));
   const credited = known.filter((t) => sources.has(t.messageId) || textPresent(text, t.text));
-  return { strict: present.length / known.length, credited: credited.length / known.length };
+  return { strict: present.length / known.length, credited: credited.length / known.length, found: present.length };
 }
 
 function textPresent(context: string, turnText: string): boolean {
@@ -131,11 +131,12 @@ function textPresent(context: string, turnText: string): boolean {
   return context.includes(trimmed) || context.includes(JSON.stringify(trimmed).slice(1, -1));
 }
 
-const questionResult = (category: number, recall: { strict: number; credited: number }, tokens: number): QuestionResult => ({
+const questionResult = (category: number, recall: { strict: number; credited: number; found: number }, tokens: number): QuestionResult => ({
   category,
   recall: recall.strict,
   creditedRecall: recall.credited,
   tokens,
+  evidenceFound: recall.found,
 });
 
 /**

@@ -37,9 +37,13 @@ export function decomposeQuery(query: string): QueryParts {
 export function namesNotIn(text: string, query: string): string[] {
   const asked = query.toLowerCase();
   const names = new Set<string>();
-  for (const [name] of text.matchAll(/\b\p{Lu}[\p{Ll}\p{M}]+(?:\s\p{Lu}[\p{Ll}\p{M}]+)*/gu)) {
-    if (/^(User|Assistant)$/u.test(name) || asked.includes(name.toLowerCase())) continue;
-    if (contentFeatures(name).length > 0 && chrono.parse(name).length === 0) names.add(name);
+  for (const [run] of text.matchAll(/\b\p{Lu}[\p{Ll}\p{M}]+(?:\s\p{Lu}[\p{Ll}\p{M}]+)*/gu)) {
+    // A sentence may open with a capitalised stop word before the name ("Does Ottilie…").
+    const parts = run.split(/\s/u);
+    while (parts.length > 0 && contentFeatures(parts[0]).length === 0) parts.shift();
+    const name = parts.join(' ');
+    if (name === '' || /^(User|Assistant)$/u.test(name) || asked.includes(name.toLowerCase())) continue;
+    if (chrono.parse(name).length === 0) names.add(name);
   }
   return [...names];
 }
