@@ -32,6 +32,8 @@ export const EXACT_SEARCH_MAX_ROWS = 2000;
  * as the user has memories.
  */
 const ROWS_PER_TERM = 1000;
+/** How many rows, per row a lexical ranking returns, are scored by their own vectors (lexicalRanking). */
+const RESCORED_PER_RESULT = 5;
 
 /**
  * Hybrid recall over one memory table: rows ranked by cosine distance and by the query's lexemes
@@ -150,10 +152,12 @@ function vectorRanking(table: SQL, search: HybridSearch, limit: number): SQL {
 }
 
 /**
- * Rank rows by the query's lexemes (the `terms` of the statement) they hold, each weighted by how
- * rare it is among the matching rows (an IDF over the candidates) and by its length, so a rare name
- * outweighs a common word. Each lexeme is one lookup in the (user_id, search_vector) GIN index, at
- * most ROWS_PER_TERM rows.
+ * Rank rows by the query's lexemes (the `terms` of the statement) they hold. Each lexeme weighs by
+ * how rare it is among the matching rows (an IDF over the candidates) times its length, so a rare
+ * name outweighs a common word. The best RESCORED_PER_RESULT × limit rows by the sum of those
+ * weights are then ranked by each weight times the row's `ts_rank_cd` for that lexeme (how often it
+ * occurs, for the row's length), which only the row's own vector tells: read for those rows alone.
+ * Each lexeme is one lookup in the (user_id, search_vector) GIN index, at most ROWS_PER_TERM rows.
  */
 function lexicalRanking(table: SQL, scope: SQL, limit: number): SQL {
   // One pass over the matching rows (materialised): their lexeme hits give the document frequencies.
@@ -168,12 +172,24 @@ function lexicalRanking(table: SQL, scope: SQL, limit: number): SQL {
       ) h
     ),
     df as (select term, count(*) as rows from hits group by term),
-    matched as (select count(distinct id) as rows from hits)
-    select h.id, h.created_at,
-           row_number() over (order by sum(ln((matched.rows + 1.0) / df.rows) * length(h.term)) desc, h.created_at desc) as rank,
-           sum(ln((matched.rows + 1.0) / df.rows) * length(h.term))::float8 as score
-    from hits h join df on df.term = h.term cross join matched
-    group by h.id, h.created_at
+    matched as (select count(distinct id) as rows from hits),
+    weights as (
+      select t.term, t.query, ln((matched.rows + 1)::float8 / df.rows) * length(t.term) as weight
+      from terms t join df on df.term = t.term cross join matched
+    ),
+    best as (
+      select h.id, h.created_at from hits h join weights w on w.term = h.term
+      group by h.id, h.created_at
+      order by sum(w.weight) desc, h.created_at desc
+      limit ${limit * RESCORED_PER_RESULT}
+    ),
+    scored as (
+      select b.id, b.created_at, sum(w.weight * ts_rank_cd(e.search_vector, w.query, 1))::float8 as score
+      from best b join hits h on h.id = b.id join weights w on w.term = h.term join ${table} e on e.id = b.id
+      group by b.id, b.created_at
+    )
+    select id, created_at, row_number() over (order by score desc, created_at desc) as rank, score
+    from scored
     order by rank limit ${limit}`;
 }
 
