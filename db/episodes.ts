@@ -1,10 +1,11 @@
 import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { type HybridSearch, hybridSearch } from './hybrid-search';
+import { type HybridSearch, hybridSearch, type SearchHit } from './hybrid-search';
 import { type Executor, linkSources } from './provenance';
 import { episodes, memorySources } from './schema';
-import type { RankedCandidate } from './vector';
+import type { LexicalQuery } from './search-vector';
+import { searchVector } from './search-vector';
 
 export type NewEpisode = {
   userId: string;
@@ -12,8 +13,8 @@ export type NewEpisode = {
   userMessageId: string;
   assistantMessageId: string;
   content: string;
-  /** The content's lexical terms (lib/text/search-terms.ts documentTerms). */
-  searchTerms: string[];
+  /** The content's CJK terms (lib/text/search-terms.ts cjkTerms), for the lexical index. */
+  cjkTerms: string[];
   embedding: number[];
   createdAt: Date;
 };
@@ -25,7 +26,10 @@ export type NewEpisode = {
  */
 export async function putEpisodes(list: Array<NewEpisode & { sourceMessageIds: string[] }>): Promise<void> {
   if (list.length === 0) return;
-  const rows = list.map(({ sourceMessageIds: _, ...episode }) => episode);
+  const rows = list.map(({ sourceMessageIds: _, cjkTerms, ...episode }) => ({
+    ...episode,
+    searchVector: searchVector(episode.content, cjkTerms),
+  }));
   await getDb().transaction(async (tx) => {
     const stored = await tx
       .insert(episodes)
@@ -35,7 +39,7 @@ export async function putEpisodes(list: Array<NewEpisode & { sourceMessageIds: s
         set: {
           content: sql`excluded.content`,
           embedding: sql`excluded.embedding`,
-          searchTerms: sql`excluded.search_terms`,
+          searchVector: sql`excluded.search_vector`,
           userMessageId: sql`excluded.user_message_id`,
         },
       })
@@ -102,7 +106,7 @@ export async function blankEpisodesOf(userId: string, assistantMessageIds: strin
   if (assistantMessageIds.length === 0) return;
   await getDb()
     .update(episodes)
-    .set({ content: '', searchTerms: [] })
+    .set({ content: '', searchVector: sql`''::tsvector` })
     .where(and(eq(episodes.userId, userId), inArray(episodes.assistantMessageId, assistantMessageIds)));
 }
 
@@ -112,7 +116,7 @@ export async function deleteEpisodeOf(userId: string, assistantMessageId: string
     .where(and(eq(episodes.userId, userId), eq(episodes.assistantMessageId, assistantMessageId)));
 }
 
-export type EpisodeHit = RankedCandidate & {
+export type EpisodeHit = SearchHit & {
   content: string;
   conversationId: string;
   userMessageId: string;
@@ -125,7 +129,7 @@ export type EpisodeQuery = {
   /** null: every conversation of the user. */
   conversationId: string | null;
   embedding: number[];
-  keywords: string[];
+  keywords: LexicalQuery;
   k: number;
   minSimilarity?: number;
   /** Turns already in the recent window, by message id (never by text). */

@@ -1,20 +1,20 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { type HybridSearch, hybridSearch } from './hybrid-search';
+import { type HybridSearch, hybridSearch, type SearchHit } from './hybrid-search';
 import { type Executor, factSources, linkSources, type Span } from './provenance';
 import { type Fact, factEvents, facts, memorySources } from './schema';
-import type { RankedCandidate } from './vector';
+import { type LexicalQuery, searchVector } from './search-vector';
 
 // Every function takes the signed-in user's id and filters by it.
 
 /** A recalled fact with the messages it came from and whether it replaced an older one. */
-export type FactHit = RankedCandidate & { fact: Fact; sources: Span[]; replaces: boolean };
+export type FactHit = SearchHit & { fact: Fact; sources: Span[]; replaces: boolean };
 
 export type FactQuery = {
   userId: string;
   embedding: number[];
-  keywords: string[];
+  keywords: LexicalQuery;
   k: number;
   minSimilarity?: number;
   /** Option: leave out facts learned in this conversation. */
@@ -57,7 +57,7 @@ export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
 }
 
 /** Candidates for reconciliation: the active facts of the given slots, plus the most similar others. */
-export async function findRelatedActiveFacts(userId: string, slots: string[], embedding: number[], keywords: string[]): Promise<Fact[]> {
+export async function findRelatedActiveFacts(userId: string, slots: string[], embedding: number[], keywords: LexicalQuery): Promise<Fact[]> {
   const sameSlot = await getDb()
     .select()
     .from(facts)
@@ -76,8 +76,8 @@ export type FactWrite = {
   actor: string;
 };
 
-/** `searchTerms`: the content's lexical terms (lib/text/search-terms.ts documentTerms). */
-export type NewFact = { slot: string; content: string; value: string; embedding: number[]; searchTerms: string[]; validFrom?: Date };
+/** `cjkTerms`: the content's CJK terms (lib/text/search-terms.ts cjkTerms), for the lexical index. */
+export type NewFact = { slot: string; content: string; value: string; embedding: number[]; cjkTerms: string[]; validFrom?: Date };
 
 function factRow(write: FactWrite, fact: NewFact) {
   return {
@@ -87,7 +87,7 @@ function factRow(write: FactWrite, fact: NewFact) {
     content: fact.content,
     value: fact.value,
     embedding: fact.embedding,
-    searchTerms: fact.searchTerms,
+    searchVector: searchVector(fact.content, fact.cjkTerms),
     ...(fact.validFrom ? { validFrom: fact.validFrom } : {}),
   };
 }
@@ -264,7 +264,7 @@ export async function editFact(
   userId: string,
   factId: string,
   content: string,
-  searchTerms: string[],
+  cjkTerms: string[],
   embedding: number[],
   actor: string,
 ): Promise<{ old: Fact; fact: Fact } | undefined> {
@@ -278,7 +278,7 @@ export async function editFact(
     .set({
       content,
       value: content.toLowerCase(),
-      searchTerms,
+      searchVector: searchVector(content, cjkTerms),
       embedding: old.status === 'active' ? embedding : null,
       updatedAt: sql`now()`,
     })
@@ -323,7 +323,7 @@ export async function withSources(userId: string, rows: Fact[]) {
     userId,
     rows.map((f) => f.id),
   );
-  return rows.map(({ embedding: _embedding, searchTerms: _searchTerms, ...fact }) => {
+  return rows.map(({ embedding: _embedding, searchVector: _searchVector, ...fact }) => {
     const spans = sources.get(fact.id) ?? [];
     return { ...fact, sources: spans, sourceMessageIds: [...new Set(spans.map((s) => s.messageId))] };
   });
@@ -351,7 +351,7 @@ function factFromRow(row: Record<string, unknown>): Fact {
     validTo: date(row.valid_to),
     supersededBy: (row.superseded_by as string | null) ?? null,
     embedding: null,
-    searchTerms: [],
+    searchVector: '',
     createdAt: date(row.created_at)!,
     updatedAt: date(row.updated_at)!,
   };

@@ -2,6 +2,7 @@ import 'server-only';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { episodes, facts } from './schema';
+import { type LexicalQuery, MAX_QUERY_TERMS, queryTerms, queryWords } from './search-vector';
 import { type RankedCandidate, RRF_K, toVectorLiteral } from './vector';
 
 export type HybridSearch = {
@@ -10,8 +11,8 @@ export type HybridSearch = {
   /** A filter over rows aliased `e`; it must include the user id. */
   scope: SQL;
   embedding: number[];
-  /** Query terms in the lexical index's normal form (lib/memory/keywords.ts, lib/text/search-terms.ts). */
-  keywords: string[];
+  /** The lexical query (lib/memory/keywords.ts searchKeywords), read into the index's lexemes (db/search-vector.ts). */
+  keywords: LexicalQuery;
   k: number;
   /** Rows found only by the vector search must be at least this similar (cosine); keyword matches always count. */
   minSimilarity: number;
@@ -31,16 +32,18 @@ export const EXACT_SEARCH_MAX_ROWS = 2000;
  * as the user has memories.
  */
 const ROWS_PER_TERM = 1000;
+/** How many rows, per row a lexical ranking returns, are scored by their own vectors (lexicalRanking). */
+const RESCORED_PER_RESULT = 5;
 
 /**
- * Hybrid recall over one memory table: rows ranked by cosine distance and by the index terms they
- * share with the query, fused by reciprocal rank fusion. The lexical half, and the vector half of a
- * user with few rows, read only that user's rows; a large user's vector half walks the HNSW graph
- * shared by all users (filtered, iteratively: VECTOR_SESSION_SETTINGS). One statement, one round
- * trip, no transaction. Returns the rows (snake_case columns, without the embedding and terms, plus
- * `annotate`'s keys) with their ranks.
+ * Hybrid recall over one memory table: rows ranked by cosine distance and by the query's lexemes
+ * they hold, fused by reciprocal rank fusion. The lexical half, and the vector half of a user with
+ * few rows, read only that user's rows; a large user's vector half walks the HNSW graph shared by all
+ * users (filtered, iteratively: VECTOR_SESSION_SETTINGS). One statement, one round trip, no
+ * transaction. Returns the rows (snake_case columns, without the embedding and index, plus
+ * `annotate`'s keys) with their ranks and how many of the query's terms each holds.
  */
-export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCandidate & { row: Record<string, unknown> }>> {
+export async function hybridSearch(search: HybridSearch): Promise<Array<SearchHit & { row: Record<string, unknown> }>> {
   const rows = (await getDb().execute(hybridQuery(search))) as unknown as HybridRow[];
   const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
   return rows.map((r) => ({
@@ -50,9 +53,14 @@ export async function hybridSearch(search: HybridSearch): Promise<Array<RankedCa
     lexicalRank: num(r.lexical_rank),
     lexicalScore: num(r.lexical_score),
     score: Number(r.rrf),
+    sharedLexemes: Number(r.shared_lexemes),
+    queryLexemes: Number(r.query_lexemes),
     row: r.row,
   }));
 }
+
+/** A found row's ranks, and how many of the query's lexemes it holds, of how many the query has. */
+export type SearchHit = RankedCandidate & { sharedLexemes: number; queryLexemes: number };
 
 /** The plan Postgres runs for this search (EXPLAIN ANALYZE, without timings): for tests and benchmarks. */
 export async function explainHybridSearch(search: HybridSearch): Promise<string> {
@@ -69,10 +77,12 @@ type HybridRow = {
   lexical_rank: unknown;
   lexical_score: unknown;
   rrf: unknown;
+  shared_lexemes: unknown;
+  query_lexemes: unknown;
 };
 
 /**
- * The columns a search returns, named from the schema: all but the vector and the index terms,
+ * The columns a search returns, named from the schema: all but the vector and the lexical index,
  * which the caller never reads (and turning a 512-float vector into JSON costs more than the rest).
  */
 const returnedColumns = Object.fromEntries(
@@ -81,7 +91,7 @@ const returnedColumns = Object.fromEntries(
     sql.raw(
       Object.values(getTableColumns(table))
         .map((column) => column.name)
-        .filter((column) => column !== 'embedding' && column !== 'search_terms')
+        .filter((column) => column !== 'embedding' && column !== 'search_vector')
         .map((column) => `e.${column}`)
         .join(', '),
     ),
@@ -90,14 +100,15 @@ const returnedColumns = Object.fromEntries(
 
 /**
  * The candidates of both halves are fused and cut to k on their ids alone; only those k rows are
- * read whole (and annotated).
+ * read whole (and annotated). `terms` holds the query's lexemes, read once.
  */
 function hybridQuery(search: HybridSearch): SQL {
   const table = sql.raw(search.table);
   const pool = Math.max(search.k * 4, 20);
   return sql`
-      with vec as (${vectorRanking(table, search, pool)}),
-      lex as (${lexicalRanking(table, search.scope, search.keywords, pool)}),
+      with terms as materialized (${queryTerms(search.keywords)}),
+      vec as (${vectorRanking(table, search, pool)}),
+      lex as (${lexicalRanking(table, search.scope, pool)}),
       fused as (
         select coalesce(vec.id, lex.id) as id, coalesce(vec.created_at, lex.created_at) as created_at,
                vec.rank as vector_rank, vec.score as vector_score, lex.rank as lexical_rank, lex.score as lexical_score,
@@ -107,7 +118,9 @@ function hybridQuery(search: HybridSearch): SQL {
         order by rrf desc, created_at desc
         limit ${search.k})
       select (select to_jsonb(r) from (select ${returnedColumns[search.table]}) r)${search.annotate ? sql` || ${search.annotate}` : sql``} as row,
-             fused.vector_rank, fused.vector_score, fused.lexical_rank, fused.lexical_score, fused.rrf
+             fused.vector_rank, fused.vector_score, fused.lexical_rank, fused.lexical_score, fused.rrf,
+             (select count(*) from terms t where e.search_vector @@ t.query) as shared_lexemes,
+             (select count(*) from terms) as query_lexemes
       from fused join ${table} e on e.id = fused.id
       order by fused.rrf desc, fused.created_at desc`;
 }
@@ -139,32 +152,44 @@ function vectorRanking(table: SQL, search: HybridSearch, limit: number): SQL {
 }
 
 /**
- * Rank rows by the query terms they hold, each weighted by how rare it is among the matching rows
- * (an IDF over the candidates) and by its length, so a rare name outweighs a common word. Each term
- * is an equality lookup in the (user_id, search_terms) GIN index, at most ROWS_PER_TERM rows.
+ * Rank rows by the query's lexemes (the `terms` of the statement) they hold. Each lexeme weighs by
+ * how rare it is among the matching rows (an IDF over the candidates) times its length, so a rare
+ * name outweighs a common word. The best RESCORED_PER_RESULT × limit rows by the sum of those
+ * weights are then ranked by each weight times the row's `ts_rank_cd` for that lexeme (how often it
+ * occurs, for the row's length), which only the row's own vector tells: read for those rows alone.
+ * Each lexeme is one lookup in the (user_id, search_vector) GIN index, at most ROWS_PER_TERM rows.
  */
-function lexicalRanking(table: SQL, scope: SQL, keywords: string[], limit: number): SQL {
-  const terms = [...new Set(keywords.filter((k) => k.length >= 1))].slice(0, 16);
-  if (terms.length === 0)
-    return sql`select null::uuid as id, null::timestamptz as created_at, 0::bigint as rank, 0::float8 as score where false`;
-  // One pass over the matching rows (materialised): their term hits give the document frequencies.
+function lexicalRanking(table: SQL, scope: SQL, limit: number): SQL {
+  // One pass over the matching rows (materialised): their lexeme hits give the document frequencies.
   return sql`
     with hits as materialized (
       select h.id, h.created_at, t.term
-      from unnest(${sql.param(terms)}::text[]) as t(term)
+      from terms t
       cross join lateral (
         select e.id, e.created_at from ${table} e
-        where ${scope} and e.search_terms @> array[t.term]
+        where ${scope} and e.search_vector @@ t.query
         limit ${ROWS_PER_TERM}
       ) h
     ),
     df as (select term, count(*) as rows from hits group by term),
-    matched as (select count(distinct id) as rows from hits)
-    select h.id, h.created_at,
-           row_number() over (order by sum(ln((matched.rows + 1.0) / df.rows) * length(h.term)) desc, h.created_at desc) as rank,
-           sum(ln((matched.rows + 1.0) / df.rows) * length(h.term))::float8 as score
-    from hits h join df on df.term = h.term cross join matched
-    group by h.id, h.created_at
+    matched as (select count(distinct id) as rows from hits),
+    weights as (
+      select t.term, t.query, ln((matched.rows + 1)::float8 / df.rows) * length(t.term) as weight
+      from terms t join df on df.term = t.term cross join matched
+    ),
+    best as (
+      select h.id, h.created_at from hits h join weights w on w.term = h.term
+      group by h.id, h.created_at
+      order by sum(w.weight) desc, h.created_at desc
+      limit ${limit * RESCORED_PER_RESULT}
+    ),
+    scored as (
+      select b.id, b.created_at, sum(w.weight * ts_rank_cd(e.search_vector, w.query, 1))::float8 as score
+      from best b join hits h on h.id = b.id join weights w on w.term = h.term join ${table} e on e.id = b.id
+      group by b.id, b.created_at
+    )
+    select id, created_at, row_number() over (order by score desc, created_at desc) as rank, score
+    from scored
     order by rank limit ${limit}`;
 }
 
@@ -178,8 +203,11 @@ export type RowStanding = {
   /** The lexical score and rank (null when the row shares no query term). */
   lexicalScore: number | null;
   lexicalRank: number | null;
-  /** The query terms the row holds. */
+  /** The query's words (lower-cased, as written) whose lexemes the row holds. */
   sharedTerms: string[];
+  /** How many of the query's lexemes the row holds, of how many the query has (as a found row's SearchHit). */
+  sharedLexemes: number;
+  queryLexemes: number;
   /** Its place in the fused list the search cuts to k (null: not in it), and how long that list is. */
   fusedRank: number | null;
   fusedCount: number;
@@ -196,12 +224,12 @@ export async function rowStanding(given: HybridSearch, id: string, asOf?: Date):
   const search = asOf ? { ...given, scope: sql`(${given.scope}) and e.created_at <= ${asOf.toISOString()}` } : given;
   const table = sql.raw(search.table);
   const pool = Math.max(search.k * 4, 20);
-  const terms = [...new Set(search.keywords.filter((k) => k.length >= 1))].slice(0, 16);
   const vector = search.embedding.length > 0 ? sql`${toVectorLiteral(search.embedding)}::vector` : sql`null::vector`;
   const [row] = (await getDb().execute(sql`
-    with vec as (${vectorRanking(table, search, pool)}),
-    lex as (${lexicalRanking(table, search.scope, search.keywords, pool)}),
-    lex_all as (${lexicalRanking(table, search.scope, search.keywords, ROWS_PER_TERM * 16)}),
+    with terms as materialized (${queryTerms(search.keywords)}),
+    vec as (${vectorRanking(table, search, pool)}),
+    lex as (${lexicalRanking(table, search.scope, pool)}),
+    lex_all as (${lexicalRanking(table, search.scope, ROWS_PER_TERM * MAX_QUERY_TERMS)}),
     fused as (
       select id, row_number() over (order by rrf desc, created_at desc) as fused_rank from (
         select coalesce(vec.id, lex.id) as id, coalesce(vec.created_at, lex.created_at) as created_at,
@@ -209,7 +237,7 @@ export async function rowStanding(given: HybridSearch, id: string, asOf?: Date):
         from vec full join lex on lex.id = vec.id
         where lex.id is not null or vec.score >= ${search.minSimilarity}) f
     ),
-    target as (select e.id, e.embedding, e.search_terms from ${table} e where e.id = ${id} and ${search.scope})
+    target as (select e.id, e.embedding, e.search_vector from ${table} e where e.id = ${id} and ${search.scope})
     select exists (select 1 from target) as in_scope,
            (select 1 - (t.embedding <=> ${vector}) from target t) as vector_score,
            (select 1 + count(*) from ${table} e, target t
@@ -217,7 +245,10 @@ export async function rowStanding(given: HybridSearch, id: string, asOf?: Date):
                and (e.embedding <=> ${vector}) < (t.embedding <=> ${vector})) as vector_rank,
            (select l.score from lex_all l join target t on t.id = l.id) as lexical_score,
            (select l.rank from lex_all l join target t on t.id = l.id) as lexical_rank,
-           coalesce((select array_agg(term) from target t, unnest(${sql.param(terms)}::text[]) as q(term) where t.search_terms @> array[q.term]), '{}') as shared_terms,
+           coalesce((select array_agg(distinct w.word order by w.word) from target t, terms q, (${queryWords(search.keywords)}) w
+                     where w.term = q.term and t.search_vector @@ q.query), '{}') as shared_terms,
+           (select count(*) from target t, terms q where t.search_vector @@ q.query) as shared_lexemes,
+           (select count(*) from terms) as query_lexemes,
            (select f.fused_rank from fused f join target t on t.id = f.id) as fused_rank,
            (select count(*) from fused) as fused_count`)) as unknown as Array<Record<string, unknown>>;
   const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
@@ -229,6 +260,8 @@ export async function rowStanding(given: HybridSearch, id: string, asOf?: Date):
     lexicalScore: num(row.lexical_score),
     lexicalRank: num(row.lexical_rank),
     sharedTerms: (row.shared_terms as string[] | null) ?? [],
+    sharedLexemes: Number(row.shared_lexemes),
+    queryLexemes: Number(row.query_lexemes),
     fusedRank: num(row.fused_rank),
     fusedCount: Number(row.fused_count),
     pool,

@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -16,6 +17,9 @@ import {
   uuid,
   vector,
 } from 'drizzle-orm/pg-core';
+
+/** A Postgres full-text `tsvector`, read as its text form (nothing reads it but the search's SQL). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -250,16 +254,16 @@ export const episodes = pgTable(
       .references(() => messages.id, { onDelete: 'cascade' }),
     content: text('content').notNull(),
     embedding: vector('embedding', { dimensions: EMBEDDING_SIZE }).notNull(),
-    // The content's lexical terms (lib/text/search-terms.ts), written with the content.
-    searchTerms: text('search_terms').array().notNull().default(sql`'{}'::text[]`),
+    // The content's lexical index (db/search-vector.ts), written with the content.
+    searchVector: tsvector('search_vector').notNull().default(sql`''::tsvector`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     index('episodes_user_conversation_idx').on(t.userId, t.conversationId),
     index('episodes_embedding_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
-    // Keyed by user and term (btree_gin), so a lookup reads only that user's postings. Without the
+    // Keyed by user and lexeme (btree_gin), so a lookup reads only that user's postings. Without the
     // pending list, a search never rescans other users' recent inserts.
-    index('episodes_user_search_terms_idx').using('gin', t.userId, t.searchTerms).with({ fastupdate: false }),
+    index('episodes_user_search_vector_idx').using('gin', t.userId, t.searchVector).with({ fastupdate: false }),
   ],
 );
 
@@ -282,16 +286,16 @@ export const facts = pgTable(
     supersededBy: uuid('superseded_by'),
     // Null once the fact is no longer active, so no vector search can return it.
     embedding: vector('embedding', { dimensions: EMBEDDING_SIZE }),
-    // The content's lexical terms (lib/text/search-terms.ts), written with the content.
-    searchTerms: text('search_terms').array().notNull().default(sql`'{}'::text[]`),
+    // The content's lexical index (db/search-vector.ts), written with the content.
+    searchVector: tsvector('search_vector').notNull().default(sql`''::tsvector`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('facts_user_status_idx').on(t.userId, t.status),
     index('facts_embedding_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
-    // As for episodes: per user and term.
-    index('facts_user_search_terms_idx').using('gin', t.userId, t.searchTerms).with({ fastupdate: false }),
+    // As for episodes: per user and lexeme.
+    index('facts_user_search_vector_idx').using('gin', t.userId, t.searchVector).with({ fastupdate: false }),
     // Whether a recalled fact replaced an older one is read with every search: by the replacement's id.
     index('facts_superseded_by_idx').on(t.supersededBy).where(sql`${t.supersededBy} is not null`),
   ],

@@ -1,10 +1,11 @@
-import { getSql } from '@/db/client';
+import { getDb, getSql } from '@/db/client';
 import { createConversation } from '@/db/conversations';
+import { episodes, facts } from '@/db/schema';
+import { searchVector } from '@/db/search-vector';
 import { createGuestUser } from '@/db/users';
-import { toVectorLiteral } from '@/db/vector';
 import { getModels } from '@/lib/llm';
 import { embedTexts } from '@/lib/memory/embed';
-import { documentTerms } from '@/lib/text/search-terms';
+import { cjkTerms } from '@/lib/text/search-terms';
 import { progress } from './report';
 import { filler, seededRandom, templates, vocabulary } from './synthetic';
 
@@ -14,12 +15,12 @@ const INDEXES = [
   { name: 'episodes_embedding_idx', create: 'create index episodes_embedding_idx on episodes using hnsw (embedding vector_cosine_ops)' },
   { name: 'facts_embedding_idx', create: 'create index facts_embedding_idx on facts using hnsw (embedding vector_cosine_ops)' },
   {
-    name: 'episodes_user_search_terms_idx',
-    create: 'create index episodes_user_search_terms_idx on episodes using gin (user_id, search_terms) with (fastupdate = off)',
+    name: 'episodes_user_search_vector_idx',
+    create: 'create index episodes_user_search_vector_idx on episodes using gin (user_id, search_vector) with (fastupdate = off)',
   },
   {
-    name: 'facts_user_search_terms_idx',
-    create: 'create index facts_user_search_terms_idx on facts using gin (user_id, search_terms) with (fastupdate = off)',
+    name: 'facts_user_search_vector_idx',
+    create: 'create index facts_user_search_vector_idx on facts using gin (user_id, search_vector) with (fastupdate = off)',
   },
 ];
 
@@ -54,27 +55,35 @@ export async function seedUser(size: number, seed: number) {
       },
     ]);
     const ids = await sql`insert into messages ${sql(messageRows)} returning id`;
-    const episodeRows = episodeTexts.map((content, i) => ({
-      user_id: user.id,
-      conversation_id: conversation.id,
-      user_message_id: ids[2 * i].id,
-      assistant_message_id: ids[2 * i + 1].id,
-      content,
-      embedding: toVectorLiteral(vectors[i].map((v) => Number(v.toFixed(5)))),
-      search_terms: documentTerms(content),
-      created_at: new Date(base + i * 2000).toISOString(),
-    }));
-    await sql`insert into episodes ${sql(episodeRows)}`;
-    const factRows = factTexts.map((content, i) => ({
-      user_id: user.id,
-      conversation_id: conversation.id,
-      slot: 'statement',
-      content,
-      value: content.toLowerCase(),
-      embedding: toVectorLiteral(vectors[n + i].map((v) => Number(v.toFixed(5)))),
-      search_terms: documentTerms(content),
-    }));
-    const factIds = await sql`insert into facts ${sql(factRows)} returning id`;
+    const rounded = (vector: number[]) => vector.map((v) => Number(v.toFixed(5)));
+    await getDb()
+      .insert(episodes)
+      .values(
+        episodeTexts.map((content, i) => ({
+          userId: user.id,
+          conversationId: conversation.id,
+          userMessageId: ids[2 * i].id,
+          assistantMessageId: ids[2 * i + 1].id,
+          content,
+          embedding: rounded(vectors[i]),
+          searchVector: searchVector(content, cjkTerms(content)),
+          createdAt: new Date(base + i * 2000),
+        })),
+      );
+    const factIds = await getDb()
+      .insert(facts)
+      .values(
+        factTexts.map((content, i) => ({
+          userId: user.id,
+          conversationId: conversation.id,
+          slot: 'statement',
+          content,
+          value: content.toLowerCase(),
+          embedding: rounded(vectors[n + i]),
+          searchVector: searchVector(content, cjkTerms(content)),
+        })),
+      )
+      .returning({ id: facts.id });
     // Each fact stated by its user message, as the fact rules link them: recall reads these sources.
     const sourceRows = factIds.map((fact, i) => ({
       user_id: user.id,

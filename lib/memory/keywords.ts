@@ -1,15 +1,17 @@
+import type { LexicalQuery } from '@/db/search-vector';
 import { contentFeatures } from '@/lib/llm/text-features';
-import { capTerm, cjkWords } from '@/lib/text/search-terms';
+import { capTerm, cjkWords, isCjk } from '@/lib/text/search-terms';
 
 /**
- * Lexical search terms of a query, in the lexical index's normal form (lib/text/search-terms.ts), longest
- * first: its content words (stemmed), CJK bigrams, and the CJK words the segmenter finds, a
- * one-character word ("猫") only when it is not a stop character. Each is cut as stored terms are
- * (capTerm), so a very long word meets itself.
+ * The lexical query of a search: the query text, whose words Postgres reads with the `english`
+ * configuration (stemmed, stop words out), and its CJK terms in the index's form (lib/text/search-terms.ts
+ * cjkTerms): bigrams, and the words the segmenter finds, a one-character word ("猫") only when it is
+ * not a stop character.
  */
-export function searchKeywords(query: string): string[] {
-  const features = contentFeatures(query);
+export function searchKeywords(query: string): LexicalQuery {
+  const lower = query.toLowerCase();
+  const features = contentFeatures(lower).filter((feature) => isCjk(feature[0]));
   const contentChars = new Set(features.filter((f) => f.length === 1));
-  const segmented = cjkWords(query.toLowerCase()).filter((w) => w.length >= 2 || contentChars.has(w));
-  return [...new Set([...features.filter((f) => f.length >= 2), ...segmented].map(capTerm))].sort((a, b) => b.length - a.length);
+  const segmented = cjkWords(lower).filter((w) => w.length >= 2 || contentChars.has(w));
+  return { text: query, cjk: [...new Set([...features.filter((f) => f.length >= 2), ...segmented].map(capTerm))] };
 }

@@ -13,7 +13,7 @@ import { redactionsOf } from '@/db/provenance';
 import type { Fact } from '@/db/schema';
 import { type Actor, audit } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
-import { documentTerms } from '@/lib/text/search-terms';
+import { cjkTerms } from '@/lib/text/search-terms';
 import { embedTexts } from './embed';
 import { type FactSlot, SINGLE_VALUED_SLOTS } from './rules/fact-types';
 
@@ -37,7 +37,7 @@ export async function addFactByHand(userId: string, input: { content: string; sl
     slot: input.slot,
     content: input.content,
     value: input.content.toLowerCase(),
-    searchTerms: documentTerms(input.content),
+    cjkTerms: cjkTerms(input.content),
     embedding,
   };
   let added: Extract<AddedFact, { status: 'added' | 'replaced' }> | undefined;
@@ -71,7 +71,7 @@ type FactSource = {
   excerpt: string | null;
 };
 
-export type PageFact = Omit<Fact, 'embedding' | 'searchTerms'> & { sources: FactSource[]; sourceMessageIds: string[]; usedIn: FactUsage };
+export type PageFact = Omit<Fact, 'embedding' | 'searchVector'> & { sources: FactSource[]; sourceMessageIds: string[]; usedIn: FactUsage };
 
 const EXCERPT_CHARS = 160;
 

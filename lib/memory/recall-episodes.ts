@@ -1,4 +1,5 @@
 import { type EpisodeHit, searchEpisodes } from '@/db/episodes';
+import type { LexicalQuery } from '@/db/search-vector';
 import type { AppConfig } from '@/lib/config';
 import { recallTopK } from './budget-policy';
 import { decomposeQuery, namesNotIn } from './decompose-query';
@@ -131,7 +132,7 @@ function inTimeOrder(hits: EpisodeHit[], order: TimeQuestion['order']): EpisodeH
 }
 
 /** What one search looks for: words, and a vector (none: by words alone). */
-type Terms = { keywords: string[]; embedding: number[] };
+type Terms = { keywords: LexicalQuery; embedding: number[] };
 
 /** How many of the best matches of a join are read for names to search next. */
 const BRIDGE_FROM = 3;
@@ -164,9 +165,7 @@ async function searchByScope(
   const seen = new Set(current.map((hit) => hit.id));
   const elsewhere = anywhere
     .filter((hit) => !seen.has(hit.id))
-    .filter(
-      (hit, rank) => rank < best || relevantElsewhere(hit, keywords, config.EPISODES_OTHER_MIN_SIMILARITY, config.EPISODES_MIN_SIMILARITY),
-    );
+    .filter((hit, rank) => rank < best || relevantElsewhere(hit, config.EPISODES_OTHER_MIN_SIMILARITY, config.EPISODES_MIN_SIMILARITY));
   // The budget keeps them in this order: the current conversation's turns first.
   return [...current, ...elsewhere.slice(0, k)];
 }
@@ -175,19 +174,16 @@ async function searchByScope(
  * The bar for a turn of another conversation: as close in meaning as EPISODES_OTHER_MIN_SIMILARITY,
  * or sharing at least two of the query's words (one when the query has only one). A single common
  * word ("weekend", "work") is how unrelated chatter matches, so it is not enough on its own. Shared
- * words are counted here rather than taken from the search's lexical score, whose scale depends on
- * the index.
+ * words are counted by the search (the query's lexemes the row holds) rather than read from its
+ * lexical score, whose scale depends on the index.
  */
 export function relevantElsewhere(
-  hit: Pick<EpisodeHit, 'vectorScore' | 'lexicalRank' | 'content'>,
-  keywords: string[],
+  hit: Pick<EpisodeHit, 'vectorScore' | 'lexicalRank' | 'sharedLexemes' | 'queryLexemes'>,
   minSimilarity: number,
   floor: number,
 ): boolean {
   if (hit.vectorScore !== null && hit.vectorScore >= minSimilarity) return true;
   // Found by meaning alone below EPISODES_MIN_SIMILARITY (the search let it through for the best few): no.
   if (hit.lexicalRank === null && (hit.vectorScore ?? -1) < floor) return false;
-  const text = hit.content.toLowerCase();
-  const shared = keywords.filter((word) => text.includes(word)).length;
-  return shared >= Math.min(2, keywords.length) && shared > 0;
+  return hit.sharedLexemes > 0 && hit.sharedLexemes >= Math.min(2, hit.queryLexemes);
 }

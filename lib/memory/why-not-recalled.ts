@@ -3,6 +3,7 @@ import { episodeSearch } from '@/db/episodes';
 import { factSearch, getFact, getFactHistory } from '@/db/facts';
 import { type RowStanding, rowStanding } from '@/db/hybrid-search';
 import { getEpisodeListing } from '@/db/memory-page';
+import type { LexicalQuery } from '@/db/search-vector';
 import { listSummaryVersions } from '@/db/summaries';
 import { getTurnRecords } from '@/db/turns';
 import { getConfig } from '@/lib/config';
@@ -220,8 +221,7 @@ async function whyEpisode(userId: string, id: string, record: Stored, at: Date, 
     const best = fresh ? config.EPISODES_NEW_CONVERSATION_BEST : 0;
     const standing = await rowStanding(episodeSearch({ ...query, conversationId: null, minSimilarity: best > 0 ? -1 : min }), id, at);
     const passedBar =
-      (standing.fusedRank !== null && standing.fusedRank <= best) ||
-      relevantElsewhere({ ...standing, content: episode.content }, keywords, config.EPISODES_OTHER_MIN_SIMILARITY, min);
+      (standing.fusedRank !== null && standing.fusedRank <= best) || relevantElsewhere(standing, config.EPISODES_OTHER_MIN_SIMILARITY, min);
     search = {
       name: 'other_conversations',
       topK: run.topK,
@@ -286,7 +286,7 @@ async function deletion(userId: string, kind: 'fact' | 'episode', id: string): P
   };
 }
 
-async function queryOf(query: string): Promise<{ embedding: number[]; keywords: string[] }> {
+async function queryOf(query: string): Promise<{ embedding: number[]; keywords: LexicalQuery }> {
   const keywords = searchKeywords(query);
   try {
     const [embedding] = await embedTexts(getModels(), [query]);

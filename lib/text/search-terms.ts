@@ -1,14 +1,10 @@
 /**
- * The terms of the lexical index: the `search_terms` column of episodes and facts, GIN-indexed
- * together with the user id, and matched by equality, which the index answers for one user without
- * touching other users' rows. The query side (lib/memory/keywords.ts) normalises the same way:
- * - words of alphabetic scripts, lower-cased and lightly stemmed ("Movies" → "movie");
- * - CJK text, which has no spaces: the words `Intl.Segmenter` finds, plus every character bigram of
- *   each run, so a query word still meets a text the segmenter cut differently ("北京" in "北京市").
- * - every term cut to MAX_TERM_CHARS characters (capTerm), here and on the query side alike, so a
- *   longer "word" is stored and still finds itself.
- * Pure text processing, shared with the embedder's text features and the rewrite rules; the code that
- * writes a row computes its terms here and hands them to db/.
+ * Text processing shared by the lexical index, the embedder's text features and the rewrite rules.
+ * The index itself is a Postgres `tsvector` (db/hybrid-search.ts): the `english` configuration reads
+ * the words of alphabetic scripts, and CJK text, which has no spaces, is indexed by the terms
+ * `cjkTerms` finds here (the `simple` configuration): the words `Intl.Segmenter` cuts out plus every
+ * character bigram of each run, so a query word still meets a text the segmenter cut differently
+ * ("北京" in "北京市"). The code that writes a row computes its CJK terms here and hands them to db/.
  */
 const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/u;
 const TOKEN = /[\p{L}\p{N}]+/gu;
@@ -37,7 +33,7 @@ export function words(text: string): string[] {
   return out;
 }
 
-/** A light suffix strip so "movies"/"movie", "lives"/"live" and "directed"/"director" meet. Not a real stemmer. */
+/** A light suffix strip so "movies"/"movie", "lives"/"live" and "directed"/"director" meet: the embedder's text features (not the lexical index). */
 export function stem(word: string): string {
   if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
   if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
@@ -75,9 +71,9 @@ function cjkBigrams(text: string): string[] {
 }
 
 /**
- * The longest term, in characters (code points). Each term is one entry of the GIN index, which
- * Postgres refuses above about 2.7 kB ("index row size exceeds maximum"): 100 characters are at most
- * 400 bytes in UTF-8, and longer than any real word.
+ * The longest CJK term, in characters (code points). A lexeme of a tsvector may not exceed 2 kB
+ * (and a GIN entry about 2.7 kB): 100 characters are at most 400 bytes in UTF-8, and longer than any
+ * real word. db/hybrid-search.ts cuts the words of other scripts to the same length.
  */
 export const MAX_TERM_CHARS = 100;
 
@@ -86,12 +82,8 @@ export function capTerm(term: string): string {
   return term.length <= MAX_TERM_CHARS ? term : Array.from(term).slice(0, MAX_TERM_CHARS).join('');
 }
 
-/** What a stored text is findable by. Stop words are kept: queries never ask for them, and they cost only index space. */
-export function documentTerms(text: string): string[] {
+/** The CJK terms a stored text is findable by: its segmented words (cut by capTerm) and bigrams, lower-cased. */
+export function cjkTerms(text: string): string[] {
   const lower = text.toLowerCase();
-  const terms = new Set<string>();
-  for (const word of words(lower)) if (!isCjk(word) && word.length > 1) terms.add(capTerm(stem(word)));
-  for (const word of cjkWords(lower)) terms.add(capTerm(word));
-  for (const bigram of cjkBigrams(lower)) terms.add(bigram);
-  return [...terms];
+  return [...new Set([...cjkWords(lower).map(capTerm), ...cjkBigrams(lower)])];
 }

@@ -13,7 +13,7 @@ import { createGuestUser } from '@/db/users';
 import { forgetEpisode } from '@/lib/memory/corrections';
 import { previewContext } from '@/lib/memory/preview';
 import { correctedBy, FORGOTTEN } from '@/lib/memory/redaction';
-import { documentTerms } from '@/lib/text/search-terms';
+import { cjkTerms } from '@/lib/text/search-terms';
 import { type Client, newClient, params, readChunks, setEnv } from '../support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from '../support/memory';
 
@@ -402,7 +402,7 @@ describe('supersession', () => {
     const old = await addFact(write, {
       slot: 'location',
       content: 'I live in Berlin',
-      searchTerms: documentTerms('I live in Berlin'),
+      cjkTerms: cjkTerms('I live in Berlin'),
       value: 'berlin',
       embedding,
       validFrom: new Date('2026-11-22T00:00:00Z'),
@@ -410,7 +410,7 @@ describe('supersession', () => {
     const next = await supersedeFact(write, old.id, {
       slot: 'location',
       content: 'I live in Rome',
-      searchTerms: documentTerms('I live in Rome'),
+      cjkTerms: cjkTerms('I live in Rome'),
       value: 'rome',
       embedding,
       validFrom: new Date('2026-10-01T00:00:00Z'),

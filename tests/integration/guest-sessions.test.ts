@@ -8,7 +8,7 @@ import { addFact } from '@/db/facts';
 import { EMBEDDING_SIZE } from '@/db/schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { requireUser, requireUserOrStartGuest, userFromHeaders } from '@/lib/session';
-import { documentTerms } from '@/lib/text/search-terms';
+import { cjkTerms } from '@/lib/text/search-terms';
 import { proxy } from '@/proxy';
 import { answered } from '../support/answered';
 import { setEnv } from '../support/app';
@@ -88,7 +88,7 @@ const fact = (userId: string, slot: string, content: string, validFrom: string) 
       slot,
       content,
       value: content.toLowerCase(),
-      searchTerms: documentTerms(content),
+      cjkTerms: cjkTerms(content),
       embedding: vector(),
       validFrom: new Date(validFrom),
     },

@@ -102,14 +102,14 @@ async function memoryOf(userId: string) {
     await sql`select fact_id, event, old_content, new_content, actor, source_message_id from fact_events where user_id = ${userId}`;
   return {
     episodes: (
-      await sql`select id, user_message_id, assistant_message_id, content, embedding::text as embedding, search_terms, created_at from episodes where user_id = ${userId}`
+      await sql`select id, user_message_id, assistant_message_id, content, embedding::text as embedding, search_vector::text as search_vector, created_at from episodes where user_id = ${userId}`
     )
       .map((e) => ({
         question: at(e.user_message_id),
         reply: at(e.assistant_message_id),
         content: e.content,
         embedding: e.embedding,
-        terms: e.search_terms,
+        terms: e.search_vector,
         createdAt: e.created_at,
         sources: linked('episode_id', e.id),
       }))

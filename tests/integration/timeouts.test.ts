@@ -4,7 +4,7 @@ import { POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
 import { addFact } from '@/db/facts';
 import { fitToStoredSize } from '@/lib/memory/embed';
-import { documentTerms } from '@/lib/text/search-terms';
+import { cjkTerms } from '@/lib/text/search-terms';
 import { type Client, newClient, readChunks, setEnv, storedMessages, textOf, waitFor } from '../support/app';
 import { postTurnSettled } from '../support/memory';
 import { type ChatCompletionRequest, type OpenAIStub, startOpenAIStub } from '../support/openai-stub';
@@ -79,7 +79,7 @@ describe('timeouts: a hung model or embedder ends the turn in time', () => {
         slot: 'family',
         content: 'My sister Ottilie lives in Porto',
         value: 'ottilie',
-        searchTerms: documentTerms('My sister Ottilie lives in Porto'),
+        cjkTerms: cjkTerms('My sister Ottilie lives in Porto'),
         embedding: fitToStoredSize([1]),
       },
     );

@@ -7,7 +7,7 @@ import type { Fact } from '@/db/schema';
 import { correctionsOfFacts } from '@/db/undo';
 import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
-import { documentTerms } from '@/lib/text/search-terms';
+import { cjkTerms } from '@/lib/text/search-terms';
 import { redactAuditTrail, redactionNote } from '../audit-redaction';
 import { embedTexts } from '../embed';
 import { endFacts, type ForgetResult } from '../forget-facts';
@@ -62,7 +62,7 @@ export async function correctFact(
   const fresh = plan.rows.filter((r) => !known.has(`${r.messageId}:${r.spanStart}:${r.spanEnd}`));
   const edit = await getDb().transaction(async (tx) => {
     const corrections = await correctionsOfFacts(tx, userId, [factId]);
-    const edited = await editFact(tx, userId, factId, content, documentTerms(content), embedding, actor.label);
+    const edited = await editFact(tx, userId, factId, content, cjkTerms(content), embedding, actor.label);
     if (!edited) return undefined;
     const updated = await updateCorrections(tx, userId, factId, content);
     const added = await addRedactions(tx, fresh);

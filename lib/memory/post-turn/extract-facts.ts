@@ -13,7 +13,7 @@ import {
 import type { Fact, Job, Message } from '@/db/schema';
 import { asActor } from '@/lib/audit';
 import type { Models } from '@/lib/llm';
-import { documentTerms } from '@/lib/text/search-terms';
+import { cjkTerms } from '@/lib/text/search-terms';
 import { embedTexts } from '../embed';
 import { endFacts } from '../forget-facts';
 import { searchKeywords } from '../keywords';
@@ -162,7 +162,7 @@ async function apply(write: FactWrite, decision: FactDecision, embedding: number
     slot: candidate.slot,
     content: candidate.text,
     value: candidate.value,
-    searchTerms: documentTerms(candidate.text),
+    cjkTerms: cjkTerms(candidate.text),
     embedding,
     validFrom: candidate.validFrom ? new Date(`${candidate.validFrom}T00:00:00Z`) : saidAt,
   };
