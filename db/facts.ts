@@ -57,7 +57,12 @@ export async function searchFacts(query: FactQuery): Promise<FactHit[]> {
 }
 
 /** Candidates for reconciliation: the active facts of the given slots, plus the most similar others. */
-export async function findRelatedActiveFacts(userId: string, slots: string[], embedding: number[], keywords: LexicalQuery): Promise<Fact[]> {
+export async function findRelatedActiveFacts(
+  userId: string,
+  slots: string[],
+  embedding: number[],
+  keywords: LexicalQuery,
+): Promise<Fact[]> {
   const sameSlot = await getDb()
     .select()
     .from(facts)

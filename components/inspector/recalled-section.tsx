@@ -25,7 +25,8 @@ const KIND_LABELS: Record<RecalledItem['kind'], string> = {
 
 /** How the searches found an item, in words. */
 function foundBy(item: RecalledItem): string | null {
-  if (typeof item.meta.neighbourOf === 'string') return item.meta.side === -1 ? 'said just before an exchange found' : 'said just after an exchange found';
+  if (typeof item.meta.neighbourOf === 'string')
+    return item.meta.side === -1 ? 'said just before an exchange found' : 'said just after an exchange found';
   if (item.vectorRank !== null && item.lexicalRank !== null) return 'found by meaning and by the words';
   if (item.vectorRank !== null) return 'found by meaning';
   if (item.lexicalRank !== null) return 'found by the words';

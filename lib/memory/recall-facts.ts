@@ -60,9 +60,7 @@ function factLine(hit: FactHit): string {
   const since = fact.validFrom.toISOString().slice(0, 10);
   const notes = [
     // A past or origin fact is not the user's current state: it says when it was told, not "current".
-    fact.slot === 'past'
-      ? `about the past, told ${since}`
-      : `${fact.slot === 'statement' ? '' : `${fact.slot}, `}current since ${since}`,
+    fact.slot === 'past' ? `about the past, told ${since}` : `${fact.slot === 'statement' ? '' : `${fact.slot}, `}current since ${since}`,
     ...(hit.replaces ? [`replaces an earlier ${fact.slot === 'statement' ? 'statement' : fact.slot}`] : []),
   ];
   return `${fact.content} (${notes.join('; ')})`;

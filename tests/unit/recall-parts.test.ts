@@ -10,7 +10,10 @@ const day = (iso: string) => new Date(`${iso}T00:00:00Z`);
 
 describe('readTimeQuestion', () => {
   it('reads a named day, a named month and a Chinese month, each widened by the days things are told later', () => {
-    expect(readTimeQuestion('What did I cook on 4 February 2026?', now).period).toMatchObject({ from: day('2026-02-04'), to: day('2026-02-19') });
+    expect(readTimeQuestion('What did I cook on 4 February 2026?', now).period).toMatchObject({
+      from: day('2026-02-04'),
+      to: day('2026-02-19'),
+    });
     expect(readTimeQuestion('Which museum did we visit in October 2025?', now).period).toMatchObject({
       from: day('2025-10-01'),
       to: day('2025-11-15'),
@@ -64,7 +67,11 @@ describe('duplicatesAmong', () => {
     });
     const first = item('episode:1', 'episodes', '(2026-02-01) User: I keep bees on the roof of my flat / Assistant: Nice.');
     const again = item('episode:2', 'episodes', '(2026-02-20) User: I keep bees on the roof of my flat / Assistant: Nice.');
-    const other = item('episode:3', 'episodes', '(2026-02-21) User: The hive swarmed yesterday and I lost half of them. / Assistant: Oh no.');
+    const other = item(
+      'episode:3',
+      'episodes',
+      '(2026-02-21) User: The hive swarmed yesterday and I lost half of them. / Assistant: Oh no.',
+    );
     const found = duplicatesAmong([fact, first, again, other]).map(({ item: i, of }) => [i.key, of.key]);
     expect(found).toEqual([
       ['episode:1', 'fact:1'],
