@@ -15,8 +15,11 @@ export type NeighbourEpisode = {
 };
 
 /**
- * The exchanges right before and after each anchor episode in its own conversation (by time), up to
- * `span` each side, skipping episodes that wait for their re-index (no text). One statement.
+ * The exchanges right before and after each anchor episode in its own conversation, up to `span`
+ * each side, skipping episodes that wait for their re-index (no text). One statement. The order is
+ * that of the replies the episodes are keyed by, walked through the messages' (conversation,
+ * created_at, seq) index from the anchor's reply, so a neighbour costs a few index steps however
+ * long the conversation is.
  */
 export async function neighbourEpisodes(userId: string, anchorIds: string[], span: number): Promise<NeighbourEpisode[]> {
   if (anchorIds.length === 0 || span < 1) return [];
@@ -24,15 +27,17 @@ export async function neighbourEpisodes(userId: string, anchorIds: string[], spa
     const before = direction < 0;
     return sql`
       select ${direction}::int as side, e.id, e.content, e.conversation_id, e.user_message_id, e.assistant_message_id, e.created_at
-      from episodes e
-      where e.user_id = ${userId} and e.conversation_id = a.conversation_id and e.content <> ''
-        and ${before ? sql`(e.created_at, e.id) < (a.created_at, a.id)` : sql`(e.created_at, e.id) > (a.created_at, a.id)`}
-      order by ${before ? sql`e.created_at desc, e.id desc` : sql`e.created_at, e.id`}
+      from messages m
+      join episodes e on e.assistant_message_id = m.id
+      where m.conversation_id = reply.conversation_id and e.user_id = ${userId} and e.content <> ''
+        and ${before ? sql`(m.created_at, m.seq) < (reply.created_at, reply.seq)` : sql`(m.created_at, m.seq) > (reply.created_at, reply.seq)`}
+      order by ${before ? sql`m.created_at desc, m.seq desc` : sql`m.created_at, m.seq`}
       limit ${span}`;
   };
   const rows = (await getDb().execute(sql`
     select a.id as anchor_id, n.*
     from episodes a
+    join messages reply on reply.id = a.assistant_message_id
     cross join lateral ((${side(-1)}) union all (${side(1)})) n
     where a.user_id = ${userId} and a.id = any(${sql.param(anchorIds)}::uuid[])`)) as unknown as Array<Record<string, unknown>>;
   return rows.map((r) => ({
