@@ -21,7 +21,7 @@ const LATEST = /\b(last|latest|most recent(ly)?)\b|最后一次|上一次|上次
  * relative phrases have already been written as dates by the retrieval rewrite, when it ran.
  */
 export function readTimeQuestion(query: string, now: Date): TimeQuestion {
-  const [found] = [...chrono.parse(query, now), ...chrono.zh.parse(query, now)];
+  const found = chrono.parse(query, now)[0] ?? chrono.zh.parse(query, now)[0];
   const order = EARLIEST.test(query) ? 'earliest' : LATEST.test(query) ? 'latest' : null;
   if (!found) return { period: null, order };
   const start = found.start;

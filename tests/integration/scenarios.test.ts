@@ -40,33 +40,24 @@ describe('memory scenarios on the offline defaults', () => {
   });
 });
 
+/** A set run whole and held at a floor of passing scenarios; the ones still failing are printed. */
+function holdAtFloor(name: string, file: string, floor: number) {
+  describe(name, () => {
+    it(`at least ${floor} scenarios pass`, { timeout: 600_000 }, async () => {
+      const results = await runScenarios({ format: 'memory-scenarios/1', scenarios: load(path.resolve(file)) });
+      const failing = results.filter((r) => !r.pass);
+      if (failing.length > 0)
+        console.info(`[${name}] ${failing.length} failing:\n${failing.map((r) => `  ${r.id}: ${r.missing.join('; ')}`).join('\n')}`);
+      expect(results.length - failing.length).toBeGreaterThanOrEqual(floor);
+    });
+  });
+}
+
 // Kinds of question recall does not fully meet yet (word forms, multi-hop, dated questions, near-duplicates told
 // again, evidence over neighbouring turns), written before those mechanisms were tuned. The floor is the number
-// that passes now; it rises as each mechanism lands, and the ones still failing are printed.
-const RECALL_KINDS_FLOOR = 28;
-
-describe('recall kinds (pass count held at a floor)', () => {
-  it(`at least ${RECALL_KINDS_FLOOR} scenarios pass`, { timeout: 600_000 }, async () => {
-    const scenarios = load(path.resolve('tests/fixtures/scenarios-recall-kinds.json'));
-    const results = await runScenarios({ format: 'memory-scenarios/1', scenarios });
-    const failing = results.filter((r) => !r.pass);
-    if (failing.length > 0)
-      console.info(`[recall kinds] ${failing.length} failing:\n${failing.map((r) => `  ${r.id}: ${r.missing.join('; ')}`).join('\n')}`);
-    expect(results.length - failing.length).toBeGreaterThanOrEqual(RECALL_KINDS_FLOOR);
-  });
-});
+// that passes now; it rises as each mechanism lands.
+holdAtFloor('recall kinds (pass count held at a floor)', 'tests/fixtures/scenarios-recall-kinds.json', 28);
 
 // Every recall kind once more in English and Chinese, written after the recall mechanisms were tuned and never tuned
-// against: the floor is the number passing when it was written, and the ones still failing are printed.
-const RECALL_CHECK_FLOOR = 22;
-
-describe('recall check (held out)', () => {
-  it(`at least ${RECALL_CHECK_FLOOR} scenarios pass`, { timeout: 600_000 }, async () => {
-    const scenarios = load(path.resolve('tests/fixtures/scenarios-recall-check.json'));
-    const results = await runScenarios({ format: 'memory-scenarios/1', scenarios });
-    const failing = results.filter((r) => !r.pass);
-    if (failing.length > 0)
-      console.info(`[recall check] ${failing.length} failing:\n${failing.map((r) => `  ${r.id}: ${r.missing.join('; ')}`).join('\n')}`);
-    expect(results.length - failing.length).toBeGreaterThanOrEqual(RECALL_CHECK_FLOOR);
-  });
-});
+// against: the floor is the number passing when it was written.
+holdAtFloor('recall check (held out)', 'tests/fixtures/scenarios-recall-check.json', 22);
