@@ -51,7 +51,13 @@ export const fitToBudgetStep = step({
       );
       for (const item of inWindow) setAside.set(item.key, 'every message of it is sent in the recent window');
       const repeated = inWindow.length > 0 ? [] : duplicatesAmong(fit.numbered).filter(({ item }) => item.kind !== 'summary');
-      for (const { item, of } of repeated) setAside.set(item.key, `says what ${KIND_NAMES[of.kind]} that is sent says`);
+      for (const { item, of, part } of repeated)
+        setAside.set(
+          item.key,
+          part === 'whole'
+            ? `says what ${KIND_NAMES[of.kind]} that is sent says`
+            : `its user message is said in ${KIND_NAMES[of.kind]} that is sent`,
+        );
       if (inWindow.length === 0 && repeated.length === 0) return fit;
       fit = refit();
     }

@@ -79,6 +79,32 @@ describe('duplicatesAmong', () => {
     ]);
   });
 
+  it('sets aside an exchange whose user message was said before, whatever the reply; short messages may repeat', () => {
+    const first = item(
+      'episode:1',
+      'episodes',
+      '(2026-03-02) User: The boiler key hangs on a hook behind the pantry door. / Assistant: Good to know.',
+    );
+    const again = item(
+      'episode:2',
+      'episodes',
+      '(2026-03-09) User: The boiler key hangs on a hook behind the pantry door. / Assistant: Thanks, I will remember where it is.',
+    );
+    const thanks = item('episode:3', 'episodes', '(2026-03-09) User: ok thanks a lot / Assistant: You are welcome.');
+    const thanksAgain = item('episode:4', 'episodes', '(2026-03-10) User: ok thanks a lot / Assistant: Any time, enjoy the trip.');
+    const zh = item('episode:5', 'episodes', '(2026-03-11) User: 备用眼镜我放在书房左边第三个抽屉里。 / Assistant: 记住了，下次找不到眼镜就来问我吧。');
+    const zhAgain = item(
+      'episode:6',
+      'episodes',
+      '(2026-03-12) User: 备用眼镜我放在书房左边第三个抽屉里。 / Assistant: 好的，以后出门前我会提醒你带上它们。',
+    );
+    const found = duplicatesAmong([first, again, thanks, thanksAgain, zh, zhAgain]).map(({ item: i, of, part }) => [i.key, of.key, part]);
+    expect(found).toEqual([
+      ['episode:2', 'episode:1', 'message'],
+      ['episode:6', 'episode:5', 'message'],
+    ]);
+  });
+
   it('reads Chinese by characters, and scattered common words never make a duplicate', () => {
     const a = item('episode:1', 'episodes', '(2026-01-05) User: 我下周六要去苏州看昆曲。 / Assistant: 好。');
     const b = item('episode:2', 'episodes', '(2026-01-09) User: 我下周六要去苏州看昆曲。 / Assistant: 好。');
