@@ -14,8 +14,9 @@ export type Duplicate = { item: ContextItem; of: ContextItem; part: 'whole' | 'm
  * conversations, an exchange repeated word for word, a statement the summary quotes. An item is
  * contained in another when most of its word pairs (bigrams, so scattered common words never match)
  * occur in that other item listed before it, or in a larger one of its own block. An exchange whose
- * user message is said in an item listed before it repeats that message, whatever the reply (a user
- * who tells the same thing twice gets two different acknowledgements). A fact is never set
+ * user message repeats the user message of one listed before it is a repeat too, whatever the reply
+ * (the same thing told twice gets two acknowledgements); not for a fact that says the message, since
+ * the reply may hold what the fact does not. A fact is never set
  * aside for an exchange that repeats it (the fact is what corrections act on); an exchange is, for a
  * fact or the summary that says it. Dates, speaker labels and a fact's notes are not words of what
  * was said.
@@ -31,7 +32,7 @@ export function duplicatesAmong(items: ContextItem[]): Duplicate[] {
       (b) => (pairs.indexOf(b) < i || (b.item.block === a.item.block && b.pairs.size > a.pairs.size)) && contained(a.pairs, b.pairs),
     );
     const repeated =
-      container || a.message.size < MESSAGE_PAIRS ? undefined : kept.find((b) => pairs.indexOf(b) < i && contained(a.message, b.pairs));
+      container || a.message.size < MESSAGE_PAIRS ? undefined : kept.find((b) => pairs.indexOf(b) < i && contained(a.message, b.message));
     const of = container ?? repeated;
     if (of) {
       dropped.add(a.item);
