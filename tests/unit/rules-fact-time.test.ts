@@ -6,6 +6,35 @@ const NOW = new Date('2026-11-20T12:00:00Z');
 const brief = (c: FactCandidate) => [c.slot, c.value, c.negated === true] as const;
 const extract = (text: string) => extractFactCandidates(text, NOW).map(brief);
 
+describe('a home or an employer read through the name a statement is about', () => {
+  it.each([
+    // The topic comes from the clause or from the rest of the sentence; the name from the preposition before it.
+    ["These days I'm subletting a room in Utrecht", 'location', 'utrecht'],
+    ['Label maker news: we are leasing a cottage in Kendal', 'location', 'kendal'],
+    ['After a long search we finally landed in Bruges', null, null],
+    ['I handed in my resignation and yesterday wrapped up my first fortnight at Vinted', 'work', 'vinted'],
+    ['Monday was my first shift with Ocado', 'work', 'ocado'],
+    ['I joined the logistics department at Maersk', 'work', 'maersk'],
+    ['我已经从原来的单位辞职了，下个月初去顺丰报到', 'work', '顺丰'],
+    ['两周前从滴滴离职了，下周三入职蔚来', 'work', '蔚来'],
+    ['告诉你：我在青岛租了一间公寓', 'location', '青岛'],
+  ])('%s → %s %s', (text, slot, value) => {
+    const found = extract(text).filter(([, , negated]) => !negated);
+    if (slot === null) expect(found).toEqual([]);
+    else expect(found).toContainEqual([slot, value, false]);
+  });
+
+  it.each([
+    // No topic, someone else's move, a past stay, an errand at a shop: no home, no employer.
+    ['I had lunch with my team at Wagamama', 'work'],
+    ['Our neighbour is moving to Portugal', 'location'],
+    ['I joined a pottery class at Hackney', 'work'],
+    ['我加入了一个读书会', 'work'],
+  ])('%s → no current %s', (text, slot) => {
+    expect(extract(text).filter(([s, , negated]) => s === slot && !negated)).toEqual([]);
+  });
+});
+
 describe('tense and aspect place a statement: current state or past', () => {
   it.each([
     // Present, perfect and a change in the past tense all tell what holds now.
@@ -28,7 +57,7 @@ describe('tense and aspect place a statement: current state or past', () => {
   it.each([
     // A past state, a past habit, an origin: kept as the user's past, valued by what it was.
     ['I worked as a lifeguard at the lido', 'work:lifeguard at the lido'],
-    ['I used to rent a flat in Bergen', null],
+    ['I used to rent a flat in Bergen', 'location:bergen'],
     ['Back then I lived in Cusco', 'location:cusco'],
     ['I was brought up in Kraków', 'origin:kraków'],
     ["I'm originally from Tartu", 'origin:tartu'],

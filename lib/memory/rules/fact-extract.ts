@@ -20,7 +20,7 @@ export function extractFactCandidates(text: string, now: Date): FactCandidate[] 
     // The greeting itself says nothing: "Hey there, the name's Ada" reads as "the name's Ada".
     const said = greeted ? sentence.replace(GREETING_WORDS, '') || sentence : sentence;
     for (const clause of language.clauses(said)) {
-      for (const candidate of extractClause(language, clause, now, greeted)) {
+      for (const candidate of extractClause(language, clause, said, now, greeted)) {
         // The same fact twice in one message (a clause and its restatement): keep the later wording.
         const same = out.findIndex((c) => c.slot === candidate.slot && c.value === candidate.value && !c.negated === !candidate.negated);
         if (same >= 0) out.splice(same, 1);
@@ -54,14 +54,19 @@ function statementSentences(text: string): string[] {
   });
 }
 
-function extractClause(language: Language, clause: string, now: Date, greeted: boolean): FactCandidate[] {
+function extractClause(language: Language, clause: string, sentence: string, now: Date, greeted: boolean): FactCandidate[] {
   if (!clause || language.asks(clause)) return [];
   const raw = language.normalise(clause);
   const dates = findDates(raw, now);
   const future = dates.some((d) => d.future);
   const past = dates.find((d) => !d.future);
   const validFrom = past && !future ? past.start.toISOString().slice(0, 10) : undefined;
-  const reading = { s: withoutTimes(raw, [...dates, ...presentWords(language, raw, dates)]), raw, future };
+  const reading = {
+    s: withoutTimes(raw, [...dates, ...presentWords(language, raw, dates)]),
+    raw,
+    future,
+    sentence: language.normalise(sentence),
+  };
   return placedInTime(language, clause, reading, greeted)
     .filter((f) => f.value.length > 0 || f.negated)
     .map((f) => ({

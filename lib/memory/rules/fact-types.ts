@@ -112,8 +112,11 @@ export function featureOverlap(a: string, b: string, by: 'max' | 'min'): number 
 /** `said`: the words that state it, when less than the clause ("my cousin", not where the cousin moved). */
 export type Found = { slot: FactSlot; value: string; negated?: boolean; said?: string };
 
-/** A clause as a language's slot patterns read it: `s` without its date phrases, `raw` with them; `future` when a date lies ahead. */
-export type Reading = { s: string; raw: string; future: boolean };
+/**
+ * A clause as a language's slot patterns read it: `s` without its date phrases, `raw` with them; `future` when a date
+ * lies ahead; `sentence` the whole sentence it comes from (what the sentence is about lends the clause its topic).
+ */
+export type Reading = { s: string; raw: string; future: boolean; sentence: string };
 
 /** What the shared extraction loop needs from each language (lib/memory/rules/en, lib/memory/rules/zh). */
 export type Language = {

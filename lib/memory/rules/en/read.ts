@@ -2,6 +2,7 @@
  * Reading English clauses: splitting a sentence into clauses that each keep their own subject, taking off
  * lead-ins, telling questions and requests apart, and the value helpers the slot patterns share.
  */
+import nlp from 'compromise';
 import { findDates } from '../relative-dates';
 
 /** Words that place a statement in the present: taken out with the dates before the slot patterns read a clause. */
@@ -12,23 +13,69 @@ const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || ne
 
 const FIRST_PERSON = "(?:i|i'm|i've|i'd|i'll|im|my|we|we're|we've|our)";
 const CONNECTOR = '(?:and|but|so|because|although|though|plus|yet|and also|and now|but now|so now|and then)';
-/** "…, and work at Siemens": a clause that starts with its verb borrows the subject of the sentence's first clause. */
-const VERB_FIRST =
-  /^(?:work|works|live|lives|love|loves|like|likes|enjoy|hate|have|has|own|moved|study|teach|play|speak|prefer|am|is|plan|want|started|got|adopted|eat|eats|drink|drinks)\b/i;
 const SPLIT = new RegExp(
-  `\\s*[,;]?\\s+${CONNECTOR}\\s+(?=${FIRST_PERSON}\\b)|\\s*,\\s*(?=(?:${CONNECTOR}\\s+)?(?:now\\s+)?${FIRST_PERSON}\\b)|\\s*,?\\s+and\\s+(?=${VERB_FIRST.source.slice(1, -2)}\\b)`,
+  `\\s*[,;]?\\s+${CONNECTOR}\\s+(?=${FIRST_PERSON}\\b)|\\s*,\\s*(?=(?:${CONNECTOR}\\s+)?(?:now\\s+)?${FIRST_PERSON}\\b)`,
   'i',
 );
+type Tagged = { offset: { start: number; length: number }; terms: Array<{ normal: string; tags: string[] }> };
+
+const isVerb = (tags: string[]) => tags.includes('Verb') && !tags.includes('Noun') && !tags.includes('Gerund');
+
+const TAKES = ['Preposition', 'Determiner', 'Noun', 'Pronoun', 'Value'];
+
+/**
+ * The first word that is not an adverb is a verb, as compromise reads it in its sentence. A bare form ("work",
+ * "beef") must be followed by what a verb takes: "…chicken and beef again" joins two foods, "…and work at Aldi" a clause.
+ */
+function verbFirst(terms: Tagged[]): boolean {
+  const at = terms.findIndex(({ terms: [t] }) => !t.tags.includes('Adverb'));
+  const first = terms[at]?.terms[0];
+  if (first === undefined || !isVerb(first.tags)) return false;
+  const next = terms[at + 1]?.terms[0];
+  return !first.tags.includes('Infinitive') || (next !== undefined && TAKES.some((tag) => next.tags.includes(tag)));
+}
+
+/** "…, and (just) started at Siemens": a clause that starts with its verb (adverbs before it allowed). */
+const startsWithVerb = (clause: string) => verbFirst(nlp(clause).terms().json({ offset: true }) as Tagged[]);
+
+/** "I hope to build a family and put a roof over…": a bare verb after "and" shares the "to" or modal before it. */
+const MODAL = new Set(['to', 'will', 'would', 'gonna', 'can', 'could', 'should', 'must', 'might', 'may', 'shall']);
+function sharesModal(terms: Tagged[], and: number): boolean {
+  const next = terms.slice(and + 1).find(({ terms: [t] }) => !t.tags.includes('Adverb'))?.terms[0];
+  return next?.tags.includes('Infinitive') === true && terms.slice(0, and).some(({ terms: [t] }) => MODAL.has(t.normal));
+}
+
+/** A clause split again where "and" is followed by a verb of its own ("I quit my job and started at Bolt"), read in context. */
+function splitAtVerbs(part: string): string[] {
+  const terms = nlp(part).terms().json({ offset: true }) as Tagged[];
+  const cuts = terms.flatMap((term, i) =>
+    term.terms[0].normal === 'and' && verbFirst(terms.slice(i + 1)) && !sharesModal(terms, i) ? [i] : [],
+  );
+  const out: string[] = [];
+  let from = 0;
+  for (const i of cuts) {
+    out.push(part.slice(from, terms[i].offset.start).replace(/[\s,]+$/u, ''));
+    from = terms[i + 1].offset.start;
+  }
+  out.push(part.slice(from));
+  return out.filter(Boolean);
+}
+
+/** Words with a past verb of their own are no lead-in: "just finished my first week" is the clause's own predicate. */
+function hasVerb(words: string): boolean {
+  return (nlp(words).terms().json() as Tagged[]).some(({ terms: [t] }) => t.tags.includes('PastTense') && !t.tags.includes('Auxiliary'));
+}
 
 export function splitClauses(sentence: string): string[] {
   const out: string[] = [];
   let subject: string | null = null;
-  for (const part of sentence.split(SPLIT)) {
+  const parts = sentence.split(SPLIT).flatMap((part) => (/\band\b/i.test(part) ? splitAtVerbs(part) : [part]));
+  for (const part of parts) {
     let clause = stripLead(part.trim());
     if (!clause) continue;
     // Whose clause it is comes from the sentence: "My sister lives in Ohio and works as …" is the sister's.
     if (subject === null) subject = /^(?:i|we)\b/i.test(expandEnglish(clause).replace(PRESENT_EN, '').trim()) ? 'I' : '';
-    else if (VERB_FIRST.test(clause)) {
+    else if (!new RegExp(`^${FIRST_PERSON}\\b`, 'i').test(clause) && startsWithVerb(clause)) {
       if (!subject) continue;
       clause = `${subject} ${clause}`;
     }
@@ -58,10 +105,15 @@ const LEAD_IN = new RegExp(`^(?:[^,:;]{1,40}[,:;—–-]\\s*|(?:\\S+\\s+){1,3}?)
 const NOT_A_LEAD_IN =
   /\b(?:i|i'm|im|we|my|our|me|you|he|she|they|it|who|that|which|if|when|because|after|before|while|until)\b|\b(?:is|are|was|were|says|said|tells|told|thinks?|knows?|heard|in|on|at|to|of|for|with|from|about|into|without|by|than|like)\s*$|'s\s*$/i;
 
+/** A label closed by a colon ("Quick update on my life: …", "News from our side: …"): no subject or verb of its own. */
+const LABEL = /^(?![^:]*\b(?:i|we|you|he|she|they|it|is|are|was|were|says|said|told|tells)\b)[^:]{1,40}:\s+(?=\S)/i;
+
 export function stripLead(clause: string): string {
-  let rest = clause.replace(EDGE_PUNCTUATION, '').replace(REMEMBER, '');
+  let rest = clause.replace(EDGE_PUNCTUATION, '').replace(REMEMBER, '').replace(LABEL, '');
   const lead = LEAD_IN.exec(rest)?.[0];
-  if (lead && !NOT_A_LEAD_IN.test(lead) && !saysWhen(lead)) rest = rest.slice(lead.length);
+  // A lead closed by punctuation is set apart ("Got news - I'm …"); one that is not, with a past verb, is the predicate.
+  const predicate = (words: string) => !/[,:;—–-]\s*$/u.test(words) && hasVerb(words);
+  if (lead && !NOT_A_LEAD_IN.test(lead) && !saysWhen(lead) && !predicate(lead)) rest = rest.slice(lead.length);
   return rest.replace(EDGE_PUNCTUATION, '').trim();
 }
 

@@ -4,6 +4,7 @@
  */
 import { type Found, firstFound, one, type Reading } from '../fact-types';
 import { statedDate } from '../relative-dates';
+import { namedStateEn } from './named-state';
 import { ENTITIES_EN, ENTITY_EN, ENTITY_MODIFIER, entityValue, familyPetEn, introduction, leadingName, nameEn, petLossEn } from './people';
 import { cleanEn, cutEn, MENTIONS_ASSISTANT, PRONOUN_OBJECT, splitListEn, stripLead, stripSubjectAdverbs } from './read';
 
@@ -12,12 +13,12 @@ type EnContext = Reading & { greeted: boolean };
 export function matchEn(_clause: string, reading: Reading, greeted: boolean): Found[] {
   // A lead-in before a date ("Update: as of May my home is …") is one once the date is out.
   const s = stripSubjectAdverbs(stripLead(reading.s));
-  const ctx: EnContext = { s, raw: stripSubjectAdverbs(reading.raw), future: reading.future, greeted };
+  const ctx: EnContext = { ...reading, s, raw: stripSubjectAdverbs(reading.raw), greeted };
   const special = dietByFoodEn(s, ctx.raw) ?? workEndEn(s) ?? petLossEn(s) ?? cancelledPlanEn(s) ?? cantStandEn(s) ?? movedAwayEn(s);
   if (special) return special;
 
   const change = EN_CHANGE.test(s);
-  if (!change && !EN_NEGATION.test(s)) return positiveEn(ctx) ?? [];
+  if (!change && !EN_NEGATION.test(s)) return positiveEn(ctx) ?? namedStateEn(s, reading.sentence) ?? [];
   // "I don't like X" is a dislike, "I'm not into X" too; "I don't like X anymore" ends a like.
   const dislike = change ? null : dislikeEn(ctx);
   if (dislike || !/^(?:i|we)\b/i.test(s)) return dislike ?? [];
@@ -395,8 +396,11 @@ function workEndEn(s: string): Found[] | null {
     );
   m ??= /^i (?:got|was|have been|just got) (?:fired|laid off|let go|sacked|made redundant)(?: (?:from|at|by) (.+))?$/i.exec(s);
   m ??= /^i (?:resigned|quit)(?: from (.+))?$/i.exec(s);
-  if (m) return one('work', m[1] ? cleanEn(cutEn(m[1])) : '', true);
-  return null;
+  // "my old job", "the position": whatever job it was, not a value.
+  const value = m?.[1] ? cleanEn(cutEn(m[1])) : '';
+  return m
+    ? one('work', /^(?:my |the |this |that )?(?:[\w-]+ )?(?:job|position|role|work|company|employer)$/.test(value) ? '' : value, true)
+    : null;
 }
 
 // ---- plans

@@ -16,7 +16,13 @@ export const originEn = ({ s }: Reading) => ORIGIN_EN.test(s);
 export function pastAsPresentEn({ s }: Reading): string | null {
   const clause = stripLead(s);
   // Only the user's own statements become facts: tagging (a few milliseconds a clause) is spent on those alone.
-  if (!/^(?:i|we)\b/i.test(clause)) return null;
+  return /^(?:i|we)\b/i.test(clause) ? pastAsPresent(clause) : null;
+}
+
+/** Whether a clause's first verb is in the past ("I lived", "I was living", "I used to live"). */
+export const isPastEn = (clause: string) => pastAsPresent(clause) !== null;
+
+function pastAsPresent(clause: string): string | null {
   const doc = nlp(clause);
   const verbs = doc.verbs();
   const verb = verbs.eq(0) as typeof verbs;

@@ -1,5 +1,5 @@
 import type { Language } from '../fact-types';
-import { asks, normalise, PRESENT_ZH, splitClauses } from './read';
+import { asks, normalise, PRESENT_ZH, splitClauses, stripLead } from './read';
 import { matchZh } from './slots';
 import { originZh, pastAsPresentZh } from './tense';
 
@@ -10,5 +10,6 @@ export const chinese: Language = {
   present: PRESENT_ZH,
   origin: originZh,
   pastAsPresent: pastAsPresentZh,
-  match: matchZh,
+  // A lead-in before a date (跟你说，从上个月开始我…) is one once the date is out.
+  match: (clause, reading) => matchZh(clause, { ...reading, s: stripLead(reading.s) }),
 };

@@ -18,14 +18,34 @@ const SPLIT = new RegExp(
 export function splitClauses(sentence: string): string[] {
   const parts = sentence
     .split(SPLIT)
+    .flatMap(splitBeforeDates)
     .map((part) => stripLead(part.trim()))
     .filter(Boolean);
+  // 上个月从小米离职了: a sentence that opens with when and then its verb has dropped its subject, the speaker.
+  if (parts[0] && opensWithDate(parts[0]) && !/^(?:\P{Script=Han}|[我他她它你咱]|大家)/u.test(afterDate(parts[0])))
+    parts[0] = `我${parts[0]}`;
   const first = parts[0]?.replace(PRESENT_ZH, '') ?? '';
   const mine = /^我/u.test(first) && !ABOUT_SOMEONE_ELSE.test(first);
   return parts.flatMap((clause, index) => {
     if (index === 0 || /^我/u.test(clause)) return [clause];
     return mine ? [`我${clause}`] : [];
   });
+}
+
+const opensWithDate = (text: string) => findDates(text, new Date(0)).some((d) => d.index === 0);
+const afterDate = (text: string) => {
+  const date = findDates(text, new Date(0)).find((d) => d.index === 0);
+  return date ? text.slice(date.length).replace(/^(?:起|开始|以来|初|底)/u, '') : text;
+};
+
+/** A comma before a date starts a clause of its own: …离职了，下周一去… */
+function splitBeforeDates(part: string): string[] {
+  const out = [''];
+  for (const piece of part.split(/(?<=[，,])/u)) {
+    if (out[out.length - 1] && opensWithDate(piece)) out.push(piece);
+    else out[out.length - 1] += piece;
+  }
+  return out;
 }
 
 const EDGE_PUNCTUATION = /^[\s,，、"'“”‘’()（）:：-]+|[\s,，、"'“”‘’()（）.!?。！？]+$/gu;
@@ -37,7 +57,7 @@ const REMEMBER = /^(?:你要|请你?)?(?:记住|记得|别忘了|不要忘了|�
 const LEAD_IN = /^(?:[^，,：:。]{1,12}[，,：:]\s*|\p{Script=Han}{1,4}?)(?=我)/u;
 const TAKES_ME = /[是叫让给对把被和跟帮告诉说问称喊请教]$/u;
 
-function stripLead(clause: string): string {
+export function stripLead(clause: string): string {
   let rest = clause.replace(EDGE_PUNCTUATION, '').replace(REMEMBER, '');
   const lead = LEAD_IN.exec(rest)?.[0];
   if (lead && !TAKES_ME.test(lead.trim()) && !saysWhen(lead)) rest = rest.slice(lead.length);

@@ -421,8 +421,10 @@ function locationZh({ s }: ZhContext): Found[] | null {
   const m =
     /^我(?:们)?(?:家)?住在(.+)$/u.exec(s) ??
     /^我(?:们)?(?:家)?住(?!的|过|址)(.+)$/u.exec(s) ??
-    /^我(?:们)?(?:家|一家|全家)?(?:从.+?)?搬(?:家)?(?:到|去|来)了?(.+?)(?:去|来)?$/u.exec(s) ??
+    /^我(?:们)?(?:家|一家|全家)?(?:从.+?)?搬(?:家)?(?:到|去|来)了?(.+?)(?:去|来|住|生活|定居)?$/u.exec(s) ??
     /^我(?:们)?(?:是)?在(.+?)(?:生活|居住|定居|安家|住|落户|长大|出生)的?$/u.exec(s) ??
+    // 在厦门租了套房子, 在成都买了房: a home got somewhere.
+    /^我(?:们)?在(\p{Script=Han}{2,8}?)(?:租|买|找|安)了?(?:一?[套间个处])?(?:房|房子|公寓|住处|家)/u.exec(s) ??
     /^我(?:是)?来自(.+)$/u.exec(s) ??
     /^我(?:是)?从(.+?)来的?$/u.exec(s) ??
     /^我(?:的)?(?:家|老家|家乡|故乡)(?:在|是)(.+)$/u.exec(s) ??
@@ -465,7 +467,9 @@ const ZH_STUDENT: Record<string, string> = {
 
 function workZh({ s }: ZhContext): Found[] | null {
   // 在…上班, and 去…上班 for a job that starts (下周一起我去…上班).
-  let m = /^我(?:们)?[在去到](.+?)(?:工作|上班|任职|供职|实习|打工|做事|就职)$/u.exec(s);
+  let m =
+    /^我(?:们)?[在去到进](.+?)(?:工作|上班|任职|供职|实习|打工|做事|就职|报到|入职)$/u.exec(s) ??
+    /^我(?:们)?(?:正式)?入职(?:了)?(.+)$/u.exec(s);
   if (m) return one('work', cleanZh(m[1]).replace(/^(?:一家|一个|一所|一间|家|个)/u, ''));
   m = /^我(?:在)?(?:读|念|上)(研究生|博士|硕士|大学|本科|高中|初中|小学|大[一二三四]|研[一二三])$/u.exec(s);
   if (m) return one('work', ZH_STUDENT[m[1][0]] ?? `${m[1]}生`);
@@ -485,7 +489,8 @@ function workZh({ s }: ZhContext): Found[] | null {
 
 function workEndZh(s: string): Found[] | null {
   let m = /^我(?:已经)?从(.+?)(?:辞职|离职)了?$/u.exec(s);
-  if (m) return one('work', cleanZh(m[1]), true);
+  // 原来的公司, 之前的单位: whatever job it was, not a value.
+  if (m) return one('work', /^(?:原来|之前|以前|上一家|前|老)的?(?:公司|单位|工作|东家)$/u.test(m[1]) ? '' : cleanZh(m[1]), true);
   m = /^我(?:已经)?(?:辞职|离职|被(?:裁|裁员|辞退|解雇|开除|炒鱿鱼)|失业|丢了工作|把工作辞了)/u.exec(s);
   return m ? one('work', '', true) : null;
 }
