@@ -10,9 +10,17 @@ import { cleanEn, cutEn, MENTIONS_ASSISTANT, PRONOUN_OBJECT, splitListEn, stripL
 
 type EnContext = Reading & { greeted: boolean };
 
-export function matchEn(_clause: string, reading: Reading, greeted: boolean): Found[] {
+export function matchEn(clause: string, reading: Reading, greeted: boolean): Found[] {
   // A lead-in before a date ("Update: as of May my home is …") is one once the date is out.
-  const s = stripSubjectAdverbs(stripLead(reading.s));
+  const stripped = stripLead(reading.s);
+  const found = matchStatement(stripSubjectAdverbs(stripped), reading, greeted);
+  // What the fact says starts at its subject: "Left Acme on Friday, and on Monday I joined …" is not about Acme.
+  const subject = clause.search(/\b(?:i|we)\b/i);
+  if (reading.s.trim().length - stripped.length <= 3 || subject <= 0) return found;
+  return found.map((f) => ({ ...f, said: f.said ?? clause.slice(subject) }));
+}
+
+function matchStatement(s: string, reading: Reading, greeted: boolean): Found[] {
   const ctx: EnContext = { ...reading, s, raw: stripSubjectAdverbs(reading.raw), greeted };
   const special = dietByFoodEn(s, ctx.raw) ?? workEndEn(s) ?? petLossEn(s) ?? cancelledPlanEn(s) ?? cantStandEn(s) ?? movedAwayEn(s);
   if (special) return special;
