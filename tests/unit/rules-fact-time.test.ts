@@ -18,6 +18,10 @@ describe('a home or an employer read through the name a statement is about', () 
     ['我已经从原来的单位辞职了，下个月初去顺丰报到', 'work', '顺丰'],
     ['两周前从滴滴离职了，下周三入职蔚来', 'work', '蔚来'],
     ['告诉你：我在青岛租了一间公寓', 'location', '青岛'],
+    // Subjects dropped or taken by the work or the home itself.
+    ['Picked up the keys to a terraced house in Preston on Saturday', 'location', 'preston'],
+    ['Induction at Arup took the whole week', 'work', 'arup'],
+    ['领导把我派到昆明了，以后就住在昆明', 'location', '昆明'],
   ])('%s → %s %s', (text, slot, value) => {
     const found = extract(text).filter(([, , negated]) => !negated);
     if (slot === null) expect(found).toEqual([]);
@@ -30,6 +34,7 @@ describe('a home or an employer read through the name a statement is about', () 
     ['Our neighbour is moving to Portugal', 'location'],
     ['I joined a pottery class at Hackney', 'work'],
     ['我加入了一个读书会', 'work'],
+    ['Met Priya for coffee at Monmouth yesterday', 'work'],
   ])('%s → no current %s', (text, slot) => {
     expect(extract(text).filter(([s, , negated]) => s === slot && !negated)).toEqual([]);
   });

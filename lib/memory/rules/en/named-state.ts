@@ -18,7 +18,7 @@ const DWELLING = new Set(
 );
 /** Base forms that make a sentence about where someone works. */
 const WORKING = new Set(
-  'work job employer company role position office hire onboard onboarding intern internship shift contract resign salary payroll'.split(
+  'work job employer company role position office hire onboard onboarding induction intern internship shift contract resign salary payroll'.split(
     ' ',
   ),
 );
@@ -73,10 +73,12 @@ function pastState(clause: string, terms: Term[]): boolean {
 export function namedStateEn(said: string, sentence: string): Found[] | null {
   const clause = said.replace(SCENE, '');
   // The user's own statements only: "our landlord is moving to …" is not the user's home.
-  if (!/^(?:i|we)\b/i.test(clause) && !/\bmy first\b/i.test(clause)) return null;
   // Tagging costs milliseconds: a clause with no capitalised word after its first has no name to read.
   if (!/\s\p{Lu}/u.test(clause)) return null;
   const terms = termsOf(clause);
+  // "Onboarding at Capgemini has been intense": a clause whose subject is the dwelling or the work itself is the user's too.
+  const subjectIsTopic = DWELLING.has(terms[0]?.lemma ?? '') || WORKING.has(terms[0]?.lemma ?? '');
+  if (!/^(?:i|we)\b/i.test(clause) && !/\bmy first\b/i.test(clause) && !subjectIsTopic) return null;
   // Read again in the present by the tense reading, and kept as the past.
   if (pastState(clause, terms)) return null;
   const context = sentence === clause ? terms : termsOf(sentence);

@@ -61,6 +61,13 @@ function splitAtVerbs(part: string): string[] {
   return out.filter(Boolean);
 }
 
+function opensWithPastVerb(clause: string): boolean {
+  const first = (nlp(clause).terms().json() as Tagged[]).find(({ terms: [t] }) => !t.tags.includes('Adverb'))?.terms[0];
+  // Sentence-first, compromise may read a past form as an order ("Picked up the keys"): its -ed ending tells.
+  const past = first?.tags.includes('PastTense') || (first?.tags.includes('Verb') && /ed$/i.test(first.normal));
+  return first !== undefined && past === true && isVerb(first.tags) && !first.tags.includes('Auxiliary');
+}
+
 /** Words with a past verb of their own are no lead-in: "just finished my first week" is the clause's own predicate. */
 function hasVerb(words: string): boolean {
   return (nlp(words).terms().json() as Tagged[]).some(({ terms: [t] }) => t.tags.includes('PastTense') && !t.tags.includes('Auxiliary'));
@@ -73,6 +80,8 @@ export function splitClauses(sentence: string): string[] {
   for (const part of parts) {
     let clause = stripLead(part.trim());
     if (!clause) continue;
+    // "Got the keys to our new flat in Bath yesterday": a sentence that opens with a past verb dropped its subject, the speaker.
+    if (subject === null && opensWithPastVerb(clause)) clause = `I ${clause.charAt(0).toLowerCase()}${clause.slice(1)}`;
     // Whose clause it is comes from the sentence: "My sister lives in Ohio and works as …" is the sister's.
     if (subject === null) subject = /^(?:i|we)\b/i.test(expandEnglish(clause).replace(PRESENT_EN, '').trim()) ? 'I' : '';
     else if (!new RegExp(`^${FIRST_PERSON}\\b`, 'i').test(clause) && startsWithVerb(clause)) {

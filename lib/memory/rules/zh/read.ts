@@ -3,14 +3,14 @@ import { findDates } from '../relative-dates';
 import { ABOUT_SOMEONE_ELSE } from './slots';
 
 /** Words that place a statement in the present: taken out with the dates before the slot patterns read a clause. */
-export const PRESENT_ZH = /现在|目前|如今|最近|这些天|这几天|近来|这段时间|近期|眼下/gu;
+export const PRESENT_ZH = /现在|目前|如今|以后|今后|从此|最近|这些天|这几天|近来|这段时间|近期|眼下/gu;
 
 /** A date or a present-time word before 我 stays in the clause: it says when (上周我领养了…, 现在我…). */
 const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || new RegExp(PRESENT_ZH.source, 'u').test(lead);
 
 const CONNECTOR = '(?:但是|但|不过|可是|而且|并且|所以|因此|因为|另外|还有|同时|然后)';
 const SPLIT = new RegExp(
-  `[，,、]?\\s*${CONNECTOR}(?=我)|[，,]\\s*(?=我|现在|目前|以前|${CONNECTOR}|住|在|有|喜欢|爱|讨厌|来自|养|对|做|当|搬|打算|计划|准备|也|还|又|偶尔|经常|每天|平时|吃|喝)`,
+  `[，,、]?\\s*${CONNECTOR}(?=我)|[，,]\\s*(?=我|现在|目前|以前|以后|之后|后来|从此|${CONNECTOR}|住|在|有|喜欢|爱|讨厌|来自|养|对|做|当|搬|打算|计划|准备|也|还|又|偶尔|经常|每天|平时|吃|喝)`,
   'u',
 );
 
@@ -25,7 +25,8 @@ export function splitClauses(sentence: string): string[] {
   if (parts[0] && opensWithDate(parts[0]) && !/^(?:\P{Script=Han}|[我他她它你咱]|大家)/u.test(afterDate(parts[0])))
     parts[0] = `我${parts[0]}`;
   const first = parts[0]?.replace(PRESENT_ZH, '') ?? '';
-  const mine = /^我/u.test(first) && !ABOUT_SOMEONE_ELSE.test(first);
+  // 公司把我调到长沙了，现在住在…: a sentence in which something is done to the user goes on about the user.
+  const mine = (/^我/u.test(first) && !ABOUT_SOMEONE_ELSE.test(first)) || /[把让派调送]我/u.test(first);
   return parts.flatMap((clause, index) => {
     if (index === 0 || /^我/u.test(clause)) return [clause];
     return mine ? [`我${clause}`] : [];
