@@ -48,7 +48,7 @@ export const recallEpisodes = step({
     'candidates',
     'runs',
   ] satisfies Reads[],
-  writes: ['candidates', 'runs'],
+  writes: ['candidates', 'runs', 'episodesTopK'],
   async run(state) {
     const { config, models, retrieval, candidates, runs } = state;
     const topK = recallTopK(config, models.chatModelId, 'episodes', state.history.length === 0);
@@ -83,6 +83,7 @@ export const recallEpisodes = step({
     );
     return {
       candidates: [...candidates, ...items],
+      episodesTopK: topK,
       runs: [
         ...runs,
         {
