@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decomposeQuery, namesNotIn } from '@/lib/memory/decompose-query';
+import { decomposeQuery, namesNotIn, withoutHedges } from '@/lib/memory/decompose-query';
 import { duplicatesAmong } from '@/lib/memory/duplicates';
 import { fuseRankings } from '@/lib/memory/fuse-rankings';
 import type { ContextItem } from '@/lib/memory/state';
@@ -51,6 +51,19 @@ describe('decomposeQuery', () => {
   });
 });
 
+describe('withoutHedges', () => {
+  it('takes the words that frame a question as a guess out of its search by words, English and Chinese', () => {
+    expect(withoutHedges('Would my nephew probably enjoy a pottery class?')).toBe('my nephew enjoy a pottery class?');
+    expect(withoutHedges('What hobby might Tomasz likely pick up next?')).toBe('What hobby Tomasz pick up next?');
+    expect(withoutHedges('她可能会喜欢爬山吗？')).toBe('她 会喜欢爬山吗？');
+  });
+
+  it('keeps a word that only contains a hedge, and a question of hedges alone as it is', () => {
+    expect(withoutHedges('Where is the couldron shop Maybelline opened?')).toBe('Where is the couldron shop Maybelline opened?');
+    expect(withoutHedges('Maybe?')).toBe('Maybe?');
+  });
+});
+
 describe('duplicatesAmong', () => {
   const item = (key: string, block: ContextItem['block'], text: string, meta?: Record<string, unknown>): ContextItem => ({
     key,
@@ -92,7 +105,11 @@ describe('duplicatesAmong', () => {
     );
     const thanks = item('episode:3', 'episodes', '(2026-03-09) User: ok thanks a lot / Assistant: You are welcome.');
     const thanksAgain = item('episode:4', 'episodes', '(2026-03-10) User: ok thanks a lot / Assistant: Any time, enjoy the trip.');
-    const zh = item('episode:5', 'episodes', '(2026-03-11) User: 备用眼镜我放在书房左边第三个抽屉里。 / Assistant: 记住了，下次找不到眼镜就来问我吧。');
+    const zh = item(
+      'episode:5',
+      'episodes',
+      '(2026-03-11) User: 备用眼镜我放在书房左边第三个抽屉里。 / Assistant: 记住了，下次找不到眼镜就来问我吧。',
+    );
     const zhAgain = item(
       'episode:6',
       'episodes',
