@@ -1,5 +1,4 @@
 import { neighbourEpisodes } from '@/db/episode-neighbours';
-import { recallTopK } from './budget-policy';
 import { episodeItem } from './recall-episodes';
 import { type ContextItem, step } from './state';
 
@@ -14,13 +13,11 @@ import { type ContextItem, step } from './state';
  */
 export const addNeighbours = step({
   name: 'add_neighbours',
-  reads: ['config', 'models', 'history', 'scope', 'question', 'assistantMessageId', 'candidates'],
+  reads: ['config', 'episodesTopK', 'scope', 'question', 'assistantMessageId', 'candidates'],
   writes: ['candidates'],
-  async run({ config, models, history, scope, question, assistantMessageId, candidates }) {
+  async run({ config, episodesTopK, scope, question, assistantMessageId, candidates }) {
     const episodes = candidates.filter((c) => c.kind === 'episode');
-    const wanted =
-      config.NEIGHBOUR_ANCHORS ||
-      Math.max(1, Math.round(recallTopK(config, models.chatModelId, 'episodes', history.length === 0) / config.NEIGHBOUR_EVERY));
+    const wanted = config.NEIGHBOUR_ANCHORS || Math.max(1, Math.round(episodesTopK / config.NEIGHBOUR_EVERY));
     const anchors = episodes.slice(0, wanted);
     if (anchors.length === 0 || config.NEIGHBOUR_SPAN === 0) return { candidates };
     const idOf = (item: ContextItem) => item.key.slice('episode:'.length);

@@ -33,6 +33,7 @@ export async function assembleContext(input: TurnInput, overrides: StepOverrides
     retrieval: { query: input.question.content, reason: 'not run', rewritten: false, cached: false, datesResolved: [] },
     queryEmbedding: [],
     candidates: [],
+    episodesTopK: 0,
     runs: [],
     summaryVersion: null,
     summaryCovers: [],

@@ -47,3 +47,20 @@ export function namesNotIn(text: string, query: string): string[] {
   }
   return [...names];
 }
+
+// Modal verbs and hedges (English, Chinese): they frame a question as a guess ("Would she likely…",
+// "他可能会…") and say nothing of what it is about, yet Postgres keeps them as lexemes ("likely" is
+// read as "like"), so they would match every exchange that says "I like" or "could".
+const HEDGE = /\b(?:would|could|might|should|likely|unlikely|probably|possibly|perhaps|maybe)\b|可能|大概|也许|或许/giu;
+
+/**
+ * The question without the words that frame it as a guess, for its search by words: what it asks
+ * about is left. A question of nothing but such words is kept as it is.
+ */
+export function withoutHedges(query: string): string {
+  const rest = query
+    .replace(HEDGE, ' ')
+    .replace(/\s{2,}/gu, ' ')
+    .trim();
+  return /[\p{L}\p{N}]/u.test(rest) ? rest : query;
+}

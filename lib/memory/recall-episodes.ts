@@ -2,7 +2,7 @@ import { type EpisodeHit, searchEpisodes } from '@/db/episodes';
 import type { LexicalQuery } from '@/db/search-vector';
 import type { AppConfig } from '@/lib/config';
 import { recallTopK } from './budget-policy';
-import { decomposeQuery, namesNotIn } from './decompose-query';
+import { decomposeQuery, namesNotIn, withoutHedges } from './decompose-query';
 import { fuseRankings } from './fuse-rankings';
 import { searchKeywords } from './keywords';
 import { type ContextItem, step, type TurnState } from './state';
@@ -48,12 +48,12 @@ export const recallEpisodes = step({
     'candidates',
     'runs',
   ] satisfies Reads[],
-  writes: ['candidates', 'runs'],
+  writes: ['candidates', 'runs', 'episodesTopK'],
   async run(state) {
     const { config, models, retrieval, candidates, runs } = state;
     const topK = recallTopK(config, models.chatModelId, 'episodes', state.history.length === 0);
     const k = topK + state.history.filter((m) => m.role === 'assistant').length;
-    const keywords = searchKeywords(retrieval.query);
+    const keywords = searchKeywords(withoutHedges(retrieval.query));
     const time = readTimeQuestion(retrieval.query, state.now);
     const parts = decomposeQuery(retrieval.query);
     const search = (terms: Terms, saidBetween?: { from: Date; to: Date }) =>
@@ -83,6 +83,7 @@ export const recallEpisodes = step({
     );
     return {
       candidates: [...candidates, ...items],
+      episodesTopK: topK,
       runs: [
         ...runs,
         {

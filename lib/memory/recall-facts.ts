@@ -1,5 +1,6 @@
 import { type FactHit, searchFacts } from '@/db/facts';
 import { recallTopK } from './budget-policy';
+import { withoutHedges } from './decompose-query';
 import { searchKeywords } from './keywords';
 import { type ContextItem, step } from './state';
 
@@ -18,7 +19,7 @@ export const recallFacts = step({
     const hits = await searchFacts({
       userId: scope.userId,
       embedding: queryEmbedding,
-      keywords: searchKeywords(retrieval.query),
+      keywords: searchKeywords(withoutHedges(retrieval.query)),
       k: topK,
       excludeConversationId: config.FACTS_EXCLUDE_CURRENT_CONVERSATION ? scope.conversationId : undefined,
     });

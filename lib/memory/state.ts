@@ -81,6 +81,8 @@ export type TurnState = {
   queryEmbedding: number[];
   /** Everything recalled, before the budget. */
   candidates: ContextItem[];
+  /** How many earlier exchanges the budget asks recall for (recallTopK), worked out once by recall_episodes. */
+  episodesTopK: number;
   runs: RetrievalRun[];
   summaryVersion: number | null;
   budget: BudgetReport | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decomposeQuery, namesNotIn } from '@/lib/memory/decompose-query';
+import { decomposeQuery, namesNotIn, withoutHedges } from '@/lib/memory/decompose-query';
 import { duplicatesAmong } from '@/lib/memory/duplicates';
 import { fuseRankings } from '@/lib/memory/fuse-rankings';
 import type { ContextItem } from '@/lib/memory/state';
@@ -48,6 +48,19 @@ describe('decomposeQuery', () => {
   it('takes names from a found text that the question does not say, never dates or speaker labels', () => {
     const found = 'User: Ottilie, my old bandmate, moved to Cork in May. / Assistant: Does Ottilie still play the cello?';
     expect(namesNotIn(found, 'What does the bandmate who moved to Cork play?')).toEqual(['Ottilie']);
+  });
+});
+
+describe('withoutHedges', () => {
+  it('takes the words that frame a question as a guess out of its search by words, English and Chinese', () => {
+    expect(withoutHedges('Would my nephew probably enjoy a pottery class?')).toBe('my nephew enjoy a pottery class?');
+    expect(withoutHedges('What hobby might Tomasz likely pick up next?')).toBe('What hobby Tomasz pick up next?');
+    expect(withoutHedges('她可能会喜欢爬山吗？')).toBe('她 会喜欢爬山吗？');
+  });
+
+  it('keeps a word that only contains a hedge, and a question of hedges alone as it is', () => {
+    expect(withoutHedges('Where is the couldron shop Maybelline opened?')).toBe('Where is the couldron shop Maybelline opened?');
+    expect(withoutHedges('Maybe?')).toBe('Maybe?');
   });
 });
 
