@@ -126,6 +126,13 @@ function unitOf(result: chrono.ParsedResult): Unit | null {
   return null;
 }
 
+const PART_WORDS: [Part, RegExp][] = [
+  ['night', /night|夜/iu],
+  ['evening', /evening|晚/iu],
+  ['morning', /morning|早/iu],
+  ['afternoon', /afternoon|下午/iu],
+];
+
 function reading(result: chrono.ParsedResult, unit: Unit, today: Date): Reading {
   const { start, text } = result;
   const day = new Date(Date.UTC(start.get('year') ?? today.getUTCFullYear(), (start.get('month') ?? 1) - 1, start.get('day') ?? 1));
@@ -137,15 +144,7 @@ function reading(result: chrono.ParsedResult, unit: Unit, today: Date): Reading 
     month: () => new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1)),
     year: () => new Date(Date.UTC(day.getUTCFullYear(), 0, 1)),
   };
-  const part = /night|夜/iu.test(text)
-    ? 'night'
-    : /evening|晚/iu.test(text)
-      ? 'evening'
-      : /morning|早/iu.test(text)
-        ? 'morning'
-        : /afternoon|下午/iu.test(text)
-          ? 'afternoon'
-          : undefined;
+  const part = PART_WORDS.find(([, words]) => words.test(text))?.[0];
   // chrono takes in a hedge before and a comma after ("about five years ago,"): they stay in the text.
   const hedge = /^(?:about|around|roughly|almost|nearly|over|just) /iu.exec(text)?.[0].length ?? 0;
   return {
