@@ -81,3 +81,18 @@ describe('findDates', () => {
     expect(spans('We got the allotment last autumn')).toEqual([['last autumn', '2026-09-01', false]]);
   });
 });
+
+describe('Chinese in traditional characters, and full dates', () => {
+  it.each<[string, string]>([
+    ['我上週三去了台北', '我2027-03-03去了台北'],
+    ['上個月搬家了', '2027-02搬家了'],
+    ['這週末有空嗎', '2027-03-13那个周末有空嗎'],
+  ])('%j → %j', (said, rewritten) => {
+    expect(resolve(said).text).toBe(rewritten);
+  });
+
+  it('reads a full date after its year, not the year alone', () => {
+    expect(spans('我们2019年6月2日领的证')).toEqual([['2019年6月2日', '2019-06-02', false]]);
+    expect(spans('我2019年开始学琴')).toEqual([['2019年开始', '2019-01-01', false]]);
+  });
+});

@@ -39,10 +39,10 @@ export function absolutizeRelativeDates(text: string, now: Date): { text: string
   );
   for (const r of rewritten) {
     const after = text.slice(r.index + r.phrase.length, r.index + r.phrase.length + 16);
-    const chinese = /\p{Script=Han}/u.test(r.phrase);
+    const han = /\p{Script=Han}/u.test(r.phrase);
     out +=
       text.slice(cursor, r.index) +
-      (chinese ? chineseReplacement(r) : englishReplacement(r, text.slice(Math.max(0, r.index - 24), r.index), after));
+      (han ? chineseReplacement(r) : englishReplacement(r, text.slice(Math.max(0, r.index - 24), r.index), after));
     resolved.push({ phrase: r.phrase, date: label(r) });
     cursor = r.index + r.phrase.length;
   }
@@ -51,7 +51,7 @@ export function absolutizeRelativeDates(text: string, now: Date): { text: string
 
 /** Words that make a date relative to today; absolute dates ("May 3", 5月3日上午) carry none. */
 const RELATIVE =
-  /\b(?:yesterday|today|tomorrow|tonight|last|this|next|past|ago|from now|in \S+ (?:days?|weeks?|months?|years?|fortnights?))\b|[昨今明前后去上下这本]/iu;
+  /\b(?:yesterday|today|tomorrow|tonight|last|this|next|past|ago|from now|in \S+ (?:days?|weeks?|months?|years?|fortnights?))\b|[昨今明前后後去上下这這本]/iu;
 
 /**
  * Every date a text states, relative or absolute, for fact extraction ("since May 2019", "last week", 上个月,
@@ -108,7 +108,7 @@ function readDates(text: string, now: Date): Reading[] {
   return readings;
 }
 
-const WEEKDAY_NAMED = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:周|星期|礼拜)[一二三四五六日天]/iu;
+const WEEKDAY_NAMED = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:[周週]|星期|[礼禮]拜)[一二三四五六日天]/iu;
 /** A time of day alone is no date: "at 12 Baker Street" is an address, 晚上 is any evening, "now" says what holds. */
 const TIME_ONLY = /\b(?:hours?|minutes?|seconds?|now)\b|小时|分钟/iu;
 const TIME_OF_DAY_ZH = /早上|上午|中午|下午|晚上|傍晚|凌晨|半夜|夜里/gu;
@@ -117,10 +117,10 @@ const TIME_OF_DAY_ZH = /早上|上午|中午|下午|晚上|傍晚|凌晨|半夜|
 function unitOf(result: chrono.ParsedResult): Unit | null {
   const { text, start } = result;
   if (TIME_ONLY.test(text) || !text.replace(TIME_OF_DAY_ZH, '')) return null;
-  if (/weekend|周末/iu.test(text)) return 'weekend';
+  if (/weekend|[周週]末/iu.test(text)) return 'weekend';
   if (WEEKDAY_NAMED.test(text)) return 'day';
-  if (/\b(?:weeks?|fortnights?)\b|周|星期|礼拜/iu.test(text)) return 'week';
-  if (/\bmonths?\b|个月|[上下这本]月/iu.test(text) || (start.isCertain('month') && !start.isCertain('day'))) return 'month';
+  if (/\b(?:weeks?|fortnights?)\b|[周週]|星期|[礼禮]拜/iu.test(text)) return 'week';
+  if (/\bmonths?\b|[个個]月|[上下这這本]月/iu.test(text) || (start.isCertain('month') && !start.isCertain('day'))) return 'month';
   if (/\byears?\b|年[以之]?[前后]|[去今明前后]年/iu.test(text) || (start.isCertain('year') && !start.isCertain('month'))) return 'year';
   if (start.isCertain('day') || start.isCertain('weekday') || /\bthis\b/iu.test(text)) return 'day';
   return null;
@@ -243,7 +243,7 @@ english.parsers.unshift(
   },
 );
 
-const ZH_OFFSET: Record<string, number> = { 上上: -2, 上: -1, 这: 0, 本: 0, 下: 1, 下下: 2 };
+const ZH_OFFSET: Record<string, number> = { 上上: -2, 上: -1, 这: 0, 這: 0, 本: 0, 下: 1, 下下: 2 };
 const ZH_WEEKDAY: Record<string, number> = { 一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6 };
 const ZH_YEAR: Record<string, number> = { 大前年: -3, 前年: -2, 去年: -1, 今年: 0, 明年: 1, 后年: 2 };
 const ZH_UNIT_DAYS: Record<string, number> = { 天: 1, 周: 7, 个星期: 7, 星期: 7, 个礼拜: 7, 礼拜: 7 };
@@ -252,11 +252,15 @@ const ZH_NOT_AFTER = /[马晚早身手路桌楼脸网线世往以向之一底地
 
 const chinese = chrono.zh.hans.casual.clone();
 // chrono's 上周一 counts weeks from Sunday and takes 下周一起 ("together next week") for a Monday; replaced below.
-chinese.parsers = chinese.parsers.filter((parser) => parser.constructor.name !== 'ZHHansRelationWeekdayParser');
+// Traditional characters (上週, 昨天, 三月五日) are read by chrono's zh parsers beside.
+chinese.parsers = [...chinese.parsers, ...chrono.zh.casual.parsers.filter((parser) => parser.constructor.name.startsWith('ZHHant'))].filter(
+  (parser) => !parser.constructor.name.endsWith('RelationWeekdayParser'),
+);
 chinese.parsers.unshift(
   {
     // 上周, 下个月, 上周三, 这个星期天, 下周末; 下周一起 is next week + together.
-    pattern: () => /(上上|上|这|本|下下|下)(个?(?:周(?![围边到全期年游转报刊])|星期|礼拜)|个?月(?![亮光球饼色]))(末|[一二三四五六日天])?/u,
+    pattern: () =>
+      /(上上|上|[这這]|本|下下|下)([个個]?(?:[周週](?![围边到全期年游转报刊])|星期|[礼禮]拜)|[个個]?月(?![亮光球饼色]))(末|[一二三四五六日天])?/u,
     extract: (context, m) => {
       if (m.index && ZH_NOT_AFTER.test(context.text[m.index - 1])) return null;
       const t = refDay(context);
@@ -344,7 +348,8 @@ const SPAN_RULES: SpanRule[] = [
     resolve: (m, t) => seasonStart(t, m[1].toLowerCase(), m[2].toLowerCase()),
   },
   {
-    pattern: /\b(?:since|in|from)\s+(?:early\s+|late\s+)?((?:19|20)\d{2})\b|((?:19|20)\d{2})年(?:开始)?/giu,
+    pattern:
+      /\b(?:since|in|from)\s+(?:early\s+|late\s+)?((?:19|20)\d{2})\b|((?:19|20)\d{2})年(?![\d一二三四五六七八九十]{1,2}月)(?:开始)?/giu,
     resolve: (m) => new Date(Date.UTC(Number(m[1] ?? m[2]), 0, 1)),
   },
   {
