@@ -16,7 +16,6 @@
  */
 
 import * as chrono from 'chrono-node';
-import { EN_NUMBERS } from './en/numbers';
 
 export type ResolvedDate = { phrase: string; date: string };
 /** A date said in a text: where, the day it starts (UTC midnight), and whether it lies ahead of `now`. */
@@ -186,26 +185,15 @@ function label(r: Pick<Reading, 'unit' | 'start'>): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Numbers
+// Numbers and counting, by chrono: "five years" before today is what chrono reads "five years ago" as.
 
 const EN_NUM = '(\\d{1,3}|a couple of|couple of|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)';
-
-function parseEnglishNumber(s: string): number | null {
-  const key = s.toLowerCase();
-  if (/^\d+$/.test(key)) return Number(key);
-  return EN_NUMBERS[key] ?? null;
-}
-
-const ZH_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 const ZH_NUM = '(\\d{1,3}|[一二两三四五六七八九十]{1,3})';
 
-/** 三 → 3, 十 → 10, 十五 → 15, 二十 → 20, 二十一 → 21, digits as digits. */
-function parseChineseNumber(s: string): number | null {
-  if (/^\d+$/.test(s)) return Number(s);
-  if (s in ZH_DIGITS) return ZH_DIGITS[s];
-  const m = /^([一二两三四五六七八九])?十([一二三四五六七八九])?$/u.exec(s);
-  if (!m) return null;
-  return (m[1] ? ZH_DIGITS[m[1]] : 1) * 10 + (m[2] ? ZH_DIGITS[m[2]] : 0);
+/** `ago` read by chrono from `now`: "3 weeks ago", "in 2 weeks" (English), 三个月前, 两个星期后 (Chinese); the UTC day it falls on. */
+function counted(ago: string, now: Date, reader: chrono.Chrono = chrono.casual): Date | null {
+  const date = reader.parseDate(ago, { instant: now, timezone: 0 });
+  return date && startOfUtcDay(date);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -227,26 +215,17 @@ english.parsers.unshift(
   {
     // chrono reads only "the week before" of "the week before last".
     pattern: () => /\bthe (week|month|year) before last\b/i,
-    extract: (context, m) => {
-      const t = refDay(context);
-      const unit = m[1].toLowerCase();
-      if (unit === 'week') return components(addDays(t, -14));
-      return unit === 'month' ? monthsOn(t, -2) : { year: t.getUTCFullYear() - 2 };
-    },
+    extract: (context, m) => components(counted(`2 ${m[1]}s ago`, context.refDate)!),
   },
   {
-    pattern: () => new RegExp(`\\b(?:${EN_NUM} fortnights? ago|in ${EN_NUM} fortnights?)\\b`, 'i'),
-    extract: (context, m) => {
-      const n = parseEnglishNumber(m[1] ?? m[2]);
-      return n === null ? null : components(addDays(refDay(context), (m[1] ? -14 : 14) * n));
-    },
+    pattern: () => /\b(?:a fortnight (ago|from now)|in a fortnight)\b/i,
+    extract: (context, m) => components(counted(m[1] === 'ago' ? '2 weeks ago' : 'in 2 weeks', context.refDate)!),
   },
 );
 
 const ZH_OFFSET: Record<string, number> = { 上上: -2, 上: -1, 这: 0, 這: 0, 本: 0, 下: 1, 下下: 2 };
 const ZH_WEEKDAY: Record<string, number> = { 一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6 };
 const ZH_YEAR: Record<string, number> = { 大前年: -3, 前年: -2, 去年: -1, 今年: 0, 明年: 1, 后年: 2 };
-const ZH_UNIT_DAYS: Record<string, number> = { 天: 1, 周: 7, 个星期: 7, 星期: 7, 个礼拜: 7, 礼拜: 7 };
 // 上/下 are everyday characters: "马上周末" is "soon, the weekend", "看一下周围" is "look around".
 const ZH_NOT_AFTER = /[马晚早身手路桌楼脸网线世往以向之一底地乡两几]/u;
 
@@ -280,9 +259,9 @@ chinese.parsers.unshift(
     // 两周前, 3周后, 前两周 ("the last two weeks back"), 前三天; chrono reads 三天前 and 两个星期前 itself.
     pattern: () => new RegExp(`前${ZH_NUM}(天|周|个星期|个礼拜)|${ZH_NUM}(周|礼拜)(?:以|之)?(前|后)`, 'u'),
     extract: (context, m) => {
-      const n = parseChineseNumber(m[1] ?? m[3]);
-      const sign = m[5] === '后' ? 1 : -1;
-      return n === null ? null : components(addDays(refDay(context), sign * n * ZH_UNIT_DAYS[m[2] ?? m[4]]));
+      const unit = (m[2] ?? m[4]) === '天' ? '天' : '个星期';
+      const date = counted(`${m[1] ?? m[3]}${unit}${m[5] ?? '前'}`, context.refDate, chrono.zh.hans.casual);
+      return date && components(date);
     },
   },
 );
@@ -317,17 +296,8 @@ function chineseReplacement(r: Reading): string {
 // Dates for fact extraction beyond what chrono reads
 
 type SpanRule = { pattern: RegExp; resolve: (m: RegExpExecArray, today: Date, text: string) => Date | null };
-const EN_UNIT: Record<string, Unit> = { day: 'day', week: 'week', month: 'month', year: 'year' };
-const ZH_UNIT: Record<string, Unit> = { 天: 'day', 周: 'week', 星期: 'week', 月: 'month', 年: 'year' };
-
-/** How long something has been true ("for 5 years" with have/has, 三年了) dates its start back from today, to the day. */
-function durationStart(today: Date, n: number | null, unit: Unit): Date | null {
-  if (n === null) return null;
-  if (unit === 'day') return addDays(today, -n);
-  if (unit === 'week') return addDays(today, -7 * n);
-  const months = unit === 'year' ? 12 * n : n;
-  return new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - months, today.getUTCDate()));
-}
+/** How long something has held ("for 5 years" with have/has, 三年了) dates its start that long before today, to the day. */
+const ZH_COUNTED: Record<string, string> = { 天: '天', 周: '个星期', 星期: '个星期', 月: '个月', 年: '年' };
 
 /** Seasons by their meteorological start month (northern hemisphere): spring is March to May. */
 const SEASON_MONTH: Record<string, number> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
@@ -357,12 +327,11 @@ const SPAN_RULES: SpanRule[] = [
       `\\bfor (?:the (?:past|last) )?(?:over |about |almost |nearly |around )?${EN_NUM} (day|week|month|year)s?\\b`,
       'giu',
     ),
-    resolve: (m, t, text) =>
-      /\b(?:have|has|had|'ve|been)\b/i.test(text) ? durationStart(t, parseEnglishNumber(m[1]), EN_UNIT[m[2].toLowerCase()]) : null,
+    resolve: (m, t, text) => (/\b(?:have|has|had|'ve|been)\b/i.test(text) ? counted(`${m[1]} ${m[2]}s ago`, t) : null),
   },
   {
     pattern: new RegExp(`${ZH_NUM}多?个?(天|周|星期|月|年)多?(?:了|来|以来)`, 'gu'),
-    resolve: (m, t) => durationStart(t, parseChineseNumber(m[1]), ZH_UNIT[m[2]]),
+    resolve: (m, t) => counted(`${m[1]}${ZH_COUNTED[m[2]]}前`, t, chrono.zh.hans.casual),
   },
 ];
 
