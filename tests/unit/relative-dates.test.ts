@@ -45,8 +45,13 @@ describe('what chrono reads, in the conventions of the project', () => {
     expect(resolve(said).text).toBe(rewritten);
   });
 
-  it('keeps a hedge before a date and the comma after it in the text', () => {
+  it('keeps a hedge before a date, the comma after it and a clock time around it in the text', () => {
     expect(resolve('We adopted her roughly two years ago, in the rain').text).toBe('We adopted her roughly in 2025, in the rain');
+    expect(resolve('The plumber comes tomorrow at 8am').text).toBe('The plumber comes on 2027-03-11 at 8am');
+    expect(resolve('9:15 next Monday suits me').text).toBe('9:15 on 2027-03-15 suits me');
+    expect(resolve('She left 4 years ago').text).toBe('She left in 2023');
+    expect(resolve('后天上午十点半面试').text).toBe('2027-03-12上午十点半面试');
+    expect(resolve('昨天晚上8:30才到家').text).toBe('2027-03-09晚上8:30才到家');
   });
 
   it.each([

@@ -125,6 +125,14 @@ function unitOf(result: chrono.ParsedResult): Unit | null {
   return null;
 }
 
+/** A clock time: "at 5", "5pm", "9:15", "noon"; a number alone is a count ("4 years ago"). */
+const CLOCK = String.raw`(?:at\s+\d{1,2}(?::\d{2})?(?:\s*(?:am|pm|o'?clock))?|(?:at\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)|\d{1,2}:\d{2}|noon|midnight))`;
+const LEADING_EXTRA = new RegExp(String.raw`^(?:(?:about|around|roughly|almost|nearly|over|just)\s+|${CLOCK}\s+(?:on\s+)?)`, 'iu');
+const TRAILING_EXTRA = new RegExp(
+  String.raw`(?:\s+${CLOCK}|(?:早上|上午|中午|下午|晚上|傍晚|凌晨)?[\d一二三四五六七八九十两]+(?:[点點时時][半\d一二三四五六七八九十]*分?|[:：]\d{2}))?[\s,.;:!?，。；：！？]*$`,
+  'iu',
+);
+
 const PART_WORDS: [Part, RegExp][] = [
   ['night', /night|夜/iu],
   ['evening', /evening|晚/iu],
@@ -143,12 +151,13 @@ function reading(result: chrono.ParsedResult, unit: Unit, today: Date): Reading 
     month: () => new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1)),
     year: () => new Date(Date.UTC(day.getUTCFullYear(), 0, 1)),
   };
-  const part = PART_WORDS.find(([, words]) => words.test(text))?.[0];
-  // chrono takes in a hedge before and a comma after ("about five years ago,"): they stay in the text.
-  const hedge = /^(?:about|around|roughly|almost|nearly|over|just) /iu.exec(text)?.[0].length ?? 0;
+  // chrono takes in a hedge, a clock time and a comma ("about five years ago,", "5pm tomorrow", 明天下午三点): they stay in the text.
+  const lead = LEADING_EXTRA.exec(text)?.[0].length ?? 0;
+  const phrase = text.slice(lead).replace(TRAILING_EXTRA, '');
+  const part = PART_WORDS.find(([, words]) => words.test(phrase))?.[0];
   return {
-    index: result.index + hedge,
-    phrase: text.slice(hedge).replace(/[\s,.;:!?，。；：！？]+$/u, ''),
+    index: result.index + lead,
+    phrase,
     unit,
     start: starts[unit](),
     ...(part && unit === 'day' ? { part } : {}),
