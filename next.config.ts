@@ -5,7 +5,9 @@ const nextConfig: NextConfig = {
   // postgres.js is a Node library with its own connection pool; keep it out of the bundle.
   // rate-limiter-flexible loads drizzle-orm by a computed import() that a bundle cannot resolve.
   // The sentence encoder's packages find their wasm and weight files next to their own code (__dirname).
+  // chrono-node's parsers are chosen by class name (lib/memory/rules/relative-dates.ts), which a minifier renames.
   serverExternalPackages: [
+    'chrono-node',
     'postgres',
     'rate-limiter-flexible',
     '@energetic-ai/core',

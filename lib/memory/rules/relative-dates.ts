@@ -241,8 +241,12 @@ const ZH_NOT_AFTER = /[马晚早身手路桌楼脸网线世往以向之一底地
 const chinese = chrono.zh.hans.casual.clone();
 // chrono's 上周一 counts weeks from Sunday and takes 下周一起 ("together next week") for a Monday; replaced below.
 // Traditional characters (上週, 昨天, 三月五日) are read by chrono's zh parsers beside.
+// Chosen by class name, so chrono-node stays out of the server bundle (next.config.ts), where a minifier renames classes.
+const named = (ending: string) => (parser: { constructor: { name: string } }) => parser.constructor.name.endsWith(ending);
+const sundayWeeks = chinese.parsers.filter(named('RelationWeekdayParser'));
+if (sundayWeeks.length === 0) throw new Error("chrono-node's Chinese relative-weekday parser was not found by its class name");
 chinese.parsers = [...chinese.parsers, ...chrono.zh.casual.parsers.filter((parser) => parser.constructor.name.startsWith('ZHHant'))].filter(
-  (parser) => !parser.constructor.name.endsWith('RelationWeekdayParser'),
+  (parser) => !named('RelationWeekdayParser')(parser),
 );
 chinese.parsers.unshift(
   {
