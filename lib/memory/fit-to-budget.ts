@@ -76,8 +76,8 @@ function fitOnce(
   const count = (text: string) => countTokens(text, limits.encoding);
   const required = requiredLines(config, limits, state.question);
 
-  // Provisional numbers in priority order; kept items are renumbered 1..n afterwards. Facts that share
-  // nothing with the question (recall_facts: related false) wait until everything else is placed.
+  // Memory items are priced at provisional numbers in priority order (the budget renumbers the kept
+  // ones). Facts that share nothing with the question (recall_facts: related false) are placed late.
   const listed = (['facts', 'summary', 'episodes'] as ListedBlock[]).flatMap((block) => candidates.filter((c) => c.block === block));
   const unrelated = listed.filter((item) => item.meta?.related === false);
   const memory = listed.filter((item) => item.meta?.related !== false);
@@ -92,11 +92,11 @@ function fitOnce(
       meta: { status: m.status, at: m.createdAt.toISOString() },
     }),
   );
-  const tokensOf = (item: ContextItem, n: number) =>
-    item.block === 'history' ? count(item.text) + MESSAGE_OVERHEAD_TOKENS : count(memoryLine(n, item.text));
+  const byKey = new Map(listed.map((item) => [item.key, item]));
+  const lineTokens = (key: string, n: number) => count(memoryLine(n, byKey.get(key)!.text));
   const blocks = Object.fromEntries(BLOCK_PRIORITY.map((b) => [b, [] as BudgetItem[]])) as Record<BlockName, BudgetItem[]>;
-  for (const [i, item] of memory.entries()) blocks[item.block].push({ key: item.key, tokens: tokensOf(item, i + 1) });
-  for (const item of history) blocks.history.push({ key: item.key, tokens: tokensOf(item, 0) });
+  for (const [i, item] of memory.entries()) blocks[item.block].push({ key: item.key, tokens: lineTokens(item.key, i + 1) });
+  blocks.history = history.map((item) => ({ key: item.key, tokens: count(item.text) + MESSAGE_OVERHEAD_TOKENS }));
 
   const headerTokens = {
     facts: count(SECTION_HEADERS.facts),
@@ -110,55 +110,30 @@ function fitOnce(
     blocks,
     limits: lendUnusedShares(blockLimits(config), blocks, limits.budget),
     headerTokens,
+    late: {
+      why: 'shares nothing with the question',
+      blocks: { facts: unrelated.map((item, i) => ({ key: item.key, tokens: lineTokens(item.key, memory.length + i + 1) })) },
+    },
+    numbering: { blocks: ['facts', 'summary', 'episodes'], tokensAt: lineTokens },
   });
   // Only the required lines alone can overflow the budget, and the step refused such a question first.
   if (!outcome.ok) throw new Error('the required lines exceed the budget');
-  const decided = outcome.decisions;
 
-  // The unrelated facts, in the room left within the facts cap, as many as fit once numbered.
-  const room = Math.min(limits.budget - outcome.total, Math.floor(blockLimits(config).facts.cap * limits.budget) - outcome.used.facts);
-  let spare = room;
-  const fitting = unrelated.filter((item, i) => {
-    const cost = tokensOf(item, memory.length + i + 1) + (outcome.used.facts === 0 && spare === room ? headerTokens.facts : 0);
-    if (cost > spare) return false;
-    spare -= cost;
-    return true;
-  });
-  for (let take = fitting.length; ; take--) {
-    const { total, ...placed } = finish(new Set(fitting.slice(0, take).map((item) => item.key)));
-    if (total <= limits.budget || take === 0) return placed satisfies Partial<TurnState>;
-  }
-
-  function finish(tail: Set<string>) {
-    const kept = new Set([...decided.filter((d) => d.kept).map((d) => d.key), ...tail]);
-    const numbered: NumberedItem[] = listed
-      .filter((item) => kept.has(item.key))
-      .map((item, i) => ({ ...item, n: i + 1, tokens: count(memoryLine(i + 1, item.text)) }));
-    const keptHistory = history.filter((item) => kept.has(item.key)).reverse();
-    const finalTokens = new Map<string, number>([
-      ...numbered.map((item) => [item.key, item.tokens] as const),
-      ...keptHistory.map((item) => [item.key, tokensOf(item, 0)] as const),
-    ]);
-    const decisions: BudgetReport['decisions'] = [
-      ...required.map((line) => ({ ...line, block: 'required' as const, kept: true as const })),
-      ...(['facts', 'summary', 'episodes'] as ListedBlock[])
-        .filter((block) => numbered.some((item) => item.block === block))
-        .map((block) => ({ key: `header:${block}`, block, tokens: headerTokens[block], kept: true, reason: `${block} section header` })),
-      ...decided.map((d) => ({ ...d, tokens: finalTokens.get(d.key) ?? d.tokens })),
-      ...unrelated.map((item) => ({
-        key: item.key,
-        block: item.block,
-        tokens: finalTokens.get(item.key) ?? tokensOf(item, 0),
-        kept: tail.has(item.key),
-        reason: tail.has(item.key)
-          ? 'shares nothing with the question; fits in the room left'
-          : 'shares nothing with the question, and no room was left',
-      })),
-      ...setAside.map(({ item, reason }) => ({ key: item.key, block: item.block, tokens: 0, kept: false, reason })),
-    ];
-    const byBlock = { required: 0, facts: 0, summary: 0, episodes: 0, history: 0 };
-    for (const d of decisions) if (d.kept) byBlock[d.block] += d.tokens;
-    const total = Object.values(byBlock).reduce((sum, n) => sum + n, 0);
-    return { total, budget: { budget: limits.budget, limits, total, byBlock, decisions }, numbered, keptHistory };
-  }
+  const numbered: NumberedItem[] = outcome.lines.map(({ key, n, tokens }) => ({ ...byKey.get(key)!, n, tokens }));
+  const kept = new Set(outcome.decisions.filter((d) => d.kept).map((d) => d.key));
+  const keptHistory = history.filter((item) => kept.has(item.key)).reverse();
+  const decisions: BudgetReport['decisions'] = [
+    ...required.map((line) => ({ ...line, block: 'required' as const, kept: true as const })),
+    ...(['facts', 'summary', 'episodes'] as ListedBlock[])
+      .filter((block) => numbered.some((item) => item.block === block))
+      .map((block) => ({ key: `header:${block}`, block, tokens: headerTokens[block], kept: true, reason: `${block} section header` })),
+    ...outcome.decisions,
+    ...setAside.map(({ item, reason }) => ({ key: item.key, block: item.block, tokens: 0, kept: false, reason })),
+  ];
+  const byBlock = { required: outcome.requiredTokens, ...outcome.used };
+  return {
+    budget: { budget: limits.budget, limits, total: outcome.total, byBlock, decisions },
+    numbered,
+    keptHistory,
+  } satisfies Partial<TurnState>;
 }

@@ -92,7 +92,11 @@ describe('duplicatesAmong', () => {
     );
     const thanks = item('episode:3', 'episodes', '(2026-03-09) User: ok thanks a lot / Assistant: You are welcome.');
     const thanksAgain = item('episode:4', 'episodes', '(2026-03-10) User: ok thanks a lot / Assistant: Any time, enjoy the trip.');
-    const zh = item('episode:5', 'episodes', '(2026-03-11) User: 备用眼镜我放在书房左边第三个抽屉里。 / Assistant: 记住了，下次找不到眼镜就来问我吧。');
+    const zh = item(
+      'episode:5',
+      'episodes',
+      '(2026-03-11) User: 备用眼镜我放在书房左边第三个抽屉里。 / Assistant: 记住了，下次找不到眼镜就来问我吧。',
+    );
     const zhAgain = item(
       'episode:6',
       'episodes',
