@@ -70,41 +70,91 @@ describe('summaryLinesSaidElsewhere', () => {
   });
 });
 
-describe('duplicatesAmong: an exchange a fact already says', () => {
-  const fact = (key: string, content: string) => item(key, 'facts', `${content} (health, current since 2026-07-01)`, { content });
+describe('duplicatesAmong', () => {
+  it('sets aside an exchange repeated word for word and one a fact already says, never the fact', () => {
+    const fact = item('fact:1', 'facts', 'I keep bees on the roof of my flat (hobby, current since 2026-02-01)', {
+      content: 'I keep bees on the roof of my flat',
+    });
+    const first = item('episode:1', 'episodes', '(2026-02-01) User: I keep bees on the roof of my flat / Assistant: Nice.');
+    const again = item('episode:2', 'episodes', '(2026-02-20) User: I keep bees on the roof of my flat / Assistant: Nice.');
+    const other = item(
+      'episode:3',
+      'episodes',
+      '(2026-02-21) User: The hive swarmed yesterday and I lost half of them. / Assistant: Oh no.',
+    );
+    const found = duplicatesAmong([fact, first, again, other]).map(({ item: i, of }) => [i.key, of.key]);
+    expect(found).toEqual([
+      ['episode:1', 'fact:1'],
+      ['episode:2', 'fact:1'],
+    ]);
+  });
 
-  it('sets aside an exchange whose message a fact says when its reply only acknowledges it', () => {
-    const said = fact('fact:1', 'I cannot eat sesame, so leave it out of every dish you suggest');
-    const acknowledged = item(
+  it('sets aside an exchange whose user message was said before, whatever the reply; short messages may repeat', () => {
+    const first = item(
       'episode:1',
       'episodes',
-      '(2026-07-01) User: I cannot eat sesame, so leave it out of every dish you suggest. / Assistant: Got it, no sesame.',
+      '(2026-03-02) User: The boiler key hangs on a hook behind the pantry door. / Assistant: Good to know.',
     );
-    const zhFact = fact('fact:2', '我每天早上六点去河边跑步，风雨无阻');
-    const zhAcknowledged = item(
+    const again = item(
       'episode:2',
       'episodes',
-      '(2026-07-02) User: 我每天早上六点去河边跑步，风雨无阻。 / Assistant: 记住了，真自律！',
+      '(2026-03-09) User: The boiler key hangs on a hook behind the pantry door. / Assistant: Thanks, I will remember where it is.',
     );
-    expect(duplicatesAmong([said, zhFact, acknowledged, zhAcknowledged]).map(({ item: i, of }) => [i.key, of.key])).toEqual([
+    const thanks = item('episode:3', 'episodes', '(2026-03-09) User: ok thanks a lot / Assistant: You are welcome.');
+    const thanksAgain = item('episode:4', 'episodes', '(2026-03-10) User: ok thanks a lot / Assistant: Any time, enjoy the trip.');
+    const zh = item(
+      'episode:5',
+      'episodes',
+      '(2026-03-11) User: 备用眼镜我放在书房左边第三个抽屉里。 / Assistant: 记住了，下次找不到眼镜就来问我吧。',
+    );
+    const zhAgain = item(
+      'episode:6',
+      'episodes',
+      '(2026-03-12) User: 备用眼镜我放在书房左边第三个抽屉里。 / Assistant: 好的，以后出门前我会提醒你带上它们。',
+    );
+    const found = duplicatesAmong([first, again, thanks, thanksAgain, zh, zhAgain]).map(({ item: i, of, part }) => [i.key, of.key, part]);
+    expect(found).toEqual([
+      ['episode:2', 'episode:1', 'message'],
+      ['episode:6', 'episode:5', 'message'],
+    ]);
+  });
+
+  it('reads Chinese by characters, and scattered common words never make a duplicate', () => {
+    const a = item('episode:1', 'episodes', '(2026-01-05) User: 我下周六要去苏州看昆曲。 / Assistant: 好。');
+    const b = item('episode:2', 'episodes', '(2026-01-09) User: 我下周六要去苏州看昆曲。 / Assistant: 好。');
+    const c = item('episode:3', 'episodes', '(2026-01-09) User: I went to the market and then to the park. / Assistant: Fun.');
+    const d = item('episode:4', 'episodes', '(2026-01-10) User: The park was busy, the market too, and I went home. / Assistant: Sure.');
+    expect(duplicatesAmong([a, b, c, d]).map(({ item: i }) => i.key)).toEqual(['episode:2']);
+  });
+});
+
+describe('duplicatesAmong: an exchange a fact already says', () => {
+  const fact = (key: string, content: string) => item(key, 'facts', `${content} (health, current since 2026-07-01)`, { content });
+  const sesame = fact('fact:1', 'I cannot eat sesame, so leave it out of every dish you suggest');
+  const running = fact('fact:2', '我每天早上六点去河边跑步，风雨无阻');
+  const exchange = (key: string, message: string, reply: string) =>
+    item(key, 'episodes', `(2026-07-01) User: ${message} / Assistant: ${reply}`);
+
+  it('sets aside an exchange whose message a fact says when its reply only acknowledges it', () => {
+    const acknowledged = exchange('episode:1', 'I cannot eat sesame, so leave it out of every dish you suggest.', 'Got it, no sesame.');
+    const zhAcknowledged = exchange('episode:2', '我每天早上六点去河边跑步，风雨无阻。', '记住了，真自律！');
+    expect(duplicatesAmong([sesame, running, acknowledged, zhAcknowledged]).map(({ item: i, of }) => [i.key, of.key])).toEqual([
       ['episode:1', 'fact:1'],
       ['episode:2', 'fact:2'],
     ]);
   });
 
   it('keeps an exchange whose reply says more than the fact, in English and in Chinese', () => {
-    const said = fact('fact:1', 'I cannot eat sesame, so leave it out of every dish you suggest');
-    const answered = item(
+    const answered = exchange(
       'episode:1',
-      'episodes',
-      '(2026-07-01) User: I cannot eat sesame, so leave it out of every dish you suggest. / Assistant: Understood. Tahini, halva and many bread rolls hold sesame, so I will steer clear of those too.',
+      'I cannot eat sesame, so leave it out of every dish you suggest.',
+      'Understood. Tahini, halva and many bread rolls hold sesame, so I will steer clear of those too.',
     );
-    const zhFact = fact('fact:2', '我每天早上六点去河边跑步，风雨无阻');
-    const zhAnswered = item(
+    const zhAnswered = exchange(
       'episode:2',
-      'episodes',
-      '(2026-07-02) User: 我每天早上六点去河边跑步，风雨无阻。 / Assistant: 很棒的习惯，冬天天亮得晚，记得穿反光背心，跑前多热身几分钟。',
+      '我每天早上六点去河边跑步，风雨无阻。',
+      '很棒的习惯，冬天天亮得晚，记得穿反光背心，跑前多热身几分钟。',
     );
-    expect(duplicatesAmong([said, zhFact, answered, zhAnswered])).toEqual([]);
+    expect(duplicatesAmong([sesame, running, answered, zhAnswered])).toEqual([]);
   });
 });
