@@ -1,6 +1,7 @@
 'use client';
 
 import { memo, useMemo } from 'react';
+import { saidElsewhere, sentInWindow } from '@/lib/shared/budget-reasons';
 import type { BlockName, BudgetReport, TurnRecord } from '../api-types';
 import { Badge } from '../ui/badge';
 import { Field } from '../ui/field';
@@ -8,7 +9,6 @@ import { formatTokens } from '../ui/format';
 import { Disclosure, Section } from '../ui/section';
 import { type BlockBar, BudgetChart } from './charts';
 import { useDescribeKey } from './describe-key';
-import { sentInWindow } from './in-window';
 import { TechnicalDetails } from './technical-details';
 
 export const BLOCKS: Array<{ name: BlockName; label: string; swatch: string }> = [
@@ -186,7 +186,7 @@ export const BudgetSection = memo(function BudgetSection({ record }: { record: T
                     data-testid="budget-decision"
                     data-key={decision.key}
                     data-kept={decision.kept}
-                    className={`border-t border-line align-top ${decision.kept || sentInWindow(decision) ? '' : 'bg-warn-soft/60'}`}
+                    className={`border-t border-line align-top ${decision.kept || sentInWindow(decision) || saidElsewhere(decision) ? '' : 'bg-warn-soft/60'}`}
                   >
                     <td className="max-w-[11rem] py-1 pr-2">
                       <span className="line-clamp-2 break-words" title={decision.key}>
@@ -196,8 +196,14 @@ export const BudgetSection = memo(function BudgetSection({ record }: { record: T
                     <td className="py-1 pr-2 text-muted">{blockOf(decision)}</td>
                     <td className="py-1 pr-2 text-right tabular-nums">{formatTokens(decision.tokens)}</td>
                     <td className="py-1">
-                      <Badge tone={decision.kept ? 'good' : sentInWindow(decision) ? 'neutral' : 'warn'}>
-                        {decision.kept ? 'kept' : sentInWindow(decision) ? 'in window' : 'dropped'}
+                      <Badge tone={decision.kept ? 'good' : sentInWindow(decision) || saidElsewhere(decision) ? 'neutral' : 'warn'}>
+                        {decision.kept
+                          ? 'kept'
+                          : sentInWindow(decision)
+                            ? 'in window'
+                            : saidElsewhere(decision)
+                              ? 'said already'
+                              : 'dropped'}
                       </Badge>
                       <span className="mt-0.5 block text-muted">{decision.reason}</span>
                     </td>

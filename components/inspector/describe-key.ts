@@ -13,7 +13,8 @@ export function useDescribeKey(record: TurnRecord): (key: string) => string {
 
 function describeKey(key: string, record: TurnRecord, messages: ChatMessage[]): string {
   const recalled = record.recalled.find((item) => item.key === key);
-  if (recalled) return recalled.text;
+  // An exchange by what the user said: its date and the speaker label take the little room there is.
+  if (recalled) return recalled.kind === 'episode' ? recalled.text.replace(/^(?:\(\d{4}-\d{2}-\d{2}\) )?User: /u, 'You: ') : recalled.text;
   const [kind, rest = ''] = splitKey(key);
   switch (kind) {
     case 'message': {

@@ -2,6 +2,7 @@
 
 import { useQueries } from '@tanstack/react-query';
 import { memo, useEffect, useRef, useState } from 'react';
+import { saidElsewhere, sentInWindow } from '@/lib/shared/budget-reasons';
 import type { RecalledItem, TurnRecord } from '../api-types';
 import { describeActor } from '../describe-actor';
 import { ApiError } from '../http';
@@ -11,7 +12,6 @@ import { formatDateTime, formatRelative, formatScore, formatTokens, ordinal } fr
 import { RedactedText } from '../ui/redacted-text';
 import { Section } from '../ui/section';
 import { turnKey, useEndpoints, useViewer } from './endpoints';
-import { sentInWindow } from './in-window';
 import { SourceLinks } from './source-links';
 import { revealCitation, useInspector, useInspectorStore } from './store';
 import { TechnicalDetails } from './technical-details';
@@ -42,8 +42,9 @@ const RECALLED_HELP = (
     </p>
     <p>
       <b>Sent</b>: given to memlens with the reply, numbered <b>[n]</b>. <b>No room</b>: found, but there was no room left for it.{' '}
-      <b>In the chat</b>: not sent as a memory because the recent messages already include all of it. <b>Cited</b>: the reply refers to it
-      as [n]; a click on [n] in a reply brings you here.
+      <b>In the chat</b>: not sent as a memory because the recent messages already include all of it. <b>Said already</b>: not sent because
+      another memory that is sent says the same; the summary likewise leaves out its lines another memory says (shown pale). <b>Cited</b>:
+      the reply refers to it as [n]; a click on [n] in a reply brings you here.
     </p>
     <TechnicalDetails testId="recalled-technical-help">
       <p>
@@ -267,6 +268,9 @@ function RecalledCard({
   const conversationHint = typeof item.meta.conversationId === 'string' ? item.meta.conversationId : null;
   const redacted = item.redacted;
   const inWindow = sentInWindow(item);
+  const repeat = saidElsewhere(item);
+  // The summary as sent may leave out lines another memory sent says: those are the ones it lacks.
+  const sentSummary = item.kind === 'summary' && item.kept && record.summary?.text !== item.text ? record.summary?.text : undefined;
   return (
     <li
       data-testid="recalled-item"
@@ -311,7 +315,7 @@ function RecalledCard({
           {item.n !== null ? `[${item.n}]` : '—'}
         </span>
         <p className="min-w-0 flex-1 leading-5 break-words whitespace-pre-wrap" data-testid="recalled-text">
-          <RedactedText text={item.text} />
+          {sentSummary === undefined ? <RedactedText text={item.text} /> : <SummaryLines text={item.text} sent={sentSummary} />}
         </p>
       </div>
       <div className="mt-2 flex flex-wrap items-center gap-1.5">
@@ -321,17 +325,19 @@ function RecalledCard({
           </Badge>
         ) : null}
         <Badge
-          tone={item.kept ? 'good' : inWindow ? 'neutral' : 'warn'}
+          tone={item.kept ? 'good' : inWindow || repeat ? 'neutral' : 'warn'}
           testId="kept-badge"
           title={
             item.kept
               ? 'Given to memlens with the reply, listed as [n]'
               : inWindow
                 ? 'Not sent as a memory: the recent messages already include all of it'
-                : 'Found but not sent: there was no room left for it (see the reason)'
+                : repeat
+                  ? 'Not sent: another memory that is sent says the same (see the reason)'
+                  : 'Found but not sent: there was no room left for it (see the reason)'
           }
         >
-          {item.kept ? 'Sent' : inWindow ? 'In the chat' : 'No room'}
+          {item.kept ? 'Sent' : inWindow ? 'In the chat' : repeat ? 'Said already' : 'No room'}
         </Badge>
         <span className="text-xs text-muted" data-testid="recalled-reason">
           {item.reason ?? 'no budget decision'} ·{' '}
@@ -414,4 +420,25 @@ function RecalledCard({
       ) : null}
     </li>
   );
+}
+
+/** The summary line by line, the lines it was sent without set off as not sent. */
+function SummaryLines({ text, sent }: { text: string; sent: string }) {
+  const kept = new Set(sent.split('\n'));
+  return text.split('\n').map((line, index) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one text in reading order, recomputed whole from it
+    <span key={index} className="block">
+      {kept.has(line) ? (
+        <RedactedText text={line} />
+      ) : (
+        <span
+          className="text-faint"
+          data-testid="summary-line-not-sent"
+          title="Not sent with this reply: another memory that is sent says it"
+        >
+          <RedactedText text={line} /> <span className="text-[11px] italic">(not sent: said in another memory)</span>
+        </span>
+      )}
+    </span>
+  ));
 }

@@ -15,14 +15,20 @@ export type Duplicate = { item: ContextItem; of: ContextItem; part: 'whole' | 'm
  * contained in another when most of its word pairs (bigrams, so scattered common words never match)
  * occur in that other item listed before it, or in a larger one of its own block. An exchange whose
  * user message repeats the user message of one listed before it is a repeat too, whatever the reply
- * (the same thing told twice gets two acknowledgements); not for a fact that says the message, since
- * the reply may hold what the fact does not. A fact is never set
+ * (the same thing told twice gets two acknowledgements); for a fact that says the message only when
+ * the reply is less than half as long as the message (an acknowledgement), since a longer reply may
+ * hold what the fact does not. A fact is never set
  * aside for an exchange that repeats it (the fact is what corrections act on); an exchange is, for a
  * fact or the summary that says it. Dates, speaker labels and a fact's notes are not words of what
  * was said.
  */
 export function duplicatesAmong(items: ContextItem[]): Duplicate[] {
-  const pairs = items.map((item) => ({ item, pairs: wordPairs(said(item)), message: wordPairs(userMessage(item)) }));
+  const pairs = items.map((item) => ({
+    item,
+    pairs: wordPairs(said(item)),
+    message: wordPairs(exchangePart(item, 'message')),
+    reply: wordPairs(exchangePart(item, 'reply')),
+  }));
   const dropped = new Set<ContextItem>();
   const found: Duplicate[] = [];
   for (const [i, a] of pairs.entries()) {
@@ -31,8 +37,15 @@ export function duplicatesAmong(items: ContextItem[]): Duplicate[] {
     const container = kept.find(
       (b) => (pairs.indexOf(b) < i || (b.item.block === a.item.block && b.pairs.size > a.pairs.size)) && contained(a.pairs, b.pairs),
     );
+    const acknowledgement = a.reply.size * 2 < a.message.size;
     const repeated =
-      container || a.message.size < MESSAGE_PAIRS ? undefined : kept.find((b) => pairs.indexOf(b) < i && contained(a.message, b.message));
+      container || a.message.size < MESSAGE_PAIRS
+        ? undefined
+        : kept.find(
+            (b) =>
+              pairs.indexOf(b) < i &&
+              (contained(a.message, b.message) || (acknowledgement && b.item.block === 'facts' && contained(a.message, b.pairs))),
+          );
     const of = container ?? repeated;
     if (of) {
       dropped.add(a.item);
@@ -42,16 +55,43 @@ export function duplicatesAmong(items: ContextItem[]): Duplicate[] {
   return found;
 }
 
+/** A line of the summary that another item sent says, and that item. */
+export type SaidElsewhere = { line: number; of: ContextItem };
+
+/**
+ * The summary's lines that another item sent already says (a statement the summary quotes that a
+ * fact or an exchange repeats): the summary as sent leaves them out, and the other item keeps the
+ * words with what it adds (the reply, the date, the fact's notes). Never every line: a summary all
+ * said elsewhere is sent whole.
+ */
+export function summaryLinesSaidElsewhere(summary: ContextItem, sent: ContextItem[]): SaidElsewhere[] {
+  const others = sent.filter((item) => item.key !== summary.key).map((item) => ({ item, pairs: wordPairs(said(item)) }));
+  const lines = summaryLines(summary.text);
+  const found = lines.flatMap((line, i) => {
+    const pairs = wordPairs(withoutLabels(line));
+    const of = pairs.size === 0 ? undefined : others.find((other) => contained(pairs, other.pairs));
+    return of ? [{ line: i, of: of.item }] : [];
+  });
+  return found.length < lines.filter((line) => line.trim() !== '').length ? found : [];
+}
+
+/** The summary's lines, as `summaryLinesSaidElsewhere` numbers them. */
+export const summaryLines = (text: string) => text.split('\n');
+
 /** What an item says: without the date, the speaker labels or a fact's notes. */
 function said(item: ContextItem): string {
-  const text = typeof item.meta?.content === 'string' ? item.meta.content : item.text;
+  return withoutLabels(typeof item.meta?.content === 'string' ? item.meta.content : item.text);
+}
+
+function withoutLabels(text: string): string {
   return text.replace(/^\(\d{4}-\d{2}-\d{2}\) /u, '').replace(/(^|\/ |- )(User|Assistant): /gu, '$1');
 }
 
-/** An exchange's user message; nothing for other items. */
-function userMessage(item: ContextItem): string {
+/** An exchange's user message or its reply; nothing for other items. */
+function exchangePart(item: ContextItem, part: 'message' | 'reply'): string {
   if (item.block !== 'episodes') return '';
-  return /(?:^|\) )User: (.*?)(?: \/ Assistant: |$)/su.exec(item.text)?.[1] ?? '';
+  const match = /(?:^|\) )User: (.*?)(?: \/ Assistant: (.*))?$/su.exec(item.text);
+  return (part === 'message' ? match?.[1] : match?.[2]) ?? '';
 }
 
 function wordPairs(text: string): Set<string> {

@@ -1,7 +1,8 @@
+import { alreadySaidReason, IN_WINDOW_REASON } from '@/lib/shared/budget-reasons';
 import { BLOCK_PRIORITY, type BlockName, type BudgetItem, fitToBudget as decide } from './budget';
 import { assertQuestionFits, blockLimits, lendUnusedShares, requiredLines } from './budget-policy';
 import { type ListedBlock, memoryLine, SECTION_HEADERS } from './context-layout';
-import { duplicatesAmong } from './duplicates';
+import { type Duplicate, duplicatesAmong, summaryLines, summaryLinesSaidElsewhere } from './duplicates';
 import { type BudgetReport, type ContextItem, type NumberedItem, step, type TurnState } from './state';
 import { countTokens, MESSAGE_OVERHEAD_TOKENS, modelLimits } from './tokens';
 
@@ -13,9 +14,9 @@ import { countTokens, MESSAGE_OVERHEAD_TOKENS, modelLimits } from './tokens';
  * stands for are not sent raw (unless the summary itself is dropped), and an episode is dropped
  * only when every message of it is sent raw, judged on the messages actually kept, not on the
  * loaded window. Nor is a fact or an exchange whose words another kept item already says (the same
- * statement told twice, a line the summary quotes: lib/memory/duplicates.ts). Setting such items
- * aside frees room for more, so this repeats until nothing changes; each pass sets aside at least
- * one item, so it ends.
+ * statement told twice, a line the summary quotes: lib/memory/duplicates.ts), nor a line of the
+ * summary another sent item says. Setting such items aside frees room for more, so the budget is
+ * fitted again until nothing changes.
  */
 const KIND_NAMES = { fact: 'a fact', summary: 'the summary', episode: 'an earlier exchange', history: 'a recent message' } as const;
 
@@ -27,42 +28,78 @@ export const fitToBudgetStep = step({
   writes: ['budget', 'numbered', 'keptHistory'],
   run(state) {
     assertQuestionFits(state.config, state.models.chatModelId, state.question);
-    const covered = new Set(state.summaryCovers);
-    // Candidates never sent, with why: their messages are sent raw, or another kept item says the same.
-    const setAside = new Map<string, string>();
-    let rawHistory = state.history.filter((m) => !covered.has(m.id));
-    const refit = () =>
-      fitOnce(
-        state,
-        state.candidates.filter((c) => !setAside.has(c.key)),
-        rawHistory,
-        state.candidates.filter((c) => setAside.has(c.key)).map((item) => ({ item, reason: setAside.get(item.key)! })),
-      );
-    let fit = refit();
-    for (;;) {
-      if (covered.size > 0 && rawHistory.length < state.history.length && !fit.numbered.some((item) => item.kind === 'summary')) {
-        rawHistory = state.history; // the summary did not fit: its messages go raw after all
-        fit = refit();
-        continue;
-      }
-      const sentRaw = new Set(fit.keptHistory.flatMap((item) => item.sourceMessageIds));
-      const inWindow = state.candidates.filter(
-        (c) => c.block === 'episodes' && !setAside.has(c.key) && c.sourceMessageIds.every((id) => sentRaw.has(id)),
-      );
-      for (const item of inWindow) setAside.set(item.key, 'every message of it is sent in the recent window');
-      const repeated = inWindow.length > 0 ? [] : duplicatesAmong(fit.numbered).filter(({ item }) => item.kind !== 'summary');
-      for (const { item, of, part } of repeated)
-        setAside.set(
-          item.key,
-          part === 'whole'
-            ? `says what ${KIND_NAMES[of.kind]} that is sent says`
-            : `its user message is said in ${KIND_NAMES[of.kind]} that is sent`,
-        );
-      if (inWindow.length === 0 && repeated.length === 0) return fit;
-      fit = refit();
-    }
+    const fit = settle(state, state.candidates);
+    // The summary as sent leaves out its lines another sent item says, when the budget fitted again
+    // with the shorter summary still sends every item that says them (else it is sent whole).
+    const summary = fit.numbered.find((item) => item.kind === 'summary');
+    const leftOut = summary ? summaryLinesSaidElsewhere(summary, fit.numbered) : [];
+    if (!summary || leftOut.length === 0) return fit;
+    const skipped = new Set(leftOut.map(({ line }) => line));
+    const text = summaryLines(summary.text)
+      .filter((_, i) => !skipped.has(i))
+      .join('\n');
+    const shorter = settle(
+      state,
+      state.candidates.map((c) => (c.key === summary.key ? { ...c, text } : c)),
+    );
+    const numberOf = new Map(shorter.numbered.map((item) => [item.key, item.n]));
+    if (!numberOf.has(summary.key) || leftOut.some(({ of }) => !numberOf.has(of.key))) return fit;
+    const saidIn = [...new Set(leftOut.map(({ of }) => `[${numberOf.get(of.key)}]`))];
+    const note = `${leftOut.length === 1 ? 'one of its lines is' : `${leftOut.length} of its lines are`} not sent: ${saidIn.join(', ')} already ${saidIn.length === 1 ? 'says' : 'say'} ${leftOut.length === 1 ? 'it' : 'them'}`;
+    const decisions = shorter.budget.decisions.map((d) => (d.key === summary.key ? { ...d, reason: `${d.reason}; ${note}` } : d));
+    return { ...shorter, budget: { ...shorter.budget, decisions } };
   },
 });
+
+/**
+ * Fits the budget until nothing changes: an exchange sent raw in the window, or saying what another
+ * sent item says, is set aside and the rest fitted again; each pass sets aside at least one item.
+ */
+function settle(state: Pick<TurnState, Reads>, candidates: ContextItem[]) {
+  const covered = new Set(state.summaryCovers);
+  // Candidates never sent, with why: their messages are sent raw, or another kept item says the same.
+  const setAside = new Map<string, string>();
+  const repeats = new Map<string, Duplicate>();
+  let rawHistory = state.history.filter((m) => !covered.has(m.id));
+  const refit = () =>
+    fitOnce(
+      state,
+      candidates.filter((c) => !setAside.has(c.key)),
+      rawHistory,
+      candidates.filter((c) => setAside.has(c.key)).map((item) => ({ item, reason: setAside.get(item.key)! })),
+    );
+  let fit = refit();
+  for (;;) {
+    if (covered.size > 0 && rawHistory.length < state.history.length && !fit.numbered.some((item) => item.kind === 'summary')) {
+      rawHistory = state.history; // the summary did not fit: its messages go raw after all
+      fit = refit();
+      continue;
+    }
+    const sentRaw = new Set(fit.keptHistory.flatMap((item) => item.sourceMessageIds));
+    const inWindow = candidates.filter(
+      (c) => c.block === 'episodes' && !setAside.has(c.key) && c.sourceMessageIds.every((id) => sentRaw.has(id)),
+    );
+    for (const item of inWindow) setAside.set(item.key, IN_WINDOW_REASON);
+    const repeated = inWindow.length > 0 ? [] : duplicatesAmong(fit.numbered).filter(({ item }) => item.kind !== 'summary');
+    for (const repeat of repeated) {
+      setAside.set(repeat.item.key, alreadySaidReason(repeat.part, `${KIND_NAMES[repeat.of.kind]} that is sent`));
+      repeats.set(repeat.item.key, repeat);
+    }
+    if (inWindow.length === 0 && repeated.length === 0) return namingRepeated(fit, repeats);
+    fit = refit();
+  }
+}
+
+/** A repeat's reason names the number the item that says it is sent as. */
+function namingRepeated(fit: ReturnType<typeof fitOnce>, repeats: Map<string, Duplicate>) {
+  const numberOf = new Map(fit.numbered.map((item) => [item.key, item.n]));
+  const decisions = fit.budget.decisions.map((d) => {
+    const repeat = repeats.get(d.key);
+    const n = repeat && numberOf.get(repeat.of.key);
+    return repeat && n ? { ...d, reason: alreadySaidReason(repeat.part, `${KIND_NAMES[repeat.of.kind]} sent as [${n}]`) } : d;
+  });
+  return { ...fit, budget: { ...fit.budget, decisions } };
+}
 
 /** One pass of the budget over the given memory candidates and window messages. */
 function fitOnce(
@@ -76,8 +113,8 @@ function fitOnce(
   const count = (text: string) => countTokens(text, limits.encoding);
   const required = requiredLines(config, limits, state.question);
 
-  // Provisional numbers in priority order; kept items are renumbered 1..n afterwards. Facts that share
-  // nothing with the question (recall_facts: related false) wait until everything else is placed.
+  // Memory items are priced at provisional numbers in priority order (the budget renumbers the kept
+  // ones). Facts that share nothing with the question (recall_facts: related false) are placed late.
   const listed = (['facts', 'summary', 'episodes'] as ListedBlock[]).flatMap((block) => candidates.filter((c) => c.block === block));
   const unrelated = listed.filter((item) => item.meta?.related === false);
   const memory = listed.filter((item) => item.meta?.related !== false);
@@ -92,11 +129,11 @@ function fitOnce(
       meta: { status: m.status, at: m.createdAt.toISOString() },
     }),
   );
-  const tokensOf = (item: ContextItem, n: number) =>
-    item.block === 'history' ? count(item.text) + MESSAGE_OVERHEAD_TOKENS : count(memoryLine(n, item.text));
+  const byKey = new Map(listed.map((item) => [item.key, item]));
+  const lineTokens = (key: string, n: number) => count(memoryLine(n, byKey.get(key)!.text));
   const blocks = Object.fromEntries(BLOCK_PRIORITY.map((b) => [b, [] as BudgetItem[]])) as Record<BlockName, BudgetItem[]>;
-  for (const [i, item] of memory.entries()) blocks[item.block].push({ key: item.key, tokens: tokensOf(item, i + 1) });
-  for (const item of history) blocks.history.push({ key: item.key, tokens: tokensOf(item, 0) });
+  for (const [i, item] of memory.entries()) blocks[item.block].push({ key: item.key, tokens: lineTokens(item.key, i + 1) });
+  blocks.history = history.map((item) => ({ key: item.key, tokens: count(item.text) + MESSAGE_OVERHEAD_TOKENS }));
 
   const headerTokens = {
     facts: count(SECTION_HEADERS.facts),
@@ -110,55 +147,30 @@ function fitOnce(
     blocks,
     limits: lendUnusedShares(blockLimits(config), blocks, limits.budget),
     headerTokens,
+    late: {
+      why: 'shares nothing with the question',
+      blocks: { facts: unrelated.map((item, i) => ({ key: item.key, tokens: lineTokens(item.key, memory.length + i + 1) })) },
+    },
+    numbering: { blocks: ['facts', 'summary', 'episodes'], tokensAt: lineTokens },
   });
   // Only the required lines alone can overflow the budget, and the step refused such a question first.
   if (!outcome.ok) throw new Error('the required lines exceed the budget');
-  const decided = outcome.decisions;
 
-  // The unrelated facts, in the room left within the facts cap, as many as fit once numbered.
-  const room = Math.min(limits.budget - outcome.total, Math.floor(blockLimits(config).facts.cap * limits.budget) - outcome.used.facts);
-  let spare = room;
-  const fitting = unrelated.filter((item, i) => {
-    const cost = tokensOf(item, memory.length + i + 1) + (outcome.used.facts === 0 && spare === room ? headerTokens.facts : 0);
-    if (cost > spare) return false;
-    spare -= cost;
-    return true;
-  });
-  for (let take = fitting.length; ; take--) {
-    const { total, ...placed } = finish(new Set(fitting.slice(0, take).map((item) => item.key)));
-    if (total <= limits.budget || take === 0) return placed satisfies Partial<TurnState>;
-  }
-
-  function finish(tail: Set<string>) {
-    const kept = new Set([...decided.filter((d) => d.kept).map((d) => d.key), ...tail]);
-    const numbered: NumberedItem[] = listed
-      .filter((item) => kept.has(item.key))
-      .map((item, i) => ({ ...item, n: i + 1, tokens: count(memoryLine(i + 1, item.text)) }));
-    const keptHistory = history.filter((item) => kept.has(item.key)).reverse();
-    const finalTokens = new Map<string, number>([
-      ...numbered.map((item) => [item.key, item.tokens] as const),
-      ...keptHistory.map((item) => [item.key, tokensOf(item, 0)] as const),
-    ]);
-    const decisions: BudgetReport['decisions'] = [
-      ...required.map((line) => ({ ...line, block: 'required' as const, kept: true as const })),
-      ...(['facts', 'summary', 'episodes'] as ListedBlock[])
-        .filter((block) => numbered.some((item) => item.block === block))
-        .map((block) => ({ key: `header:${block}`, block, tokens: headerTokens[block], kept: true, reason: `${block} section header` })),
-      ...decided.map((d) => ({ ...d, tokens: finalTokens.get(d.key) ?? d.tokens })),
-      ...unrelated.map((item) => ({
-        key: item.key,
-        block: item.block,
-        tokens: finalTokens.get(item.key) ?? tokensOf(item, 0),
-        kept: tail.has(item.key),
-        reason: tail.has(item.key)
-          ? 'shares nothing with the question; fits in the room left'
-          : 'shares nothing with the question, and no room was left',
-      })),
-      ...setAside.map(({ item, reason }) => ({ key: item.key, block: item.block, tokens: 0, kept: false, reason })),
-    ];
-    const byBlock = { required: 0, facts: 0, summary: 0, episodes: 0, history: 0 };
-    for (const d of decisions) if (d.kept) byBlock[d.block] += d.tokens;
-    const total = Object.values(byBlock).reduce((sum, n) => sum + n, 0);
-    return { total, budget: { budget: limits.budget, limits, total, byBlock, decisions }, numbered, keptHistory };
-  }
+  const numbered: NumberedItem[] = outcome.lines.map(({ key, n, tokens }) => ({ ...byKey.get(key)!, n, tokens }));
+  const kept = new Set(outcome.decisions.filter((d) => d.kept).map((d) => d.key));
+  const keptHistory = history.filter((item) => kept.has(item.key)).reverse();
+  const decisions: BudgetReport['decisions'] = [
+    ...required.map((line) => ({ ...line, block: 'required' as const, kept: true as const })),
+    ...(['facts', 'summary', 'episodes'] as ListedBlock[])
+      .filter((block) => numbered.some((item) => item.block === block))
+      .map((block) => ({ key: `header:${block}`, block, tokens: headerTokens[block], kept: true, reason: `${block} section header` })),
+    ...outcome.decisions,
+    ...setAside.map(({ item, reason }) => ({ key: item.key, block: item.block, tokens: 0, kept: false, reason })),
+  ];
+  const byBlock = { required: outcome.requiredTokens, ...outcome.used };
+  return {
+    budget: { budget: limits.budget, limits, total: outcome.total, byBlock, decisions },
+    numbered,
+    keptHistory,
+  } satisfies Partial<TurnState>;
 }

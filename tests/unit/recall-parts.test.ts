@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decomposeQuery, namesNotIn, withoutHedges } from '@/lib/memory/decompose-query';
-import { duplicatesAmong } from '@/lib/memory/duplicates';
 import { fuseRankings } from '@/lib/memory/fuse-rankings';
-import type { ContextItem } from '@/lib/memory/state';
 import { readTimeQuestion } from '@/lib/memory/time-question';
 
 const now = new Date('2026-03-10T09:00:00Z');
@@ -61,73 +59,6 @@ describe('withoutHedges', () => {
   it('keeps a word that only contains a hedge, and a question of hedges alone as it is', () => {
     expect(withoutHedges('Where is the couldron shop Maybelline opened?')).toBe('Where is the couldron shop Maybelline opened?');
     expect(withoutHedges('Maybe?')).toBe('Maybe?');
-  });
-});
-
-describe('duplicatesAmong', () => {
-  const item = (key: string, block: ContextItem['block'], text: string, meta?: Record<string, unknown>): ContextItem => ({
-    key,
-    kind: block === 'facts' ? 'fact' : block === 'summary' ? 'summary' : 'episode',
-    block,
-    text,
-    sourceMessageIds: [],
-    meta,
-  });
-
-  it('sets aside an exchange repeated word for word and one a fact already says, never the fact', () => {
-    const fact = item('fact:1', 'facts', 'I keep bees on the roof of my flat (hobby, current since 2026-02-01)', {
-      content: 'I keep bees on the roof of my flat',
-    });
-    const first = item('episode:1', 'episodes', '(2026-02-01) User: I keep bees on the roof of my flat / Assistant: Nice.');
-    const again = item('episode:2', 'episodes', '(2026-02-20) User: I keep bees on the roof of my flat / Assistant: Nice.');
-    const other = item(
-      'episode:3',
-      'episodes',
-      '(2026-02-21) User: The hive swarmed yesterday and I lost half of them. / Assistant: Oh no.',
-    );
-    const found = duplicatesAmong([fact, first, again, other]).map(({ item: i, of }) => [i.key, of.key]);
-    expect(found).toEqual([
-      ['episode:1', 'fact:1'],
-      ['episode:2', 'fact:1'],
-    ]);
-  });
-
-  it('sets aside an exchange whose user message was said before, whatever the reply; short messages may repeat', () => {
-    const first = item(
-      'episode:1',
-      'episodes',
-      '(2026-03-02) User: The boiler key hangs on a hook behind the pantry door. / Assistant: Good to know.',
-    );
-    const again = item(
-      'episode:2',
-      'episodes',
-      '(2026-03-09) User: The boiler key hangs on a hook behind the pantry door. / Assistant: Thanks, I will remember where it is.',
-    );
-    const thanks = item('episode:3', 'episodes', '(2026-03-09) User: ok thanks a lot / Assistant: You are welcome.');
-    const thanksAgain = item('episode:4', 'episodes', '(2026-03-10) User: ok thanks a lot / Assistant: Any time, enjoy the trip.');
-    const zh = item(
-      'episode:5',
-      'episodes',
-      '(2026-03-11) User: 备用眼镜我放在书房左边第三个抽屉里。 / Assistant: 记住了，下次找不到眼镜就来问我吧。',
-    );
-    const zhAgain = item(
-      'episode:6',
-      'episodes',
-      '(2026-03-12) User: 备用眼镜我放在书房左边第三个抽屉里。 / Assistant: 好的，以后出门前我会提醒你带上它们。',
-    );
-    const found = duplicatesAmong([first, again, thanks, thanksAgain, zh, zhAgain]).map(({ item: i, of, part }) => [i.key, of.key, part]);
-    expect(found).toEqual([
-      ['episode:2', 'episode:1', 'message'],
-      ['episode:6', 'episode:5', 'message'],
-    ]);
-  });
-
-  it('reads Chinese by characters, and scattered common words never make a duplicate', () => {
-    const a = item('episode:1', 'episodes', '(2026-01-05) User: 我下周六要去苏州看昆曲。 / Assistant: 好。');
-    const b = item('episode:2', 'episodes', '(2026-01-09) User: 我下周六要去苏州看昆曲。 / Assistant: 好。');
-    const c = item('episode:3', 'episodes', '(2026-01-09) User: I went to the market and then to the park. / Assistant: Fun.');
-    const d = item('episode:4', 'episodes', '(2026-01-10) User: The park was busy, the market too, and I went home. / Assistant: Sure.');
-    expect(duplicatesAmong([a, b, c, d]).map(({ item: i }) => i.key)).toEqual(['episode:2']);
   });
 });
 
