@@ -35,6 +35,8 @@ describe('a home or an employer read through the name a statement is about', () 
     ['I joined a pottery class at Hackney', 'work'],
     ['我加入了一个读书会', 'work'],
     ['Met Priya for coffee at Monmouth yesterday', 'work'],
+    ['We reserved a little apartment in Menton for the Easter holidays', 'location'],
+    ['I booked a room in Ghent for the conference', 'location'],
   ])('%s → no current %s', (text, slot) => {
     expect(extract(text).filter(([s, , negated]) => s === slot && !negated)).toEqual([]);
   });

@@ -667,6 +667,8 @@ describe('own words: kinds of input, other phrasings', () => {
     "I'm so annoyed with the traffic today",
     'I had salmon for dinner last night',
     '我今天中午吃了一碗牛肉面',
+    'I carried the boxes upstairs and phoned Marta',
+    'We hired a camper van in Tromsø',
     // requests that name nothing
     'Remember my shoe size.',
     'Note my birthday.',

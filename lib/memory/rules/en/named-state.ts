@@ -12,10 +12,12 @@ import { isPastEn } from './tense';
 
 /** Base forms that make a sentence about where someone lives. */
 const DWELLING = new Set(
-  'live reside rent lease stay settle move relocate base house flat apartment home place room studio condo neighbourhood neighborhood landlord flatmate roommate housemate'.split(
+  'live reside stay settle move relocate base house flat apartment cottage bungalow townhouse loft home place room studio condo neighbourhood neighborhood landlord flatmate roommate housemate'.split(
     ' ',
   ),
 );
+/** Base forms of a stay that is not a home (a booking, a trip): "I booked a room in Venice" says nothing of where the user lives. */
+const TRIP = new Set('book reserve trip holiday vacation visit hotel hostel airbnb tour weekend honeymoon'.split(' '));
 /** Base forms that make a sentence about where someone works. */
 const WORKING = new Set(
   'work job employer company role position office hire onboard onboarding induction intern internship shift contract resign salary payroll'.split(
@@ -82,7 +84,7 @@ export function namedStateEn(said: string, sentence: string): Found[] | null {
   // Read again in the present by the tense reading, and kept as the past.
   if (pastState(clause, terms)) return null;
   const context = sentence === clause ? terms : termsOf(sentence);
-  const home = about(context, DWELLING);
+  const home = about(context, DWELLING) && !about(terms, TRIP);
   const joins = terms.some((t) => JOIN.has(t.normal));
   const work = about(context, WORKING) || (joins && terms.some((t) => UNIT.has(t.lemma)));
   if (!home && !work && !joins && !FIRST_STRETCH.test(clause.replace(/\s\p{Lu}.*$/u, ' '))) return null;

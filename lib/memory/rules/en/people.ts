@@ -15,9 +15,9 @@ const NAMED_ME = new RegExp(
   `\\b(?:call|calls|called|calling|know|knows|known|name|names|named|nickname|nicknames|nicknamed|refer to|refers to|address|addresses)\\s+me\\s+(?:as\\s+|by\\s+)?(${NAME_WORDS})(?=\\s*(?:for short|here|around here|instead|please|now|,|$))`,
   'iu',
 );
-/** "I'm called Bob", "I go by Sam", "I'm known as Ziggy", "I answer to Mo": the user names themselves. */
+/** "I'm called Bob", "I go by Sam", "I'm known as Ziggy", "I answer to Mo": the user names themselves ("I called Anna" is a phone call). */
 const I_AM_NAMED = new RegExp(
-  `^i (?:am |have been |was )?(?:\\w+ )?(?:called|named|known as|go by|going by|answer to)(?: the name)?\\s+(${NAME_WORDS})\\b`,
+  `^i (?:(?:am|have been|was) (?:\\w+ )?(?:called|named|known as)|(?:\\w+ )?(?:go by|going by|answer to))(?: the name)?\\s+(${NAME_WORDS})\\b`,
   'iu',
 );
 /** "My (first / nick / full) name is …", "The name is …": a name stated outright, capital or not. */
