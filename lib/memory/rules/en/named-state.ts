@@ -39,18 +39,17 @@ const about = (terms: Term[], field: Set<string>) => terms.some((t) => field.has
 const isName = (t: Term, i: number) =>
   i > 0 && /^\p{Lu}/u.test(t.text) && !t.tags.includes('Pronoun') && !t.tags.includes('Date') && !t.tags.includes('Month');
 
+/** Small words inside a place's name: "Stratford upon Avon", "Rio de Janeiro". */
+const NAME_PARTICLE = /^(?:of|de|del|da|la|le|upon|on)$/i;
+
 /** The name after position `i` (several capitalised words, "of"/"de" inside), its value; null when none starts there. */
 function nameAt(terms: Term[], i: number): string | null {
   const words: string[] = [];
-  for (
-    let j = i;
-    j < terms.length && (isName(terms[j], j) || (words.length > 0 && /^(?:of|de|del|da|la|le|upon|on)$/.test(terms[j].normal)));
-    j++
-  ) {
+  for (let j = i; j < terms.length && (isName(terms[j], j) || (words.length > 0 && NAME_PARTICLE.test(terms[j].normal))); j++) {
     words.push(terms[j].text.replace(/[,.;:!?]+$/u, ''));
     if (/[,.;:!?]$/u.test(terms[j].text)) break;
   }
-  while (words.length && /^(?:of|de|del|da|la|le|upon|on)$/i.test(words[words.length - 1])) words.pop();
+  while (words.length && NAME_PARTICLE.test(words[words.length - 1])) words.pop();
   return words.length ? cleanEn(words.join(' ')) : null;
 }
 
