@@ -15,6 +15,7 @@ import {
   HistoryError,
   idsFrom,
   insertAssistantPlaceholder,
+  insertQuestionAndPlaceholder,
   putUserMessage,
   reopenLastReply,
   type Scope,
@@ -37,7 +38,7 @@ import { prepareMessageCorrection } from './memory/corrections/messages';
 import { forgetBeforeReply } from './memory/forget-in-chat';
 import { withForgetOutcome } from './memory/forget-outcome';
 import { generateReply } from './memory/generate-reply';
-import { enqueuePostTurn, schedulePostTurn } from './memory/post-turn';
+import { enqueuePostTurn, postTurnWork, schedulePostTurn } from './memory/post-turn';
 import { readRedacted } from './memory/redaction';
 import type { TurnState } from './memory/state';
 import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/turn-record';
@@ -130,14 +131,19 @@ async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor:
   try {
     if (input.trigger === 'regenerate-message') return await reopenReply(scope, model);
     const replaced = input.message.id ? await idsFrom(getDb(), scope, input.message.id) : [];
+    if (replaced.length === 0) {
+      // A new question (an id that names none of this conversation's messages is a new one's): one statement.
+      const jobKinds = postTurnWork.map((work) => work.kind);
+      const turn = await insertQuestionAndPlaceholder(scope, { content: input.message.text }, { model, jobKinds });
+      return { ...turn, settle: async () => 1 };
+    }
     const correction = await prepareMessageCorrection(scope, replaced, actor, 'edit');
     return await getDb().transaction(async (tx) => {
       await correction.apply(tx);
-      // An id that names none of this conversation's messages is a new question's: no need to look it up again.
-      const question = await putUserMessage(tx, scope, { id: replaced.length ? input.message.id : undefined, content: input.message.text });
+      const question = await putUserMessage(tx, scope, { id: input.message.id, content: input.message.text });
       const placeholder = await insertAssistantPlaceholder(tx, scope, question.id, model);
       await enqueuePostTurn(scope, placeholder.id, tx);
-      // A new reply row: its first attempt.
+      // A new reply row: its first attempt, once the correction is done.
       const settle = async () => {
         await correction.after();
         return 1;
