@@ -278,15 +278,18 @@ async function streamReply(state: TurnState, writer: UIMessageStreamWriter, stop
     deadline.stop();
     send.flush();
     clearInterval(flusher);
-    await finalizeAssistantMessage(state.assistantMessageId, { status, content: text, error });
     const generateMs = round(performance.now() - started);
-    // An aborted call may never report usage; do not wait for it.
-    const settledUsage = await Promise.race([usage, new Promise<undefined>((r) => setTimeout(r, 100, undefined))]);
-    await recordStarted;
-    const final = await recordTurnEnd(state, record, { text, status, usage: settledUsage, generateMs, firstTokenMs }).catch((failure) => {
+    const recorded = (async () => {
+      // An aborted call may never report usage; do not wait for it.
+      const settledUsage = await Promise.race([usage, new Promise<undefined>((r) => setTimeout(r, 100, undefined))]);
+      await recordStarted;
+      return recordTurnEnd(state, record, { text, status, usage: settledUsage, generateMs, firstTokenMs });
+    })().catch((failure) => {
       logError('could not record the turn', failure, { requestId: state.requestId });
       return record;
     });
+    // The reply's row and its record are written side by side; the stream ends once both are.
+    const [, final] = await Promise.all([finalizeAssistantMessage(state.assistantMessageId, { status, content: text, error }), recorded]);
     send.push({ type: 'data-turn', id: state.assistantMessageId, data: final });
     if (finish) send.push(finish);
     schedulePostTurn(state.scope, state.assistantMessageId);
