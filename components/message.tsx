@@ -181,6 +181,11 @@ function AssistantMessage({ message, status, live, canRetry, onRetry, onInspect,
         <div data-testid="message-text" className={live ? 'streaming-caret' : undefined}>
           {text ? (
             <Markdown text={text} messageId={message.id} onCite={onCite} />
+          ) : live ? (
+            // The reply has started (its context is being gathered) but has no words yet.
+            <span className="mt-0.5 flex h-7 items-center" data-testid="thinking">
+              <TypingDots />
+            </span>
           ) : status === 'streaming' ? null : (
             <p className="text-[15px] leading-7 text-faint italic">No text was generated.</p>
           )}
@@ -319,11 +324,17 @@ export function ThinkingIndicator() {
       <span className="grid size-7 shrink-0 place-items-center rounded-lg bg-accent-soft text-accent" aria-hidden="true">
         <LensIcon width={15} height={15} />
       </span>
-      <span className="flex gap-1" aria-label="memlens is thinking" role="status">
-        <span className="typing-dot size-1.5 rounded-full bg-muted" />
-        <span className="typing-dot size-1.5 rounded-full bg-muted" />
-        <span className="typing-dot size-1.5 rounded-full bg-muted" />
-      </span>
+      <TypingDots />
     </div>
+  );
+}
+
+function TypingDots() {
+  return (
+    <span className="flex gap-1" aria-label="memlens is thinking" role="status">
+      <span className="typing-dot size-1.5 rounded-full bg-muted" />
+      <span className="typing-dot size-1.5 rounded-full bg-muted" />
+      <span className="typing-dot size-1.5 rounded-full bg-muted" />
+    </span>
   );
 }

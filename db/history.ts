@@ -1,7 +1,8 @@
 import 'server-only';
 import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { type Db, getDb } from './client';
-import { conversations, type Message, type MessageRedaction, type MessageStatus, messages, users } from './schema';
+import { jobsInsert } from './jobs';
+import { conversations, type JobKind, type Message, type MessageRedaction, type MessageStatus, messages, users } from './schema';
 
 /**
  * The conversation history, ruled by message ids (LangGraph's add_messages semantics):
@@ -233,6 +234,47 @@ export async function deleteMessages(executor: Executor, scope: Scope, ids: stri
     .where(and(inScope(scope), inArray(messages.id, ids)))
     .returning({ id: messages.id });
   return rows.length;
+}
+
+/**
+ * A new question and its reply's placeholder, the conversation touched and the
+ * reply's jobs, in one statement: atomic without a transaction, and one round trip. On the embedded
+ * database a transaction keeps its single backend from BEGIN to COMMIT, across every await between;
+ * under load a turn's first byte waited behind those.
+ */
+export async function insertQuestionAndPlaceholder(
+  scope: Scope,
+  question: Omit<NewUserMessage, 'id'>,
+  reply: { model: string; jobKinds: JobKind[] },
+): Promise<{ question: Message; placeholder: Message }> {
+  const db = getDb();
+  // Chosen here, as the reply's jobs name it in the same statement.
+  const questionId = crypto.randomUUID();
+  const replyId = crypto.randomUUID();
+  // One VALUES list: the question takes its seq first, so it stays before its reply.
+  const stored = db.$with('stored').as(
+    db
+      .insert(messages)
+      .values([
+        {
+          id: questionId,
+          ...ownerOf(scope),
+          role: 'user',
+          content: question.content,
+          parts: [{ type: 'text', text: question.content }],
+          metadata: question.metadata ?? {},
+        },
+        { id: replyId, ...ownerOf(scope), role: 'assistant', status: 'streaming', replyTo: questionId, model: reply.model },
+      ])
+      .returning(),
+  );
+  const touched = db
+    .$with('touched')
+    .as(db.update(conversations).set({ updatedAt: sql`now()` }).where(eq(conversations.id, scope.conversationId)));
+  const queued = db.$with('queued').as(jobsInsert(reply.jobKinds.map((kind) => ({ kind, messageId: replyId, ...ownerOf(scope) }))));
+  const rows = await db.with(stored, touched, queued).select().from(stored);
+  const byId = new Map(rows.map((row) => [row.id, row as Message]));
+  return { question: byId.get(questionId)!, placeholder: byId.get(replyId)! };
 }
 
 export async function insertAssistantPlaceholder(executor: Executor, scope: Scope, replyTo: string, model: string): Promise<Message> {

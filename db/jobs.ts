@@ -10,12 +10,15 @@ export type NewJob = { kind: JobKind; messageId: string; userId: string; convers
 /** One job per (kind, assistant message): enqueueing twice is a no-op. In the caller's transaction when given one. */
 export async function enqueueJobs(rows: NewJob[], executor: Executor = getDb()): Promise<void> {
   // In pieces, well under Postgres's limit of 65,535 parameters a statement (an import enqueues thousands).
-  for (let i = 0; i < rows.length; i += 2000) {
-    await executor
-      .insert(jobs)
-      .values(rows.slice(i, i + 2000))
-      .onConflictDoNothing({ target: [jobs.kind, jobs.messageId] });
-  }
+  for (let i = 0; i < rows.length; i += 2000) await jobsInsert(rows.slice(i, i + 2000), executor);
+}
+
+/** The insert `enqueueJobs` runs, unrun: to be part of a larger statement (a turn's first write). */
+export function jobsInsert(rows: NewJob[], executor: Executor = getDb()) {
+  return executor
+    .insert(jobs)
+    .values(rows)
+    .onConflictDoNothing({ target: [jobs.kind, jobs.messageId] });
 }
 
 /** Which jobs to claim: a reply's, several replies' (an import's), a user's, or anyone's; of some kinds only. */

@@ -1,4 +1,11 @@
-import { createUIMessageStream, createUIMessageStreamResponse, type LanguageModelUsage, toUIMessageStream, type UIMessageChunk } from 'ai';
+import {
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  type LanguageModelUsage,
+  toUIMessageStream,
+  type UIMessageChunk,
+  type UIMessageStreamWriter,
+} from 'ai';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { getConversation, titleIfUntitled } from '@/db/conversations';
@@ -8,6 +15,7 @@ import {
   HistoryError,
   idsFrom,
   insertAssistantPlaceholder,
+  insertQuestionAndPlaceholder,
   putUserMessage,
   reopenLastReply,
   type Scope,
@@ -20,7 +28,7 @@ import { type Actor, userActor } from './audit';
 import { type AppConfig, getConfig } from './config';
 import { DomainError, notFound } from './errors';
 import { parseInput } from './http';
-import { getModels } from './llm';
+import { getModels, type Models } from './llm';
 import { TextDeltaBatcher } from './llm/text-delta-batcher';
 import { ReplyDeadline } from './llm/timeouts';
 import { logError } from './log';
@@ -30,7 +38,7 @@ import { prepareMessageCorrection } from './memory/corrections/messages';
 import { forgetBeforeReply } from './memory/forget-in-chat';
 import { withForgetOutcome } from './memory/forget-outcome';
 import { generateReply } from './memory/generate-reply';
-import { enqueuePostTurn, schedulePostTurn } from './memory/post-turn';
+import { enqueuePostTurn, postTurnWork, schedulePostTurn } from './memory/post-turn';
 import { readRedacted } from './memory/redaction';
 import type { TurnState } from './memory/state';
 import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/turn-record';
@@ -62,9 +70,11 @@ type ChatRequest = z.infer<ReturnType<typeof chatRequestSchema>>;
 type ReplyMetadata = { userMessageId: string; requestId: string; model: string; offline: boolean };
 
 /**
- * One chat turn. Persist the question and the reply's placeholder together, assemble the context,
- * then stream the reply into the placeholder. The client learns the placeholder's id from the first
- * chunk; the row ends complete, incomplete (stopped or disconnected, text kept) or failed.
+ * One chat turn. Before the first byte only what the client must be able to trust: the request is
+ * valid, and the question and the reply's placeholder are stored together. The stream then starts
+ * under the placeholder's id, and everything else happens inside it: the context is assembled, the
+ * turn record goes out and is stored, the reply streams into the placeholder. The row ends complete,
+ * incomplete (stopped or disconnected, text kept) or failed.
  */
 export async function runChatTurn(user: User, body: unknown, request: Request): Promise<Response> {
   const config = getConfig();
@@ -78,28 +88,15 @@ export async function runChatTurn(user: User, body: unknown, request: Request): 
     assertQuestionFits(config, models.chatModelId, { id: input.message.id ?? 'new', content: input.message.text });
   }
   const actor = userActor(user, request);
-  const { question: stored, placeholder, attempt } = await beginTurn(scope, input, models.chatModelId, actor);
-  if (input.trigger === 'submit-message') await titleIfUntitled(conversation, stored.content);
-  let state: TurnState;
-  try {
-    const question = await questionForModel(stored, actor);
-    state = await assembleContext({
-      scope,
-      requestId: crypto.randomUUID(),
-      config,
-      models,
-      question,
-      assistantMessageId: placeholder.id,
-      attempt,
-    });
-  } catch (error) {
-    // The question is stored; the reply fails visibly and Retry can answer it later.
-    const message = `Could not assemble the context: ${describeError(error)}`;
-    await finalizeAssistantMessage(placeholder.id, { status: 'failed', content: '', error: message });
-    schedulePostTurn(scope, placeholder.id);
-    return failedTurnResponse(placeholder.id, stored.id, message);
-  }
-  return streamTurn(state, request.signal);
+  const turn = await beginTurn(scope, input, models.chatModelId, actor);
+  // The client refreshes its conversation list as the stream starts; a titled conversation writes nothing here.
+  if (input.trigger === 'submit-message') await titleIfUntitled(conversation, turn.question.content);
+  const prepare = async (requestId: string): Promise<TurnState> => {
+    const attempt = await turn.settle();
+    const question = await questionForModel(turn.question, actor);
+    return assembleContext({ scope, requestId, config, models, question, assistantMessageId: turn.placeholder.id, attempt });
+  };
+  return streamTurn({ question: turn.question, assistantMessageId: turn.placeholder.id, scope, models }, prepare, request.signal);
 }
 
 /**
@@ -113,22 +110,17 @@ async function questionForModel(stored: Message, actor: Actor): Promise<Message>
   return forgot ? { ...read, content: withForgetOutcome(read.content, forgot) } : read;
 }
 
-function failedTurnResponse(assistantMessageId: string, userMessageId: string, errorText: string): Response {
-  const stream = createUIMessageStream({
-    execute: ({ writer }) => {
-      writer.write({ type: 'start', messageId: assistantMessageId, messageMetadata: { userMessageId } });
-      writer.write({ type: 'error', errorText });
-    },
-  });
-  return createUIMessageStreamResponse({ stream });
-}
-
 /** Any body that is an object but says nothing of a trigger is a plain submit. */
 function normaliseTrigger(body: unknown) {
   return body && typeof body === 'object' && !('trigger' in body) ? { ...body, trigger: 'submit-message' } : body;
 }
 
-type StartedTurn = { question: Message; placeholder: Message; attempt: number };
+/**
+ * The stored question and the reply's row. `settle` finishes, once the stream has started, what the
+ * context must not be read before (an edit's correction, a retried reply's old episode), and gives
+ * the attempt this reply is.
+ */
+type StartedTurn = { question: Message; placeholder: Message; settle: () => Promise<number> };
 
 /**
  * Stores the question and the reply's row. An edited question (the id of a user message of this
@@ -139,17 +131,25 @@ async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor:
   try {
     if (input.trigger === 'regenerate-message') return await reopenReply(scope, model);
     const replaced = input.message.id ? await idsFrom(getDb(), scope, input.message.id) : [];
+    if (replaced.length === 0) {
+      // A new question (an id that names none of this conversation's messages is a new one's): one statement.
+      const jobKinds = postTurnWork.map((work) => work.kind);
+      const turn = await insertQuestionAndPlaceholder(scope, { content: input.message.text }, { model, jobKinds });
+      return { ...turn, settle: async () => 1 };
+    }
     const correction = await prepareMessageCorrection(scope, replaced, actor, 'edit');
-    const turn = await getDb().transaction(async (tx) => {
+    return await getDb().transaction(async (tx) => {
       await correction.apply(tx);
       const question = await putUserMessage(tx, scope, { id: input.message.id, content: input.message.text });
       const placeholder = await insertAssistantPlaceholder(tx, scope, question.id, model);
       await enqueuePostTurn(scope, placeholder.id, tx);
-      // A new reply row: its first attempt.
-      return { question, placeholder, attempt: 1 };
+      // A new reply row: its first attempt, once the correction is done.
+      const settle = async () => {
+        await correction.after();
+        return 1;
+      };
+      return { question, placeholder, settle };
     });
-    await correction.after();
-    return turn;
   } catch (error) {
     if (error instanceof HistoryError) throw new DomainError(error.code, error.message);
     throw error;
@@ -165,106 +165,135 @@ async function reopenReply(scope: Scope, model: string): Promise<StartedTurn> {
     await enqueuePostTurn(scope, placeholder.id, tx);
     return { question: reopened.question, reply: placeholder };
   });
-  // The earlier attempt's episode described a reply that is being rewritten.
-  await deleteEpisodeOf(scope.userId, reply.id);
-  return { question, placeholder: reply, attempt: await nextAttempt(reply.id) };
+  const settle = async () => {
+    // The earlier attempt's episode described a reply that is being rewritten.
+    const [attempt] = await Promise.all([nextAttempt(reply.id), deleteEpisodeOf(scope.userId, reply.id)]);
+    return attempt;
+  };
+  return { question, placeholder: reply, settle };
 }
 
 const FLUSH_INTERVAL_MS = 1000;
 
-function streamTurn(state: TurnState, requestSignal: AbortSignal): Response {
+/** What the stream's first chunk says: whose reply this is, under which id. */
+type TurnStart = { question: Message; assistantMessageId: string; scope: Scope; models: Models };
+
+function streamTurn(start: TurnStart, prepare: (requestId: string) => Promise<TurnState>, requestSignal: AbortSignal): Response {
   // The client is gone: its request aborted (perhaps already, while the context was assembled) or it
   // cancelled the response body. Nobody is listening then; the reply ends `incomplete`.
   const cancelled = new AbortController();
   const stopped = AbortSignal.any([requestSignal, cancelled.signal]);
-
+  const requestId = crypto.randomUUID();
   const metadata: ReplyMetadata = {
-    userMessageId: state.question.id,
-    requestId: state.requestId,
-    model: state.models.chatModelId,
-    offline: state.models.offline,
+    userMessageId: start.question.id,
+    requestId,
+    model: start.models.chatModelId,
+    offline: start.models.offline,
   };
 
-  const record = buildTurnRecord(state);
   const stream = createUIMessageStream({
     execute: async ({ writer }) => {
-      writer.write({ type: 'start', messageId: state.assistantMessageId, messageMetadata: metadata });
-      // The inspector fills from this before the reply's first word.
-      writer.write({ type: 'data-turn', id: state.assistantMessageId, data: record });
-      const started = performance.now();
-      let usage: Promise<LanguageModelUsage | undefined> = Promise.resolve(undefined);
-      let text = '';
-      // Time to first token: from the start of generation (as the 'generate' step) to the first text.
-      let firstTokenMs: number | null = null;
-      let status: 'complete' | 'incomplete' | 'failed' = 'incomplete';
-      let error: string | undefined;
-      const flusher = setInterval(() => void saveStreamingText(state.assistantMessageId, text).catch(() => {}), FLUSH_INTERVAL_MS);
-      let finish: UIMessageChunk | undefined;
-      // Nothing more is written once the client has gone.
-      const send = new TextDeltaBatcher((chunk) => stopped.aborted || writer.write(chunk));
-      const deadline = new ReplyDeadline({
-        firstTokenMs: state.config.CHAT_FIRST_TOKEN_TIMEOUT_MS,
-        idleMs: state.config.CHAT_IDLE_TIMEOUT_MS,
-      });
+      // The first byte: the client shows the reply underway while the context is assembled.
+      writer.write({ type: 'start', messageId: start.assistantMessageId, messageMetadata: metadata });
+      let state: TurnState;
       try {
-        await recordTurnStart(state, record);
-        deadline.start();
-        const result = generateReply(state, AbortSignal.any([stopped, deadline.signal]));
-        usage = Promise.resolve(result.usage).catch(() => undefined);
-        const reader = toUIMessageStream({ stream: result.stream, sendStart: false, onError: describeError }).getReader();
-        for (let next = await reader.read(); !next.done; next = await reader.read()) {
-          const chunk: UIMessageChunk = next.value;
-          if (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta') deadline.token();
-          if (chunk.type === 'text-delta') {
-            if (firstTokenMs === null && chunk.delta !== '') firstTokenMs = round(performance.now() - started);
-            text += chunk.delta;
-          } else if (chunk.type === 'error') {
-            status = 'failed';
-            error = chunk.errorText;
-          } else if (chunk.type === 'finish') {
-            deadline.stop();
-            if (status !== 'failed' && !stopped.aborted) status = 'complete';
-            finish = chunk; // sent after the final turn record
-            continue;
-          } else if (chunk.type === 'abort') {
-            continue; // the client left (nobody to tell) or a deadline passed (told below, as an error)
-          }
-          send.push(chunk);
-        }
-        const timeout = deadline.expired;
-        if (timeout && !stopped.aborted) {
-          // The text so far is kept; the UI shows why the reply ended.
-          status = text ? 'incomplete' : 'failed';
-          error = timeout.message;
-          send.push({ type: 'error', errorText: error });
-        }
+        state = await prepare(requestId);
       } catch (caught) {
-        if (!stopped.aborted) {
-          status = 'failed';
-          error = describeError(caught);
-          send.push({ type: 'error', errorText: error });
-        }
-      } finally {
-        deadline.stop();
-        send.flush();
-        clearInterval(flusher);
-        await finalizeAssistantMessage(state.assistantMessageId, { status, content: text, error });
-        const generateMs = round(performance.now() - started);
-        // An aborted call may never report usage; do not wait for it.
-        const settledUsage = await Promise.race([usage, new Promise<undefined>((r) => setTimeout(r, 100, undefined))]);
-        const final = await recordTurnEnd(state, record, { text, status, usage: settledUsage, generateMs, firstTokenMs }).catch(
-          (failure) => {
-            logError('could not record the turn', failure, { requestId: state.requestId });
-            return record;
-          },
-        );
-        send.push({ type: 'data-turn', id: state.assistantMessageId, data: final });
-        if (finish) send.push(finish);
-        schedulePostTurn(state.scope, state.assistantMessageId);
+        // The question is stored; the reply fails visibly and Retry can answer it later.
+        const error = `Could not assemble the context: ${describeError(caught)}`;
+        await finalizeAssistantMessage(start.assistantMessageId, { status: 'failed', content: '', error });
+        schedulePostTurn(start.scope, start.assistantMessageId);
+        if (!stopped.aborted) writer.write({ type: 'error', errorText: error });
+        return;
       }
+      await streamReply(state, writer, stopped);
     },
   });
   return createUIMessageStreamResponse({ stream: abortWhenCancelled(stream, cancelled), headers: STREAM_HEADERS });
+}
+
+/** The assembled turn: its record, then the model's reply into the placeholder, then the final record. */
+async function streamReply(state: TurnState, writer: UIMessageStreamWriter, stopped: AbortSignal): Promise<void> {
+  const record = buildTurnRecord(state);
+  // The inspector fills from this before the reply's first word.
+  writer.write({ type: 'data-turn', id: state.assistantMessageId, data: record });
+  const started = performance.now();
+  let usage: Promise<LanguageModelUsage | undefined> = Promise.resolve(undefined);
+  let text = '';
+  // Time to first token: from the start of generation (as the 'generate' step) to the first text.
+  let firstTokenMs: number | null = null;
+  let status: 'complete' | 'incomplete' | 'failed' = 'incomplete';
+  let error: string | undefined;
+  const flusher = setInterval(() => void saveStreamingText(state.assistantMessageId, text).catch(() => {}), FLUSH_INTERVAL_MS);
+  let finish: UIMessageChunk | undefined;
+  // Nothing more is written once the client has gone.
+  const send = new TextDeltaBatcher((chunk) => stopped.aborted || writer.write(chunk));
+  const deadline = new ReplyDeadline({
+    firstTokenMs: state.config.CHAT_FIRST_TOKEN_TIMEOUT_MS,
+    idleMs: state.config.CHAT_IDLE_TIMEOUT_MS,
+  });
+  // Stored beside the model call, not before it: the reply does not need it, and the final record
+  // waits for it so that it lands last.
+  const recordStarted = recordTurnStart(state, record).catch((failure) =>
+    logError('could not record the turn', failure, { requestId: state.requestId }),
+  );
+  try {
+    deadline.start();
+    const result = generateReply(state, AbortSignal.any([stopped, deadline.signal]));
+    usage = Promise.resolve(result.usage).catch(() => undefined);
+    const reader = toUIMessageStream({ stream: result.stream, sendStart: false, onError: describeError }).getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      const chunk: UIMessageChunk = next.value;
+      if (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta') deadline.token();
+      if (chunk.type === 'text-delta') {
+        if (firstTokenMs === null && chunk.delta !== '') firstTokenMs = round(performance.now() - started);
+        text += chunk.delta;
+      } else if (chunk.type === 'error') {
+        status = 'failed';
+        error = chunk.errorText;
+      } else if (chunk.type === 'finish') {
+        deadline.stop();
+        if (status !== 'failed' && !stopped.aborted) status = 'complete';
+        finish = chunk; // sent after the final turn record
+        continue;
+      } else if (chunk.type === 'abort') {
+        continue; // the client left (nobody to tell) or a deadline passed (told below, as an error)
+      }
+      send.push(chunk);
+    }
+    const timeout = deadline.expired;
+    if (timeout && !stopped.aborted) {
+      // The text so far is kept; the UI shows why the reply ended.
+      status = text ? 'incomplete' : 'failed';
+      error = timeout.message;
+      send.push({ type: 'error', errorText: error });
+    }
+  } catch (caught) {
+    if (!stopped.aborted) {
+      status = 'failed';
+      error = describeError(caught);
+      send.push({ type: 'error', errorText: error });
+    }
+  } finally {
+    deadline.stop();
+    send.flush();
+    clearInterval(flusher);
+    const generateMs = round(performance.now() - started);
+    const recorded = (async () => {
+      // An aborted call may never report usage; do not wait for it.
+      const settledUsage = await Promise.race([usage, new Promise<undefined>((r) => setTimeout(r, 100, undefined))]);
+      await recordStarted;
+      return recordTurnEnd(state, record, { text, status, usage: settledUsage, generateMs, firstTokenMs });
+    })().catch((failure) => {
+      logError('could not record the turn', failure, { requestId: state.requestId });
+      return record;
+    });
+    // The reply's row and its record are written side by side; the stream ends once both are.
+    const [, final] = await Promise.all([finalizeAssistantMessage(state.assistantMessageId, { status, content: text, error }), recorded]);
+    send.push({ type: 'data-turn', id: state.assistantMessageId, data: final });
+    if (finish) send.push(finish);
+    schedulePostTurn(state.scope, state.assistantMessageId);
+  }
 }
 
 // no-transform: Next would otherwise gzip the event stream frame by frame, which cost a tenth of the

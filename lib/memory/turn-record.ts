@@ -48,7 +48,7 @@ export function buildTurnRecord(state: TurnState) {
   };
 }
 
-/** Stored before the first token, so the inspector can show a reply that is still streaming. */
+/** Stored as the model is called, so the inspector can show a reply that is still streaming. */
 export async function recordTurnStart(state: TurnState, record: TurnRecord): Promise<void> {
   await saveTurnRecord({
     assistantMessageId: state.assistantMessageId,
@@ -75,21 +75,24 @@ export async function recordTurnEnd(
     trace: [...record.trace, { step: 'generate', ms: outcome.generateMs }],
     firstTokenMs: outcome.firstTokenMs ?? null,
   };
-  await recordTurnStart(state, final);
-  await saveCitations({
-    assistantMessageId: state.assistantMessageId,
-    conversationId: state.scope.conversationId,
-    requestId: state.requestId,
-    userId: state.scope.userId,
-    items: [...state.numbered, ...state.keptHistory].map((item) => ({
-      key: item.key,
-      n: 'n' in item ? item.n : null,
-      kind: item.kind,
-      text: item.text,
-      sourceMessageIds: item.sourceMessageIds,
-    })),
-    citedKeys: cited,
-    retrievalRuns: state.runs,
-  });
+  // Two tables, neither read before the other is written: side by side.
+  await Promise.all([
+    recordTurnStart(state, final),
+    saveCitations({
+      assistantMessageId: state.assistantMessageId,
+      conversationId: state.scope.conversationId,
+      requestId: state.requestId,
+      userId: state.scope.userId,
+      items: [...state.numbered, ...state.keptHistory].map((item) => ({
+        key: item.key,
+        n: 'n' in item ? item.n : null,
+        kind: item.kind,
+        text: item.text,
+        sourceMessageIds: item.sourceMessageIds,
+      })),
+      citedKeys: cited,
+      retrievalRuns: state.runs,
+    }),
+  ]);
   return final;
 }

@@ -1,8 +1,17 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { createConversation } from '@/db/conversations';
-import { deleteMessages, listMessages, loadRecentMessages, putUserMessage, reopenLastReply, type Scope } from '@/db/history';
-import { messages } from '@/db/schema';
+import {
+  deleteMessages,
+  insertQuestionAndPlaceholder,
+  listMessages,
+  loadRecentMessages,
+  putUserMessage,
+  reopenLastReply,
+  type Scope,
+} from '@/db/history';
+import { conversations, jobs, messages } from '@/db/schema';
 import { createGuestUser } from '@/db/users';
 
 /** Seeds a conversation with messages a1..aN (alternating user/assistant) and returns their ids by label. */
@@ -132,6 +141,38 @@ describe('history ruled by message ids', () => {
   it('regenerating an empty conversation is refused', async () => {
     const { scope } = await seed([]);
     await expect(reopenLastReply(getDb(), scope, 'model')).rejects.toThrow('no user message');
+  });
+
+  it("a new question and its reply's placeholder are stored by one statement: in order, with the reply's jobs, the conversation touched", async () => {
+    const { scope, ids } = await seed(['q1', 'r1']);
+    const touchedAt = async () =>
+      (await getDb().select({ at: conversations.updatedAt }).from(conversations).where(eq(conversations.id, scope.conversationId)))[0].at;
+    const before = await touchedAt();
+    const { question, placeholder } = await insertQuestionAndPlaceholder(
+      scope,
+      { content: '我的猫叫团子，它三岁了。' },
+      { model: 'a-model', jobKinds: ['index_episode', 'extract_facts'] },
+    );
+    expect(question).toMatchObject({ ...scope, role: 'user', status: 'complete', content: '我的猫叫团子，它三岁了。' });
+    expect(placeholder).toMatchObject({
+      ...scope,
+      role: 'assistant',
+      status: 'streaming',
+      content: '',
+      replyTo: question.id,
+      model: 'a-model',
+    });
+    expect((await listMessages(scope)).map((m) => m.id)).toEqual([ids.q1, ids.r1, question.id, placeholder.id]);
+    const queued = await getDb()
+      .select({ kind: jobs.kind, status: jobs.status })
+      .from(jobs)
+      .where(eq(jobs.messageId, placeholder.id))
+      .orderBy(jobs.seq);
+    expect(queued).toEqual([
+      { kind: 'index_episode', status: 'pending' },
+      { kind: 'extract_facts', status: 'pending' },
+    ]);
+    expect((await touchedAt()).getTime()).toBeGreaterThan(before.getTime());
   });
 });
 
