@@ -18,8 +18,12 @@ export async function enqueueJobs(rows: NewJob[], executor: Executor = getDb()):
   }
 }
 
-/** Which jobs to claim: a reply's, several replies' (an import's), a user's, or anyone's; of some kinds only. */
-export type JobFilter = { messageId?: string; messageIds?: string[]; userId?: string; kinds?: JobKind[] };
+/**
+ * Which jobs to claim: a reply's, several replies' (an import's), a user's, or anyone's; of some
+ * kinds only; only those due for at least `waitedMs` (a job is due from its enqueueing, with the
+ * turn's start, or from its retry time), with leases lapsed at any age.
+ */
+export type JobFilter = { messageId?: string; messageIds?: string[]; userId?: string; kinds?: JobKind[]; waitedMs?: number };
 
 /**
  * Claims due jobs for this worker: pending, or failed with attempts left and past their back-off,
@@ -27,9 +31,10 @@ export type JobFilter = { messageId?: string; messageIds?: string[]; userId?: st
  * being written: it is enqueued with the reply's placeholder, but works on the finished text.
  */
 export async function claimDueJobs(filter: JobFilter, leaseSeconds: number, limit = 20): Promise<Job[]> {
+  const dueBy = filter.waitedMs ? sql`now() - make_interval(secs => ${filter.waitedMs / 1000})` : sql`now()`;
   const due = or(
-    and(eq(jobs.status, 'pending'), lte(jobs.runAfter, sql`now()`)),
-    and(eq(jobs.status, 'failed'), sql`${jobs.attempts} < ${MAX_JOB_ATTEMPTS}`, lte(jobs.runAfter, sql`now()`)),
+    and(eq(jobs.status, 'pending'), lte(jobs.runAfter, dueBy)),
+    and(eq(jobs.status, 'failed'), sql`${jobs.attempts} < ${MAX_JOB_ATTEMPTS}`, lte(jobs.runAfter, dueBy)),
     and(eq(jobs.status, 'running'), sql`${jobs.updatedAt} < now() - make_interval(secs => ${leaseSeconds})`),
   );
   const replyWritten = sql`not exists (select 1 from ${messages} where ${messages.id} = ${jobs.messageId} and ${messages.status} = 'streaming')`;
