@@ -60,6 +60,23 @@ describe('post-turn work yields to live turns', () => {
     await waitFor(async () => (await jobStates(waiting)).done === 3 && (await jobStates(chatting)).done === 6, 5_000);
   });
 
+  it('a turn stops counting as live however it ends: read to its end, left by its client, or refused', async () => {
+    setEnv({ OFFLINE_STREAM_DELAY_MS: '30' });
+    const client = await newClient();
+    const conversationId = await importTurns(client.user.id, [['Hola.', '¡Hola!']], 'ends');
+    const left = await startTurn(client, conversationId, 'Tell me a long story about a lighthouse keeper.');
+    expect(liveTurns()).toBe(1);
+    await left.cancel();
+    expect(liveTurns()).toBe(0);
+
+    const refused = await chat(client.request('/api/chat', { body: { conversationId, message: { text: '   ' } } }));
+    expect(refused.status).toBe(400);
+    expect(liveTurns()).toBe(0);
+
+    await readToEnd(await startTurn(client, conversationId, '灯塔看守人每天做什么？'));
+    expect(liveTurns()).toBe(0);
+  });
+
   it('under turns that never pause, jobs run once they have waited WORKER_MAX_WAIT_MS, and catch up', async () => {
     setEnv({ WORKER_MAX_WAIT_MS: '1500', OFFLINE_STREAM_DELAY_MS: '10' });
     const client = await newClient();
