@@ -59,7 +59,9 @@ export async function runDueJobs(
 ): Promise<{ done: number; failed: number }> {
   const config = getConfig();
   const context = { config, models: getModels() };
-  const claimed = await claimDueJobs(filter, config.JOB_LEASE_SECONDS, concurrency * postTurnWork.length * REPLIES_PER_SLOT);
+  const perReply = postTurnWork.length;
+  // About `concurrency` conversations (those of the oldest due replies), a stretch of replies each.
+  const claimed = await claimDueJobs(filter, config.JOB_LEASE_SECONDS, concurrency * perReply * REPLIES_PER_SLOT, concurrency * perReply);
   // Enqueued in order (per reply, in post-turn order): that is the order to run them in.
   claimed.sort((a, b) => a.seq - b.seq);
   const byConversation = Map.groupBy(claimed, (job) => job.conversationId);

@@ -82,6 +82,28 @@ describe('the post-turn worker', () => {
     expect((await claimDueJobs({ messageId: reply.id }, 5)).map((j) => j.id)).toEqual([job.id]);
   });
 
+  it('claims a backlog a stretch of replies per conversation, those of the oldest due jobs first', async () => {
+    const client = await newClient();
+    const turns: Array<[string, string]> = [
+      ['Ich backe jeden Sonntag Brot.', 'Schön.'],
+      ['Mostly rye.', 'Good choice.'],
+      ['我也喜欢做包子。', '很好。'],
+    ];
+    const older = await importTurns(client.user.id, turns, 'older');
+    const newer = await importTurns(client.user.id, turns, 'newer');
+    await waitFor(async () => (await jobStates(client.user.id)).done === 18);
+    await getSql()`update jobs set status = 'pending', attempts = 0 where user_id = ${client.user.id}`;
+
+    // Unbounded, the twelve oldest: the older conversation's three replies and the first of the newer.
+    const oldest = await claimDueJobs({ userId: client.user.id }, 15, 12);
+    expect(oldest.filter((job) => job.conversationId === newer)).toHaveLength(3);
+    await getSql()`update jobs set status = 'pending', attempts = 0 where user_id = ${client.user.id}`;
+    // Bounded to the conversations of the three oldest: the older one's, all of them.
+    const stretch = await claimDueJobs({ userId: client.user.id }, 15, 12, 3);
+    expect(stretch).toHaveLength(9);
+    expect(new Set(stretch.map((job) => job.conversationId))).toEqual(new Set([older]));
+  });
+
   it('runs different conversations’ jobs side by side; one conversation’s in order, a backlog of replies a kind at a time', async () => {
     setEnv({ WORKER_CONCURRENCY: '3' });
     try {
