@@ -165,7 +165,7 @@ const envSchema = databaseEnvSchema.extend({
   // runs beside them, and whether the app's server process runs one (false when `npm run worker`
   // runs separately).
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).default(15),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(16),
   WORKER_POLL_MS: z.coerce.number().int().min(50).default(1000),
   WORKER_MAX_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
   // Imports (POST /api/import) run in the worker: how many at once per worker process (the rest of
