@@ -1,14 +1,15 @@
 /**
  * npm run bench:load -- [--concurrency 50] [--seconds 30 | --turns N] [--url http://127.0.0.1:PORT]
  *   [--stub-latency-ms 200] [--stub-tokens 40] [--stub-rate 200] [--stub-embed-ms 20] [--stub-port 0]
- *   [--jobs-timeout 300] [--json bench/out/load-<time>.json]
+ *   [--jobs-timeout 300] [--drain-limit 30] [--json bench/out/load-<time>.json]
  *
  * N concurrent guests send full chat turns to the production server (started here from the last
  * `npm run build`, on a temporary embedded PGlite or on DATABASE_URL; or the one at --url), which
  * talks to a local stub model of fixed latency and token rate. Reports turns per second and the
  * first byte, first token and completion percentiles beside the stub's own floor, then checks that
- * every message is stored whole under its own user and that all post-turn work finished.
- * Exits 1 when anything was lost, crossed or failed. 127.0.0.1 only.
+ * every message is stored whole under its own user and that all post-turn work finished, and how
+ * long after the load it took (waited for up to --jobs-timeout; it must take at most --drain-limit).
+ * Exits 1 when anything was lost, crossed or failed, or the jobs drained late. 127.0.0.1 only.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     'stub-embed-ms': { type: 'string', default: '20' },
     'stub-port': { type: 'string', default: '0' },
     'jobs-timeout': { type: 'string', default: '300' },
+    'drain-limit': { type: 'string', default: '30' },
     'request-timeout': { type: 'string', default: '60' },
     json: { type: 'string' },
   },
@@ -70,6 +72,7 @@ try {
     serverLogFile: `${jsonFile.replace(/\.json$/u, '')}.server.log`,
     requestTimeoutMs: number('request-timeout', 1) * 1000,
     jobsTimeoutMs: number('jobs-timeout', 1) * 1000,
+    drainLimitMs: number('drain-limit', 0) * 1000,
     log: progress,
   });
   const report = { environment: { ...env, database: result.server.database }, ...result };

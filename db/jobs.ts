@@ -21,37 +21,46 @@ export function jobsInsert(rows: NewJob[], executor: Executor = getDb()) {
     .onConflictDoNothing({ target: [jobs.kind, jobs.messageId] });
 }
 
-/** Which jobs to claim: a reply's, several replies' (an import's), a user's, or anyone's; of some kinds only. */
-export type JobFilter = { messageId?: string; messageIds?: string[]; userId?: string; kinds?: JobKind[] };
+/**
+ * Which jobs to claim: a reply's, several replies' (an import's), a user's, or anyone's; of some
+ * kinds only; only those due for at least `waitedMs` (a job is due from its enqueueing, with the
+ * turn's start, or from its retry time), with leases lapsed at any age.
+ */
+export type JobFilter = { messageId?: string; messageIds?: string[]; userId?: string; kinds?: JobKind[]; waitedMs?: number };
 
 /**
  * Claims due jobs for this worker: pending, or failed with attempts left and past their back-off,
  * or running under a lease that lapsed (its worker died). A job waits while its reply is still
  * being written: it is enqueued with the reply's placeholder, but works on the finished text.
+ * Oldest first; with `fromOldest`, only in the conversations of that many oldest due jobs, so that
+ * a backlog is claimed a stretch of replies per conversation rather than a reply in each of many.
  */
-export async function claimDueJobs(filter: JobFilter, leaseSeconds: number, limit = 20): Promise<Job[]> {
+export async function claimDueJobs(filter: JobFilter, leaseSeconds: number, limit = 20, fromOldest?: number): Promise<Job[]> {
+  const dueBy = filter.waitedMs ? sql`now() - make_interval(secs => ${filter.waitedMs / 1000})` : sql`now()`;
   const due = or(
-    and(eq(jobs.status, 'pending'), lte(jobs.runAfter, sql`now()`)),
-    and(eq(jobs.status, 'failed'), sql`${jobs.attempts} < ${MAX_JOB_ATTEMPTS}`, lte(jobs.runAfter, sql`now()`)),
+    and(eq(jobs.status, 'pending'), lte(jobs.runAfter, dueBy)),
+    and(eq(jobs.status, 'failed'), sql`${jobs.attempts} < ${MAX_JOB_ATTEMPTS}`, lte(jobs.runAfter, dueBy)),
     and(eq(jobs.status, 'running'), sql`${jobs.updatedAt} < now() - make_interval(secs => ${leaseSeconds})`),
   );
   const replyWritten = sql`not exists (select 1 from ${messages} where ${messages.id} = ${jobs.messageId} and ${messages.status} = 'streaming')`;
   // An import runs its own conversation's jobs, batched and in order (lib/import.ts); others leave them be until it is done.
   const notImporting = sql`not exists (select 1 from ${imports} where ${imports.conversationId} = ${jobs.conversationId} and ${imports.status} in ('pending', 'running'))`;
+  const claimable = and(
+    due,
+    replyWritten,
+    filter.messageId ? eq(jobs.messageId, filter.messageId) : undefined,
+    filter.userId ? eq(jobs.userId, filter.userId) : undefined,
+    filter.kinds ? inArray(jobs.kind, filter.kinds) : undefined,
+    // Through the message index: an import's claim reads its own jobs, not everyone's.
+    filter.messageIds ? sql`${jobs.messageId} = any(${sql.param(filter.messageIds)}::uuid[])` : notImporting,
+  );
+  const inOldestConversations = fromOldest
+    ? sql`${jobs.conversationId} in (select oldest.conversation_id from (select ${jobs.conversationId} as conversation_id from ${jobs} where ${claimable} order by ${jobs.seq} limit ${fromOldest}) oldest)`
+    : undefined;
   const candidates = getDb()
     .select({ id: jobs.id })
     .from(jobs)
-    .where(
-      and(
-        due,
-        replyWritten,
-        filter.messageId ? eq(jobs.messageId, filter.messageId) : undefined,
-        filter.userId ? eq(jobs.userId, filter.userId) : undefined,
-        filter.kinds ? inArray(jobs.kind, filter.kinds) : undefined,
-        // Through the message index: an import's claim reads its own jobs, not everyone's.
-        filter.messageIds ? sql`${jobs.messageId} = any(${sql.param(filter.messageIds)}::uuid[])` : notImporting,
-      ),
-    )
+    .where(and(claimable, inOldestConversations))
     .orderBy(jobs.seq)
     .limit(limit)
     .for('update', { skipLocked: true });

@@ -40,7 +40,7 @@ test('load bench, 3 users × 2 turns: no errors, nothing lost, incomplete or cro
     crossed: [],
   });
   expect(result.checks.ownersInDatabase).toEqual([]);
-  expect(result.checks.jobs).toMatchObject({ via: 'database', finished: true });
+  expect(result.checks.jobs).toMatchObject({ via: 'database', finished: true, drainedWithinLimit: true });
   expect(result.checks.jobs.byStatus).toEqual({ done: result.checks.jobs.expected });
   expect(result.intact).toBe(true);
 

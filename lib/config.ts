@@ -161,11 +161,13 @@ const envSchema = databaseEnvSchema.extend({
   GUESTS_PER_ADDRESS_PER_HOUR: int(60),
   // The post-turn worker: a running job's lease (renewed while it runs; a dead worker's job is
   // claimed again once it lapses), how many conversations' jobs it runs at once, how often an idle
-  // worker looks for due jobs, and whether the app's server process runs one (false when
-  // `npm run worker` runs separately).
+  // worker looks for due jobs, how long a job waits for the process's live chat turns before it
+  // runs beside them, and whether the app's server process runs one (false when `npm run worker`
+  // runs separately).
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).default(15),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(16),
   WORKER_POLL_MS: z.coerce.number().int().min(50).default(1000),
+  WORKER_MAX_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
   // Imports (POST /api/import) run in the worker: how many at once per worker process (the rest of
   // WORKER_CONCURRENCY is left to live turns' post-turn work), and how many messages one
   // transaction stores and how many replies' post-turn work one step runs.

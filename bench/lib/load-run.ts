@@ -29,7 +29,9 @@ export type LoadOptions = {
   databaseUrl?: string;
   serverLogFile: string;
   requestTimeoutMs: number;
+  /** How long to wait for the post-turn work after the load; it must be done within `drainLimitMs` (default 30 s) for the run to pass. */
   jobsTimeoutMs: number;
+  drainLimitMs?: number;
   log?: (line: string) => void;
 };
 
@@ -64,8 +66,8 @@ export type LoadResult = {
     serverStepsMs: Record<string, { p50: number; p95: number }>;
   };
   machine: { cpus: number; loadAverageBefore: number[]; loadAverageAfter: number[]; cpu: CpuReport };
-  checks: { api: ApiCheck; ownersInDatabase: string[] | null; jobs: JobsCheck };
-  /** Nothing lost, incomplete or crossed, no errors, every post-turn job done. */
+  checks: { api: ApiCheck; ownersInDatabase: string[] | null; jobs: JobsCheck & { drainLimitMs: number; drainedWithinLimit: boolean } };
+  /** Nothing lost, incomplete or crossed, no errors, every post-turn job done within the drain limit. */
   intact: boolean;
 };
 
@@ -114,12 +116,21 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
     const loadAverageAfter = os.loadavg();
 
     log('checking what was stored, and waiting for the post-turn work');
+    // The wait starts with the load's end, beside the checks, so the drain time is not theirs.
+    const drained = databaseUrl
+      ? waitForJobsInDatabase(databaseUrl, users, window.endedAt, options.jobsTimeoutMs, () => !server?.exited())
+      : waitForEpisodesThroughApi(baseUrl, users, window.endedAt, options.jobsTimeoutMs);
     // A server of our own answers from the stub, word for word; another is held to what it streamed.
     const api = await checkThroughApi(baseUrl, runId, users, server ? (marker) => stubReply(marker, options.stub.tokens) : undefined);
     const ownersInDatabase = databaseUrl ? await checkOwnersInDatabase(databaseUrl, users) : null;
-    const jobs = databaseUrl
-      ? await waitForJobsInDatabase(databaseUrl, users, window.endedAt, options.jobsTimeoutMs, () => !server?.exited())
-      : await waitForEpisodesThroughApi(baseUrl, users, window.endedAt, options.jobsTimeoutMs);
+    const drainLimitMs = options.drainLimitMs ?? 30_000;
+    const waited = await drained;
+    const jobs = { ...waited, drainLimitMs, drainedWithinLimit: waited.finished && waited.drainMs <= drainLimitMs };
+    log(
+      jobs.drainedWithinLimit
+        ? `jobs drained in ${(jobs.drainMs / 1000).toFixed(1)} s after the load`
+        : `JOBS NOT DRAINED within ${drainLimitMs / 1000} s after the load (${jobs.finished ? `done after ${(jobs.drainMs / 1000).toFixed(1)} s` : 'still not done'})`,
+    );
 
     const load = summariseLoad(users, window);
     const endedEarly = server?.exited();
@@ -148,7 +159,7 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
         api.incomplete.length === 0 &&
         api.crossed.length === 0 &&
         (ownersInDatabase ?? []).length === 0 &&
-        jobs.finished,
+        jobs.drainedWithinLimit,
     };
   } finally {
     await server?.stop();

@@ -9,6 +9,7 @@ import { describeError, logError } from '@/lib/log';
 import { extractFacts } from './post-turn/extract-facts';
 import { indexEpisode } from './post-turn/index-episode';
 import { rebuildSummary, refreshSummary } from './post-turn/refresh-summary';
+import { loadTurns } from './post-turn/turn-messages';
 import type { JobWork, RunContext } from './post-turn/work';
 import { wakeWorker } from './worker-signal';
 
@@ -41,55 +42,55 @@ export async function enqueuePostTurns(
   );
 }
 
+/** Replies' worth of jobs a worker slot claims per round: a backlog is run a stretch at a time, not reply by reply. */
+const REPLIES_PER_SLOT = 8;
+
 /**
- * Runs the due jobs matching the filter, renewing each one's lease while it runs; a failure is
- * recorded on its job and retried later. One conversation's jobs run one after another, in post-turn
- * order (a summary reads the episodes before it); different conversations' run side by side, up to
- * `concurrency` (WORKER_CONCURRENCY) at once, as most of a job's time is spent waiting for the memory model.
+ * Runs the due jobs matching the filter, renewing their leases while they run; a failure is
+ * recorded on its job and retried later. One conversation's jobs run in order: one reply's one
+ * after another, in post-turn order (a summary reads the episodes before it); a backlog of several
+ * replies' (left while turns were live) batched as an import's, with the same results. Different
+ * conversations' run side by side, up to `concurrency` (WORKER_CONCURRENCY) at once, as most of a
+ * job's time is spent waiting for the memory model.
  */
 export async function runDueJobs(
   filter: JobFilter,
   concurrency = getConfig().WORKER_CONCURRENCY,
 ): Promise<{ done: number; failed: number }> {
   const config = getConfig();
-  const models = getModels();
-  // A few replies' worth per conversation slot, so that a busy worker soon looks again.
-  const claimed = await claimDueJobs(filter, config.JOB_LEASE_SECONDS, concurrency * postTurnWork.length * 2);
+  const context = { config, models: getModels() };
+  const perReply = postTurnWork.length;
+  // About `concurrency` conversations (those of the oldest due replies), a stretch of replies each.
+  const claimed = await claimDueJobs(filter, config.JOB_LEASE_SECONDS, concurrency * perReply * REPLIES_PER_SLOT, concurrency * perReply);
   // Enqueued in order (per reply, in post-turn order): that is the order to run them in.
   claimed.sort((a, b) => a.seq - b.seq);
   const byConversation = Map.groupBy(claimed, (job) => job.conversationId);
   const limit = pLimit(concurrency);
-  const outcomes = await Promise.all(
-    [...byConversation.values()].map((jobsInOrder) =>
-      limit(async () => {
-        const results: boolean[] = [];
-        for (const job of jobsInOrder) results.push(await runJob(job, { config, models }));
-        return results;
-      }),
-    ),
+  const failed = await whileLeased(claimed, config, () =>
+    Promise.all([...byConversation.values()].map((jobsInOrder) => limit(() => runConversationJobs(jobsInOrder, context)))),
   );
-  const done = outcomes.flat().filter(Boolean).length;
-  return { done, failed: claimed.length - done };
+  const failedCount = failed.reduce((sum, n) => sum + n, 0);
+  return { done: claimed.length - failedCount, failed: failedCount };
 }
 
-/** One job, its lease renewed while it runs: true when it was done, false when it failed. */
-async function runJob(job: Job, context: RunContext): Promise<boolean> {
-  const failures = await whileLeased(
-    () => [job.id],
-    context.config,
-    () => runKind([job], context),
-  );
-  return failures.size === 0;
+/** One conversation's claimed jobs, in order; returns how many failed. */
+async function runConversationJobs(jobs: Job[], context: RunContext): Promise<number> {
+  const replyIds = [...new Set(jobs.map((job) => job.messageId))];
+  if (replyIds.length === 1 || !jobs.every((job) => postTurnWork.some((work) => work.kind === job.kind))) {
+    let failed = 0;
+    for (const job of jobs) failed += (await runKind([job], context)).size;
+    return failed;
+  }
+  const [{ userId, conversationId }] = jobs;
+  const turns = await loadTurns({ userId, conversationId }, replyIds, 'memory');
+  const replies = replyIds.map((id) => ({ id, questions: turns.get(id)?.original.map((question) => question.content) ?? [] }));
+  return runInStretches(replies, jobs, context);
 }
 
 /**
  * An import's post-turn work, with the results of running it reply by reply: every job of these
- * replies (one conversation's, in order) claimed at once, then run kind by kind over a stretch of
- * replies, so that each kind's shared work is done once per stretch; the kinds with `ownInputs`
- * side by side, then the others in post-turn order. The kinds read nothing the others write,
- * except where one `isolates` a reply (a request to forget redacts what the others read): that
- * reply is a stretch of its own, so everything still runs in turn-by-turn order. One heartbeat
- * renews every lease; a job not done stays due and is retried like any other.
+ * replies (one conversation's, in order) claimed at once, then run a stretch at a time. One
+ * heartbeat renews every lease; a job not done stays due and is retried like any other.
  */
 export async function runImportedJobs(replies: Array<{ id: string; questions: string[] }>): Promise<{ done: number; failed: number }> {
   const config = getConfig();
@@ -99,21 +100,29 @@ export async function runImportedJobs(replies: Array<{ id: string; questions: st
     config.JOB_LEASE_SECONDS,
     replies.length * postTurnWork.length,
   );
-  const byReply = Map.groupBy(claimed, (job) => job.messageId);
-  const open = new Set(claimed.map((job) => job.id));
-  let failed = 0;
-  await whileLeased(
-    () => [...open],
-    config,
-    async () => {
-      for (const stretch of stretchesOf(replies)) {
-        const jobs = stretch.replies.flatMap((reply) => byReply.get(reply.id) ?? []);
-        failed += await runStretch(jobs, stretch.isolated, context);
-        for (const job of jobs) open.delete(job.id);
-      }
-    },
-  );
+  const failed = await whileLeased(claimed, config, () => runInStretches(replies, claimed, context));
   return { done: claimed.length - failed, failed };
+}
+
+/**
+ * Several replies' post-turn jobs (one conversation's, in reply order) run kind by kind over a
+ * stretch of replies, so that each kind's shared work is done once per stretch; the kinds with
+ * `ownInputs` side by side, then the others in post-turn order. The kinds read nothing the others
+ * write, except where one `isolates` a reply (a request to forget redacts what the others read):
+ * that reply is a stretch of its own, so everything still runs in turn-by-turn order. Returns how
+ * many failed.
+ */
+async function runInStretches(replies: Array<{ id: string; questions: string[] }>, jobs: Job[], context: RunContext): Promise<number> {
+  const byReply = Map.groupBy(jobs, (job) => job.messageId);
+  let failed = 0;
+  for (const stretch of stretchesOf(replies)) {
+    failed += await runStretch(
+      stretch.replies.flatMap((reply) => byReply.get(reply.id) ?? []),
+      stretch.isolated,
+      context,
+    );
+  }
+  return failed;
 }
 
 /** A stretch's jobs, kind by kind (each kind's in reply order); returns how many failed. */
@@ -139,9 +148,10 @@ function stretchesOf<T extends { questions: string[] }>(replies: T[]): Array<{ r
   return stretches.filter((stretch) => stretch.replies.length > 0);
 }
 
-/** Renews the leases of the jobs still claimed (`ids()`, read at each beat) while `work` runs. */
-async function whileLeased<T>(ids: () => string[], config: AppConfig, work: () => Promise<T>): Promise<T> {
-  const heartbeat = setInterval(() => void renewLeases(ids()).catch(() => {}), (config.JOB_LEASE_SECONDS * 1000) / 3);
+/** Renews the leases of the claimed jobs that are still running while `work` runs. */
+async function whileLeased<T>(jobs: Job[], config: AppConfig, work: () => Promise<T>): Promise<T> {
+  const ids = jobs.map((job) => job.id);
+  const heartbeat = setInterval(() => void renewLeases(ids).catch(() => {}), (config.JOB_LEASE_SECONDS * 1000) / 3);
   try {
     return await work();
   } finally {

@@ -1,13 +1,8 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getConfig } from '@/lib/config';
 import { runNextImport } from '@/lib/import-queue';
 import { logError } from '@/lib/log';
 import { runDueJobs } from './post-turn';
-import { setWorkerWake } from './worker-signal';
-
-// The event loop's delay is sampled every RESOLUTION ms, and reads as RESOLUTION plus the lag.
-const LOOP_DELAY_RESOLUTION_MS = 10;
-const BUSY_LAG_MS = 10;
+import { liveTurns, setWorkerWake } from './worker-signal';
 
 export type Worker = { stop: () => Promise<void>; wake: () => void };
 
@@ -18,8 +13,14 @@ export type Worker = { stop: () => Promise<void>; wake: () => void };
  * once, then polls; a reply ending or an import queued in this process wakes it early.
  *
  * Post-turn work shares the process with chat turns, and a reply waiting for CPU is worse than a
- * memory that lags: while the event loop is saturated (its median lag over the last round above
- * BUSY_LAG_MS) the worker runs one job at a time, and WORKER_CONCURRENCY again once it is not.
+ * memory that lags, so jobs queue behind live turns: while any turn is being served here no job
+ * starts unless it has waited WORKER_MAX_WAIT_MS, and when none is, WORKER_CONCURRENCY
+ * conversations' jobs run at once. A count of live turns, not a semaphore turns take first: turns
+ * never wait for a slot, and a job, once started, holds no turn back beyond its own CPU. The bound
+ * keeps a memory from falling behind for ever under a load that never pauses: past it, the waiting
+ * jobs run beside the turns, oldest first. A round already claimed finishes (about a second);
+ * imports are not held back (they hold their own slots and run in chunks). A worker in a process
+ * of its own (`npm run worker`) sees no live turns and never waits.
  */
 export function startWorker(options: { pollMs?: number; onError?: (error: unknown) => void; onlyUserId?: string } = {}): Worker {
   const pollMs = options.pollMs ?? getConfig().WORKER_POLL_MS;
@@ -27,29 +28,24 @@ export function startWorker(options: { pollMs?: number; onError?: (error: unknow
   let stopped = false;
   // Stops an import between chunks: it stays running, and is resumed from its counts once its lease lapses.
   const stopping = new AbortController();
-  // Every sleeping loop's alarm: a wake rings them all.
+  // Every sleeping loop's alarm: a wake rings those that heed it now.
   const rings = new Set<() => void>();
-  const sleep = () =>
+  const sleep = (heed: () => boolean) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(done, pollMs);
       function done() {
         clearTimeout(timer);
-        rings.delete(done);
+        rings.delete(ring);
         resolve();
       }
-      rings.add(done);
+      function ring() {
+        if (heed() || stopped) done();
+      }
+      rings.add(ring);
     });
 
-  const loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
-  loopDelay.enable();
-  const concurrency = () => {
-    const busy = loopDelay.percentile(50) / 1e6 - LOOP_DELAY_RESOLUTION_MS > BUSY_LAG_MS;
-    loopDelay.reset();
-    return busy ? 1 : getConfig().WORKER_CONCURRENCY;
-  };
-
-  /** Runs `step` while it finds work, then sleeps until the next poll or a wake. */
-  const loop = async (step: () => Promise<boolean>) => {
+  /** Runs `step` while it finds work, then sleeps until the next poll or a wake it heeds. */
+  const loop = async (step: () => Promise<boolean>, heed: () => boolean = () => true) => {
     while (!stopped) {
       let ran = false;
       try {
@@ -58,16 +54,25 @@ export function startWorker(options: { pollMs?: number; onError?: (error: unknow
         onError(error);
       }
       if (ran || stopped) continue;
-      await sleep();
+      await sleep(heed);
     }
   };
   const runJobs = async () => {
-    const result = await runDueJobs(options.onlyUserId ? { userId: options.onlyUserId } : {}, concurrency());
+    const config = getConfig();
+    const yielding = liveTurns() > 0;
+    const result = await runDueJobs({
+      ...(options.onlyUserId ? { userId: options.onlyUserId } : {}),
+      ...(yielding ? { waitedMs: config.WORKER_MAX_WAIT_MS } : {}),
+    });
     return result.done + result.failed > 0;
   };
   // Imports take IMPORT_CONCURRENCY slots of their own: one import at a time each, a chunk per transaction.
   const importSlots = options.onlyUserId ? 0 : getConfig().IMPORT_CONCURRENCY;
-  const loops = Promise.all([loop(runJobs), ...Array.from({ length: importSlots }, () => loop(() => runNextImport(stopping.signal)))]);
+  const loops = Promise.all([
+    // A turn ending while others are live is no reason to look: only the poll finds jobs past their wait.
+    loop(runJobs, () => liveTurns() === 0),
+    ...Array.from({ length: importSlots }, () => loop(() => runNextImport(stopping.signal))),
+  ]);
 
   const wake = () => {
     for (const ring of [...rings]) ring();
@@ -78,7 +83,6 @@ export function startWorker(options: { pollMs?: number; onError?: (error: unknow
     stop: async () => {
       stopped = true;
       stopping.abort();
-      loopDelay.disable();
       setWorkerWake(undefined);
       wake();
       await loops;

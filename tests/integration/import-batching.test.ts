@@ -53,6 +53,11 @@ function conversation(turns: Turn[]): ImportInput {
 
 /** The reference: the same rows stored, then each reply's jobs run in turn, as chatted turns run them. */
 async function importTurnByTurn(userId: string, input: ImportInput): Promise<void> {
+  for (const reply of await storeAsChatted(userId, input)) await runDueJobs({ messageId: reply });
+}
+
+/** The rows stored as chatted turns store them, each reply's jobs enqueued and left due; returns the replies' ids. */
+async function storeAsChatted(userId: string, input: ImportInput): Promise<string[]> {
   const [{ id: conversationId }] =
     await getSql()`insert into conversations (user_id, title) values (${userId}, ${input.title!}) returning id`;
   const scope = { userId, conversationId: conversationId as string };
@@ -78,7 +83,7 @@ async function importTurnByTurn(userId: string, input: ImportInput): Promise<voi
       replies.push(row.id);
     }
   }
-  for (const reply of replies) await runDueJobs({ messageId: reply });
+  return replies;
 }
 
 /** Everything post-turn work stored for a user, with message ids replaced by their place in the conversation. */
@@ -166,6 +171,29 @@ async function counted(work: () => Promise<unknown>): Promise<{ queries: number;
 afterEach(() => {
   vi.restoreAllMocks();
   setEnv({ IMPORT_CHUNK: undefined });
+});
+
+describe('a backlog of chatted replies', () => {
+  it('run by the worker a stretch at a time, stores the same as each reply run in turn', async () => {
+    const input = conversation(TURNS);
+    const backlog = await createGuestUser();
+    const reference = await createGuestUser();
+    await storeAsChatted(backlog.id, input);
+    // One slot: a few replies' jobs a round, so that stretches end and begin between rounds too.
+    for (let ran = await runDueJobs({ userId: backlog.id }, 1); ran.done + ran.failed > 0; ) {
+      expect(ran.failed).toBe(0);
+      ran = await runDueJobs({ userId: backlog.id }, 1);
+    }
+    await importTurnByTurn(reference.id, input);
+    // What a request to forget queued again (earlier replies' episodes) the worker runs too, reply by reply here.
+    for (let round = 0; round < 3; round++) {
+      for (const {
+        message_id,
+      } of await getSql()`select distinct message_id from jobs where user_id = ${reference.id} and status <> 'done'`)
+        await runDueJobs({ messageId: message_id });
+    }
+    expect(await memoryOf(backlog.id)).toEqual(await memoryOf(reference.id));
+  });
 });
 
 describe('an imported conversation', () => {

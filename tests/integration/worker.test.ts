@@ -82,7 +82,29 @@ describe('the post-turn worker', () => {
     expect((await claimDueJobs({ messageId: reply.id }, 5)).map((j) => j.id)).toEqual([job.id]);
   });
 
-  it('runs different conversations’ jobs side by side, and one conversation’s one after another in order', async () => {
+  it('claims a backlog a stretch of replies per conversation, those of the oldest due jobs first', async () => {
+    const client = await newClient();
+    const turns: Array<[string, string]> = [
+      ['Ich backe jeden Sonntag Brot.', 'Schön.'],
+      ['Mostly rye.', 'Good choice.'],
+      ['我也喜欢做包子。', '很好。'],
+    ];
+    const older = await importTurns(client.user.id, turns, 'older');
+    const newer = await importTurns(client.user.id, turns, 'newer');
+    await waitFor(async () => (await jobStates(client.user.id)).done === 18);
+    await getSql()`update jobs set status = 'pending', attempts = 0 where user_id = ${client.user.id}`;
+
+    // Unbounded, the twelve oldest: the older conversation's three replies and the first of the newer.
+    const oldest = await claimDueJobs({ userId: client.user.id }, 15, 12);
+    expect(oldest.filter((job) => job.conversationId === newer)).toHaveLength(3);
+    await getSql()`update jobs set status = 'pending', attempts = 0 where user_id = ${client.user.id}`;
+    // Bounded to the conversations of the three oldest: the older one's, all of them.
+    const stretch = await claimDueJobs({ userId: client.user.id }, 15, 12, 3);
+    expect(stretch).toHaveLength(9);
+    expect(new Set(stretch.map((job) => job.conversationId))).toEqual(new Set([older]));
+  });
+
+  it('runs different conversations’ jobs side by side; one conversation’s in order, a backlog of replies a kind at a time', async () => {
     setEnv({ WORKER_CONCURRENCY: '3' });
     try {
       const client = await newClient();
@@ -98,29 +120,41 @@ describe('the post-turn worker', () => {
       await waitFor(async () => (await jobStates(client.user.id)).done === 9);
       await getSql()`update jobs set status = 'pending', attempts = 0 where user_id = ${client.user.id}`;
 
-      // Each job takes 60 ms and notes when it ran.
-      const runs: Array<{ conversationId: string; kind: string; messageId: string; start: number; end: number }> = [];
+      // Each job, or batch of one kind's jobs, takes 60 ms and notes when it ran.
+      const runs: Array<{ conversationId: string; kind: string; messageIds: string[]; start: number; end: number }> = [];
+      const note = async (jobs: Array<{ conversationId: string; kind: string; messageId: string }>) => {
+        const start = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        runs.push({
+          conversationId: jobs[0].conversationId,
+          kind: jobs[0].kind,
+          messageIds: jobs.map((j) => j.messageId),
+          start,
+          end: performance.now(),
+        });
+      };
       for (const work of postTurnWork) {
-        vi.spyOn(work, 'run').mockImplementation(async ({ job }) => {
-          const start = performance.now();
-          await new Promise((resolve) => setTimeout(resolve, 60));
-          runs.push({ conversationId: job.conversationId, kind: job.kind, messageId: job.messageId, start, end: performance.now() });
+        vi.spyOn(work, 'run').mockImplementation(({ job }) => note([job]));
+        vi.spyOn(work, 'runMany').mockImplementation(async (jobs) => {
+          await note(jobs);
+          return new Map();
         });
       }
       expect(await runDueJobs({ userId: client.user.id })).toEqual({ done: 9, failed: 0 });
 
       const of = (conversationId: string) => runs.filter((run) => run.conversationId === conversationId).sort((a, b) => a.start - b.start);
-      // One conversation: never two at once, each reply's jobs in post-turn order, older replies first.
-      const inFirst = of(first);
-      expect(inFirst).toHaveLength(6);
-      for (let i = 1; i < inFirst.length; i++) expect(inFirst[i].start).toBeGreaterThanOrEqual(inFirst[i - 1].end);
-      expect(inFirst.map((run) => run.kind)).toEqual([...postTurnWork, ...postTurnWork].map((work) => work.kind));
-      const [olderReply] =
-        await getSql()`select id from messages where conversation_id = ${first} and role = 'assistant' order by seq limit 1`;
-      expect(inFirst.slice(0, 3).every((run) => run.messageId === olderReply.id)).toBe(true);
-      // Two conversations: their jobs overlap in time.
+      // One reply: its jobs one after another, in post-turn order.
       const inSecond = of(second);
-      expect(inSecond).toHaveLength(3);
+      expect(inSecond.map((run) => run.kind)).toEqual(postTurnWork.map((work) => work.kind));
+      for (let i = 1; i < inSecond.length; i++) expect(inSecond[i].start).toBeGreaterThanOrEqual(inSecond[i - 1].end);
+      // Two replies of one conversation: each kind once, over both replies, older first.
+      const replies = (await getSql()`select id from messages where conversation_id = ${first} and role = 'assistant' order by seq`).map(
+        (row) => row.id,
+      );
+      const inFirst = of(first);
+      expect(inFirst.map((run) => run.kind).sort()).toEqual(postTurnWork.map((work) => work.kind).sort());
+      for (const run of inFirst) expect(run.messageIds).toEqual(replies);
+      // Two conversations: their jobs overlap in time.
       expect(inSecond[0].start).toBeLessThan(inFirst[0].end);
     } finally {
       setEnv({ WORKER_CONCURRENCY: undefined });

@@ -1,5 +1,6 @@
 import { runChatTurn } from '@/lib/chat-turn';
 import { otherMethods, readJsonBody, route } from '@/lib/http';
+import { asLiveTurn } from '@/lib/memory/worker-signal';
 import { enforceRateLimit } from '@/lib/rate-limit';
 import { requireUser } from '@/lib/session';
 
@@ -7,7 +8,8 @@ import { requireUser } from '@/lib/session';
 export const POST = route(async (request: Request) => {
   const user = await requireUser(request);
   await enforceRateLimit('chat', user.id);
-  return runChatTurn(user, await readJsonBody(request), request);
+  // Post-turn work waits while turns are live (lib/memory/worker.ts).
+  return asLiveTurn(async () => runChatTurn(user, await readJsonBody(request), request));
 });
 
 // Any other method: a 405 JSON error naming the allowed ones.

@@ -1,4 +1,5 @@
 import { generateText, Output } from 'ai';
+import pLimit from 'p-limit';
 import { z } from 'zod';
 import {
   addFact,
@@ -65,6 +66,9 @@ export const extractFacts: JobWork = {
   },
 };
 
+/** Turns whose candidates are looked for at once (each a memory model call per user message). */
+const EXTRACTIONS_AT_ONCE = 4;
+
 /** `question` as fact extraction reads it (forgotten and corrected parts gone); `written` as the user wrote it, where spans point. */
 type Statement = { question: Message; written: string };
 type Learning = { job: Job; steps: Array<Statement & ({ forget: ForgetRequest } | { candidates: FactCandidate[] })> };
@@ -76,12 +80,19 @@ type Learning = { job: Job; steps: Array<Statement & ({ forget: ForgetRequest } 
 async function learnFromTurns(entries: Array<{ job: Job; turn: Turn | undefined }>, models: Models): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
   const learnings: Learning[] = [];
-  for (const { job, turn } of entries) {
-    try {
-      learnings.push({ job, steps: await statementsOf(turn, models) });
-    } catch (error) {
-      failures.set(job.id, error);
-    }
+  // Finding a turn's candidates reads nothing another turn writes: a few model calls at once.
+  const finding = pLimit(EXTRACTIONS_AT_ONCE);
+  const found = await Promise.all(
+    entries.map(({ job, turn }) =>
+      finding(() => statementsOf(turn, models)).then(
+        (steps) => ({ job, steps }),
+        (error: unknown) => ({ job, error }),
+      ),
+    ),
+  );
+  for (const entry of found) {
+    if ('error' in entry) failures.set(entry.job.id, entry.error);
+    else learnings.push(entry);
   }
   const texts = learnings.flatMap((l) => l.steps.flatMap((step) => ('candidates' in step ? step.candidates.map((c) => c.text) : [])));
   const embeddings = (await embedTexts(models, texts)).values();
