@@ -41,7 +41,11 @@ export function getModels(): Models {
     models = {
       chat: createOfflineModel({ chunkDelayMs: config.OFFLINE_STREAM_DELAY_MS }),
       memory: null,
-      embedding: config.OFFLINE_EMBEDDER === 'hashing' ? createLocalEmbedder(config.EMBEDDING_DIMENSIONS) : createSentenceEncoder(),
+      // The sentence encoder answers from worker threads: a stuck or overloaded one fails its call in time, as a remote embedder would.
+      embedding:
+        config.OFFLINE_EMBEDDER === 'hashing'
+          ? createLocalEmbedder(config.EMBEDDING_DIMENSIONS)
+          : embeddingModelWithTimeout(createSentenceEncoder(), config.EMBED_TIMEOUT_MS, 'the sentence encoder'),
       embeddingDimensions: config.EMBEDDING_DIMENSIONS,
       chatModelId: OFFLINE_MODEL_ID,
       offline: true,

@@ -1,0 +1,90 @@
+import { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EncoderPool } from '@/lib/llm/sentence-encoder-pool';
+
+// A stand-in model thread with the real thread protocol: a text's vector is [its length, its batch's
+// size] after a short pause; "refuse" answers with an error, "crash" throws, "quit" exits the thread.
+const STAND_IN_THREAD = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', ({ id, texts }) => {
+  setTimeout(() => {
+    if (texts.includes('crash')) throw new Error('the thread broke');
+    if (texts.includes('quit')) process.exit(3);
+    if (texts.includes('refuse')) return parentPort.postMessage({ id, error: 'no vectors for you' });
+    parentPort.postMessage({ id, vectors: texts.map((text) => [text.length, texts.length]) });
+  }, 30);
+});
+`;
+
+let pool: EncoderPool;
+let threadsStarted = 0;
+
+function standInPool(size: number, maxBatch: number): EncoderPool {
+  threadsStarted = 0;
+  pool = new EncoderPool({
+    spawn: () => {
+      threadsStarted++;
+      return new Worker(STAND_IN_THREAD, { eval: true });
+    },
+    size,
+    maxBatch,
+  });
+  return pool;
+}
+
+const nextTick = () => new Promise((resolve) => setImmediate(resolve));
+
+afterEach(() => pool.close());
+
+describe('encoder pool', () => {
+  it('gives each call its own vectors in order, and batches what waits while the thread is busy', async () => {
+    standInPool(1, 4);
+    const first = pool.embed(['alone']);
+    await nextTick();
+    const waiting = ['a', 'bb', 'ccc', 'dddd', 'eeeee', 'ffffff'].map((text) => pool.embed([text]));
+    expect(await first).toEqual([[5, 1]]);
+    // The six that waited go in batches of at most four.
+    expect(await Promise.all(waiting)).toEqual([[[1, 4]], [[2, 4]], [[3, 4]], [[4, 4]], [[5, 2]], [[6, 2]]]);
+    expect(await pool.embed(['one', 'three'])).toEqual([
+      [3, 2],
+      [5, 2],
+    ]);
+    expect(threadsStarted).toBe(1);
+  });
+
+  it('starts no thread before the first call and no more threads than its size', async () => {
+    standInPool(2, 1);
+    expect(threadsStarted).toBe(0);
+    expect(await Promise.all(['x', 'yy', 'zzz'].map((text) => pool.embed([text])))).toEqual([[[1, 1]], [[2, 1]], [[3, 1]]]);
+    expect(threadsStarted).toBe(2);
+  });
+
+  it('fails only the calls of a batch the thread refused', async () => {
+    standInPool(1, 1);
+    const refused = pool.embed(['refuse']);
+    const fine = pool.embed(['fine']);
+    await expect(refused).rejects.toThrow('the sentence encoder failed: no vectors for you');
+    expect(await fine).toEqual([[4, 1]]);
+    expect(threadsStarted).toBe(1);
+  });
+
+  it.each([
+    ['crash', 'the thread broke'],
+    ['quit', 'exit code 3'],
+  ])('fails the calls a thread was serving when it dies (%s), and a new thread serves the next', async (text, reason) => {
+    standInPool(1, 8);
+    const lost = pool.embed([text, 'beside it']);
+    await expect(lost).rejects.toThrow(reason);
+    expect(await pool.embed(['after'])).toEqual([[5, 1]]);
+    expect(threadsStarted).toBe(2);
+  });
+
+  it('fails what waits when it is shut down, and starts again when asked', async () => {
+    standInPool(1, 8);
+    const stopped = expect(pool.embed(['never'])).rejects.toThrow('shut down');
+    await nextTick();
+    await pool.close();
+    await stopped;
+    expect(await pool.embed(['again'])).toEqual([[5, 1]]);
+  });
+});
