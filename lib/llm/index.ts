@@ -1,6 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import type { EmbeddingModelV4, LanguageModelV4 } from '@ai-sdk/provider';
-import { getConfig } from '@/lib/config';
+import { type AppConfig, getConfig } from '@/lib/config';
 import { createLocalEmbedder } from './local-embedder';
 import { createOfflineModel, OFFLINE_MODEL_ID } from './offline-model';
 import { createSentenceEncoder } from './sentence-encoder';
@@ -41,11 +41,7 @@ export function getModels(): Models {
     models = {
       chat: createOfflineModel({ chunkDelayMs: config.OFFLINE_STREAM_DELAY_MS }),
       memory: null,
-      // The sentence encoder answers from worker threads: a stuck or overloaded one fails its call in time, as a remote embedder would.
-      embedding:
-        config.OFFLINE_EMBEDDER === 'hashing'
-          ? createLocalEmbedder(config.EMBEDDING_DIMENSIONS)
-          : embeddingModelWithTimeout(createSentenceEncoder(), config.EMBED_TIMEOUT_MS, 'the sentence encoder'),
+      embedding: builtInEmbedder(config),
       embeddingDimensions: config.EMBEDDING_DIMENSIONS,
       chatModelId: OFFLINE_MODEL_ID,
       offline: true,
@@ -59,7 +55,10 @@ export function getModels(): Models {
     models = {
       chat: languageModel(config.CHAT_MODEL),
       memory: languageModelWithTimeout(languageModel(config.memoryModel), config.MEMORY_MODEL_TIMEOUT_MS, 'the memory model'),
-      embedding: embeddingModelWithTimeout(provider.embedding(config.EMBEDDING_MODEL), config.EMBED_TIMEOUT_MS, 'the embedder'),
+      // No embedding model named (an endpoint that serves none): the built-in embedder.
+      embedding: config.EMBEDDING_MODEL
+        ? embeddingModelWithTimeout(provider.embedding(config.EMBEDDING_MODEL), config.EMBED_TIMEOUT_MS, 'the embedder')
+        : builtInEmbedder(config),
       embeddingDimensions: config.EMBEDDING_DIMENSIONS,
       chatModelId: config.CHAT_MODEL,
       offline: false,
@@ -67,4 +66,11 @@ export function getModels(): Models {
   }
   cached = { key, models };
   return models;
+}
+
+/** The embedder of OFFLINE_EMBEDDER, run on this server. */
+function builtInEmbedder(config: AppConfig): EmbeddingModelV4 {
+  if (config.OFFLINE_EMBEDDER === 'hashing') return createLocalEmbedder(config.EMBEDDING_DIMENSIONS);
+  // It answers from worker threads: a stuck or overloaded one fails its call in time, as a remote embedder would.
+  return embeddingModelWithTimeout(createSentenceEncoder(), config.EMBED_TIMEOUT_MS, 'the sentence encoder');
 }
