@@ -45,6 +45,7 @@ function remember(text: string, vector: number[]): void {
 
 /** Sentence vectors for values: from the cache, the rest from the pool. */
 async function encode(values: string[], signal?: AbortSignal): Promise<number[][]> {
+  signal?.throwIfAborted();
   const missing = [...new Set(values.filter((value) => !cache.has(value) && !inFlight.has(value)))];
   if (missing.length > 0) {
     const batch = sentenceEncoderPool.embed(missing);
@@ -65,7 +66,6 @@ async function encode(values: string[], signal?: AbortSignal): Promise<number[][
 
 /** The caller stops waiting when its signal aborts; the batch goes on and fills the cache for the next ask. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
   return new Promise((resolve, reject) => {
     const abort = () => reject(signal.reason);
     signal.addEventListener('abort', abort, { once: true });
