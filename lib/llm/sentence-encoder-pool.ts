@@ -28,18 +28,21 @@ type Answer = { id: number; vectors?: number[][]; error?: string };
 
 export class EncoderPool {
   private threads: Thread[] = [];
+  // Texts a user waits for (a question before its reply) go before background work (indexing).
+  private urgent: Slot[] = [];
   private queue: Slot[] = [];
   private nextBatchId = 0;
   private dispatchScheduled = false;
 
   constructor(private readonly options: EncoderPoolOptions) {}
 
-  /** The vectors of `texts`, in order; rejects when the thread serving them fails. */
-  embed(texts: string[]): Promise<number[][]> {
+  /** The vectors of `texts`, in order; rejects when the thread serving them fails. Urgent texts go first. */
+  embed(texts: string[], { urgent = false } = {}): Promise<number[][]> {
     if (texts.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
       const request: Request = { vectors: new Array(texts.length), remaining: texts.length, settled: false, resolve, reject };
-      for (const [index, text] of texts.entries()) this.queue.push({ request, index, text });
+      const line = urgent ? this.urgent : this.queue;
+      for (const [index, text] of texts.entries()) line.push({ request, index, text });
       this.scheduleDispatch();
     });
   }
@@ -49,7 +52,7 @@ export class EncoderPool {
     const threads = this.threads;
     this.threads = [];
     const stopped = new Error('the sentence encoder was shut down');
-    for (const slot of this.queue) this.fail(slot.request, stopped);
+    for (const slot of [...this.urgent, ...this.queue]) this.fail(slot.request, stopped);
     for (const thread of threads) for (const slot of thread.batch?.slots ?? []) this.fail(slot.request, stopped);
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
   }
@@ -66,11 +69,13 @@ export class EncoderPool {
 
   private dispatch(): void {
     // Texts of a call that already failed are not embedded.
+    this.urgent = this.urgent.filter((slot) => !slot.request.settled);
     this.queue = this.queue.filter((slot) => !slot.request.settled);
-    while (this.queue.length > 0) {
+    while (this.urgent.length + this.queue.length > 0) {
       const thread = this.threads.find((candidate) => !candidate.batch) ?? this.startThread();
       if (!thread) return;
-      const slots = this.queue.splice(0, this.options.maxBatch);
+      const slots = this.urgent.splice(0, this.options.maxBatch);
+      slots.push(...this.queue.splice(0, this.options.maxBatch - slots.length));
       const id = ++this.nextBatchId;
       thread.batch = { id, slots };
       thread.worker.ref();

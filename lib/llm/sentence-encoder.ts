@@ -16,6 +16,10 @@ import { isCjk } from './text-features';
  * local embedder, which carry Chinese text and exact rare words (names, titles) in every language.
  */
 const SENTENCE_ENCODER_ID = 'use-lite+hash';
+const PROVIDER = 'memlens-local';
+
+/** Provider options of an embedding a user is waiting for: it goes before background work. Other embedders ignore them. */
+export const URGENT_EMBEDDING = { [PROVIDER]: { urgent: true } };
 // The hashing part's weight against a fully English sentence vector (both unit length).
 const HASH_WEIGHT = 0.5;
 // Values embedded in one model call; values that wait for a thread are gathered up to this many.
@@ -44,11 +48,11 @@ function remember(text: string, vector: number[]): void {
 }
 
 /** Sentence vectors for values: from the cache, the rest from the pool. */
-async function encode(values: string[], signal?: AbortSignal): Promise<number[][]> {
+async function encode(values: string[], { signal, urgent }: { signal?: AbortSignal; urgent: boolean }): Promise<number[][]> {
   signal?.throwIfAborted();
   const missing = [...new Set(values.filter((value) => !cache.has(value) && !inFlight.has(value)))];
   if (missing.length > 0) {
-    const batch = sentenceEncoderPool.embed(missing);
+    const batch = sentenceEncoderPool.embed(missing, { urgent });
     for (const [i, value] of missing.entries()) {
       const vector = batch
         .then((vectors) => {
@@ -96,12 +100,12 @@ export function blend(text: string, sentenceVector: number[]): number[] {
 export function createSentenceEncoder(): EmbeddingModelV4 {
   return {
     specificationVersion: 'v4',
-    provider: 'memlens-local',
+    provider: PROVIDER,
     modelId: SENTENCE_ENCODER_ID,
     maxEmbeddingsPerCall: 2048,
     supportsParallelCalls: true,
-    async doEmbed({ values, abortSignal }) {
-      const vectors = await encode(values, abortSignal);
+    async doEmbed({ values, abortSignal, providerOptions }) {
+      const vectors = await encode(values, { signal: abortSignal, urgent: providerOptions?.[PROVIDER]?.urgent === true });
       return { embeddings: values.map((value, i) => blend(value, vectors[i])), warnings: [] };
     },
   };

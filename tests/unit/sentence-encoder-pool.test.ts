@@ -52,6 +52,19 @@ describe('encoder pool', () => {
     expect(threadsStarted).toBe(1);
   });
 
+  it('serves urgent texts before what waited longer', async () => {
+    standInPool(1, 2);
+    const order: string[] = [];
+    const track = (name: string, call: Promise<number[][]>) => call.then(() => order.push(name));
+    const first = track('first', pool.embed(['busy']));
+    await nextTick();
+    const background = ['one', 'two', 'six'].map((text) => track(text, pool.embed([text])));
+    const question = track('question', pool.embed(['where?'], { urgent: true }));
+    await Promise.all([first, question, ...background]);
+    // The question shares the next batch with the oldest background text.
+    expect(order).toEqual(['first', 'question', 'one', 'two', 'six']);
+  });
+
   it('starts no thread before the first call and no more threads than its size', async () => {
     standInPool(2, 1);
     expect(threadsStarted).toBe(0);
