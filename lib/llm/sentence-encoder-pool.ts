@@ -72,7 +72,15 @@ export class EncoderPool {
     this.urgent = this.urgent.filter((slot) => !slot.request.settled);
     this.queue = this.queue.filter((slot) => !slot.request.settled);
     while (this.urgent.length + this.queue.length > 0) {
-      const thread = this.threads.find((candidate) => !candidate.batch) ?? this.startThread();
+      let thread: Thread | undefined;
+      try {
+        thread = this.threads.find((candidate) => !candidate.batch) ?? this.startThread();
+      } catch (cause) {
+        // No thread could start (its entry file missing, too many threads): everything waiting fails now.
+        const error = new Error(`the sentence encoder failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+        for (const slot of [...this.urgent.splice(0), ...this.queue.splice(0)]) this.fail(slot.request, error);
+        return;
+      }
       if (!thread) return;
       const slots = this.urgent.splice(0, this.options.maxBatch);
       slots.push(...this.queue.splice(0, this.options.maxBatch - slots.length));

@@ -92,6 +92,21 @@ describe('encoder pool', () => {
     expect(threadsStarted).toBe(2);
   });
 
+  it('fails what waits when no thread can start, and tries again on the next call', async () => {
+    let refuse = true;
+    pool = new EncoderPool({
+      spawn: () => {
+        if (refuse) throw new Error('no such entry file');
+        return new Worker(STAND_IN_THREAD, { eval: true });
+      },
+      size: 1,
+      maxBatch: 8,
+    });
+    await expect(pool.embed(['first'])).rejects.toThrow('the sentence encoder failed: no such entry file');
+    refuse = false;
+    expect(await pool.embed(['again'])).toEqual([[5, 1]]);
+  });
+
   it('fails what waits when it is shut down, and starts again when asked', async () => {
     standInPool(1, 8);
     const stopped = expect(pool.embed(['never'])).rejects.toThrow('shut down');
