@@ -82,8 +82,8 @@ export class EncoderPool {
         return;
       }
       if (!thread) return;
-      const slots = this.urgent.splice(0, this.options.maxBatch);
-      slots.push(...this.queue.splice(0, this.options.maxBatch - slots.length));
+      // Urgent texts go alone, so a question waits for no background text it could have shared a batch with.
+      const slots = (this.urgent.length > 0 ? this.urgent : this.queue).splice(0, this.options.maxBatch);
       const id = ++this.nextBatchId;
       thread.batch = { id, slots };
       thread.worker.ref();

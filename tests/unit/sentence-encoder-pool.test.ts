@@ -59,10 +59,12 @@ describe('encoder pool', () => {
     const first = track('first', pool.embed(['busy']));
     await nextTick();
     const background = ['one', 'two', 'six'].map((text) => track(text, pool.embed([text])));
-    const question = track('question', pool.embed(['where?'], { urgent: true }));
+    const asked = pool.embed(['where?'], { urgent: true });
+    const question = track('question', asked);
     await Promise.all([first, question, ...background]);
-    // The question shares the next batch with the oldest background text.
     expect(order).toEqual(['first', 'question', 'one', 'two', 'six']);
+    // In a batch of its own: it waits for no background text.
+    expect(await asked).toEqual([[6, 1]]);
   });
 
   it('starts no thread before the first call and no more threads than its size', async () => {
