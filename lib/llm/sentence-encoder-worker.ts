@@ -1,8 +1,9 @@
 /**
  * Worker-thread entry of the sentence encoder (lib/llm/sentence-encoder-pool.ts starts it): loads the
  * model once per thread and answers each batch of texts with their sentence vectors, or the error
- * that stopped it. It imports nothing of the app's own code and uses only erasable TypeScript, so
- * Node runs it as it is (tsx, vitest) and Next bundles it as its own entry (`new Worker(new URL(...))`).
+ * that stopped it. It imports nothing of the app's own code and uses only erasable TypeScript: Next
+ * copies it into the build as it is (`new URL(..., import.meta.url)`), and Node strips its types when
+ * a thread starts, as under tsx and vitest.
  */
 import { parentPort } from 'node:worker_threads';
 
