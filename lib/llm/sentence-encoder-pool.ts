@@ -5,13 +5,18 @@ import type { Worker } from 'node:worker_threads';
  * server's event loop. Threads start on the first call that needs one; an idle thread does not keep
  * the process alive, and they stop with it. Texts that wait while every thread is busy go together in
  * the next batch (up to `maxBatch`): a batch of 64 costs about a third per sentence of one at a time.
+ * Urgent texts (a question before its reply) go first, in batches of their own, and may start threads
+ * kept for them alone, so a question never waits for a long batch of background work.
  * A thread that fails a batch, throws or exits fails the calls it was serving (an embedder failure
  * for the caller) and is replaced on the next call.
  */
 export type EncoderPoolOptions = {
   /** Starts one thread; it answers `{ id, texts }` with `{ id, vectors }` or `{ id, error }`. */
   spawn: () => Worker;
+  /** Threads for any work. */
   size: number;
+  /** Threads more, for urgent texts only. */
+  reservedForUrgent: number;
   maxBatch: number;
 };
 
@@ -23,12 +28,11 @@ type Request = {
   reject: (error: Error) => void;
 };
 type Slot = { request: Request; index: number; text: string };
-type Thread = { worker: Worker; batch?: { id: number; slots: Slot[] } };
+type Thread = { worker: Worker; urgentOnly: boolean; batch?: { id: number; slots: Slot[] } };
 type Answer = { id: number; vectors?: number[][]; error?: string };
 
 export class EncoderPool {
   private threads: Thread[] = [];
-  // Texts a user waits for (a question before its reply) go before background work (indexing).
   private urgent: Slot[] = [];
   private queue: Slot[] = [];
   private nextBatchId = 0;
@@ -71,29 +75,39 @@ export class EncoderPool {
     // Texts of a call that already failed are not embedded.
     this.urgent = this.urgent.filter((slot) => !slot.request.settled);
     this.queue = this.queue.filter((slot) => !slot.request.settled);
-    while (this.urgent.length + this.queue.length > 0) {
-      let thread: Thread | undefined;
-      try {
-        thread = this.threads.find((candidate) => !candidate.batch) ?? this.startThread();
-      } catch (cause) {
-        // No thread could start (its entry file missing, too many threads): everything waiting fails now.
-        const error = new Error(`the sentence encoder failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-        for (const slot of [...this.urgent.splice(0), ...this.queue.splice(0)]) this.fail(slot.request, error);
-        return;
-      }
-      if (!thread) return;
-      // Urgent texts go alone, so a question waits for no background text it could have shared a batch with.
-      const slots = (this.urgent.length > 0 ? this.urgent : this.queue).splice(0, this.options.maxBatch);
-      const id = ++this.nextBatchId;
-      thread.batch = { id, slots };
-      thread.worker.ref();
-      thread.worker.postMessage({ id, texts: slots.map((slot) => slot.text) });
+    try {
+      while (this.urgent.length > 0 && this.send(this.urgent, this.threadFor(true)));
+      while (this.queue.length > 0 && this.send(this.queue, this.threadFor(false)));
+    } catch (cause) {
+      // No thread could start (its entry file missing, too many threads): everything waiting fails now.
+      const error = new Error(`the sentence encoder failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+      for (const slot of [...this.urgent.splice(0), ...this.queue.splice(0)]) this.fail(slot.request, error);
     }
   }
 
-  private startThread(): Thread | undefined {
-    if (this.threads.length >= this.options.size) return undefined;
-    const thread: Thread = { worker: this.options.spawn() };
+  /** An idle thread for this kind of work, started if the pool may; background work never takes an urgent-only one. */
+  private threadFor(urgent: boolean): Thread | undefined {
+    const idle = this.threads.find((thread) => !thread.batch && (urgent || !thread.urgentOnly));
+    if (idle) return idle;
+    const shared = this.threads.filter((thread) => !thread.urgentOnly).length;
+    if (shared < this.options.size) return this.startThread(false);
+    if (urgent && this.threads.length - shared < this.options.reservedForUrgent) return this.startThread(true);
+    return undefined;
+  }
+
+  /** The next batch of a line to a thread; false when there is no thread. */
+  private send(line: Slot[], thread: Thread | undefined): boolean {
+    if (!thread) return false;
+    const slots = line.splice(0, this.options.maxBatch);
+    const id = ++this.nextBatchId;
+    thread.batch = { id, slots };
+    thread.worker.ref();
+    thread.worker.postMessage({ id, texts: slots.map((slot) => slot.text) });
+    return true;
+  }
+
+  private startThread(urgentOnly: boolean): Thread {
+    const thread: Thread = { worker: this.options.spawn(), urgentOnly };
     thread.worker.unref();
     thread.worker.on('message', (answer: Answer) => this.answered(thread, answer));
     thread.worker.on('error', (error) => this.lost(thread, error));

@@ -32,6 +32,8 @@ const POOL_SIZE = Math.max(1, Math.min(4, availableParallelism() - 1));
 export const sentenceEncoderPool = new EncoderPool({
   spawn: () => new Worker(new URL('./sentence-encoder-worker.ts', import.meta.url)),
   size: POOL_SIZE,
+  // One more for questions, started when one comes while every thread is indexing.
+  reservedForUrgent: 1,
   maxBatch: MAX_BATCH,
 });
 

@@ -19,14 +19,15 @@ parentPort.on('message', ({ id, texts }) => {
 let pool: EncoderPool;
 let threadsStarted = 0;
 
-function standInPool(size: number, maxBatch: number): EncoderPool {
+function standInPool(size: number, maxBatch: number, reservedForUrgent = 0, code = STAND_IN_THREAD): EncoderPool {
   threadsStarted = 0;
   pool = new EncoderPool({
     spawn: () => {
       threadsStarted++;
-      return new Worker(STAND_IN_THREAD, { eval: true });
+      return new Worker(code, { eval: true });
     },
     size,
+    reservedForUrgent,
     maxBatch,
   });
   return pool;
@@ -67,6 +68,19 @@ describe('encoder pool', () => {
     expect(await asked).toEqual([[6, 1]]);
   });
 
+  it('starts a thread kept for urgent texts when every other one is busy, and never gives it background work', async () => {
+    // Each vector names the thread that made it.
+    standInPool(1, 1, 1, STAND_IN_THREAD.replace('[text.length, texts.length]', "[require('node:worker_threads').threadId]"));
+    const busy = pool.embed(['long background batch']);
+    await nextTick();
+    const background = ['one', 'two', 'six'].map((text) => pool.embed([text]));
+    const question = pool.embed(['where?'], { urgent: true });
+    const [[[shared]], [[reserved]]] = await Promise.all([busy, question]);
+    expect(reserved).not.toBe(shared);
+    expect((await Promise.all(background)).flat(2)).toEqual([shared, shared, shared]);
+    expect(threadsStarted).toBe(2);
+  });
+
   it('starts no thread before the first call and no more threads than its size', async () => {
     standInPool(2, 1);
     expect(threadsStarted).toBe(0);
@@ -102,6 +116,7 @@ describe('encoder pool', () => {
         return new Worker(STAND_IN_THREAD, { eval: true });
       },
       size: 1,
+      reservedForUrgent: 0,
       maxBatch: 8,
     });
     await expect(pool.embed(['first'])).rejects.toThrow('the sentence encoder failed: no such entry file');
