@@ -70,7 +70,7 @@ export function getModels(): Models {
 
 /** The embedder of OFFLINE_EMBEDDER, run on this server. */
 function builtInEmbedder(config: AppConfig): EmbeddingModelV4 {
-  if (config.OFFLINE_EMBEDDER === 'hashing') return createLocalEmbedder(config.EMBEDDING_DIMENSIONS);
-  // It answers from worker threads: a stuck or overloaded one fails its call in time, as a remote embedder would.
-  return embeddingModelWithTimeout(createSentenceEncoder(), config.EMBED_TIMEOUT_MS, 'the sentence encoder');
+  // No deadline on the sentence encoder: a bulk call (seeding, re-embedding a table) takes as long as its
+  // texts need, and a thread that fails or dies fails its calls at once.
+  return config.OFFLINE_EMBEDDER === 'hashing' ? createLocalEmbedder(config.EMBEDDING_DIMENSIONS) : createSentenceEncoder();
 }
