@@ -66,7 +66,8 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
         OPENAI_API_MODE: 'chat',
         CHAT_MODEL: 'stub',
         MEMORY_MODEL: 'stub',
-        EMBEDDING_MODEL: 'stub-embed',
+        // With OFFLINE_EMBEDDER set, the server embeds with that built-in embedder instead of the stub's.
+        EMBEDDING_MODEL: process.env.OFFLINE_EMBEDDER ? '' : 'stub-embed',
         BETTER_AUTH_SECRET: randomBytes(32).toString('base64url'),
         // Fifty guests from one address in a minute, and every one of their messages, are the point here.
         CHAT_RATE_LIMIT: '0',

@@ -1,6 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import type { EmbeddingModelV4, LanguageModelV4 } from '@ai-sdk/provider';
-import { getConfig } from '@/lib/config';
+import { type AppConfig, getConfig } from '@/lib/config';
 import { createLocalEmbedder } from './local-embedder';
 import { createOfflineModel, OFFLINE_MODEL_ID } from './offline-model';
 import { createSentenceEncoder } from './sentence-encoder';
@@ -41,7 +41,7 @@ export function getModels(): Models {
     models = {
       chat: createOfflineModel({ chunkDelayMs: config.OFFLINE_STREAM_DELAY_MS }),
       memory: null,
-      embedding: config.OFFLINE_EMBEDDER === 'hashing' ? createLocalEmbedder(config.EMBEDDING_DIMENSIONS) : createSentenceEncoder(),
+      embedding: builtInEmbedder(config),
       embeddingDimensions: config.EMBEDDING_DIMENSIONS,
       chatModelId: OFFLINE_MODEL_ID,
       offline: true,
@@ -55,7 +55,10 @@ export function getModels(): Models {
     models = {
       chat: languageModel(config.CHAT_MODEL),
       memory: languageModelWithTimeout(languageModel(config.memoryModel), config.MEMORY_MODEL_TIMEOUT_MS, 'the memory model'),
-      embedding: embeddingModelWithTimeout(provider.embedding(config.EMBEDDING_MODEL), config.EMBED_TIMEOUT_MS, 'the embedder'),
+      // No embedding model named (an endpoint that serves none): the built-in embedder.
+      embedding: config.EMBEDDING_MODEL
+        ? embeddingModelWithTimeout(provider.embedding(config.EMBEDDING_MODEL), config.EMBED_TIMEOUT_MS, 'the embedder')
+        : builtInEmbedder(config),
       embeddingDimensions: config.EMBEDDING_DIMENSIONS,
       chatModelId: config.CHAT_MODEL,
       offline: false,
@@ -63,4 +66,11 @@ export function getModels(): Models {
   }
   cached = { key, models };
   return models;
+}
+
+/** The embedder of OFFLINE_EMBEDDER, run on this server. */
+function builtInEmbedder(config: AppConfig): EmbeddingModelV4 {
+  // No deadline on the sentence encoder: a bulk call (seeding, re-embedding a table) takes as long as its
+  // texts need, and a thread that fails or dies fails its calls at once.
+  return config.OFFLINE_EMBEDDER === 'hashing' ? createLocalEmbedder(config.EMBEDDING_DIMENSIONS) : createSentenceEncoder();
 }

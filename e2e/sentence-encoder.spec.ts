@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type APIRequestContext, expect, request, test } from '@playwright/test';
+import getPort from 'get-port';
+
+// The production server (the build this run made) with OFFLINE_EMBEDDER=sentence-encoder: the
+// encoder runs in worker threads whose entry file the bundler must carry into the build. A turn
+// embeds its question (before the reply) and indexes itself (after), both through those threads; a
+// missing or broken thread would show as a warning on the turn and a failed job. SIGTERM must still
+// stop the server: idle threads may not hold it.
+
+const PORT = await getPort({ host: '127.0.0.1' });
+const base = `http://127.0.0.1:${PORT}`;
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-encoder-'));
+let server: ChildProcess;
+let api: APIRequestContext;
+let output = '';
+
+test.beforeAll(async () => {
+  const launcher = [path.resolve('node_modules/.bin/tsx'), '--conditions=react-server', 'scripts/start.ts', 'start'];
+  const settings = { PORT: String(PORT), APP_HOST: '127.0.0.1', PGLITE_DIR: path.join(root, 'pglite'), DATABASE_URL: '' };
+  server = spawn(process.execPath, launcher, {
+    detached: true, // its own process group, signalled whole
+    env: { ...process.env, ...settings, OPENAI_API_KEY: '', OFFLINE_EMBEDDER: 'sentence-encoder', WORKER_POLL_MS: '200' },
+  });
+  for (const stream of [server.stdout!, server.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // Cookies kept across calls: the first write starts the guest session.
+  api = await request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
+  await expect.poll(async () => (await api.get('/login').catch(() => undefined))?.status(), { timeout: 90_000 }).toBe(200);
+});
+
+test.afterAll(async () => {
+  await api.dispose();
+  if (server.exitCode === null && server.signalCode === null) process.kill(-server.pid!, 'SIGKILL');
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** The chunks of a reply's stream (server-sent events of JSON). */
+function chunksOf(body: string): Array<{ type: string; data?: { warnings?: string[] } }> {
+  return body
+    .split('\n')
+    .filter((line) => line.startsWith('data: {'))
+    .map((line) => JSON.parse(line.slice('data: '.length)));
+}
+
+test('the built server embeds in its worker threads, before and after the reply, and stops on SIGTERM', async () => {
+  test.setTimeout(120_000);
+  const { conversation } = await (await api.post('/api/conversations', { data: { title: 'Encoder' } })).json();
+  for (const text of ['I keep two beehives on the roof of our building.', 'Which insects live upstairs?']) {
+    const reply = await api.post('/api/chat', { data: { conversationId: conversation.id, message: { text } } });
+    const chunks = chunksOf(await reply.text());
+    expect(chunks.filter((c) => c.type === 'error')).toEqual([]);
+    const turns = chunks.filter((c) => c.type === 'data-turn');
+    expect(turns.length).toBeGreaterThan(0);
+    expect(
+      turns.flatMap((c) => c.data?.warnings ?? []),
+      output,
+    ).toEqual([]);
+  }
+  // Each turn indexed as an episode by the post-turn worker, through the same threads.
+  await expect
+    .poll(async () => ((await (await api.get('/api/episodes?q=beehives')).json()) as { total: number }).total, { timeout: 30_000 })
+    .toBe(1);
+  expect(output).not.toContain('sentence encoder failed');
+
+  // Next ends by itself, before the launcher's 10 s grace for it runs out, and the database after it.
+  const stopping = Date.now();
+  process.kill(-server.pid!, 'SIGTERM');
+  await expect.poll(() => server.exitCode ?? server.signalCode, { timeout: 20_000 }).not.toBeNull();
+  expect(Date.now() - stopping).toBeLessThan(10_000);
+  expect(output).toContain('embedded database stopped cleanly');
+});
