@@ -77,6 +77,29 @@ export async function turnRecordsQuoting(
   return limit === undefined ? query : query.orderBy(turnRecords.assistantMessageId, turnRecords.attempt).limit(limit);
 }
 
+/**
+ * Adds a finished turn's own fields (status, usage, what it cited, timings) to its stored record,
+ * leaving the rest as stored: a correction made while the reply streamed has redacted it. Returns
+ * the record as it now stands (null if it was never stored).
+ */
+export async function finishTurnRecord(
+  key: { userId: string; assistantMessageId: string; attempt: number },
+  end: Record<string, unknown>,
+): Promise<Record<string, unknown> | null> {
+  const [row] = await getDb()
+    .update(turnRecords)
+    .set({ record: sql`${turnRecords.record} || ${JSON.stringify(end)}::jsonb`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(turnRecords.userId, key.userId),
+        eq(turnRecords.assistantMessageId, key.assistantMessageId),
+        eq(turnRecords.attempt, key.attempt),
+      ),
+    )
+    .returning({ record: turnRecords.record });
+  return row?.record ?? null;
+}
+
 export async function replaceTurnRecord(
   userId: string,
   assistantMessageId: string,
@@ -107,6 +130,20 @@ export async function saveCitations(row: {
       target: [citations.assistantMessageId, citations.requestId],
       set: { items: row.items, citedKeys: row.citedKeys, retrievalRuns: row.retrievalRuns },
     });
+}
+
+/** What a finished reply cited; the items stay as stored (and as redacted since). */
+export async function setCitedKeys(key: Pick<CitationRow, 'userId' | 'assistantMessageId' | 'requestId'>, citedKeys: string[]) {
+  await getDb()
+    .update(citations)
+    .set({ citedKeys })
+    .where(
+      and(
+        eq(citations.userId, key.userId),
+        eq(citations.assistantMessageId, key.assistantMessageId),
+        eq(citations.requestId, key.requestId),
+      ),
+    );
 }
 
 export async function getCitations(userId: string, assistantMessageId: string) {

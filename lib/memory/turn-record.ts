@@ -1,5 +1,5 @@
 import type { LanguageModelUsage } from 'ai';
-import { saveCitations, saveTurnRecord } from '@/db/turns';
+import { finishTurnRecord, saveCitations, saveTurnRecord, setCitedKeys } from '@/db/turns';
 import { citedKeys } from './context-layout';
 import type { TurnState } from './state';
 
@@ -48,41 +48,18 @@ export function buildTurnRecord(state: TurnState) {
   };
 }
 
-/** Stored as the model is called, so the inspector can show a reply that is still streaming. */
+/**
+ * Stored as the model is called, so the inspector can show a reply that is still streaming: the
+ * record and the items sent, which a correction made from now on redacts in place.
+ */
 export async function recordTurnStart(state: TurnState, record: TurnRecord): Promise<void> {
-  await saveTurnRecord({
-    assistantMessageId: state.assistantMessageId,
-    attempt: state.attempt,
-    userId: state.scope.userId,
-    conversationId: state.scope.conversationId,
-    requestId: state.requestId,
-    record,
-  });
-}
-
-/** After the reply: usage, what it cited, how long generation took (and its first token), and the citations record. */
-export async function recordTurnEnd(
-  state: TurnState,
-  record: TurnRecord,
-  outcome: { text: string; status: string; usage?: LanguageModelUsage; generateMs: number; firstTokenMs?: number | null },
-): Promise<TurnRecord> {
-  const cited = citedKeys(outcome.text, state.numbered);
-  const final: TurnRecord = {
-    ...record,
-    cited,
-    status: outcome.status,
-    usage: outcome.usage ? { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens } : null,
-    trace: [...record.trace, { step: 'generate', ms: outcome.generateMs }],
-    firstTokenMs: outcome.firstTokenMs ?? null,
-  };
+  const key = { assistantMessageId: state.assistantMessageId, userId: state.scope.userId, requestId: state.requestId };
   // Two tables, neither read before the other is written: side by side.
   await Promise.all([
-    recordTurnStart(state, final),
+    saveTurnRecord({ ...key, attempt: state.attempt, conversationId: state.scope.conversationId, record }),
     saveCitations({
-      assistantMessageId: state.assistantMessageId,
+      ...key,
       conversationId: state.scope.conversationId,
-      requestId: state.requestId,
-      userId: state.scope.userId,
       items: [...state.numbered, ...state.keptHistory].map((item) => ({
         key: item.key,
         n: 'n' in item ? item.n : null,
@@ -90,9 +67,38 @@ export async function recordTurnEnd(
         text: item.text,
         sourceMessageIds: item.sourceMessageIds,
       })),
-      citedKeys: cited,
+      citedKeys: [],
       retrievalRuns: state.runs,
     }),
   ]);
+}
+
+/**
+ * After the reply: usage, what it cited, how long generation took (and its first token). Only
+ * these fields are written, onto the stored record: what it holds from memory stays as stored, so a
+ * redaction made while the reply streamed is not undone. Returns the record as stored.
+ */
+export async function recordTurnEnd(
+  state: TurnState,
+  record: TurnRecord,
+  outcome: { text: string; status: string; usage?: LanguageModelUsage; generateMs: number; firstTokenMs?: number | null },
+): Promise<TurnRecord> {
+  const end = {
+    cited: citedKeys(outcome.text, state.numbered),
+    status: outcome.status,
+    usage: outcome.usage ? { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens } : null,
+    trace: [...record.trace, { step: 'generate', ms: outcome.generateMs }],
+    firstTokenMs: outcome.firstTokenMs ?? null,
+  };
+  const key = { userId: state.scope.userId, assistantMessageId: state.assistantMessageId };
+  const [stored] = await Promise.all([
+    finishTurnRecord({ ...key, attempt: state.attempt }, end),
+    setCitedKeys({ ...key, requestId: state.requestId }, end.cited),
+  ]);
+  if (stored) return stored as TurnRecord;
+  // The start's write failed: store the whole record now, as at the start.
+  const final = { ...record, ...end };
+  await recordTurnStart(state, final);
+  await setCitedKeys({ ...key, requestId: state.requestId }, end.cited);
   return final;
 }
