@@ -1,12 +1,14 @@
 /**
- * npm run bench:latency -- [--sizes 1000,10000,100000] [--queries 100] [--ingest-turns 200] [--json out.json]
+ * npm run bench:latency -- [--sizes 1000,10000,100000] [--queries 100] [--ingest-turns 200] [--json out.json] [--data-dir DIR]
  *
  * Context assembly latency for a user with N facts and N episodes: every step of the chain but the
  * embedding model's own call (timed beside it: a model call, like the chat model's), next to a bare
  * pgvector kNN on the same episodes table (the floor). Ingestion throughput through the real import
  * path, twice with the same conversation: into the empty database, then into the one holding every
  * seeded user's items (the import must not slow down with other users' data). PGlite by default,
- * DATABASE_URL when set. Seeds are fixed.
+ * DATABASE_URL when set. Seeds are fixed. `--data-dir` keeps the embedded database in DIR, and a
+ * database that already holds a size's seeded user (from an earlier run, in DIR or DATABASE_URL's)
+ * is measured as it is, without seeding again: a 100k seed takes about ten minutes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,7 +22,7 @@ import { embedTexts } from '../lib/memory/embed';
 import { previewContext } from '../lib/memory/preview';
 import { withDatabase } from '../scripts/with-database';
 import { environment, markdownTable, percentile, progress } from './lib/report';
-import { seedUser } from './lib/seed';
+import { seededUser } from './lib/seed';
 import { filler, seededRandom, templates, vocabulary } from './lib/synthetic';
 
 const { values } = parseArgs({
@@ -29,12 +31,13 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '100' },
     'ingest-turns': { type: 'string', default: '200' },
     json: { type: 'string', default: 'bench/out/latency.json' },
+    'data-dir': { type: 'string' },
   },
 });
 if (!process.env.OPENAI_API_KEY) delete process.env.OPENAI_BASE_URL;
 const sizes = values.sizes!.split(',').map(Number);
 const queryCount = Number(values.queries);
-const env = environment();
+const env = environment(values['data-dir']);
 progress(`latency: sizes ${sizes.join(', ')}, ${queryCount} queries each; ${env.commit}, ${env.cpu}, ${env.database}`);
 
 function bareKnn(userId: string, literal: string, k: number) {
@@ -77,88 +80,94 @@ async function ingest(turns: number) {
   return { turns, seconds: round(ms / 1000), turnsPerSecond: round(turns / (ms / 1000)) };
 }
 
-const results = await withDatabase(async () => {
-  const turns = Number(values['ingest-turns']);
-  // A short import first, so that neither measured import pays for the process's warm-up.
-  await ingest(10);
-  progress(`ingestion into the empty database: ${turns} turns through the import path`);
-  const ingestEmpty = await ingest(turns);
-  const rows = [];
-  let othersItems = 0;
-  for (const size of sizes) {
-    progress(`size ${size}: seeding`);
-    const { user, conversation, words, loadSeconds } = await seedUser(size, 42 + size);
-    othersItems += 2 * size;
-    const random = seededRandom(7);
-    const questions = Array.from({ length: queryCount + 10 }, () => `What did we say about ${words[Math.floor(random() * words.length)]}?`);
-    const scope = { userId: user.id, conversationId: conversation.id };
-    const [probeVector] = await embedTexts(getModels(), [questions[0]]);
-    const assembly: number[] = [];
-    const embedding: number[] = [];
-    const knn: number[] = [];
-    const steps: Record<string, number[]> = {};
-    for (const [i, question] of questions.entries()) {
-      let state: Awaited<ReturnType<typeof previewContext>> | undefined;
-      const ms = await timeIt(async () => (state = await previewContext(scope, question)));
-      const embedMs = state!.trace.find((t) => t.step === EMBED_STEP)?.ms ?? 0;
-      const [vector] = await embedTexts(getModels(), [question]);
-      const literal = toVectorLiteral(vector.length ? vector : probeVector);
-      const k = state!.runs.find((r) => r.kind === 'episodes')?.topK ?? 20;
-      // The floor: the same user's k nearest episodes straight from the HNSW index, nothing else.
-      const floor = await timeIt(() => bareKnn(user.id, literal, k));
-      if (i === 0) {
-        const plan = await getSql().begin(async (tx) => {
-          await tx`set local hnsw.iterative_scan = relaxed_order`;
-          await tx`set local enable_seqscan = off`;
-          return tx`explain select id from episodes where user_id = ${user.id} order by embedding <=> ${literal}::vector limit ${k}`;
-        });
-        progress(
-          `  bare kNN plan: ${plan
-            .map((r) => r['QUERY PLAN'])
-            .join(' / ')
-            .replace(/'\[[^\]]*\]'/gu, "'[…]'")}`,
-        );
+const results = await withDatabase(
+  async () => {
+    const turns = Number(values['ingest-turns']);
+    // A short import first, so that neither measured import pays for the process's warm-up.
+    await ingest(10);
+    progress(`ingestion into the empty database: ${turns} turns through the import path`);
+    const ingestEmpty = await ingest(turns);
+    const rows = [];
+    let othersItems = 0;
+    for (const size of sizes) {
+      progress(`size ${size}: seeding`);
+      const { user, conversation, words, loadSeconds } = await seededUser(size, 42 + size);
+      othersItems += 2 * size;
+      const random = seededRandom(7);
+      const questions = Array.from(
+        { length: queryCount + 10 },
+        () => `What did we say about ${words[Math.floor(random() * words.length)]}?`,
+      );
+      const scope = { userId: user.id, conversationId: conversation.id };
+      const [probeVector] = await embedTexts(getModels(), [questions[0]]);
+      const assembly: number[] = [];
+      const embedding: number[] = [];
+      const knn: number[] = [];
+      const steps: Record<string, number[]> = {};
+      for (const [i, question] of questions.entries()) {
+        let state: Awaited<ReturnType<typeof previewContext>> | undefined;
+        const ms = await timeIt(async () => (state = await previewContext(scope, question)));
+        const embedMs = state!.trace.find((t) => t.step === EMBED_STEP)?.ms ?? 0;
+        const [vector] = await embedTexts(getModels(), [question]);
+        const literal = toVectorLiteral(vector.length ? vector : probeVector);
+        const k = state!.runs.find((r) => r.kind === 'episodes')?.topK ?? 20;
+        // The floor: the same user's k nearest episodes straight from the HNSW index, nothing else.
+        const floor = await timeIt(() => bareKnn(user.id, literal, k));
+        if (i === 0) {
+          const plan = await getSql().begin(async (tx) => {
+            await tx`set local hnsw.iterative_scan = relaxed_order`;
+            await tx`set local enable_seqscan = off`;
+            return tx`explain select id from episodes where user_id = ${user.id} order by embedding <=> ${literal}::vector limit ${k}`;
+          });
+          progress(
+            `  bare kNN plan: ${plan
+              .map((r) => r['QUERY PLAN'])
+              .join(' / ')
+              .replace(/'\[[^\]]*\]'/gu, "'[…]'")}`,
+          );
+        }
+        if (i < 10) continue; // warm-up
+        assembly.push(ms - embedMs);
+        embedding.push(embedMs);
+        knn.push(floor);
+        for (const t of state!.trace) {
+          steps[t.step] ??= [];
+          steps[t.step].push(t.ms);
+        }
       }
-      if (i < 10) continue; // warm-up
-      assembly.push(ms - embedMs);
-      embedding.push(embedMs);
-      knn.push(floor);
-      for (const t of state!.trace) {
-        steps[t.step] ??= [];
-        steps[t.step].push(t.ms);
-      }
+      const row = {
+        size,
+        loadSeconds: Math.round(loadSeconds * 10) / 10,
+        assemblyP50: round(percentile(assembly, 50)),
+        assemblyP95: round(percentile(assembly, 95)),
+        embedP50: round(percentile(embedding, 50)),
+        embedP95: round(percentile(embedding, 95)),
+        knnP50: round(percentile(knn, 50)),
+        knnP95: round(percentile(knn, 95)),
+        ratioP95: round(percentile(assembly, 95) / Math.max(percentile(knn, 95), 0.001)),
+        stepsP50: Object.fromEntries(Object.entries(steps).map(([step, ms]) => [step, round(percentile(ms, 50))])),
+        stepsP95: Object.fromEntries(Object.entries(steps).map(([step, ms]) => [step, round(percentile(ms, 95))])),
+      };
+      progress(
+        `size ${size}: assembly p50 ${row.assemblyP50} ms, p95 ${row.assemblyP95} ms (embedding p95 ${row.embedP95} ms beside); kNN p95 ${row.knnP95} ms`,
+      );
+      rows.push(row);
     }
-    const row = {
-      size,
-      loadSeconds: Math.round(loadSeconds * 10) / 10,
-      assemblyP50: round(percentile(assembly, 50)),
-      assemblyP95: round(percentile(assembly, 95)),
-      embedP50: round(percentile(embedding, 50)),
-      embedP95: round(percentile(embedding, 95)),
-      knnP50: round(percentile(knn, 50)),
-      knnP95: round(percentile(knn, 95)),
-      ratioP95: round(percentile(assembly, 95) / Math.max(percentile(knn, 95), 0.001)),
-      stepsP50: Object.fromEntries(Object.entries(steps).map(([step, ms]) => [step, round(percentile(ms, 50))])),
-      stepsP95: Object.fromEntries(Object.entries(steps).map(([step, ms]) => [step, round(percentile(ms, 95))])),
-    };
-    progress(
-      `size ${size}: assembly p50 ${row.assemblyP50} ms, p95 ${row.assemblyP95} ms (embedding p95 ${row.embedP95} ms beside); kNN p95 ${row.knnP95} ms`,
-    );
-    rows.push(row);
-  }
 
-  progress(`ingestion beside ${othersItems} other users' items: the same ${turns} turns`);
-  const ingestBeside = await ingest(turns);
-  return {
-    environment: env,
-    sizes: rows,
-    ingestion: {
-      empty: ingestEmpty,
-      besideOthers: { ...ingestBeside, othersItems },
-      slowdown: round(ingestBeside.seconds / Math.max(ingestEmpty.seconds, 0.001)),
-    },
-  };
-});
+    progress(`ingestion beside ${othersItems} other users' items: the same ${turns} turns`);
+    const ingestBeside = await ingest(turns);
+    return {
+      environment: env,
+      sizes: rows,
+      ingestion: {
+        empty: ingestEmpty,
+        besideOthers: { ...ingestBeside, othersItems },
+        slowdown: round(ingestBeside.seconds / Math.max(ingestEmpty.seconds, 0.001)),
+      },
+    };
+  },
+  { dataDir: values['data-dir'] },
+);
 
 function round(v: number) {
   return Math.round(v * 100) / 100;

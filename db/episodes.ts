@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { type HybridSearch, hybridSearch, type SearchHit } from './hybrid-search';
+import { type HybridSearch, hybridSearches, type SearchHit } from './hybrid-search';
 import { type Executor, linkSources } from './provenance';
 import { episodes, memorySources } from './schema';
 import type { LexicalQuery } from './search-vector';
@@ -156,13 +156,21 @@ export function episodeSearch(query: EpisodeQuery): HybridSearch {
 }
 
 export async function searchEpisodes(query: EpisodeQuery): Promise<EpisodeHit[]> {
-  const hits = await hybridSearch(episodeSearch(query));
-  return hits.map(({ row, ...ranks }) => ({
-    ...ranks,
-    content: row.content as string,
-    conversationId: row.conversation_id as string,
-    userMessageId: row.user_message_id as string,
-    assistantMessageId: row.assistant_message_id as string,
-    createdAt: new Date(row.created_at as string),
-  }));
+  const [hits] = await searchEpisodesAtOnce([query]);
+  return hits;
+}
+
+/** Several episode searches in one statement (one round trip): each one's hits, in the order given. */
+export async function searchEpisodesAtOnce(queries: EpisodeQuery[]): Promise<EpisodeHit[][]> {
+  const results = await hybridSearches(queries.map(episodeSearch));
+  return results.map((hits) =>
+    hits.map(({ row, ...ranks }) => ({
+      ...ranks,
+      content: row.content as string,
+      conversationId: row.conversation_id as string,
+      userMessageId: row.user_message_id as string,
+      assistantMessageId: row.assistant_message_id as string,
+      createdAt: new Date(row.created_at as string),
+    })),
+  );
 }

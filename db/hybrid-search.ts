@@ -43,20 +43,39 @@ const RESCORED_PER_RESULT = 5;
  * transaction. Returns the rows (snake_case columns, without the embedding and index, plus
  * `annotate`'s keys) with their ranks and how many of the query's terms each holds.
  */
-export async function hybridSearch(search: HybridSearch): Promise<Array<SearchHit & { row: Record<string, unknown> }>> {
-  const rows = (await getDb().execute(hybridQuery(search))) as unknown as HybridRow[];
+export async function hybridSearch(search: HybridSearch): Promise<HybridHit[]> {
+  const [hits] = await hybridSearches([search]);
+  return hits;
+}
+
+export type HybridHit = SearchHit & { row: Record<string, unknown> };
+
+/**
+ * Several hybrid searches in one statement (one round trip, one plan): each search's hits, in the
+ * order given. The searches are independent parts of a UNION ALL, each with its own terms.
+ */
+export async function hybridSearches(searches: HybridSearch[]): Promise<HybridHit[][]> {
+  if (searches.length === 0) return [];
+  const parts = searches.map((search, i) => sql`select ${i}::int as search, q.* from (${hybridQuery(search)}) q`);
+  const rows = (await getDb().execute(sql.join(parts, sql` union all `))) as unknown as Array<HybridRow & { search: number }>;
   const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-  return rows.map((r) => ({
-    id: r.row.id as string,
-    vectorRank: num(r.vector_rank),
-    vectorScore: num(r.vector_score),
-    lexicalRank: num(r.lexical_rank),
-    lexicalScore: num(r.lexical_score),
-    score: Number(r.rrf),
-    sharedLexemes: Number(r.shared_lexemes),
-    queryLexemes: Number(r.query_lexemes),
-    row: r.row,
-  }));
+  const results = searches.map((): Array<HybridHit & { place: number }> => []);
+  for (const r of rows) {
+    results[Number(r.search)].push({
+      id: r.row.id as string,
+      vectorRank: num(r.vector_rank),
+      vectorScore: num(r.vector_score),
+      lexicalRank: num(r.lexical_rank),
+      lexicalScore: num(r.lexical_score),
+      score: Number(r.rrf),
+      sharedLexemes: Number(r.shared_lexemes),
+      queryLexemes: Number(r.query_lexemes),
+      row: r.row,
+      place: Number(r.place),
+    });
+  }
+  // A UNION keeps no order of its parts: each search's rows go back in their fused order.
+  return results.map((hits) => hits.sort((a, b) => a.place - b.place).map(({ place: _, ...hit }) => hit));
 }
 
 /** A found row's ranks, and how many of the query's lexemes it holds, of how many the query has. */
@@ -72,6 +91,7 @@ export async function explainHybridSearch(search: HybridSearch): Promise<string>
 
 type HybridRow = {
   row: Record<string, unknown>;
+  place: unknown;
   vector_rank: unknown;
   vector_score: unknown;
   lexical_rank: unknown;
@@ -99,12 +119,16 @@ const returnedColumns = Object.fromEntries(
 ) as Record<HybridSearch['table'], SQL>;
 
 /**
- * The candidates of both halves are fused and cut to k on their ids alone; only those k rows are
- * read whole (and annotated). `terms` holds the query's lexemes, read once.
+ * Each half hands the fusion k rows: the k the caller asks for, which it derives from what its
+ * block of the budget can hold (lib/memory/budget-policy.ts recallTopK), not a multiple of it. The
+ * HNSW walk's time grows with the rows it must return (iterative scans past hnsw.ef_search), and
+ * rows below the top k of both halves rarely reach the fused top k. The candidates of both halves
+ * are fused and cut to k on their ids alone; only those k rows are read whole (and annotated).
+ * `terms` holds the query's lexemes, read once.
  */
 function hybridQuery(search: HybridSearch): SQL {
   const table = sql.raw(search.table);
-  const pool = Math.max(search.k * 4, 20);
+  const pool = search.k;
   return sql`
       with terms as materialized (${queryTerms(search.keywords)}),
       vec as (${vectorRanking(table, search, pool)}),
@@ -119,6 +143,7 @@ function hybridQuery(search: HybridSearch): SQL {
         limit ${search.k})
       select (select to_jsonb(r) from (select ${returnedColumns[search.table]}) r)${search.annotate ? sql` || ${search.annotate}` : sql``} as row,
              fused.vector_rank, fused.vector_score, fused.lexical_rank, fused.lexical_score, fused.rrf,
+             row_number() over (order by fused.rrf desc, fused.created_at desc) as place,
              (select count(*) from terms t where e.search_vector @@ t.query) as shared_lexemes,
              (select count(*) from terms) as query_lexemes
       from fused join ${table} e on e.id = fused.id
@@ -223,7 +248,7 @@ export type RowStanding = {
 export async function rowStanding(given: HybridSearch, id: string, asOf?: Date): Promise<RowStanding> {
   const search = asOf ? { ...given, scope: sql`(${given.scope}) and e.created_at <= ${asOf.toISOString()}` } : given;
   const table = sql.raw(search.table);
-  const pool = Math.max(search.k * 4, 20);
+  const pool = search.k;
   const vector = search.embedding.length > 0 ? sql`${toVectorLiteral(search.embedding)}::vector` : sql`null::vector`;
   const [row] = (await getDb().execute(sql`
     with terms as materialized (${queryTerms(search.keywords)}),

@@ -4,7 +4,8 @@ import * as vega from 'vega';
 import * as vegaLite from 'vega-lite';
 
 /** The machine and commit a result came from, printed with every benchmark. */
-export function environment() {
+/** `dataDir`: where an embedded database is kept (none: in memory). */
+export function environment(dataDir?: string) {
   const git = (cmd: string) => {
     try {
       return execSync(cmd, { stdio: ['ignore', 'pipe', 'ignore'] })
@@ -20,7 +21,7 @@ export function environment() {
     cpu: `${os.cpus()[0]?.model ?? 'unknown'} x${os.cpus().length}`,
     memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
     platform: `${os.platform()} ${os.release()}`,
-    database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PGlite (in memory)',
+    database: process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PGlite (${dataDir ?? 'in memory'})`,
     at: new Date().toISOString(),
   };
 }

@@ -24,12 +24,32 @@ const INDEXES = [
   },
 ];
 
+/**
+ * The user seedUser(size, seed) made, when the database already holds it (a kept --data-dir, or a
+ * Postgres database seeded before): found by its conversation's title, its words derived again from
+ * the seed; else seeded now.
+ */
+export async function seededUser(size: number, seed: number) {
+  const [found] = await getSql()`
+    select c.id as conversation_id, c.user_id from conversations c
+    where c.title = ${conversationTitle(size)} and (select count(*) from episodes e where e.conversation_id = c.id) = ${size}
+    limit 1`;
+  if (!found) return seedUser(size, seed);
+  progress(`size ${size}: measured as seeded before (conversation ${found.conversation_id})`);
+  const user = { id: found.user_id as string };
+  const conversation = { id: found.conversation_id as string };
+  return { user, conversation, words: seedWords(size, seededRandom(seed)), loadSeconds: 0 };
+}
+
+const conversationTitle = (size: number) => `synthetic ${size}`;
+const seedWords = (size: number, random: () => number) => vocabulary(Math.max(200, Math.round(Math.sqrt(size) * 20)), random);
+
 /** Bulk-loads N facts and N episodes (with their 2N messages and the facts' sources) for a fresh user, embedding every text. */
-export async function seedUser(size: number, seed: number) {
+async function seedUser(size: number, seed: number) {
   const random = seededRandom(seed);
-  const words = vocabulary(Math.max(200, Math.round(Math.sqrt(size) * 20)), random);
+  const words = seedWords(size, random);
   const user = await createGuestUser();
-  const conversation = await createConversation(user.id, `synthetic ${size}`);
+  const conversation = await createConversation(user.id, conversationTitle(size));
   const sql = getSql();
   const models = getModels();
   const started = performance.now();

@@ -17,8 +17,12 @@ export const DEFAULT_LIMITS: Record<BlockName, BlockLimit> = {
 };
 
 /** The lines always sent, with their tokens: system prompt, instructions, the question, chat framing. */
-export function requiredLines(config: AppConfig, limits: ModelLimits, question: { id: string; content: string }) {
-  const count = (text: string) => countTokens(text, limits.encoding);
+export function requiredLines(
+  config: AppConfig,
+  limits: ModelLimits,
+  question: { id: string; content: string },
+  count = (text: string) => countTokens(text, limits.encoding),
+) {
   return [
     { key: 'system:prompt', tokens: count(basePrompt(config)), reason: 'system prompt' },
     { key: 'system:instructions', tokens: count(CITATION_INSTRUCTIONS), reason: 'citation instructions' },

@@ -4,7 +4,7 @@ import { assertQuestionFits, blockLimits, lendUnusedShares, requiredLines } from
 import { type ListedBlock, memoryLine, SECTION_HEADERS } from './context-layout';
 import { type Duplicate, duplicatesAmong, summaryLines, summaryLinesSaidElsewhere } from './duplicates';
 import { type BudgetReport, type ContextItem, type NumberedItem, step, type TurnState } from './state';
-import { countTokens, MESSAGE_OVERHEAD_TOKENS, modelLimits } from './tokens';
+import { MESSAGE_OVERHEAD_TOKENS, memoizedTokenCounter, modelLimits } from './tokens';
 
 /**
  * Chooses what fits: facts, summary, episodes, then the recent window newest first, each block within
@@ -21,6 +21,8 @@ import { countTokens, MESSAGE_OVERHEAD_TOKENS, modelLimits } from './tokens';
 const KIND_NAMES = { fact: 'a fact', summary: 'the summary', episode: 'an earlier exchange', history: 'a recent message' } as const;
 
 type Reads = 'config' | 'models' | 'question' | 'history' | 'summaryCovers' | 'candidates';
+/** The tokens of a text in the model's encoding, each text counted once a turn (memoizedTokenCounter). */
+type TokenCounter = (text: string) => number;
 
 export const fitToBudgetStep = step({
   name: 'fit_to_budget',
@@ -28,7 +30,8 @@ export const fitToBudgetStep = step({
   writes: ['budget', 'numbered', 'keptHistory'],
   run(state) {
     assertQuestionFits(state.config, state.models.chatModelId, state.question);
-    const fit = settle(state, state.candidates);
+    const count = memoizedTokenCounter(modelLimits(state.config, state.models.chatModelId).encoding);
+    const fit = settle(state, state.candidates, count);
     // The summary as sent leaves out its lines another sent item says, when the budget fitted again
     // with the shorter summary still sends every item that says them (else it is sent whole).
     const summary = fit.numbered.find((item) => item.kind === 'summary');
@@ -41,6 +44,7 @@ export const fitToBudgetStep = step({
     const shorter = settle(
       state,
       state.candidates.map((c) => (c.key === summary.key ? { ...c, text } : c)),
+      count,
     );
     const numberOf = new Map(shorter.numbered.map((item) => [item.key, item.n]));
     if (!numberOf.has(summary.key) || leftOut.some(({ of }) => !numberOf.has(of.key))) return fit;
@@ -55,7 +59,7 @@ export const fitToBudgetStep = step({
  * Fits the budget until nothing changes: an exchange sent raw in the window, or saying what another
  * sent item says, is set aside and the rest fitted again; each pass sets aside at least one item.
  */
-function settle(state: Pick<TurnState, Reads>, candidates: ContextItem[]) {
+function settle(state: Pick<TurnState, Reads>, candidates: ContextItem[], count: TokenCounter) {
   const covered = new Set(state.summaryCovers);
   // Candidates never sent, with why: their messages are sent raw, or another kept item says the same.
   const setAside = new Map<string, string>();
@@ -67,6 +71,7 @@ function settle(state: Pick<TurnState, Reads>, candidates: ContextItem[]) {
       candidates.filter((c) => !setAside.has(c.key)),
       rawHistory,
       candidates.filter((c) => setAside.has(c.key)).map((item) => ({ item, reason: setAside.get(item.key)! })),
+      count,
     );
   let fit = refit();
   for (;;) {
@@ -107,11 +112,11 @@ function fitOnce(
   candidates: ContextItem[],
   window: TurnState['history'],
   setAside: Array<{ item: ContextItem; reason: string }>,
+  count: TokenCounter,
 ) {
   const { config, models } = state;
   const limits = modelLimits(config, models.chatModelId);
-  const count = (text: string) => countTokens(text, limits.encoding);
-  const required = requiredLines(config, limits, state.question);
+  const required = requiredLines(config, limits, state.question, count);
 
   // Memory items are priced at provisional numbers in priority order (the budget renumbers the kept
   // ones). Facts that share nothing with the question (recall_facts: related false) are placed late.

@@ -1,6 +1,5 @@
-import { type EpisodeHit, searchEpisodes } from '@/db/episodes';
+import { type EpisodeHit, type EpisodeQuery, searchEpisodesAtOnce } from '@/db/episodes';
 import type { LexicalQuery } from '@/db/search-vector';
-import type { AppConfig } from '@/lib/config';
 import { recallTopK } from './budget-policy';
 import { decomposeQuery, namesNotIn, withoutHedges } from './decompose-query';
 import { fuseRankings } from './fuse-rankings';
@@ -12,64 +11,42 @@ import { readTimeQuestion, type TimeQuestion } from './time-question';
  * Earlier turns by meaning and by words. EPISODE_SCOPE says from where:
  *   conversation  the current conversation only;
  *   user          every conversation of the user, ranked together;
- *   related       (default) the current conversation first, then the user's other conversations,
- *                 whose turns must clear a stricter bar (relevantElsewhere), so that what the user
- *                 said elsewhere stays findable without unrelated chatter flooding the context; in a
- *                 new conversation the best few (EPISODES_NEW_CONVERSATION_BEST) come along regardless.
+ *   related       (default) one search over every conversation of the user, whose hits in the
+ *                 current conversation come first; those of other conversations must clear a
+ *                 stricter bar (relevantElsewhere), so that what the user said elsewhere stays
+ *                 findable without unrelated chatter flooding the context; in a new conversation
+ *                 the best few (EPISODES_NEW_CONVERSATION_BEST) come along regardless.
+ * Every search of a turn (the question, the period it names, each clause) goes in one statement.
  * Turns of the recent window are not excluded here: the budget decides which window messages are
  * actually sent, and fit_to_budget drops the episodes of those only (so a window message the budget
  * drops is still reachable as an episode). The search asks for that many more candidates.
  */
-type Reads =
-  | 'config'
-  | 'models'
-  | 'scope'
-  | 'retrieval'
-  | 'queryEmbedding'
-  | 'question'
-  | 'assistantMessageId'
-  | 'history'
-  | 'now'
-  | 'candidates'
-  | 'runs';
+type Reads = 'config' | 'models' | 'scope' | 'retrieval' | 'queryEmbedding' | 'question' | 'assistantMessageId' | 'history' | 'now';
 
 export const recallEpisodes = step({
   name: 'recall_episodes',
-  reads: [
-    'config',
-    'models',
-    'scope',
-    'retrieval',
-    'queryEmbedding',
-    'question',
-    'assistantMessageId',
-    'history',
-    'now',
-    'candidates',
-    'runs',
-  ] satisfies Reads[],
-  writes: ['candidates', 'runs', 'episodesTopK'],
+  reads: ['config', 'models', 'scope', 'retrieval', 'queryEmbedding', 'question', 'assistantMessageId', 'history', 'now'] satisfies Reads[],
+  writes: ['episodesTopK'],
+  appends: ['candidates', 'runs'],
   async run(state) {
-    const { config, models, retrieval, candidates, runs } = state;
+    const { config, models, retrieval } = state;
     const topK = recallTopK(config, models.chatModelId, 'episodes', state.history.length === 0);
     const k = topK + state.history.filter((m) => m.role === 'assistant').length;
     const keywords = searchKeywords(withoutHedges(retrieval.query));
     const time = readTimeQuestion(retrieval.query, state.now);
     const parts = decomposeQuery(retrieval.query);
-    const search = (terms: Terms, saidBetween?: { from: Date; to: Date }) =>
-      searchByScope(state, config.EPISODE_SCOPE, terms, k, saidBetween);
     const whole = { keywords, embedding: state.queryEmbedding };
     // The question as a whole; the period it names; each of its clauses by their words alone.
-    const lists = await Promise.all([
-      search(whole),
-      ...(time.period ? [search(whole, time.period)] : []),
-      ...parts.clauses.map((clause) => search({ keywords: searchKeywords(clause), embedding: [] })),
+    const lists = await searchAll(state, k, [
+      { terms: whole },
+      ...(time.period ? [{ terms: whole, saidBetween: time.period }] : []),
+      ...parts.clauses.map((clause) => ({ terms: { keywords: searchKeywords(clause), embedding: [] } })),
     ]);
     let fused = lists.length > 1 ? fuseRankings(lists.map((hits) => ({ hits, weight: 1 }))) : lists[0];
     // A join: the names its best matches bring are searched next (the second hop).
     const names = parts.joins ? [...new Set(fused.slice(0, BRIDGE_FROM).flatMap((hit) => namesNotIn(hit.content, retrieval.query)))] : [];
     if (names.length > 0) {
-      const bridged = await search({ keywords: searchKeywords(names.join(' ')), embedding: [] });
+      const [bridged] = await searchAll(state, k, [{ terms: { keywords: searchKeywords(names.join(' ')), embedding: [] } }]);
       fused = fuseRankings([
         { hits: fused, weight: 1 },
         { hits: bridged, weight: 1 },
@@ -82,10 +59,9 @@ export const recallEpisodes = step({
       episodeItem(hit, { score: hit.score, rank: index + 1, vectorRank: hit.vectorRank, lexicalRank: hit.lexicalRank }),
     );
     return {
-      candidates: [...candidates, ...items],
+      candidates: items,
       episodesTopK: topK,
       runs: [
-        ...runs,
         {
           kind: 'episodes' as const,
           query: retrieval.query,
@@ -138,37 +114,40 @@ type Terms = { keywords: LexicalQuery; embedding: number[] };
 /** How many of the best matches of a join are read for names to search next. */
 const BRIDGE_FROM = 3;
 
-async function searchByScope(
-  state: Pick<TurnState, Reads>,
-  scope: AppConfig['EPISODE_SCOPE'],
-  { keywords, embedding }: Terms,
-  k: number,
-  saidBetween?: { from: Date; to: Date },
-): Promise<EpisodeHit[]> {
+/** One search of a turn: its terms, and the period it is limited to. */
+type Search = { terms: Terms; saidBetween?: { from: Date; to: Date } };
+
+/**
+ * The searches of a turn in one statement, each over the conversations EPISODE_SCOPE names. Under
+ * `related` each is one search of every conversation, whose hits here come first and whose hits
+ * elsewhere are kept only when they clear the stricter bar (in a new conversation its best few
+ * regardless).
+ */
+async function searchAll(state: Pick<TurnState, Reads>, k: number, searches: Search[]): Promise<EpisodeHit[][]> {
   const { config, scope: turnScope, question, assistantMessageId } = state;
-  const search = (conversationId: string | null, minSimilarity = config.EPISODES_MIN_SIMILARITY) =>
-    searchEpisodes({
-      userId: turnScope.userId,
-      conversationId,
-      embedding,
-      keywords,
-      k,
-      minSimilarity,
-      excludeMessageIds: [question.id, assistantMessageId],
-      saidBetween,
-    });
-  if (scope === 'conversation') return search(turnScope.conversationId);
-  if (scope === 'user') return search(null);
-  // A new conversation has nothing of its own to go on: its best few matches elsewhere come along
-  // even below the bars (the inspector shows their scores), the rest must clear them.
-  const best = state.history.length === 0 ? config.EPISODES_NEW_CONVERSATION_BEST : 0;
-  const [current, anywhere] = await Promise.all([search(turnScope.conversationId), search(null, best > 0 ? -1 : undefined)]);
-  const seen = new Set(current.map((hit) => hit.id));
-  const elsewhere = anywhere
-    .filter((hit) => !seen.has(hit.id))
-    .filter((hit, rank) => rank < best || relevantElsewhere(hit, config.EPISODES_OTHER_MIN_SIMILARITY, config.EPISODES_MIN_SIMILARITY));
-  // The budget keeps them in this order: the current conversation's turns first.
-  return [...current, ...elsewhere.slice(0, k)];
+  const scope = config.EPISODE_SCOPE;
+  const best = scope === 'related' && state.history.length === 0 ? config.EPISODES_NEW_CONVERSATION_BEST : 0;
+  const query = ({ terms, saidBetween }: Search): EpisodeQuery => ({
+    userId: turnScope.userId,
+    conversationId: scope === 'conversation' ? turnScope.conversationId : null,
+    embedding: terms.embedding,
+    keywords: terms.keywords,
+    k,
+    // A new conversation's best few come along below the bars too (the inspector shows their scores).
+    minSimilarity: best > 0 ? -1 : config.EPISODES_MIN_SIMILARITY,
+    excludeMessageIds: [question.id, assistantMessageId],
+    saidBetween,
+  });
+  const lists = await searchEpisodesAtOnce(searches.map(query));
+  if (scope !== 'related') return lists;
+  return lists.map((hits) => {
+    const here = hits.filter((hit) => hit.conversationId === turnScope.conversationId);
+    const elsewhere = hits
+      .filter((hit) => hit.conversationId !== turnScope.conversationId)
+      .filter((hit, rank) => rank < best || relevantElsewhere(hit, config.EPISODES_OTHER_MIN_SIMILARITY, config.EPISODES_MIN_SIMILARITY));
+    // The budget keeps them in this order: the current conversation's turns first.
+    return [...here, ...elsewhere];
+  });
 }
 
 /**

@@ -7,14 +7,15 @@ import { type ContextItem, step } from './state';
 /** The user's active facts (user scope, across conversations), by hybrid search on the retrieval query. */
 export const recallFacts = step({
   name: 'recall_facts',
-  reads: ['config', 'models', 'scope', 'history', 'retrieval', 'queryEmbedding', 'candidates', 'runs'],
-  writes: ['candidates', 'runs'],
-  async run({ config, models, scope, history, retrieval, queryEmbedding, candidates, runs }) {
+  reads: ['config', 'models', 'scope', 'history', 'retrieval', 'queryEmbedding'],
+  writes: [],
+  appends: ['candidates', 'runs'],
+  async run({ config, models, scope, history, retrieval, queryEmbedding }) {
     const topK = recallTopK(config, models.chatModelId, 'facts');
     const run = { kind: 'facts' as const, query: retrieval.query, topK };
     // Option (off by default): a conversation whose whole history is in the window needs no facts.
     if (config.FACTS_SKIP_WHEN_HISTORY_FITS && history.length < config.HISTORY_WINDOW) {
-      return { runs: [...runs, { ...run, skipped: 'the recent window holds the whole conversation', candidates: [] }] };
+      return { runs: [{ ...run, skipped: 'the recent window holds the whole conversation', candidates: [] }] };
     }
     const hits = await searchFacts({
       userId: scope.userId,
@@ -46,9 +47,8 @@ export const recallFacts = step({
       },
     }));
     return {
-      candidates: [...candidates, ...items],
+      candidates: items,
       runs: [
-        ...runs,
         { ...run, candidates: hits.map((h) => ({ id: h.fact.id, score: h.score, vectorRank: h.vectorRank, lexicalRank: h.lexicalRank })) },
       ],
     };

@@ -4,16 +4,17 @@ import { type ContextItem, step } from './state';
 /** The conversation's current rolling summary, if it has one, and which window messages it already stands for. */
 export const recallSummary = step({
   name: 'recall_summary',
-  reads: ['scope', 'candidates', 'runs', 'retrieval', 'history'],
-  writes: ['summaryVersion', 'summaryCovers', 'candidates', 'runs'],
-  async run({ scope, candidates, runs, retrieval, history }) {
+  reads: ['scope', 'retrieval', 'history'],
+  writes: ['summaryVersion', 'summaryCovers'],
+  appends: ['candidates', 'runs'],
+  async run({ scope, retrieval, history }) {
     const read = await summaryForRecall(
       scope,
       history.map((m) => m.id),
     );
     const run = { kind: 'summary' as const, query: retrieval.query, topK: 1 };
     if (!read || read.summary.content.trim() === '') {
-      return { summaryVersion: null, runs: [...runs, { ...run, skipped: 'no summary yet', candidates: [] }] };
+      return { summaryVersion: null, runs: [{ ...run, skipped: 'no summary yet', candidates: [] }] };
     }
     const { summary, sources, covers } = read;
     const item: ContextItem = {
@@ -27,8 +28,8 @@ export const recallSummary = step({
     return {
       summaryVersion: summary.version,
       summaryCovers: covers,
-      candidates: [...candidates, item],
-      runs: [...runs, { ...run, candidates: [{ id: summary.conversationId, score: 1, vectorRank: null, lexicalRank: null }] }],
+      candidates: [item],
+      runs: [{ ...run, candidates: [{ id: summary.conversationId, score: 1, vectorRank: null, lexicalRank: null }] }],
     };
   },
 });

@@ -106,28 +106,35 @@ export type StepName =
   | 'embed_query'
   | 'recall_facts'
   | 'recall_episodes'
-  | 'add_neighbours'
   | 'recall_summary'
+  | 'add_neighbours'
   | 'fit_to_budget'
   | 'assemble_messages';
 
 type Field = keyof TurnState;
 /** The fields a step writes; any other field it returns is a type error. */
 type StepOutput<Writes extends Field> = Partial<Pick<TurnState, Writes>> & { [Other in Exclude<Field, Writes>]?: never };
+/** The list fields of the turn's state: those a step may add to (`appends`) rather than write whole. */
+type ListField = { [F in Field]: TurnState[F] extends unknown[] ? F : never }[Field];
 
 /**
- * One step of the chain: the fields of the turn's state it reads, and those it writes. `run` sees
- * only what it reads and may return only what it writes (the chain holds it to that when it runs).
+ * One step of the chain: the fields of the turn's state it reads, those it writes, and the lists it
+ * adds to (`appends`: it returns only its own entries, which the chain puts after those already
+ * there). `run` sees only what it reads and may return only what it writes or appends (the chain
+ * holds it to that when it runs). Steps that only add to the same lists can run at once.
  */
-export type Step<Reads extends Field = Field, Writes extends Field = Field> = {
+export type Step<Reads extends Field = Field, Writes extends Field = Field, Appends extends ListField = ListField> = {
   name: StepName;
   reads: readonly Reads[];
   writes: readonly Writes[];
-  run: (state: Pick<TurnState, Reads>) => StepOutput<Writes> | Promise<StepOutput<Writes>>;
+  appends?: readonly Appends[];
+  run: (state: Pick<TurnState, Reads>) => StepOutput<Writes | Appends> | Promise<StepOutput<Writes | Appends>>;
 };
 
 /** A step, its `run` typed by what it declares. */
-export function step<const Reads extends Field, const Writes extends Field>(definition: Step<Reads, Writes>): Step<Reads, Writes> {
+export function step<const Reads extends Field, const Writes extends Field, const Appends extends ListField = never>(
+  definition: Step<Reads, Writes, Appends>,
+): Step<Reads, Writes, Appends> {
   return definition;
 }
 

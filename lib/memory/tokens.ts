@@ -15,6 +15,22 @@ export function countTokens(text: string, encoding: Encoding): number {
   return (encoding === 'cl100k_base' ? cl100k : o200k).countTokens(text);
 }
 
+/**
+ * countTokens with a memory of the texts it has counted: fitting a budget prices the same lines
+ * again on every pass (an item set aside, the summary shortened), and encoding is the costly part.
+ */
+export function memoizedTokenCounter(encoding: Encoding): (text: string) => number {
+  const counted = new Map<string, number>();
+  return (text) => {
+    let tokens = counted.get(text);
+    if (tokens === undefined) {
+      tokens = countTokens(text, encoding);
+      counted.set(text, tokens);
+    }
+    return tokens;
+  };
+}
+
 /** Tokens of a whole messages array as the model receives it. */
 export function countChatTokens(messages: Array<{ content: string }>, encoding: Encoding): number {
   return REPLY_PRIMING_TOKENS + messages.reduce((sum, m) => sum + MESSAGE_OVERHEAD_TOKENS + countTokens(m.content, encoding), 0);

@@ -208,25 +208,32 @@ async function whyEpisode(userId: string, id: string, record: Stored, at: Date, 
   const query = { userId, embedding, keywords, k: run.topK, excludeMessageIds: [record.question.id, messageId] };
   const min = config.EPISODES_MIN_SIMILARITY;
   let search: Search;
-  if (here || config.EPISODE_SCOPE === 'user') {
+  if (config.EPISODE_SCOPE !== 'related') {
     const standing = await rowStanding(
-      episodeSearch({ ...query, conversationId: here ? record.conversationId : null, minSimilarity: min }),
+      episodeSearch({
+        ...query,
+        conversationId: config.EPISODE_SCOPE === 'conversation' ? record.conversationId : null,
+        minSimilarity: min,
+      }),
       id,
       at,
     );
     search = { name: here ? 'this_conversation' : 'other_conversations', topK: run.topK, minSimilarity: min, passedBar: true, standing };
   } else {
-    // Other conversations under EPISODE_SCOPE=related: a stricter bar, except the best few of a new conversation's.
+    // One search of every conversation; another conversation's turns must clear a stricter bar,
+    // except the best few of a new conversation's.
     const fresh = !(record.budget?.decisions ?? []).some((d) => d.key.startsWith('message:'));
     const best = fresh ? config.EPISODES_NEW_CONVERSATION_BEST : 0;
     const standing = await rowStanding(episodeSearch({ ...query, conversationId: null, minSimilarity: best > 0 ? -1 : min }), id, at);
     const passedBar =
-      (standing.fusedRank !== null && standing.fusedRank <= best) || relevantElsewhere(standing, config.EPISODES_OTHER_MIN_SIMILARITY, min);
+      here ||
+      (standing.fusedRank !== null && standing.fusedRank <= best) ||
+      relevantElsewhere(standing, config.EPISODES_OTHER_MIN_SIMILARITY, min);
     search = {
-      name: 'other_conversations',
+      name: here ? 'this_conversation' : 'other_conversations',
       topK: run.topK,
       minSimilarity: min,
-      otherMinSimilarity: config.EPISODES_OTHER_MIN_SIMILARITY,
+      ...(here ? {} : { otherMinSimilarity: config.EPISODES_OTHER_MIN_SIMILARITY }),
       passedBar,
       standing,
     };
