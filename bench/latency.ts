@@ -44,7 +44,7 @@ function bareKnn(userId: string, literal: string, k: number) {
   return getSql().begin(async (tx) => {
     await tx`set local hnsw.iterative_scan = relaxed_order`;
     await tx`set local enable_seqscan = off`;
-    return tx`select id from episodes where user_id = ${userId} order by embedding <=> ${literal}::vector limit ${k}`;
+    return tx`select id from episodes where user_id = ${userId} and in_graph order by embedding <=> ${literal}::vector limit ${k}`;
   });
 }
 
@@ -117,7 +117,7 @@ const results = await withDatabase(
           const plan = await getSql().begin(async (tx) => {
             await tx`set local hnsw.iterative_scan = relaxed_order`;
             await tx`set local enable_seqscan = off`;
-            return tx`explain select id from episodes where user_id = ${user.id} order by embedding <=> ${literal}::vector limit ${k}`;
+            return tx`explain select id from episodes where user_id = ${user.id} and in_graph order by embedding <=> ${literal}::vector limit ${k}`;
           });
           progress(
             `  bare kNN plan: ${plan

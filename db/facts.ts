@@ -328,7 +328,7 @@ export async function withSources(userId: string, rows: Fact[]) {
     userId,
     rows.map((f) => f.id),
   );
-  return rows.map(({ embedding: _embedding, searchVector: _searchVector, ...fact }) => {
+  return rows.map(({ embedding: _embedding, searchVector: _searchVector, inGraph: _inGraph, ...fact }) => {
     const spans = sources.get(fact.id) ?? [];
     return { ...fact, sources: spans, sourceMessageIds: [...new Set(spans.map((s) => s.messageId))] };
   });
@@ -357,6 +357,7 @@ function factFromRow(row: Record<string, unknown>): Fact {
     supersededBy: (row.superseded_by as string | null) ?? null,
     embedding: null,
     searchVector: '',
+    inGraph: row.in_graph === true,
     createdAt: date(row.created_at)!,
     updatedAt: date(row.updated_at)!,
   };

@@ -21,9 +21,11 @@ export type HybridSearch = {
 };
 
 /**
- * A user with at most this many rows is searched exactly (every row's distance, through the user
- * index) rather than through the HNSW graph, which is shared by all users: a filtered graph walk
- * for a small user would wade through other users' vectors before it found enough of theirs.
+ * A user with at most this many rows in a memory table is searched exactly (every row's distance,
+ * through the user index), and their rows stay out of the table's HNSW graph: the database moves a
+ * user's rows into it when a statement takes them past this many (migration 0017, which holds the
+ * same number). A filtered graph walk for a small user would wade through other users' vectors
+ * before it found enough of theirs.
  */
 export const EXACT_SEARCH_MAX_ROWS = 2000;
 /**
@@ -151,27 +153,28 @@ function hybridQuery(search: HybridSearch): SQL {
 }
 
 /**
- * Nearest by cosine distance: exactly over the user's rows when they are few (EXACT_SEARCH_MAX_ROWS,
- * counted through the user index), else through the HNSW index. The branch not taken is never run
- * (its condition is a one-time filter). Nothing when there is no query vector (embedder down).
+ * Nearest by cosine distance: exactly over the user's rows while they are out of the HNSW graph
+ * (few: EXACT_SEARCH_MAX_ROWS), else through the graph, which then holds all of them. Which one is
+ * one probe of the user's in-graph index; the branch not taken is never run (its condition is a
+ * one-time filter). Nothing when there is no query vector (embedder down).
  */
 function vectorRanking(table: SQL, search: HybridSearch, limit: number): SQL {
   if (search.embedding.length === 0)
     return sql`select null::uuid as id, null::timestamptz as created_at, 0::bigint as rank, 0::float8 as score where false`;
   const vector = sql`${toVectorLiteral(search.embedding)}::vector`;
   const scope = search.scope;
-  const small = sql`(select rows from user_size) <= ${EXACT_SEARCH_MAX_ROWS}`;
+  const graph = sql`(select yes from in_graph)`;
   return sql`
-    with user_size as (select memlens_user_rows(${search.table}::regclass, ${search.userId}::uuid, ${EXACT_SEARCH_MAX_ROWS + 1}) as rows)
+    with in_graph as (select memlens_in_graph(${search.table}::regclass, ${search.userId}::uuid) as yes)
     select id, created_at, row_number() over (order by distance) as rank, 1 - distance as score
     from (
       (select id, created_at, distance from (
          select e.id, e.created_at, e.embedding <=> ${vector} as distance from ${table} e
-         where ${scope} and e.embedding is not null and ${small} offset 0
+         where ${scope} and e.embedding is not null and not ${graph} offset 0
        ) mine order by distance limit ${limit})
       union all
       (select e.id, e.created_at, e.embedding <=> ${vector} as distance from ${table} e
-       where ${scope} and e.embedding is not null and not ${small}
+       where ${scope} and e.in_graph and e.embedding is not null and ${graph}
        order by e.embedding <=> ${vector} limit ${limit})
     ) nearest`;
 }

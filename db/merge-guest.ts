@@ -82,6 +82,8 @@ export async function mergeGuestInto(
     const moved = await tx.select({ id: facts.id, content: facts.content }).from(facts).where(eq(facts.userId, guestId));
     const movedConversations = await tx.select({ id: conversations.id }).from(conversations).where(eq(conversations.userId, guestId));
     for (const table of OWNED_TABLES) await tx.update(table).set({ userId: memberId }).where(eq(table.userId, guestId));
+    // The guest's memories may take the member past the size searched through the HNSW graph (db/schema.ts inGraph).
+    await tx.execute(sql`select memlens_grow_graph('episodes', ${memberId}), memlens_grow_graph('facts', ${memberId})`);
     if (moved.length > 0) {
       await tx.insert(factEvents).values(
         moved.map((fact) => ({

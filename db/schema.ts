@@ -238,6 +238,16 @@ export const summaryVersions = pgTable(
 /** refresh: new messages folded in; edit/clear: by hand; rebuild: recomputed after a correction. */
 export type SummaryAction = 'refresh' | 'edit' | 'clear' | 'rebuild';
 
+/**
+ * Whether a memory row is in its table's HNSW graph (a partial index). Only the rows of a user who
+ * holds more than 2,000 rows in the table are: a smaller user's vector search reads their own rows
+ * exactly (db/hybrid-search.ts), so their writes never pay for a graph the size of everyone's data,
+ * and the graph holds only the rows that are searched through it. The database keeps it (triggers,
+ * migration 0017): a new row joins when its user's rows are in the graph, and the statement that
+ * takes a user past 2,000 rows moves all of them in. Never written by the application.
+ */
+const inGraph = () => boolean('in_graph').notNull().default(false);
+
 /** One completed turn (user + assistant), indexed by meaning and by characters. */
 export const episodes = pgTable(
   'episodes',
@@ -256,11 +266,14 @@ export const episodes = pgTable(
     embedding: vector('embedding', { dimensions: EMBEDDING_SIZE }).notNull(),
     // The content's lexical index (db/search-vector.ts), written with the content.
     searchVector: tsvector('search_vector').notNull().default(sql`''::tsvector`),
+    // In the HNSW graph: set by the database (migration 0017), see inGraph.
+    inGraph: inGraph(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     index('episodes_user_conversation_idx').on(t.userId, t.conversationId),
-    index('episodes_embedding_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
+    index('episodes_embedding_idx').using('hnsw', t.embedding.op('vector_cosine_ops')).where(sql`${t.inGraph}`),
+    index('episodes_user_in_graph_idx').on(t.userId).where(sql`${t.inGraph}`),
     // Keyed by user and lexeme (btree_gin), so a lookup reads only that user's postings. Without the
     // pending list, a search never rescans other users' recent inserts.
     index('episodes_user_search_vector_idx').using('gin', t.userId, t.searchVector).with({ fastupdate: false }),
@@ -288,12 +301,14 @@ export const facts = pgTable(
     embedding: vector('embedding', { dimensions: EMBEDDING_SIZE }),
     // The content's lexical index (db/search-vector.ts), written with the content.
     searchVector: tsvector('search_vector').notNull().default(sql`''::tsvector`),
+    inGraph: inGraph(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('facts_user_status_idx').on(t.userId, t.status),
-    index('facts_embedding_idx').using('hnsw', t.embedding.op('vector_cosine_ops')),
+    index('facts_embedding_idx').using('hnsw', t.embedding.op('vector_cosine_ops')).where(sql`${t.inGraph}`),
+    index('facts_user_in_graph_idx').on(t.userId).where(sql`${t.inGraph}`),
     // As for episodes: per user and lexeme.
     index('facts_user_search_vector_idx').using('gin', t.userId, t.searchVector).with({ fastupdate: false }),
     // Whether a recalled fact replaced an older one is read with every search: by the replacement's id.

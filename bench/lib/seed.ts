@@ -12,8 +12,14 @@ import { filler, seededRandom, templates, vocabulary } from './synthetic';
 const BATCH = 500;
 // The same definitions as the migrations (db/schema.ts).
 const INDEXES = [
-  { name: 'episodes_embedding_idx', create: 'create index episodes_embedding_idx on episodes using hnsw (embedding vector_cosine_ops)' },
-  { name: 'facts_embedding_idx', create: 'create index facts_embedding_idx on facts using hnsw (embedding vector_cosine_ops)' },
+  {
+    name: 'episodes_embedding_idx',
+    create: 'create index episodes_embedding_idx on episodes using hnsw (embedding vector_cosine_ops) where in_graph',
+  },
+  {
+    name: 'facts_embedding_idx',
+    create: 'create index facts_embedding_idx on facts using hnsw (embedding vector_cosine_ops) where in_graph',
+  },
   {
     name: 'episodes_user_search_vector_idx',
     create: 'create index episodes_user_search_vector_idx on episodes using gin (user_id, search_vector) with (fastupdate = off)',

@@ -71,7 +71,11 @@ type FactSource = {
   excerpt: string | null;
 };
 
-export type PageFact = Omit<Fact, 'embedding' | 'searchVector'> & { sources: FactSource[]; sourceMessageIds: string[]; usedIn: FactUsage };
+export type PageFact = Omit<Fact, 'embedding' | 'searchVector' | 'inGraph'> & {
+  sources: FactSource[];
+  sourceMessageIds: string[];
+  usedIn: FactUsage;
+};
 
 const EXCERPT_CHARS = 160;
 

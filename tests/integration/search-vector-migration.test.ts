@@ -1,14 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { sql as query } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
-import type postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { migrationsFolder } from '@/db/migrate';
 import { openPostgres } from '@/db/postgres-url';
 import { searchVector } from '@/db/search-vector';
 import { cjkTerms } from '@/lib/text/search-terms';
-import { emptyDatabase } from '../support/own-database';
+import { applyMigration, emptyDatabase, migrateUpTo } from '../support/own-database';
 
 // The migration to full-text search computes each existing row's tsvector in SQL from its text and
 // the CJK entries of its old term array: the result must be what the application writes for the
@@ -17,12 +13,6 @@ import { emptyDatabase } from '../support/own-database';
 
 const MIGRATION = '0016_full_text_search.sql';
 
-async function apply(sql: postgres.Sql, file: string): Promise<void> {
-  for (const statement of readFileSync(path.join(migrationsFolder, file), 'utf8').split('--> statement-breakpoint')) {
-    await sql.unsafe(statement);
-  }
-}
-
 describe('migration 0016', () => {
   it("backfills each row's search vector exactly as the application writes it, then drops the old terms", {
     timeout: 120_000,
@@ -30,10 +20,7 @@ describe('migration 0016', () => {
     const database = await emptyDatabase('memlens_fts');
     const sql = openPostgres(database.url, { max: 1, onnotice: () => {} });
     try {
-      const files = readdirSync(migrationsFolder)
-        .filter((file) => file.endsWith('.sql'))
-        .sort();
-      for (const file of files.slice(0, files.indexOf(MIGRATION))) await apply(sql, file);
+      await migrateUpTo(sql, MIGRATION);
       // Texts with their terms as the old stemmer wrote them: stemmed words, then CJK words and bigrams.
       const old: Array<[string, string[]]> = [
         [
@@ -66,7 +53,7 @@ describe('migration 0016', () => {
         await sql`insert into facts (user_id, slot, content, value, search_terms) values (${user.id}, 'statement', ${content}, ${content}, ${terms})`;
       }
 
-      await apply(sql, MIGRATION);
+      await applyMigration(sql, MIGRATION);
 
       const db = drizzle(sql);
       for (const [content] of old) {

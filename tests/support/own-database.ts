@@ -1,7 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type postgres from 'postgres';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { closeDb } from '@/db/client';
 import { startEmbeddedDatabase } from '@/db/embedded';
-import { runMigrations } from '@/db/migrate';
+import { migrationsFolder, runMigrations } from '@/db/migrate';
 import { setEnv } from './app';
 import { newDatabaseOn } from './global-db';
 
@@ -30,4 +33,19 @@ export function withOwnDatabase(): void {
     setEnv({ DATABASE_URL: shared });
     await stop?.();
   });
+}
+
+/** Applies one migration file of db/migrations, statement by statement, as the migrator does. */
+export async function applyMigration(sql: postgres.Sql, file: string): Promise<void> {
+  for (const statement of readFileSync(path.join(migrationsFolder, file), 'utf8').split('--> statement-breakpoint')) {
+    await sql.unsafe(statement);
+  }
+}
+
+/** Applies every migration before `file`: the schema as the migration finds it. */
+export async function migrateUpTo(sql: postgres.Sql, file: string): Promise<void> {
+  const files = readdirSync(migrationsFolder)
+    .filter((name) => name.endsWith('.sql'))
+    .sort();
+  for (const name of files.slice(0, files.indexOf(file))) await applyMigration(sql, name);
 }
