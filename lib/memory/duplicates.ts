@@ -23,7 +23,8 @@ export type Duplicate = { item: ContextItem; of: ContextItem; part: 'whole' | 'm
  * was said.
  */
 export function duplicatesAmong(items: ContextItem[]): Duplicate[] {
-  const pairs = items.map((item) => ({
+  const pairs = items.map((item, index) => ({
+    index,
     item,
     pairs: wordPairs(said(item)),
     message: wordPairs(exchangePart(item, 'message')),
@@ -35,7 +36,7 @@ export function duplicatesAmong(items: ContextItem[]): Duplicate[] {
     if (a.pairs.size === 0) continue;
     const kept = pairs.filter((b, j) => j !== i && !dropped.has(b.item));
     const container = kept.find(
-      (b) => (pairs.indexOf(b) < i || (b.item.block === a.item.block && b.pairs.size > a.pairs.size)) && contained(a.pairs, b.pairs),
+      (b) => (b.index < i || (b.item.block === a.item.block && b.pairs.size > a.pairs.size)) && contained(a.pairs, b.pairs),
     );
     const acknowledgement = a.reply.size * 2 < a.message.size;
     const repeated =
@@ -43,7 +44,7 @@ export function duplicatesAmong(items: ContextItem[]): Duplicate[] {
         ? undefined
         : kept.find(
             (b) =>
-              pairs.indexOf(b) < i &&
+              b.index < i &&
               (contained(a.message, b.message) || (acknowledgement && b.item.block === 'facts' && contained(a.message, b.pairs))),
           );
     const of = container ?? repeated;
