@@ -6,8 +6,14 @@ DROP INDEX "episodes_embedding_idx";--> statement-breakpoint
 DROP INDEX "facts_embedding_idx";--> statement-breakpoint
 ALTER TABLE "episodes" ADD COLUMN "in_graph" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "facts" ADD COLUMN "in_graph" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+-- The backfill writes a new version of every row of a large user: without the lexical indexes,
+-- built again after it, it does not update them row by row.
+DROP INDEX "episodes_user_search_vector_idx";--> statement-breakpoint
+DROP INDEX "facts_user_search_vector_idx";--> statement-breakpoint
 UPDATE "episodes" SET "in_graph" = true WHERE "user_id" IN (SELECT "user_id" FROM "episodes" GROUP BY "user_id" HAVING count(*) > 2000);--> statement-breakpoint
 UPDATE "facts" SET "in_graph" = true WHERE "user_id" IN (SELECT "user_id" FROM "facts" GROUP BY "user_id" HAVING count(*) > 2000);--> statement-breakpoint
+CREATE INDEX "episodes_user_search_vector_idx" ON "episodes" USING gin ("user_id","search_vector") WITH (fastupdate=false);--> statement-breakpoint
+CREATE INDEX "facts_user_search_vector_idx" ON "facts" USING gin ("user_id","search_vector") WITH (fastupdate=false);--> statement-breakpoint
 CREATE INDEX "episodes_user_in_graph_idx" ON "episodes" USING btree ("user_id") WHERE "episodes"."in_graph";--> statement-breakpoint
 CREATE INDEX "facts_user_in_graph_idx" ON "facts" USING btree ("user_id") WHERE "facts"."in_graph";--> statement-breakpoint
 CREATE INDEX "episodes_embedding_idx" ON "episodes" USING hnsw ("embedding" vector_cosine_ops) WHERE "episodes"."in_graph";--> statement-breakpoint
