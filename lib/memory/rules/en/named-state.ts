@@ -5,9 +5,9 @@
  * of dwelling and the name follows "in"/"to", an employer when it speaks of work and the name follows "at"/"for"/"with"
  * or a joining verb. The topic is read from the whole sentence, so "I resigned from my old job and …" lends it.
  */
-import nlp from 'compromise';
 import type { Found } from '../fact-types';
 import { cleanEn } from './read';
+import { type Term, termsOf } from './tagged';
 import { isPastEn } from './tense';
 
 /** Base forms that make a sentence about where someone lives. */
@@ -25,17 +25,7 @@ const WORKING = new Set(
   ),
 );
 
-type Term = { text: string; normal: string; tags: string[]; lemma: string };
-
-function termsOf(text: string): Term[] {
-  const doc = nlp(text);
-  doc.compute('root');
-  return (doc.terms().json() as Array<{ terms: Array<{ text: string; normal: string; tags: string[]; root?: string }> }>).map(
-    ({ terms: [t] }) => ({ text: t.text, normal: t.normal, tags: t.tags, lemma: t.root || t.normal }),
-  );
-}
-
-const about = (terms: Term[], field: Set<string>) => terms.some((t) => field.has(t.lemma) || field.has(t.normal));
+const about = (terms: readonly Term[], field: Set<string>) => terms.some((t) => field.has(t.lemma) || field.has(t.normal));
 const isName = (t: Term, i: number) =>
   i > 0 && /^\p{Lu}/u.test(t.text) && !t.tags.includes('Pronoun') && !t.tags.includes('Date') && !t.tags.includes('Month');
 
@@ -43,7 +33,7 @@ const isName = (t: Term, i: number) =>
 const NAME_PARTICLE = /^(?:of|de|del|da|la|le|upon|on)$/i;
 
 /** The name after position `i` (several capitalised words, "of"/"de" inside), its value; null when none starts there. */
-function nameAt(terms: Term[], i: number): string | null {
+function nameAt(terms: readonly Term[], i: number): string | null {
   const words: string[] = [];
   for (let j = i; j < terms.length && (isName(terms[j], j) || (words.length > 0 && NAME_PARTICLE.test(terms[j].normal))); j++) {
     words.push(terms[j].text.replace(/[,.;:!?]+$/u, ''));
@@ -66,7 +56,7 @@ const SCENE = /^(?:after|before|since|following|despite|thanks to|at last|in the
 /** States whose past tense is the past ("I worked at Siemens", "we rented in Porto"); a change in the past holds now ("I joined Bolt"). */
 const STATES = new Set('live reside rent lease stay work be have own teach study'.split(' '));
 
-function pastState(clause: string, terms: Term[]): boolean {
+function pastState(clause: string, terms: readonly Term[]): boolean {
   const main = terms.find((t) => t.tags.includes('Verb') && !t.tags.includes('Auxiliary') && !t.tags.includes('Copula'));
   return main !== undefined && STATES.has(main.lemma) && isPastEn(clause);
 }
@@ -82,7 +72,7 @@ export function namedStateEn(said: string, sentence: string): Found[] | null {
   if (!/^(?:i|we)\b/i.test(clause) && !/\bmy first\b/i.test(clause) && !subjectIsTopic) return null;
   // Read again in the present by the tense reading, and kept as the past.
   if (pastState(clause, terms)) return null;
-  const context = sentence === clause ? terms : termsOf(sentence);
+  const context = termsOf(sentence);
   const home = about(context, DWELLING) && !about(terms, TRIP);
   const joins = terms.some((t) => JOIN.has(t.normal));
   const work = about(context, WORKING) || (joins && terms.some((t) => UNIT.has(t.lemma)));

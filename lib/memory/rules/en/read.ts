@@ -2,8 +2,8 @@
  * Reading English clauses: splitting a sentence into clauses that each keep their own subject, taking off
  * lead-ins, telling questions and requests apart, and the value helpers the slot patterns share.
  */
-import nlp from 'compromise';
 import { findDates } from '../relative-dates';
+import { type Term, termsOf } from './tagged';
 
 /** Words that place a statement in the present: taken out with the dates before the slot patterns read a clause. */
 export const PRESENT_EN = /\b(?:right now|now(?! that\b)|nowadays|these days|lately|currently|at the moment|at present)\b/gi;
@@ -17,9 +17,8 @@ const SPLIT = new RegExp(
   `\\s*[,;]?\\s+${CONNECTOR}\\s+(?=${FIRST_PERSON}\\b)|\\s*,\\s*(?=(?:${CONNECTOR}\\s+)?(?:now\\s+)?${FIRST_PERSON}\\b)`,
   'i',
 );
-type Tagged = { offset: { start: number; length: number }; terms: Array<{ normal: string; tags: string[] }> };
 
-const isVerb = (tags: string[]) => tags.includes('Verb') && !tags.includes('Noun') && !tags.includes('Gerund');
+const isVerb = (tags: readonly string[]) => tags.includes('Verb') && !tags.includes('Noun') && !tags.includes('Gerund');
 
 const TAKES = ['Preposition', 'Determiner', 'Noun', 'Pronoun', 'Value'];
 
@@ -27,42 +26,40 @@ const TAKES = ['Preposition', 'Determiner', 'Noun', 'Pronoun', 'Value'];
  * The first word that is not an adverb is a verb, as compromise reads it in its sentence. A bare form ("work",
  * "beef") must be followed by what a verb takes: "…chicken and beef again" joins two foods, "…and work at Aldi" a clause.
  */
-function verbFirst(terms: Tagged[]): boolean {
-  const at = terms.findIndex(({ terms: [t] }) => !t.tags.includes('Adverb'));
-  const first = terms[at]?.terms[0];
+function verbFirst(terms: readonly Term[]): boolean {
+  const at = terms.findIndex((t) => !t.tags.includes('Adverb'));
+  const first = terms[at];
   if (first === undefined || !isVerb(first.tags)) return false;
-  const next = terms[at + 1]?.terms[0];
+  const next = terms[at + 1];
   return !first.tags.includes('Infinitive') || (next !== undefined && TAKES.some((tag) => next.tags.includes(tag)));
 }
 
 /** "…, and (just) started at Siemens": a clause that starts with its verb (adverbs before it allowed). */
-const startsWithVerb = (clause: string) => verbFirst(nlp(clause).terms().json({ offset: true }) as Tagged[]);
+const startsWithVerb = (clause: string) => verbFirst(termsOf(clause));
 
 /** "I hope to build a family and put a roof over…": a bare verb after "and" shares the "to" or modal before it. */
 const MODAL = new Set(['to', 'will', 'would', 'gonna', 'can', 'could', 'should', 'must', 'might', 'may', 'shall']);
-function sharesModal(terms: Tagged[], and: number): boolean {
-  const next = terms.slice(and + 1).find(({ terms: [t] }) => !t.tags.includes('Adverb'))?.terms[0];
-  return next?.tags.includes('Infinitive') === true && terms.slice(0, and).some(({ terms: [t] }) => MODAL.has(t.normal));
+function sharesModal(terms: readonly Term[], and: number): boolean {
+  const next = terms.slice(and + 1).find((t) => !t.tags.includes('Adverb'));
+  return next?.tags.includes('Infinitive') === true && terms.slice(0, and).some((t) => MODAL.has(t.normal));
 }
 
 /** A clause split again where "and" is followed by a verb of its own ("I quit my job and started at Bolt"), read in context. */
 function splitAtVerbs(part: string): string[] {
-  const terms = nlp(part).terms().json({ offset: true }) as Tagged[];
-  const cuts = terms.flatMap((term, i) =>
-    term.terms[0].normal === 'and' && verbFirst(terms.slice(i + 1)) && !sharesModal(terms, i) ? [i] : [],
-  );
+  const terms = termsOf(part);
+  const cuts = terms.flatMap((term, i) => (term.normal === 'and' && verbFirst(terms.slice(i + 1)) && !sharesModal(terms, i) ? [i] : []));
   const out: string[] = [];
   let from = 0;
   for (const i of cuts) {
-    out.push(part.slice(from, terms[i].offset.start).replace(/[\s,]+$/u, ''));
-    from = terms[i + 1].offset.start;
+    out.push(part.slice(from, terms[i].start).replace(/[\s,]+$/u, ''));
+    from = terms[i + 1].start;
   }
   out.push(part.slice(from));
   return out.filter(Boolean);
 }
 
 function opensWithPastVerb(clause: string): boolean {
-  const first = (nlp(clause).terms().json() as Tagged[]).find(({ terms: [t] }) => !t.tags.includes('Adverb'))?.terms[0];
+  const first = termsOf(clause).find((t) => !t.tags.includes('Adverb'));
   // Sentence-first, compromise may read a past form as an order ("Picked up the keys"): its -ed ending tells.
   const past = first?.tags.includes('PastTense') || (first?.tags.includes('Verb') && /ed$/i.test(first.normal));
   return first !== undefined && past === true && isVerb(first.tags) && !first.tags.includes('Auxiliary');
@@ -70,7 +67,7 @@ function opensWithPastVerb(clause: string): boolean {
 
 /** Words with a past verb of their own are no lead-in: "just finished my first week" is the clause's own predicate. */
 function hasVerb(words: string): boolean {
-  return (nlp(words).terms().json() as Tagged[]).some(({ terms: [t] }) => t.tags.includes('PastTense') && !t.tags.includes('Auxiliary'));
+  return termsOf(words).some((t) => t.tags.includes('PastTense') && !t.tags.includes('Auxiliary'));
 }
 
 export function splitClauses(sentence: string): string[] {

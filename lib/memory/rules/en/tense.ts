@@ -3,9 +3,9 @@
  * the first verb's tense and form. A past state or habit ("I lived in", "I was a nurse", "I used to work at") is past;
  * the perfect ("I've lived here for years", "I've switched to") holds now, like the present and the future.
  */
-import nlp from 'compromise';
 import type { Reading } from '../fact-types';
 import { stripLead } from './read';
+import { documentOf } from './tagged';
 
 /** Words that say where the user comes from, whatever the tense: "I was born in", "I'm originally from", "my hometown". */
 const ORIGIN_EN = /\b(?:born|grew up|raised|brought up|originally|home ?town|birthplace|childhood|youth|teens|early years)\b/i;
@@ -23,7 +23,7 @@ export function pastAsPresentEn({ s }: Reading): string | null {
 export const isPastEn = (clause: string) => pastAsPresent(clause) !== null;
 
 function pastAsPresent(clause: string): string | null {
-  const doc = nlp(clause);
+  const doc = documentOf(clause);
   const verbs = doc.verbs();
   const verb = verbs.eq(0) as typeof verbs;
   const { tense = '', form = '' } =
