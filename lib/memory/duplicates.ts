@@ -30,23 +30,25 @@ export function duplicatesAmong(items: ContextItem[]): Duplicate[] {
     message: wordPairs(exchangePart(item, 'message')),
     reply: wordPairs(exchangePart(item, 'reply')),
   }));
+  // Which items hold a word pair: an item's shared pairs with every other are counted from its own
+  // pairs' postings, not by comparing it with each of them (the candidates run to a hundred).
+  const inWhole = postings(pairs.map((p) => p.pairs));
+  const inMessage = postings(pairs.map((p) => p.message));
   const dropped = new Set<ContextItem>();
   const found: Duplicate[] = [];
   for (const [i, a] of pairs.entries()) {
     if (a.pairs.size === 0) continue;
     const kept = pairs.filter((b, j) => j !== i && !dropped.has(b.item));
+    const whole = containedIn(a.pairs, inWhole);
     const container = kept.find(
-      (b) => (b.index < i || (b.item.block === a.item.block && b.pairs.size > a.pairs.size)) && contained(a.pairs, b.pairs),
+      (b) => (b.index < i || (b.item.block === a.item.block && b.pairs.size > a.pairs.size)) && whole.has(b.index),
     );
     const acknowledgement = a.reply.size * 2 < a.message.size;
+    const message = container || a.message.size < MESSAGE_PAIRS ? undefined : containedIn(a.message, inMessage);
+    const messageInWhole = message && acknowledgement ? containedIn(a.message, inWhole) : undefined;
     const repeated =
-      container || a.message.size < MESSAGE_PAIRS
-        ? undefined
-        : kept.find(
-            (b) =>
-              b.index < i &&
-              (contained(a.message, b.message) || (acknowledgement && b.item.block === 'facts' && contained(a.message, b.pairs))),
-          );
+      message &&
+      kept.find((b) => b.index < i && (message.has(b.index) || (b.item.block === 'facts' && messageInWhole?.has(b.index) === true)));
     const of = container ?? repeated;
     if (of) {
       dropped.add(a.item);
@@ -54,6 +56,26 @@ export function duplicatesAmong(items: ContextItem[]): Duplicate[] {
     }
   }
   return found;
+}
+
+/** For each word pair, the places of the sets that hold it. */
+function postings(sets: Array<Set<string>>): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  for (const [place, set] of sets.entries()) {
+    for (const pair of set) {
+      const list = index.get(pair);
+      if (list) list.push(place);
+      else index.set(pair, [place]);
+    }
+  }
+  return index;
+}
+
+/** The places of the sets in `index` that hold most of `small` (contained: CONTAINED of its pairs). */
+function containedIn(small: Set<string>, index: Map<string, number[]>): Set<number> {
+  const shared = new Map<number, number>();
+  for (const pair of small) for (const place of index.get(pair) ?? []) shared.set(place, (shared.get(place) ?? 0) + 1);
+  return new Set([...shared].filter(([, count]) => count / small.size >= CONTAINED).map(([place]) => place));
 }
 
 /** A line of the summary that another item sent says, and that item. */
