@@ -1,3 +1,4 @@
+import { generateText } from 'ai';
 import { z } from 'zod';
 import { createConversation } from '@/db/conversations';
 import { createGuestUser } from '@/db/users';
@@ -39,6 +40,8 @@ export type ScenarioResult = {
   id: string;
   pass: boolean;
   missing: string[];
+  /** With `reply`: the chat model's reply to the probe's context, and which of the expected values it holds. */
+  reply?: { text: string; expected: ExpectedInReply[] };
   retrievalQuery: string;
   rewriteReason: string;
   facts: string[];
@@ -46,8 +49,15 @@ export type ScenarioResult = {
   tokens: number;
 };
 
-/** Each scenario gets a fresh user; its conversations are imported in order, then the probe's context is assembled. */
-export async function runScenarios(file: ScenarioFile): Promise<ScenarioResult[]> {
+/** An expected value (`context_contains`, `facts_present`): whether the context holds it, and whether the reply does. */
+type ExpectedInReply = { value: string; inContext: boolean; inReply: boolean };
+
+/**
+ * Each scenario gets a fresh user; its conversations are imported in order, then the probe's context
+ * is assembled. With `reply`, the chat model (the offline one, or the configured one) also answers
+ * the probe from exactly that context, and the expected values are looked for in its reply.
+ */
+export async function runScenarios(file: ScenarioFile, options: { reply?: boolean } = {}): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   for (const scenario of file.scenarios) {
     const user = await createGuestUser();
@@ -75,10 +85,23 @@ export async function runScenarios(file: ScenarioFile): Promise<ScenarioResult[]
       }),
       ...(expect.facts_present ?? []).filter((s) => !facts.some((f) => f.includes(s))).map((s) => `no active fact given holds "${s}"`),
     ];
+    const reply = options.reply ? await replyTo(state) : undefined;
     results.push({
       id: scenario.id,
       pass: missing.length === 0,
       missing,
+      ...(reply === undefined
+        ? {}
+        : {
+            reply: {
+              text: reply,
+              expected: [...(expect.context_contains ?? []), ...(expect.facts_present ?? [])].map((value) => ({
+                value,
+                inContext: text.includes(value),
+                inReply: reply.includes(value),
+              })),
+            },
+          }),
       retrievalQuery: state.retrieval.query,
       rewriteReason: state.retrieval.reason,
       facts,
@@ -89,14 +112,48 @@ export async function runScenarios(file: ScenarioFile): Promise<ScenarioResult[]
   return results;
 }
 
+/** The chat model's reply to exactly the assembled context, as a chat turn would send it. */
+async function replyTo(state: Awaited<ReturnType<typeof previewContext>>): Promise<string> {
+  const { text } = await generateText({ model: state.models.chat, instructions: state.system, messages: state.messages, maxRetries: 0 });
+  return text;
+}
+
+/**
+ * Of the expected values the contexts hold, the share the replies hold too; and the share of all
+ * expected values in the replies. Null when there is nothing to count.
+ */
+export function replyRates(results: ScenarioResult[]) {
+  const expected = results.flatMap((r) => r.reply?.expected ?? []);
+  const inContext = expected.filter((e) => e.inContext);
+  const rate = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+  return {
+    expected: expected.length,
+    inContext: inContext.length,
+    inReplyWhenInContext: rate(inContext.filter((e) => e.inReply).length, inContext.length),
+    inReply: rate(expected.filter((e) => e.inReply).length, expected.length),
+  };
+}
+
 /** Non-overlapping occurrences of `part` in `text`. */
 export function occurrences(text: string, part: string): number {
   return text.split(part).length - 1;
 }
 
 export function formatTable(results: ScenarioResult[]): string {
-  const rows = results.map((r) => [r.id, r.pass ? 'pass' : 'FAIL', String(r.tokens), r.missing.join('; ') || '-']);
-  const header = ['scenario', 'result', 'tokens', 'missing'];
+  const replies = results.some((r) => r.reply);
+  const missedInReply = (r: ScenarioResult) =>
+    (r.reply?.expected ?? [])
+      .filter((e) => e.inContext && !e.inReply)
+      .map((e) => e.value)
+      .join('; ') || '-';
+  const rows = results.map((r) => [
+    r.id,
+    r.pass ? 'pass' : 'FAIL',
+    String(r.tokens),
+    r.missing.join('; ') || '-',
+    ...(replies ? [missedInReply(r)] : []),
+  ]);
+  const header = ['scenario', 'result', 'tokens', 'missing', ...(replies ? ['in the context, not in the reply'] : [])];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runScenarios, type ScenarioFile, scenarioFileSchema } from '@/lib/eval/scenarios';
+import { formatTable, replyRates, runScenarios, type ScenarioFile, scenarioFileSchema } from '@/lib/eval/scenarios';
 
 // The project's own scenarios (same kinds as the shared visible file, other strings) always run;
 // the shared file runs where ../shared exists (CI and this workspace), and is skipped with a notice elsewhere.
@@ -71,3 +71,44 @@ holdAtFloor('fact changes check (held out)', 'tests/fixtures/scenarios-fact-chan
 // A third set of changes in new words, written last: 6 of 10 passed on its first run (new homes and employers said
 // without a subject, or with the work as the subject, were missed); the general mechanisms for those came after.
 holdAtFloor('fact changes, written last', 'tests/fixtures/scenarios-fact-changes-unseen.json', 9);
+
+describe('the scenario runner with replies', () => {
+  it("has the chat model answer each probe from its context, and counts the expected values in its reply beside the context's", async () => {
+    const results = await runScenarios(
+      {
+        format: 'memory-scenarios/1',
+        scenarios: [
+          {
+            id: 'reply-kayak',
+            conversations: [
+              [
+                { role: 'user', content: 'My kayak is a bright orange Dagger Katana.' },
+                { role: 'assistant', content: 'Nice boat.' },
+              ],
+            ],
+            probe: { conversation: 'new', message: 'Which kayak do I paddle?' },
+            expect: { context_contains: ['Dagger Katana'] },
+          },
+          {
+            id: 'reply-absent',
+            conversations: [
+              [
+                { role: 'user', content: 'I grow chillies on the balcony.' },
+                { role: 'assistant', content: 'Spicy.' },
+              ],
+            ],
+            probe: { conversation: 'new', message: 'What is my sister called?' },
+            expect: { context_contains: ['Philippa'] },
+          },
+        ],
+      },
+      { reply: true },
+    );
+    const [kayak, absent] = results;
+    expect(kayak.reply?.text).toContain('Dagger Katana');
+    expect(kayak.reply?.expected).toEqual([{ value: 'Dagger Katana', inContext: true, inReply: true }]);
+    expect(absent.reply?.expected).toEqual([{ value: 'Philippa', inContext: false, inReply: false }]);
+    expect(replyRates(results)).toEqual({ expected: 2, inContext: 1, inReplyWhenInContext: 1, inReply: 0.5 });
+    expect(formatTable(results)).toContain('in the context, not in the reply');
+  });
+});
