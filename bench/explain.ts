@@ -58,7 +58,7 @@ const report = await withDatabase(
     // Which tables a statement reads: the three recalls are sent at once, so the moment a statement
     // was sent does not tell which step sent it.
     const tableNames = (Object.values(schema) as unknown[]).flatMap((value) => (is(value, PgTable) ? [getTableName(value)] : []));
-    const stepAt = (statement: Sent) => {
+    const tablesRead = (statement: Sent) => {
       const read = tableNames.filter((name) => new RegExp(`\\b(?:from|join)\\s+"?${name}"?\\b`, 'u').test(statement.sql));
       return `reads ${read.join(', ') || 'no table'}`;
     };
@@ -68,9 +68,9 @@ const report = await withDatabase(
       const plan = await sql.unsafe(`explain (analyze, buffers) ${statement.sql}`, statement.parameters as never[]);
       const text = plan.map((row) => Object.values(row)[0] as string).join('\n');
       const total = /Execution Time: ([\d.]+) ms/u.exec(text)?.[1] ?? '?';
-      progress(`statement ${i + 1} (${stepAt(statement)}): ${total} ms`);
+      progress(`statement ${i + 1} (${tablesRead(statement)}): ${total} ms`);
       sections.push(
-        `### Statement ${i + 1}: ${stepAt(statement)}, ${total} ms\n\n\`\`\`sql\n${statement.sql.trim()}\n\`\`\`\n\n\`\`\`\n${elideVectors(text)}\n\`\`\``,
+        `### Statement ${i + 1}: ${tablesRead(statement)}, ${total} ms\n\n\`\`\`sql\n${statement.sql.trim()}\n\`\`\`\n\n\`\`\`\n${elideVectors(text)}\n\`\`\``,
       );
     }
     const profiled = Number(values.profile) > 0 ? await profile(Number(values.profile), () => previewContext(scope, question)) : [];

@@ -2,7 +2,7 @@ import type { AppConfig } from '@/lib/config';
 import { DomainError } from '@/lib/errors';
 import type { BlockLimit, BlockName, BudgetItem } from './budget';
 import { basePrompt, CITATION_INSTRUCTIONS } from './context-layout';
-import { countTokens, MESSAGE_OVERHEAD_TOKENS, type ModelLimits, modelLimits, REPLY_PRIMING_TOKENS } from './tokens';
+import { countTokens, MESSAGE_OVERHEAD_TOKENS, type ModelLimits, modelLimits, REPLY_PRIMING_TOKENS, type TokenCounter } from './tokens';
 
 /**
  * The budget policy every step of the chain reads: each block's share of the context budget, the
@@ -21,7 +21,7 @@ export function requiredLines(
   config: AppConfig,
   limits: ModelLimits,
   question: { id: string; content: string },
-  count = (text: string) => countTokens(text, limits.encoding),
+  count: TokenCounter = (text) => countTokens(text, limits.encoding),
 ) {
   return [
     { key: 'system:prompt', tokens: count(basePrompt(config)), reason: 'system prompt' },

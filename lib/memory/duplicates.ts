@@ -88,12 +88,14 @@ export type SaidElsewhere = { line: number; of: ContextItem };
  * said elsewhere is sent whole.
  */
 export function summaryLinesSaidElsewhere(summary: ContextItem, sent: ContextItem[]): SaidElsewhere[] {
-  const others = sent.filter((item) => item.key !== summary.key).map((item) => ({ item, pairs: wordPairs(said(item)) }));
+  const others = sent.filter((item) => item.key !== summary.key);
+  const index = postings(others.map((item) => wordPairs(said(item))));
   const lines = summaryLines(summary.text);
   const found = lines.flatMap((line, i) => {
     const pairs = wordPairs(withoutLabels(line));
-    const of = pairs.size === 0 ? undefined : others.find((other) => contained(pairs, other.pairs));
-    return of ? [{ line: i, of: of.item }] : [];
+    const holding = pairs.size === 0 ? undefined : containedIn(pairs, index);
+    const of = others.find((_, place) => holding?.has(place));
+    return of ? [{ line: i, of }] : [];
   });
   return found.length < lines.filter((line) => line.trim() !== '').length ? found : [];
 }
@@ -122,10 +124,4 @@ function wordPairs(text: string): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i + 1 < all.length; i++) out.add(`${all[i]} ${all[i + 1]}`);
   return out;
-}
-
-function contained(small: Set<string>, large: Set<string>): boolean {
-  let shared = 0;
-  for (const pair of small) if (large.has(pair)) shared++;
-  return shared / small.size >= CONTAINED;
 }

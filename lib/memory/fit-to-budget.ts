@@ -4,7 +4,7 @@ import { assertQuestionFits, blockLimits, lendUnusedShares, requiredLines } from
 import { type ListedBlock, memoryLine, SECTION_HEADERS } from './context-layout';
 import { type Duplicate, duplicatesAmong, summaryLines, summaryLinesSaidElsewhere } from './duplicates';
 import { type BudgetReport, type ContextItem, type NumberedItem, step, type TurnState } from './state';
-import { MESSAGE_OVERHEAD_TOKENS, memoizedTokenCounter, modelLimits } from './tokens';
+import { MESSAGE_OVERHEAD_TOKENS, memoizedTokenCounter, modelLimits, type TokenCounter } from './tokens';
 
 /**
  * Chooses what fits: facts, summary, episodes, then the recent window newest first, each block within
@@ -21,8 +21,6 @@ import { MESSAGE_OVERHEAD_TOKENS, memoizedTokenCounter, modelLimits } from './to
 const KIND_NAMES = { fact: 'a fact', summary: 'the summary', episode: 'an earlier exchange', history: 'a recent message' } as const;
 
 type Reads = 'config' | 'models' | 'question' | 'history' | 'summaryCovers' | 'candidates';
-/** The tokens of a text in the model's encoding, each text counted once a turn (memoizedTokenCounter). */
-type TokenCounter = (text: string) => number;
 
 export const fitToBudgetStep = step({
   name: 'fit_to_budget',

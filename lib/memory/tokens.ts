@@ -15,11 +15,14 @@ export function countTokens(text: string, encoding: Encoding): number {
   return (encoding === 'cl100k_base' ? cl100k : o200k).countTokens(text);
 }
 
+/** The tokens of a text in one encoding. */
+export type TokenCounter = (text: string) => number;
+
 /**
  * countTokens with a memory of the texts it has counted: fitting a budget prices the same lines
  * again on every pass (an item set aside, the summary shortened), and encoding is the costly part.
  */
-export function memoizedTokenCounter(encoding: Encoding): (text: string) => number {
+export function memoizedTokenCounter(encoding: Encoding): TokenCounter {
   const counted = new Map<string, number>();
   return (text) => {
     let tokens = counted.get(text);
