@@ -5,12 +5,22 @@ import { ChatPage, textIn } from './pages/chat-page';
 import { MemoryApi } from './pages/memory-api';
 
 // Every test gets a fresh browser context, hence a fresh guest session with no conversations.
-// The server runs the built-in offline model with 60 ms between words (a reply repeats the question, so a long question streams for a few seconds).
+// The server runs the built-in offline model with 60 ms between words. It acknowledges a statement in two
+// words and answers a question by quoting what it was told: asked about a long statement, it streams for seconds.
 
 // How the offline model answers a question nothing in its context answers (no disclaimer: the badge says it is offline).
-const UNANSWERED = "I don't know yet";
-const LONG_QUESTION =
-  'Tell me everything about lighthouses: their history, how the lamps and lenses work, who kept them, and which famous ones still stand.';
+const UNANSWERED = "Nothing you've told me answers that yet.";
+const ACKNOWLEDGED = 'Got it.';
+const LIGHTHOUSES =
+  'Over the years I have climbed the lighthouse at Hook Head in Ireland, the striped tower at Cape Hatteras, the stone light on Île Vierge in Brittany and the slim white column at Slettnes in the far north of Norway.';
+const ASK_ABOUT_LIGHTHOUSES = 'Which lighthouses have I climbed?';
+
+/** Tells the offline model a long statement and waits until memory has taken it in, so every answer about it reads the same context. */
+async function tellAboutLighthouses(chat: ChatPage, memory: MemoryApi) {
+  await chat.exchange(LIGHTHOUSES);
+  await expect(textIn(chat.assistantMessages.last())).toHaveText(ACKNOWLEDGED);
+  await memory.waitToSettle();
+}
 
 /** Waits until the reply being streamed shows at least `chars` characters. */
 async function waitForText(reply: Locator, chars: number) {
@@ -28,13 +38,19 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page,
   await page.waitForURL(/\/c\/[0-9a-f-]{36}$/);
   const conversationId = page.url().split('/c/')[1];
 
-  // The offline model repeats the question in its answer: a long question streams long enough to watch.
+  // A question nothing answers yet gets one short sentence, with no disclaimer.
   const question = 'What is the capital of Portugal, which river runs through it to the Atlantic, and when was its great earthquake?';
-  await chat.send(question);
-  await expect(chat.userMessages).toHaveCount(1);
+  await chat.exchange(question);
   await expect(textIn(chat.userMessages.first())).toHaveText(question);
+  const unanswered = chat.assistantMessages.first();
+  await expect(textIn(unanswered)).toHaveText(UNANSWERED);
+  const unansweredId = await unanswered.getAttribute('data-message-id');
 
-  const reply = chat.assistantMessages.first();
+  // Told something long, it answers a question about it by quoting it: long enough to watch it stream.
+  await tellAboutLighthouses(chat, memory);
+  await chat.send(ASK_ABOUT_LIGHTHOUSES);
+  await expect(chat.userMessages).toHaveCount(3);
+  const reply = chat.assistantMessages.nth(2);
   await expect(reply).toHaveAttribute('data-status', 'streaming');
   // Every length the text takes while the reply streams, seen in the page: a read from here can land after the end on a busy machine.
   await reply.evaluate((element) => {
@@ -55,7 +71,7 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page,
     2,
   );
   const fullText = await textIn(reply).innerText();
-  expect(fullText.startsWith(UNANSWERED)).toBe(true);
+  expect(fullText).toContain(LIGHTHOUSES.replace(/\.$/u, ''));
   expect(fullText).not.toMatch(/offline|API key|OPENAI/iu);
   await expect(page.getByTestId('offline-badge')).toBeVisible();
   await expect(page.getByTestId('offline-badge')).toHaveText(/offline model/i);
@@ -63,32 +79,33 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page,
   // The conversation took its title from the first question (cut at a word boundary when long).
   await expect(page.getByTestId('conversation-item').first()).toContainText(question.slice(0, 40));
 
-  const userId = await chat.userMessages.first().getAttribute('data-message-id');
+  const userId = await chat.userMessages.nth(2).getAttribute('data-message-id');
   expect(userId).toMatch(UUID);
 
   await page.reload();
-  await expect(chat.messages).toHaveCount(2);
-  await expect(chat.userMessages.first()).toHaveAttribute('data-message-id', userId!);
+  await expect(chat.messages).toHaveCount(6);
+  await expect(chat.userMessages.nth(2)).toHaveAttribute('data-message-id', userId!);
   await expect(textIn(chat.userMessages.first())).toHaveText(question);
+  await expect(textIn(chat.userMessages.nth(2))).toHaveText(ASK_ABOUT_LIGHTHOUSES);
   await expect(reply).toHaveAttribute('data-message-id', streamingId!);
   await expect(reply).toHaveAttribute('data-status', 'complete');
   await expect(textIn(reply)).toHaveText(fullText);
   await expect(page.getByTestId('offline-badge')).toBeVisible();
 
   const stored = await memory.storedMessages(conversationId);
-  expect(stored.map((m) => [m.id, m.role, m.status])).toEqual([
-    [userId, 'user', 'complete'],
-    [streamingId, 'assistant', 'complete'],
-  ]);
-  expect(stored[1].replyTo).toBe(userId);
-  expect(stored[1].content).toContain(fullText.slice(0, 60));
+  expect(stored.map((m) => m.status)).toEqual(Array(6).fill('complete'));
+  expect(stored[1]).toMatchObject({ id: unansweredId, content: UNANSWERED });
+  expect(stored[4]).toMatchObject({ id: userId, role: 'user' });
+  expect(stored[5]).toMatchObject({ id: streamingId, role: 'assistant', replyTo: userId });
+  expect(stored[5].content).toContain(fullText.slice(0, 60));
 });
 
 test('Stop keeps the partial reply as incomplete, and Retry answers again', async ({ page, chat, memory }) => {
   const conversationId = await chat.newConversation();
-  await chat.send(LONG_QUESTION);
+  await tellAboutLighthouses(chat, memory);
+  await chat.send(ASK_ABOUT_LIGHTHOUSES);
 
-  const reply = chat.assistantMessages.first();
+  const reply = chat.assistantMessages.nth(1);
   await waitForText(reply, 20);
   await page.getByTestId('stop').click();
 
@@ -104,17 +121,17 @@ test('Stop keeps the partial reply as incomplete, and Retry answers again', asyn
   await expect(stored.getByTestId('message-status')).toHaveText('Stopped');
   const partial = (await textIn(stored).innerText()).trim();
   expect(partial.length).toBeGreaterThan(0);
-  expect(partial.startsWith(UNANSWERED)).toBe(true);
+  expect(partial.startsWith('You told me')).toBe(true);
 
   const rows = await memory.storedMessages(conversationId);
-  expect(rows).toHaveLength(2);
-  expect(rows[1]).toMatchObject({ id: replyId, role: 'assistant', status: 'incomplete' });
-  expect(rows[1].content.length).toBeGreaterThan(0);
+  expect(rows).toHaveLength(4);
+  expect(rows[3]).toMatchObject({ id: replyId, role: 'assistant', status: 'incomplete' });
+  expect(rows[3].content.length).toBeGreaterThan(0);
 
   // Retry rewrites the stopped reply in place (same id) with a complete one to the same question.
   await page.getByTestId('retry').click();
-  await expect(chat.messages).toHaveCount(2);
-  const retried = chat.assistantMessages.first();
+  await expect(chat.messages).toHaveCount(4);
+  const retried = chat.assistantMessages.nth(1);
   await expect(retried).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
   await expect(retried).toHaveAttribute('data-message-id', replyId!);
   const full = (await textIn(retried).innerText()).trim();
@@ -131,18 +148,17 @@ test('Stop keeps the partial reply as incomplete, and Retry answers again', asyn
   await expect(earlier).toHaveAttribute('data-attempt', '1');
   await expect(earlier).toHaveAttribute('data-status', 'incomplete');
   await expect(earlier).toContainText('Stopped');
-  await expect(earlier).toContainText('Tell me everything about lighthouses');
+  await expect(earlier).toContainText('Hook Head');
   await page.mouse.move(0, 0);
   await page.screenshot({ path: artifactPath('retry-attempts.png') });
 });
 
-test('closing the tab mid-stream leaves the partial reply stored as incomplete', async ({ page, context, chat }) => {
+test('closing the tab mid-stream leaves the partial reply stored as incomplete', async ({ page, context, chat, memory }) => {
   const conversationId = await chat.newConversation();
   const url = page.url();
-  await chat.send(
-    'Describe the water cycle in detail: evaporation from the oceans, clouds forming, rain and snow falling, and rivers carrying it back to the sea.',
-  );
-  const reply = chat.assistantMessages.first();
+  await tellAboutLighthouses(chat, memory);
+  await chat.send(ASK_ABOUT_LIGHTHOUSES);
+  const reply = chat.assistantMessages.nth(1);
   await waitForText(reply, 20);
   const replyId = await reply.getAttribute('data-message-id');
   await page.close();
@@ -164,15 +180,15 @@ test('closing the tab mid-stream leaves the partial reply stored as incomplete',
 
   await expect(stored.getByTestId('message-status')).toHaveText('Stopped');
   const partial = (await textIn(stored).innerText()).trim();
-  expect(partial.startsWith(UNANSWERED)).toBe(true);
+  expect(partial.startsWith('You told me')).toBe(true);
   const rows = await new MemoryApi(again).storedMessages(conversationId);
-  expect(rows).toHaveLength(2);
-  expect(rows[1]).toMatchObject({ id: replyId, status: 'incomplete' });
-  expect(rows[1].content.length).toBeGreaterThan(0);
+  expect(rows).toHaveLength(4);
+  expect(rows[3]).toMatchObject({ id: replyId, status: 'incomplete' });
+  expect(rows[3].content.length).toBeGreaterThan(0);
 
   // The kept text is the start of what a full reply says: Retry shows the whole of it.
   await again.getByTestId('retry').click();
-  const full = new ChatPage(again).assistantMessages.first();
+  const full = new ChatPage(again).assistantMessages.nth(1);
   await expect(full).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
   const fullText = (await textIn(full).innerText()).trim();
   expect(partial.length).toBeLessThan(fullText.length);
@@ -198,7 +214,8 @@ test('editing the first question replaces everything after it', async ({ page, c
   await expect(chat.assistantMessages).toHaveCount(1);
   const reply = chat.assistantMessages.first();
   await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
-  await expect(textIn(reply)).toContainText(edited);
+  // Nothing of the edited-away statement answers any more.
+  await expect(textIn(reply)).toHaveText(UNANSWERED);
   await expect(chat.userMessages.first()).toHaveAttribute('data-message-id', firstId!);
   await expect(textIn(chat.userMessages.first())).toHaveText(edited);
   const replyId = await reply.getAttribute('data-message-id');
@@ -287,7 +304,7 @@ test('a reply that fails mid-stream shows the error, and Retry answers again', a
   const reply = chat.assistantMessages.first();
   await expect(reply).toHaveAttribute('data-status', 'failed');
   await expect(reply.getByTestId('message-error')).toHaveText(failure);
-  expect((await textIn(reply).innerText()).startsWith("I don't")).toBe(true);
+  expect((await textIn(reply).innerText()).startsWith('Nothing')).toBe(true);
   const failedId = await reply.getAttribute('data-message-id');
   expect(failedId).toMatch(UUID);
   await expect(page.getByTestId('retry')).toHaveCount(1);

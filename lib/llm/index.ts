@@ -38,10 +38,12 @@ export function getModels(): Models {
 
   let models: Models;
   if (config.offline) {
+    const embedding = builtInEmbedder(config);
     models = {
-      chat: createOfflineModel({ chunkDelayMs: config.OFFLINE_STREAM_DELAY_MS }),
+      // The offline model judges which evidence answers with the same embedder the memory searches with.
+      chat: createOfflineModel({ chunkDelayMs: config.OFFLINE_STREAM_DELAY_MS, embedding }),
       memory: null,
-      embedding: builtInEmbedder(config),
+      embedding,
       embeddingDimensions: config.EMBEDDING_DIMENSIONS,
       chatModelId: OFFLINE_MODEL_ID,
       offline: true,

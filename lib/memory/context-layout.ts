@@ -1,5 +1,5 @@
 import type { AppConfig } from '@/lib/config';
-import { memoryLine } from './memory-line';
+import { type ListedBlock, memoryLine, SECTION_HEADERS } from './memory-line';
 import { FORGOTTEN } from './redaction';
 import type { NumberedItem } from './state';
 
@@ -11,13 +11,8 @@ export { memoryLine } from './memory-line';
  * tokens of the pieces add up exactly to the tokens of the whole prompt (the tokenizer never merges
  * across such a boundary).
  */
-export type ListedBlock = 'facts' | 'summary' | 'episodes';
-
-export const SECTION_HEADERS: Record<ListedBlock, string> = {
-  facts: 'What the user has told you about themselves (across conversations):\n',
-  summary: 'Summary of the earlier part of this conversation:\n',
-  episodes: 'Earlier turns that may be relevant:\n',
-};
+export type { ListedBlock } from './memory-line';
+export { SECTION_HEADERS } from './memory-line';
 
 /**
  * Memory is data, not instructions: an edited fact or summary may say anything, including

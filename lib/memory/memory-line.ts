@@ -21,3 +21,12 @@ export function parseMemoryLine(line: string): { n: number; text: string } | und
   if (!match) return undefined;
   return { n: Number(match[1]), text: JSON.parse(match[2]) as string };
 }
+
+/** The blocks of memory items the system prompt lists, each under its header. */
+export type ListedBlock = 'facts' | 'summary' | 'episodes';
+
+export const SECTION_HEADERS: Record<ListedBlock, string> = {
+  facts: 'What the user has told you about themselves (across conversations):\n',
+  summary: 'Summary of the earlier part of this conversation:\n',
+  episodes: 'Earlier turns that may be relevant:\n',
+};

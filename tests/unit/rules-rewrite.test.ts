@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerFromContext } from '@/lib/llm/offline-model';
+import { acknowledgement } from '@/lib/llm/offline-answer';
 import { absolutizeRelativeDates } from '@/lib/memory/rules/relative-dates';
 import { detectRewriteTrigger, type RecentTurn, rewriteOffline } from '@/lib/memory/rules/rewrite';
 
@@ -133,8 +133,8 @@ describe("rewriteOffline: carrying the salient terms of the user's turns", () =>
   });
 });
 
-// What the offline model really replies to a statement: an echo of the user's words.
-const noted = (text: string) => answerFromContext([{ role: 'user', content: [{ type: 'text', text }] }]);
+// What the offline model really replies to a statement.
+const noted = acknowledgement;
 
 const enDirectorThenNeighbour: RecentTurn[] = [
   { role: 'user', content: 'Last weekend I went to a retrospective of films directed by Agnès Varda.' },

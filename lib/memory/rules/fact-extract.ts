@@ -8,6 +8,7 @@
  * 我妈妈…) only tells who the user's people and pets are. Pure: the only clock is `now`, dates are UTC.
  */
 import { english } from './en';
+import { opensWithCommand } from './en/read';
 import { type FactCandidate, type FactSlot, type Found, isChinese, type Language, type Reading } from './fact-types';
 import { findDates } from './relative-dates';
 import { chinese } from './zh';
@@ -134,4 +135,17 @@ export function readClause(clause: string): string {
   const raw = language.normalise(language.clauses(clause)[0] ?? clause);
   const dates = findDates(raw, new Date(0));
   return withoutTimes(raw, [...dates, ...presentWords(language, raw, dates)]);
+}
+
+/** Whether a message asks something, a question or a request, in any of its sentences: the offline model answers those. */
+export function asksSomething(text: string): boolean {
+  if (/[?？]/u.test(text)) return true;
+  return text
+    .split(/[.!…。！；;\n]+/u)
+    .map((sentence) => sentence.trim())
+    .some((sentence) => {
+      if (sentence === '') return false;
+      if (isChinese(sentence)) return chinese.clauses(sentence).some(chinese.asks);
+      return opensWithCommand(sentence) || english.clauses(sentence).some(english.asks);
+    });
 }

@@ -201,3 +201,8 @@ export function splitListEn(value: string): string[] {
 export const PRONOUN_OBJECT =
   /^(?:it|this|that|these|those|you|your|yours|him|her|them|what|how|when|the way|the idea|the fact|i|we|he|she|they|myself|everything|anything|nothing|something|so|doing that|doing this)\b/i;
 export const MENTIONS_ASSISTANT = /\b(?:you|your|yours|u|ur|chatgpt|assistant)\b/i;
+
+/** A sentence that opens with a verb in its bare form, no subject before it, tells the listener to do something: "Plan a dinner for me." */
+export function opensWithCommand(sentence: string): boolean {
+  return termsOf(sentence.trim())[0]?.tags.includes('Imperative') ?? false;
+}

@@ -1,0 +1,201 @@
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
+import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
+import { asksSomething, extractFactCandidates } from '@/lib/memory/rules/facts';
+import { SINGLE_VALUED_SLOTS } from '@/lib/memory/rules/fact-types';
+import { rewriteOffline } from '@/lib/memory/rules/rewrite';
+import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
+import { contentFeatures, isCjk } from './text-features';
+
+export { NO_ANSWER, textOf } from './offline-evidence';
+
+/** How alike a question is to each text, in [-1, 1]: cosine of the embedder's vectors. */
+export type Similarity = (question: string, texts: string[]) => Promise<number[]>;
+
+const ACKNOWLEDGED = { en: 'Got it.', zh: '好的，记下了。' };
+// Said before evidence that is only weakly like the question: the closest thing, not an answer.
+const UNSURE = { en: "I'm not sure this answers it. ", zh: '我不确定，最接近的是：' };
+
+const ASSISTANT_PRIOR = -0.08;
+// Below this likeness nothing in the context is taken to answer the question.
+const FLOOR = 0.2;
+const MARGIN = 0.25;
+const MAX_BESIDE = 2;
+// The newest of the user's statements in the window is the likeliest thing a question points at.
+const AGE_STEP = 0.01;
+const RANK_WEIGHT = 0.06;
+
+/**
+ * The offline model's reply to a prompt: for a question, the words of the evidence in its context
+ * that answer it best, cited [n]; for a statement, a short acknowledgement.
+ */
+export async function answerFromContext(prompt: LanguageModelV4Prompt, similarity: Similarity): Promise<string> {
+  const messages = prompt.filter((m) => m.role !== 'system');
+  const question = [...messages].reverse().find((m) => m.role === 'user');
+  const questionText = question ? textOf(question.content).trim() : '';
+  const language = languageOf(questionText);
+  const forgetting = forgetReply(questionText, language);
+  if (forgetting) return forgetting;
+  if (!asksSomething(questionText)) return acknowledgement(questionText);
+
+  const earlier = messages.filter((m) => m !== question);
+  const system = prompt.filter((m) => m.role === 'system').map((m) => textOf(m.content));
+  const evidence = fullest(current([...system.flatMap(memoryEvidence), ...windowEvidence(earlier)]));
+  const ranked = await rank(questionText, earlier, evidence, similarity);
+  const best = ranked[0];
+  // Weakly alike, a memory item is still what the memory judged closest, worth showing as that; a line of the window is not.
+  if (!best || (!best.related && best.evidence.block === 'window')) return NO_ANSWER[language];
+  const quoted = [best, ...(await alsoQuoted(questionText, best, ranked, similarity))];
+  const quotes = quoted.map((r, i) => quote(r.evidence, language, i > 0));
+  return (best.related ? '' : UNSURE[language]) + quotes.join(language === 'zh' ? '' : ' ');
+}
+
+/** What the offline model replies to a statement: memory picks it up after the reply, so it only says it heard. */
+export function acknowledgement(statement: string): string {
+  return ACKNOWLEDGED[languageOf(statement)];
+}
+
+const languageOf = (text: string) => ([...text].some(isCjk) ? 'zh' : 'en');
+
+/**
+ * What goes with the best evidence, at most two more. First what it leads to: the exchange right after
+ * it when its reply asked something back (the user's answer came next), or the evidence sharing a word
+ * with it that nothing else holds ("my cousin in Tromsø" finds "Rosalind", and Rosalind's new job is the
+ * answer). Then facts of its type ("a fan of green tea", "switched over to rooibos") and what scores close to it.
+ */
+async function alsoQuoted(question: string, best: Ranked, ranked: Ranked[], similarity: Similarity): Promise<Ranked[]> {
+  // Only what the user said goes with it: an earlier reply's advice is long and rarely what was asked.
+  const others = ranked.filter((r) => r.evidence.block !== 'window' && r.evidence.speaker === 'user' && !r.evidence.asked && r.evidence.text !== best.evidence.text);
+  const answeredNext = best.evidence.asksBack
+    ? others.filter((r) => r.evidence.block === 'episodes' && r.evidence.n === best.evidence.n! + 1 && r.evidence.speaker === 'user')
+    : [];
+  const sameType = others.filter((r) => best.evidence.slot !== undefined && r.evidence.slot === best.evidence.slot);
+  const close = others.filter((r) => r.score >= best.score - MARGIN);
+  const picked: Ranked[] = [];
+  const ledTo = [...answeredNext, ...sharingRareWords(question, best, ranked), ...(await likestTogether(question, best, others, similarity))];
+  for (const r of [...ledTo, ...sameType, ...close]) {
+    if (picked.length >= MAX_BESIDE) break;
+    if (r !== best && !picked.includes(r)) picked.push(r);
+  }
+  return picked;
+}
+
+/** The evidence most like the question and the best evidence together. */
+async function likestTogether(question: string, best: Ranked, others: Ranked[], similarity: Similarity): Promise<Ranked[]> {
+  if (others.length === 0) return [];
+  const likeness = await similarity(`${question} ${best.evidence.text}`, others.map((r) => matchedText(r.evidence)));
+  const top = likeness.indexOf(Math.max(...likeness));
+  return likeness[top] >= FLOOR ? [others[top]] : [];
+}
+
+/** The evidence that shares with the best one a word the question does not have and no other evidence holds. */
+function sharingRareWords(question: string, best: Ranked, ranked: Ranked[]): Ranked[] {
+  const asked = new Set(contentFeatures(question));
+  const features = ranked.map((r) => new Set(contentFeatures(r.evidence.text)));
+  const holders = new Map<string, number>();
+  for (const set of features) for (const f of set) holders.set(f, (holders.get(f) ?? 0) + 1);
+  const rare = [...features[ranked.indexOf(best)]].filter((f) => !asked.has(f) && holders.get(f) === 2);
+  return ranked.filter((r, i) => r !== best && r.evidence.block !== 'window' && r.evidence.speaker === 'user' && rare.some((f) => features[i].has(f)));
+}
+
+/** The memory ranked its items in each block, best first: the first of a block is worth a little more. */
+function rankPrior(e: Evidence, evidence: Evidence[]): number {
+  if (e.n === undefined) return 0;
+  const before = new Set(evidence.filter((o) => o.block === e.block && o.n !== undefined && o.n < e.n!).map((o) => o.n));
+  return RANK_WEIGHT / (before.size + 1);
+}
+
+/** What a question is matched against: the evidence, and for a fact its type as the notes name it ("work", "location"). */
+const matchedText = (e: Evidence) => (e.slot ? `${e.text} (${e.slot})` : e.text);
+
+/** `related`: alike in meaning (FLOOR), or sharing a word with the question, or naming what it points at. */
+type Ranked = { evidence: Evidence; likeness: number; score: number; related: boolean };
+
+/** The evidence by how well it answers: its likeness to the question as the offline rewrite reads it, and what kind it is. */
+async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: Evidence[], similarity: Similarity): Promise<Ranked[]> {
+  if (evidence.length === 0) return [];
+  // What "it" or "that film" points at is named, as the retrieval query names it.
+  const recent = earlier.flatMap((m) => (m.role === 'user' || m.role === 'assistant' ? [{ role: m.role, content: textOf(m.content) }] : []));
+  const { query, terms } = rewriteOffline(question, recent, new Date());
+  // An earlier question that says no more than this one answers nothing ("Where do I live?" asked before).
+  const questionWords = new Set(contentFeatures(query));
+  evidence = evidence.filter((e) => !e.asked || contentFeatures(e.text).filter((f) => !questionWords.has(f)).length >= 2);
+  const likeness = await similarity(query, evidence.map(matchedText));
+  // Evidence naming what the question points at is about it, however little else it shares.
+  const names = (e: Evidence) => terms.some((term) => e.text.toLowerCase().includes(term.toLowerCase()));
+  const sharesWord = (e: Evidence) => contentFeatures(e.text).some((f) => questionWords.has(f));
+  return evidence
+    .map((e, i) => {
+      const related = likeness[i] >= FLOOR || names(e) || sharesWord(e);
+      // What kind of evidence it is counts only for evidence related to the question: an unrelated fact is no better than an unrelated exchange.
+      const worth = related ? e.prior + rankPrior(e, evidence) : 0;
+      return { evidence: e, likeness: likeness[i], related, score: likeness[i] + worth + (e.speaker === 'assistant' ? ASSISTANT_PRIOR : 0) - AGE_STEP * e.age };
+    })
+    .sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Evidence whose words another holds all of ("My daughter" noted, "My daughter got the part of Wendy"
+ * said) is that other's: the fuller one stands in for both, worth the more of the two, cited by the item's [n].
+ */
+function fullest(evidence: Evidence[]): Evidence[] {
+  const features = evidence.map((e) => new Set(contentFeatures(e.text)));
+  const holds = (b: number, a: number) => [...features[a]].every((f) => features[b].has(f));
+  const kept = evidence.map((e) => ({ ...e }));
+  return kept.filter((e, a) => {
+    // Holding all of A's words, B says more, or the same and is worth more (or comes first).
+    const fuller = kept.findIndex(
+      (o, b) => b !== a && holds(b, a) && (features[b].size > features[a].size || o.prior > e.prior || (o.prior === e.prior && b < a)),
+    );
+    if (fuller < 0) return true;
+    kept[fuller].prior = Math.max(kept[fuller].prior, e.prior);
+    // Quoting the fuller words cites the memory item they hold ("My name is Ada and I live in Lisbon" cites [1] "I live in Lisbon").
+    kept[fuller].n ??= e.n;
+    return false;
+  });
+}
+
+/**
+ * As the system prompt says, a fact is current and overrides older statements: what the user said
+ * elsewhere of a kind that holds one value at a time (where they live, their work, their name, their
+ * diet) and that a fact given states otherwise is no longer evidence.
+ */
+function current(evidence: Evidence[]): Evidence[] {
+  const now = new Date();
+  const factsBySlot = new Map<string, string[]>();
+  for (const e of evidence.filter((e) => e.block === 'facts')) {
+    for (const slot of [e.slot, ...extractFactCandidates(e.text, now).map((c) => c.slot)]) {
+      if (slot) factsBySlot.set(slot, [...(factsBySlot.get(slot) ?? []), e.text]);
+    }
+  }
+  return evidence.filter((e) => {
+    if (e.block === 'facts' || e.speaker !== 'user') return true;
+    return !extractFactCandidates(e.text, now).some((said) => {
+      const facts = SINGLE_VALUED_SLOTS.has(said.slot) ? factsBySlot.get(said.slot) : undefined;
+      return facts !== undefined && !facts.some((fact) => fact.toLowerCase().includes(said.value.toLowerCase()));
+    });
+  });
+}
+
+/** The evidence in its own words, whole, with when it was said (or since when a fact holds) and its [n]. */
+function quote(evidence: Evidence, language: 'en' | 'zh', also = false): string {
+  const cite = evidence.n === undefined ? '' : ` [${evidence.n}]`;
+  const user = evidence.speaker === 'user';
+  if (language === 'zh') {
+    const when = evidence.date ? `在${evidence.date}` : '';
+    const since = evidence.since ? `（自${evidence.since}起）` : '';
+    return `${also ? '另外' : ''}${user ? '你' : '我'}${when}${evidence.asked ? '问过' : '说过'}：“${evidence.text}”${since}${cite}。`;
+  }
+  const who = evidence.asked ? 'you asked' : user ? 'you told me' : 'I said';
+  const lead = evidence.date ? `on ${evidence.date} ${who}` : who;
+  const since = evidence.since ? ` (since ${evidence.since})` : '';
+  return `${also ? `Also, ${lead}` : lead.charAt(0).toUpperCase() + lead.slice(1)}: "${evidence.text}"${since}${cite}.`;
+}
+
+/** After a request to forget, the turn says what memlens did: confirm it in the user's language, naming nothing. */
+function forgetReply(question: string, language: 'en' | 'zh'): string | undefined {
+  if (question.includes(FORGET_DONE)) return language === 'zh' ? '好的，已经忘记了。' : 'Done: that is forgotten.';
+  if (question.includes(FORGET_NOTHING))
+    return language === 'zh' ? '我的记忆里没有与此相符的内容，所以没有什么需要忘记的。' : 'My memory holds nothing matching that, so there is nothing to forget.';
+  return undefined;
+}
+

@@ -1,0 +1,142 @@
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
+import { afterAll, describe, expect, it } from 'vitest';
+import { acknowledgement, answerFromContext, NO_ANSWER, type Similarity } from '@/lib/llm/offline-answer';
+import { createSentenceEncoder, sentenceEncoderPool } from '@/lib/llm/sentence-encoder';
+import { memoryLine, SECTION_HEADERS } from '@/lib/memory/memory-line';
+
+// The offline model judges with the embedder the app uses offline by default.
+const encoder = createSentenceEncoder();
+const similarity: Similarity = async (question, texts) => {
+  const { embeddings } = await encoder.doEmbed({ values: [question, ...texts] });
+  const [asked, ...rest] = embeddings;
+  return rest.map((vector) => vector.reduce((sum, value, i) => sum + value * asked[i], 0));
+};
+afterAll(() => sentenceEncoderPool.close());
+
+type Turn = ['user' | 'assistant', string];
+const facts = (...lines: string[]) => SECTION_HEADERS.facts + lines.map((line, i) => memoryLine(i + 1, line)).join('');
+const exchanges = (first: number, ...lines: string[]) => SECTION_HEADERS.episodes + lines.map((line, i) => memoryLine(first + i, line)).join('');
+const prompt = (system: string, ...turns: Turn[]): LanguageModelV4Prompt => [
+  { role: 'system', content: `You are memlens.\n${system}` },
+  ...turns.map(([role, text]) => ({ role, content: [{ type: 'text' as const, text }] })),
+];
+const reply = (system: string, ...turns: Turn[]) => answerFromContext(prompt(system, ...turns), similarity);
+
+describe('the offline model answers from the best evidence', () => {
+  it('quotes the fact that answers, not an earlier exchange in which nothing was answered', async () => {
+    const text = await reply(
+      facts('I rent a flat in Ghent now (location, current since 2026-10-02)') +
+        exchanges(2, `(2026-09-30) User: Which town do I live in? / Assistant: ${NO_ANSWER.en}`),
+      ['user', 'Which town do I live in?'],
+    );
+    expect(text).toContain('I rent a flat in Ghent now');
+    expect(text).toContain('[1]');
+    expect(text).not.toContain(NO_ANSWER.en);
+    expect(text).not.toContain('[2]');
+  });
+
+  it('finds an answer told in other words than the question', async () => {
+    const text = await reply(
+      facts('Friends shorten my name to Bex (name, current since 2026-11-01)', 'I keep two rabbits (pet, current since 2026-11-01)'),
+      ['user', 'What do people call me?'],
+    );
+    expect(text).toContain('Bex');
+  });
+
+  it('keeps a value whole, quotes and all', async () => {
+    const novel = 'My favourite novel is "The Left Hand of Darkness" by Ursula K. Le Guin, read three times';
+    const text = await reply(facts(`${novel} (like, current since 2026-11-01)`), ['user', 'Which book do I love most?']);
+    expect(text).toContain(novel);
+  });
+
+  it('takes a fact as current over an older statement of the same kind', async () => {
+    const text = await reply(
+      facts('We moved to Utrecht in August (location, current since 2026-08-01; replaces an earlier location)') +
+        exchanges(2, '(2026-03-02) User: I live in Leiden with my partner. / Assistant: Nice city.'),
+      ['user', 'Where is home for me these days?'],
+    );
+    expect(text).toContain('Utrecht');
+    expect(text).not.toContain('Leiden');
+  });
+
+  it("follows a reply that asked back to the user's answer in the next exchange", async () => {
+    const text = await reply(
+      exchanges(
+        1,
+        '(2026-11-10) User: We finally chose paint for the hallway. / Assistant: Which colour did you go for?',
+        '(2026-11-10) User: A deep teal called Hague Blue, two coats. / Assistant: Bold choice.',
+      ),
+      ['user', 'What colour did we pick for the hallway?'],
+    );
+    expect(text).toContain('Hague Blue');
+  });
+
+  it('reads what "it" points at from the recent turns', async () => {
+    const text = await reply(
+      '',
+      ['user', 'I just started reading Piranesi on the train.'],
+      ['assistant', 'Got it.'],
+      ['user', 'How do I get candle wax out of a tablecloth?'],
+      ['assistant', 'Iron it between paper towels.'],
+      ['user', 'Is it a long book?'],
+    );
+    expect(text).toContain('Piranesi');
+  });
+
+  it('answers a request as it answers a question', async () => {
+    const text = await reply(facts("I've been pescatarian since the summer (diet, current since 2026-07-01)"), ['user', 'Put together a lunch menu for me.']);
+    expect(text).toContain('pescatarian');
+  });
+
+  it('dates what it quotes from an earlier exchange', async () => {
+    const text = await reply(
+      exchanges(1, '(2025-05-17) User: Got my motorbike licence this morning, passed on the first try! / Assistant: Congratulations!'),
+      ['user', 'When did I get my motorbike licence?'],
+    );
+    expect(text).toContain('2025-05-17');
+  });
+});
+
+describe('the offline model says little when there is little to say', () => {
+  it.each([
+    ['I took the early ferry to Vlieland this morning.', 'Got it.'],
+    ['今天早上我坐最早的一班渡轮去了鼓浪屿。', '好的，记下了。'],
+  ])('acknowledges a statement briefly, without echoing it: %s', async (statement, expected) => {
+    expect(await reply('', ['user', statement])).toBe(expected);
+    expect(acknowledgement(statement)).toBe(expected);
+  });
+
+  it.each([
+    ['What is the name of my dentist?', NO_ANSWER.en],
+    ['我的牙医叫什么名字？', NO_ANSWER.zh],
+  ])('says in one short sentence that nothing it was told answers: %s', async (question, expected) => {
+    expect(await reply('', ['user', question])).toBe(expected);
+  });
+
+  it('carries no disclaimer and no word about keys or setup', async () => {
+    const text = await reply(facts('I work nights at a bakery (work, current since 2026-11-01)'), ['user', 'Where do I work?']);
+    expect(text).not.toMatch(/offline|API key|OPENAI|configure/iu);
+  });
+});
+
+// Seeded: every reply that cites [n] quotes that item's words whole, whatever the items and the question.
+describe('citations quote whole items (randomized)', () => {
+  const words = 'harbour violin cedar lantern quarry meadow saffron glacier pottery ferry walnut orchard'.split(' ');
+  const random = (seed: number) => () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  it('holds for 40 seeded contexts', async () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const next = random(seed);
+      const pick = () => words[Math.floor(next() * words.length)];
+      const items = Array.from({ length: 1 + Math.floor(next() * 4) }, () => `I own a ${pick()} ${pick()} near the ${pick()}`);
+      const question = `Tell me about my ${pick()}?`;
+      const text = await reply(facts(...items.map((item) => `${item} (statement, current since 2026-11-01)`)), ['user', question]);
+      for (const match of text.matchAll(/\[(\d+)\]/gu)) {
+        const item = items[Number(match[1]) - 1];
+        expect(text, `seed ${seed}: ${JSON.stringify({ items, question, text })}`).toContain(item);
+      }
+    }
+  });
+});
