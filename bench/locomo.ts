@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { withDatabase } from '../scripts/with-database';
 import { evaluateSample, ingestSample, locomoSchema, type Mode, type QuestionResult } from './lib/locomo';
-import { answerAndGrade } from './lib/locomo-answer';
+import { type AnswerRow, answerAndGrade, answerRates } from './lib/locomo-answer';
 import { summarise, summaryTable } from './lib/locomo-report';
 import { environment, progress, renderSvg } from './lib/report';
 
@@ -44,7 +44,7 @@ progress(`LoCoMo: ${samples.length} samples, mode ${mode}, budgets ${budgets.joi
 const report = await withDatabase(async () => {
   const all: Record<string, QuestionResult[]> = {};
   const ingestion: Array<{ sample: string; messages: number; seconds: number }> = [];
-  const answers: unknown[] = [];
+  const answers: AnswerRow[] = [];
   for (const sample of samples) {
     progress(`sample ${sample.sample_id}: ingesting`);
     const ingested = await ingestSample(sample, mode, limit(values['limit-turns']));
@@ -61,6 +61,13 @@ const report = await withDatabase(async () => {
 
 console.log(`\nLoCoMo evidence recall (${values.data}, mode ${mode}); ${report.environment.commit} on ${report.environment.cpu}\n`);
 console.log(summaryTable(report.systems));
+if (values.answer) {
+  const rates = answerRates(report.answers);
+  const percent = (rate: number | null) => (rate === null ? 'n/a' : `${(rate * 100).toFixed(1)} %`);
+  console.log(
+    `\nanswers (${rates.questions} questions): the gold answer's words are in ${percent(rates.goldInAnswerWhenInContext)} of the answers whose context holds them (${rates.goldInContext}); judged correct: ${percent(rates.judgedCorrect)}`,
+  );
+}
 fs.mkdirSync(path.dirname(values.json!), { recursive: true });
 fs.writeFileSync(values.json!, JSON.stringify(report, null, 2));
 fs.mkdirSync(path.dirname(values.svg!), { recursive: true });

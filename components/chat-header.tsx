@@ -29,10 +29,11 @@ export function ChatHeader({ title, model, offline, actions }: { title: string; 
           <span
             data-testid="offline-badge"
             className="inline-flex items-center gap-1.5 rounded-full border border-warn/30 bg-warn-soft px-2.5 py-1 text-xs font-medium text-warn"
-            title="Replies come from the built-in offline model: it answers only by quoting what it was told, with no AI service. To use a real model, whoever runs memlens sets OPENAI_API_KEY (see docs/configuration.md)."
+            title="Replies come from the built-in offline model, with no AI service: it answers a question by quoting what memory holds, cited [n], and acknowledges a statement. For a real model, whoever runs memlens sets OPENAI_API_KEY (README, docs/configuration.md)."
           >
             <span className="size-1.5 rounded-full bg-warn" aria-hidden="true" />
             Offline model
+            <span className="hidden font-normal @xl:inline">· quotes your memory</span>
           </span>
         ) : null}
         <span className="hidden rounded-full bg-subtle px-2.5 py-1 font-mono text-xs text-muted @2xl:inline" title="Chat model">

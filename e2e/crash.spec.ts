@@ -81,8 +81,10 @@ async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promi
 
 test.afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const STATEMENT =
-  'My name is Idris Vantongeren. I restore old sailing boats in a shed by the harbour and I am learning to weld this winter.';
+// Told first, in a turn that completes: the cut turn asks about it, and the offline model answers by quoting it, for seconds.
+const STORY =
+  'I restore old wooden sailing boats in a shed by the harbour, sanding the hulls, replacing rotten planks and stitching new canvas sails, and this winter I am learning to weld steel fittings for the rigging.';
+const QUESTION = 'My name is Idris Vantongeren. Which boats did I say I restore?';
 
 test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work left undone is done after a restart', async () => {
   test.setTimeout(240_000);
@@ -93,6 +95,8 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
     // The first write starts the guest session (a read makes none).
     const conversation = (await (await api('/api/conversations', { method: 'POST', body: { title: 'Crash' } })).json()).conversation;
     expect(cookie).not.toBe('');
+    const told = await api('/api/chat', { method: 'POST', body: { conversationId: conversation.id, message: { text: STORY } } });
+    expect(await told.text()).toContain('Got it.');
 
     // An import the worker is still storing or remembering when the server dies.
     const turns = Array.from({ length: 1500 }, (_, i) => [
@@ -104,10 +108,10 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
     expect(queued.status).toBe(202);
     const importId = ((await queued.json()) as { import: { id: string } }).import.id;
 
-    // A reply cut mid-stream: the offline model repeats a statement back, so a long one streams for seconds.
+    // A reply cut mid-stream: asked about the story, the offline model quotes it, so it streams for seconds.
     const response = await api('/api/chat', {
       method: 'POST',
-      body: { conversationId: conversation.id, message: { text: STATEMENT } },
+      body: { conversationId: conversation.id, message: { text: QUESTION } },
     });
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let seen = '';
@@ -131,8 +135,8 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
       content: string;
       status: string;
     }>;
-    expect(stored.find((m) => m.role === 'user')?.content).toBe(STATEMENT);
-    const reply = stored.find((m) => m.role === 'assistant')!;
+    expect(stored.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([STORY, QUESTION]);
+    const reply = stored.findLast((m) => m.role === 'assistant')!;
     expect(reply.status).toBe('incomplete');
     expect(reply.content.length).toBeGreaterThan(0);
 

@@ -1,17 +1,18 @@
 import { generateText } from 'ai';
 import { getModels } from '@/lib/llm';
-import { previewContext } from '@/lib/memory/preview';
+import { contextText, previewContext } from '@/lib/memory/preview';
 import type { IngestedSample, LocomoSample } from './locomo';
 import { progress } from './report';
 
 /**
- * --answer (needs a configured model; not part of CI): answer each question from our assembled
- * context, then grade the answer against the gold one with the model as judge.
+ * --answer (not part of CI): the chat model answers each question from our assembled context, and
+ * the gold answer's words are looked for in the context and in the answer, as eval:scenarios --reply
+ * does. With a configured model, the model also judges each answer against the gold one; the offline
+ * model judges nothing (`correct` is null).
  */
 export async function answerAndGrade(sample: LocomoSample, ingested: IngestedSample, budget: number, limitQuestions: number) {
   const models = getModels();
-  if (models.offline) throw new Error('--answer needs OPENAI_API_KEY (and OPENAI_BASE_URL for a compatible server)');
-  const graded = [];
+  const graded: AnswerRow[] = [];
   for (const qa of sample.qa.filter((q) => q.category !== 5).slice(0, limitQuestions)) {
     process.env.CONTEXT_BUDGET = String(budget);
     const state = await previewContext({ userId: ingested.userId, conversationId: ingested.probeConversationId }, qa.question);
@@ -21,21 +22,59 @@ export async function answerAndGrade(sample: LocomoSample, ingested: IngestedSam
       messages: state.messages,
       maxRetries: 2,
     });
-    const { text: verdict } = await generateText({
-      model: models.chat,
-      prompt: `Question: ${qa.question}\nGold answer: ${String(qa.answer)}\nCandidate answer: ${answer}\nIs the candidate answer correct (same meaning as the gold answer)? Reply with exactly CORRECT or WRONG.`,
-      maxRetries: 2,
-    });
+    const verdict = models.offline
+      ? null
+      : (
+          await generateText({
+            model: models.chat,
+            prompt: `Question: ${qa.question}\nGold answer: ${String(qa.answer)}\nCandidate answer: ${answer}\nIs the candidate answer correct (same meaning as the gold answer)? Reply with exactly CORRECT or WRONG.`,
+            maxRetries: 2,
+          })
+        ).text;
+    const gold = normalised(String(qa.answer));
     graded.push({
       sample: sample.sample_id,
       question: qa.question,
       category: qa.category,
       gold: qa.answer,
       answer,
-      correct: /\bCORRECT\b/u.test(verdict),
+      goldInContext: normalised(contextText(state)).includes(gold),
+      goldInAnswer: normalised(answer).includes(gold),
+      correct: verdict === null ? null : /\bCORRECT\b/u.test(verdict),
     });
-    progress(`  graded ${graded.length}: ${graded.at(-1)!.correct ? 'correct' : 'wrong'}`);
+    const row = graded.at(-1)!;
+    progress(
+      `  answered ${graded.length}: gold words ${row.goldInAnswer ? 'in' : 'not in'} the answer${row.correct === null ? '' : `, judged ${row.correct ? 'correct' : 'wrong'}`}`,
+    );
   }
   delete process.env.CONTEXT_BUDGET;
   return graded;
+}
+
+export type AnswerRow = {
+  sample: string;
+  question: string;
+  category: number;
+  gold: unknown;
+  answer: string;
+  /** The gold answer's words, as they are (case and spacing aside), in the assembled context / in the answer. */
+  goldInContext: boolean;
+  goldInAnswer: boolean;
+  /** The configured model's verdict; null for the offline model, which judges nothing. */
+  correct: boolean | null;
+};
+
+const normalised = (text: string) => text.toLowerCase().replace(/\s+/gu, ' ').trim();
+
+/** Of the questions whose gold answer the context holds word for word, the share whose answer holds it too; and of all, judged correct. */
+export function answerRates(rows: AnswerRow[]) {
+  const inContext = rows.filter((r) => r.goldInContext);
+  const judged = rows.filter((r) => r.correct !== null);
+  const share = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+  return {
+    questions: rows.length,
+    goldInContext: inContext.length,
+    goldInAnswerWhenInContext: share(inContext.filter((r) => r.goldInAnswer).length, inContext.length),
+    judgedCorrect: share(judged.filter((r) => r.correct).length, judged.length),
+  };
 }

@@ -11,6 +11,21 @@ test('a conversation', async ({ app, chat }) => {
   await app.screenshot('chat-page');
 });
 
+// The offline model's plain, short replies: an acknowledgement, an answer quoting memory with its [n], and one sentence when nothing answers.
+test('the offline replies, light, dark and on a phone', async ({ page, app, chat, memory }) => {
+  await chat.newConversation();
+  await chat.exchange('We adopted a grey whippet called Pixel last spring.');
+  await memory.waitForFact('Pixel');
+  await chat.exchange('What is our dog called?');
+  await chat.exchange('Which dentist do I go to?');
+  await expect(chat.assistantMessages).toHaveCount(3);
+  await app.screenshot('offline-replies-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await app.screenshot('offline-replies-dark');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await app.screenshot('offline-replies-phone');
+});
+
 test('a conversation with the inspector open', async ({ app, chat, inspector, memory }) => {
   await chat.askAboutALearnedFact(memory);
   await expect(inspector.root).toHaveAttribute('data-status', 'complete');

@@ -1,7 +1,7 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
-import { asksSomething, extractFactCandidates } from '@/lib/memory/rules/facts';
 import { SINGLE_VALUED_SLOTS } from '@/lib/memory/rules/fact-types';
+import { asksSomething, extractFactCandidates } from '@/lib/memory/rules/facts';
 import { rewriteOffline } from '@/lib/memory/rules/rewrite';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
 import { contentFeatures, isCjk } from './text-features';
@@ -64,14 +64,26 @@ const languageOf = (text: string) => ([...text].some(isCjk) ? 'zh' : 'en');
  */
 async function alsoQuoted(question: string, best: Ranked, ranked: Ranked[], similarity: Similarity): Promise<Ranked[]> {
   // Only what the user said goes with it: an earlier reply's advice is long and rarely what was asked.
-  const others = ranked.filter((r) => r.evidence.block !== 'window' && r.evidence.speaker === 'user' && !r.evidence.asked && r.evidence.text !== best.evidence.text);
+  // Nor the best item's other lines: another item, not more of the same one.
+  const others = ranked.filter(
+    (r) =>
+      r.evidence.block !== 'window' &&
+      r.evidence.speaker === 'user' &&
+      !r.evidence.asked &&
+      r.evidence.text !== best.evidence.text &&
+      (r.evidence.n === undefined || r.evidence.n !== best.evidence.n),
+  );
   const answeredNext = best.evidence.asksBack
     ? others.filter((r) => r.evidence.block === 'episodes' && r.evidence.n === best.evidence.n! + 1 && r.evidence.speaker === 'user')
     : [];
   const sameType = others.filter((r) => best.evidence.slot !== undefined && r.evidence.slot === best.evidence.slot);
   const close = others.filter((r) => r.score >= best.score - MARGIN);
   const picked: Ranked[] = [];
-  const ledTo = [...answeredNext, ...sharingRareWords(question, best, ranked), ...(await likestTogether(question, best, others, similarity))];
+  const ledTo = [
+    ...answeredNext,
+    ...sharingRareWords(question, best, ranked),
+    ...(await likestTogether(question, best, others, similarity)),
+  ];
   for (const r of [...ledTo, ...sameType, ...close]) {
     if (picked.length >= MAX_BESIDE) break;
     if (r !== best && !picked.includes(r)) picked.push(r);
@@ -82,7 +94,10 @@ async function alsoQuoted(question: string, best: Ranked, ranked: Ranked[], simi
 /** The evidence most like the question and the best evidence together. */
 async function likestTogether(question: string, best: Ranked, others: Ranked[], similarity: Similarity): Promise<Ranked[]> {
   if (others.length === 0) return [];
-  const likeness = await similarity(`${question} ${best.evidence.text}`, others.map((r) => matchedText(r.evidence)));
+  const likeness = await similarity(
+    `${question} ${best.evidence.text}`,
+    others.map((r) => matchedText(r.evidence)),
+  );
   const top = likeness.indexOf(Math.max(...likeness));
   return likeness[top] >= FLOOR ? [others[top]] : [];
 }
@@ -94,7 +109,9 @@ function sharingRareWords(question: string, best: Ranked, ranked: Ranked[]): Ran
   const holders = new Map<string, number>();
   for (const set of features) for (const f of set) holders.set(f, (holders.get(f) ?? 0) + 1);
   const rare = [...features[ranked.indexOf(best)]].filter((f) => !asked.has(f) && holders.get(f) === 2);
-  return ranked.filter((r, i) => r !== best && r.evidence.block !== 'window' && r.evidence.speaker === 'user' && rare.some((f) => features[i].has(f)));
+  return ranked.filter(
+    (r, i) => r !== best && r.evidence.block !== 'window' && r.evidence.speaker === 'user' && rare.some((f) => features[i].has(f)),
+  );
 }
 
 /** The memory ranked its items in each block, best first: the first of a block is worth a little more. */
@@ -114,7 +131,9 @@ type Ranked = { evidence: Evidence; likeness: number; score: number; related: bo
 async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: Evidence[], similarity: Similarity): Promise<Ranked[]> {
   if (evidence.length === 0) return [];
   // What "it" or "that film" points at is named, as the retrieval query names it.
-  const recent = earlier.flatMap((m) => (m.role === 'user' || m.role === 'assistant' ? [{ role: m.role, content: textOf(m.content) }] : []));
+  const recent = earlier.flatMap((m) =>
+    m.role === 'user' || m.role === 'assistant' ? [{ role: m.role, content: textOf(m.content) }] : [],
+  );
   const { query, terms } = rewriteOffline(question, recent, new Date());
   // An earlier question that says no more than this one answers nothing ("Where do I live?" asked before).
   const questionWords = new Set(contentFeatures(query));
@@ -128,7 +147,12 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
       const related = likeness[i] >= FLOOR || names(e) || sharesWord(e);
       // What kind of evidence it is counts only for evidence related to the question: an unrelated fact is no better than an unrelated exchange.
       const worth = related ? e.prior + rankPrior(e, evidence) : 0;
-      return { evidence: e, likeness: likeness[i], related, score: likeness[i] + worth + (e.speaker === 'assistant' ? ASSISTANT_PRIOR : 0) - AGE_STEP * e.age };
+      return {
+        evidence: e,
+        likeness: likeness[i],
+        related,
+        score: likeness[i] + worth + (e.speaker === 'assistant' ? ASSISTANT_PRIOR : 0) - AGE_STEP * e.age,
+      };
     })
     .sort((a, b) => b.score - a.score);
 }
@@ -195,7 +219,8 @@ function quote(evidence: Evidence, language: 'en' | 'zh', also = false): string 
 function forgetReply(question: string, language: 'en' | 'zh'): string | undefined {
   if (question.includes(FORGET_DONE)) return language === 'zh' ? '好的，已经忘记了。' : 'Done: that is forgotten.';
   if (question.includes(FORGET_NOTHING))
-    return language === 'zh' ? '我的记忆里没有与此相符的内容，所以没有什么需要忘记的。' : 'My memory holds nothing matching that, so there is nothing to forget.';
+    return language === 'zh'
+      ? '我的记忆里没有与此相符的内容，所以没有什么需要忘记的。'
+      : 'My memory holds nothing matching that, so there is nothing to forget.';
   return undefined;
 }
-

@@ -1,5 +1,6 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { type ListedBlock, parseMemoryLine, SECTION_HEADERS } from '@/lib/memory/memory-line';
+import { correctedBy, FORGOTTEN } from '@/lib/memory/redaction-marks';
 import { contentFeatures } from './text-features';
 
 /**
@@ -36,7 +37,7 @@ export type Evidence = {
 
 // How much each kind of evidence is worth beside its likeness to the question: what was noted about the
 // user (facts, the summary) before what was said in passing, and what the user said before what was replied.
-export const PRIOR: Record<Evidence['block'], number> = { facts: 0.15, summary: 0.1, episodes: 0, window: 0.02 };
+const PRIOR: Record<Evidence['block'], number> = { facts: 0.15, summary: 0.1, episodes: 0, window: 0.02 };
 const ASKED_PRIOR = -0.2;
 
 /** The memory items of the system prompt, as evidence: each section's items read as what they are. */
@@ -49,11 +50,25 @@ export function memoryEvidence(system: string): Evidence[] {
     if (header) block = header[0];
     const item = parseMemoryLine(line);
     if (!item) continue;
-    if (block === 'facts') out.push({ n: item.n, block, speaker: 'user', ...withoutNotes(item.text), age: 0, prior: PRIOR.facts });
+    if (block === 'facts') out.push(...factEvidence(item.n, item.text));
     else if (block === 'summary') out.push(...summaryEvidence(item.n, item.text));
     else out.push(...exchangeEvidence(item.n, item.text));
   }
   return out;
+}
+
+/** A fact, line by line (an edited fact may hold several), each line with the fact's notes. */
+function factEvidence(n: number, text: string): Evidence[] {
+  const { text: said, ...notes } = withoutNotes(text);
+  return linesOf(said).map((line) => ({
+    n,
+    block: 'facts' as const,
+    speaker: 'user' as const,
+    text: line,
+    ...notes,
+    age: 0,
+    prior: PRIOR.facts,
+  }));
 }
 
 /** A fact's closing notes, "(location, current since …)", say its type; they are not the user's words. */
@@ -88,7 +103,8 @@ function conversationEvidence(parts: string[], item: Pick<Evidence, 'n' | 'block
   let asked = '';
   for (const part of parts) {
     const match = /^(User|Assistant): (.*)$/su.exec(part);
-    const said = (match ? match[2] : part).trim();
+    const said = plain(match ? match[2] : part);
+    if (!said) continue;
     if (match?.[1] === 'Assistant') {
       if (asked && addsToQuestion(said, asked)) out.push({ ...item, speaker: 'assistant', text: said, age: 0, prior: PRIOR[item.block] });
       else if (!asked && /[?？]\s*$/u.test(said)) for (const e of out) e.asksBack = true;
@@ -97,7 +113,8 @@ function conversationEvidence(parts: string[], item: Pick<Evidence, 'n' | 'block
       const { told, questions } = toldAndAsked(said);
       asked += questions;
       if (told) out.push({ ...item, speaker: 'user', text: told, age: 0, prior: PRIOR[item.block] });
-      if (questions) out.push({ ...item, speaker: 'user', asked: true, text: questions.trim(), age: 0, prior: PRIOR[item.block] + ASKED_PRIOR });
+      if (questions)
+        out.push({ ...item, speaker: 'user', asked: true, text: questions.trim(), age: 0, prior: PRIOR[item.block] + ASKED_PRIOR });
     }
   }
   return out;
@@ -112,7 +129,10 @@ function toldAndAsked(text: string): { told: string; questions: string } {
   const sentences = [...sentenceSegmenter.segment(text)].map((s) => s.segment);
   const asks = (sentence: string) => /[?？]\s*$/u.test(sentence);
   return {
-    told: sentences.filter((s) => !asks(s)).join('').trim(),
+    told: sentences
+      .filter((s) => !asks(s))
+      .join('')
+      .trim(),
     questions: sentences.filter(asks).join(''),
   };
 }
@@ -132,7 +152,13 @@ export function windowEvidence(messages: LanguageModelV4Prompt): Evidence[] {
     .flatMap((m) => linesOf(textOf(m.content)))
     .map((line) => toldAndAsked(line).told)
     .filter((told) => told !== '');
-  return statements.map((text, i) => ({ block: 'window' as const, speaker: 'user' as const, text, age: statements.length - 1 - i, prior: PRIOR.window }));
+  return statements.map((text, i) => ({
+    block: 'window' as const,
+    speaker: 'user' as const,
+    text,
+    age: statements.length - 1 - i,
+    prior: PRIOR.window,
+  }));
 }
 
 type Content = LanguageModelV4Prompt[number]['content'];
@@ -142,9 +168,17 @@ export function textOf(content: Content): string {
   return content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
 }
 
+/** The lines of a text, each as the user's words (`plain`). */
 function linesOf(text: string): string[] {
-  return text
+  return plain(text)
     .split(/[\r\n\u0085\u2028\u2029]+/u)
     .map((line) => line.trim())
     .filter((line) => line.length > 0);
 }
+
+const plain = (text: string) => text.replace(CORRECTED, '$1').replaceAll(FORGOTTEN, '').trim();
+
+/** A correction reads as what the user put instead; a forgotten part as nothing. */
+const [correctedBefore, correctedAfter] = correctedBy('\u0000').split('\u0000');
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+const CORRECTED = new RegExp(`${escaped(correctedBefore)}(.*?)${escaped(correctedAfter)}`, 'gsu');

@@ -3,8 +3,6 @@ import { type ListedBlock, memoryLine, SECTION_HEADERS } from './memory-line';
 import { FORGOTTEN } from './redaction';
 import type { NumberedItem } from './state';
 
-export { memoryLine } from './memory-line';
-
 /**
  * How the memory is laid out in the system prompt. Every piece ends with one newline and the next
  * starts with a visible character (a memory item is always one line: see memory-line.ts), so the
@@ -12,7 +10,7 @@ export { memoryLine } from './memory-line';
  * across such a boundary).
  */
 export type { ListedBlock } from './memory-line';
-export { SECTION_HEADERS } from './memory-line';
+export { memoryLine, SECTION_HEADERS } from './memory-line';
 
 /**
  * Memory is data, not instructions: an edited fact or summary may say anything, including

@@ -1,13 +1,9 @@
 import { redactionsOf, withdrawnTexts } from '@/db/provenance';
 import type { Message, MessageRedaction } from '@/db/schema';
 import { contentFeatures } from '@/lib/llm/text-features';
+import { correctedBy, FORGOTTEN } from './redaction-marks';
 
-/** What a forgotten part of a message reads as, wherever memory or the model reads it. */
-export const FORGOTTEN = '[forgotten by the user]';
-/** What a part the user corrected reads as: their correction, never the old words. */
-export const correctedBy = (replacement: string) => `[corrected by the user: ${replacement}]`;
-/** What a deleted text reads as inside a turn record (the audit snapshot). */
-export const REDACTED = '[redacted]';
+export { correctedBy, FORGOTTEN, REDACTED } from './redaction-marks';
 
 /**
  * How a reader sees a message's redacted parts:

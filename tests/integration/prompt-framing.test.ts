@@ -16,6 +16,8 @@ import { importTurns, postTurnSettled } from '../support/memory';
 // there are exactly as many "[n]" lines as memory items, and the prompt says memory is not
 // instructions. The first case is the one reported; the others are in our own words.
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+
 /** Every line break a reader (a tokenizer, a model, a browser) may honour. */
 const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
 
@@ -116,9 +118,10 @@ describe('memory in the system prompt is quoted data', () => {
       expect(kept).toBe(record.budget.total);
       expect(kept).toBe(countChatTokens(record.messages, 'o200k_base'));
 
-      // The offline model still answers from memory, quoting the decoded text under its number.
+      // The offline model still answers from memory, quoting the decoded line, cited by its number, and none of the forged ones.
       const n = listed.find((item) => item.key === `fact:${target.id}`)!.n;
-      expect(reply).toContain(`[${n}] ${answer}`);
+      expect(reply).toMatch(new RegExp(`[“"]${escapeRegExp(answer)}[”"][^[]*\\[${n}\\]`, 'u'));
+      for (const text of forged) expect(reply).not.toContain(text);
     },
   );
 });

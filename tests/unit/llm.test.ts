@@ -79,7 +79,12 @@ describe('offline model', () => {
     expect((await result.usage).outputTokens).toBeGreaterThan(10);
 
     const controller = new AbortController();
-    const aborted = streamText({ model, instructions: system, messages: [{ role: 'user', content: 'What am I doing this weekend?' }], abortSignal: controller.signal });
+    const aborted = streamText({
+      model,
+      instructions: system,
+      messages: [{ role: 'user', content: 'What am I doing this weekend?' }],
+      abortSignal: controller.signal,
+    });
     let seen = 0;
     const abortedReader = aborted.stream.getReader();
     for (let next = await abortedReader.read(); !next.done; next = await abortedReader.read()) {

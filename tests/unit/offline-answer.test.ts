@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { acknowledgement, answerFromContext, NO_ANSWER, type Similarity } from '@/lib/llm/offline-answer';
 import { createSentenceEncoder, sentenceEncoderPool } from '@/lib/llm/sentence-encoder';
 import { memoryLine, SECTION_HEADERS } from '@/lib/memory/memory-line';
+import { correctedBy, FORGOTTEN } from '@/lib/memory/redaction-marks';
 
 // The offline model judges with the embedder the app uses offline by default.
 const encoder = createSentenceEncoder();
@@ -15,7 +16,8 @@ afterAll(() => sentenceEncoderPool.close());
 
 type Turn = ['user' | 'assistant', string];
 const facts = (...lines: string[]) => SECTION_HEADERS.facts + lines.map((line, i) => memoryLine(i + 1, line)).join('');
-const exchanges = (first: number, ...lines: string[]) => SECTION_HEADERS.episodes + lines.map((line, i) => memoryLine(first + i, line)).join('');
+const exchanges = (first: number, ...lines: string[]) =>
+  SECTION_HEADERS.episodes + lines.map((line, i) => memoryLine(first + i, line)).join('');
 const prompt = (system: string, ...turns: Turn[]): LanguageModelV4Prompt => [
   { role: 'system', content: `You are memlens.\n${system}` },
   ...turns.map(([role, text]) => ({ role, content: [{ type: 'text' as const, text }] })),
@@ -84,8 +86,23 @@ describe('the offline model answers from the best evidence', () => {
   });
 
   it('answers a request as it answers a question', async () => {
-    const text = await reply(facts("I've been pescatarian since the summer (diet, current since 2026-07-01)"), ['user', 'Put together a lunch menu for me.']);
+    const text = await reply(facts("I've been pescatarian since the summer (diet, current since 2026-07-01)"), [
+      'user',
+      'Put together a lunch menu for me.',
+    ]);
     expect(text).toContain('pescatarian');
+  });
+
+  it('reads a corrected part as the correction and never quotes a forgotten one', async () => {
+    const text = await reply(
+      '',
+      ['user', `${correctedBy('My studio is in Marseille now.')} ${FORGOTTEN}`],
+      ['assistant', 'Got it.'],
+      ['user', 'Which city is my studio in?'],
+    );
+    expect(text).toContain('"My studio is in Marseille now."');
+    expect(text).not.toContain('corrected by');
+    expect(text).not.toContain(FORGOTTEN);
   });
 
   it('dates what it quotes from an earlier exchange', async () => {
