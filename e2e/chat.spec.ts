@@ -148,7 +148,7 @@ test('Stop keeps the partial reply as incomplete, and Retry answers again', asyn
   await expect(earlier).toHaveAttribute('data-attempt', '1');
   await expect(earlier).toHaveAttribute('data-status', 'incomplete');
   await expect(earlier).toContainText('Stopped');
-  await expect(earlier).toContainText('Hook Head');
+  await expect(earlier).toContainText(ASK_ABOUT_LIGHTHOUSES);
   await page.mouse.move(0, 0);
   await page.screenshot({ path: artifactPath('retry-attempts.png') });
 });

@@ -15,10 +15,15 @@ async function citedConversation(chat: ChatPage, memory: MemoryApi) {
   return { ...cited, n: cited.n! };
 }
 
+// Told this, the offline model answers a question about it by quoting it whole: a reply that streams for seconds.
+const ALLOTMENT =
+  'On my allotment this year I am growing six kinds of tomato, a row of climbing beans up hazel poles, two beds of leeks, sweet peas along the fence and a patch of borage for the bees, and the last thing I plant is garlic each October.';
+
 test('Esc stops a streaming reply', async ({ page, chat }) => {
   await chat.newConversation();
-  await chat.send('Summarise the main idea of spaced repetition in three bullet points, with an example for each.');
-  const reply = chat.assistantMessages.first();
+  await chat.exchange(ALLOTMENT);
+  await chat.send('What am I growing on my allotment?');
+  const reply = chat.assistantMessages.nth(1);
   await expect(reply).toHaveAttribute('data-status', 'streaming');
   await expect(page.getByTestId('composer-hint')).toHaveText('Esc to stop the reply');
   await expect.poll(async () => (await textIn(reply).innerText()).length).toBeGreaterThan(0);
@@ -40,7 +45,7 @@ test('Esc stops a streaming reply', async ({ page, chat }) => {
     .toBe('incomplete');
   const stored = ((await (await page.request.get(`/api/messages/${id}`)).json()) as { message: { content: string } }).message.content;
   expect(stored.length).toBeGreaterThan(0);
-  expect(stored).not.toMatch(/each\."$/u); // the last words of the full reply
+  expect(stored).not.toMatch(/each October\./u); // the last words of the full reply
   expect(shown.length).toBeGreaterThan(0);
   // Esc when nothing streams does nothing.
   await page.keyboard.press('Escape');
@@ -197,7 +202,7 @@ test('figures explain themselves: tokens per message add up, usage beside our co
   await expect(earlier).toContainText('I live in Lisbon');
   await expect(earlier).not.toContainText(/\[\d+\]/);
   await expect(earlier).toContainText('[n] removed');
-  await expect(textIn(reply)).toContainText(/"I live in Lisbon"[^[]*\[\d+\]/);
+  await expect(textIn(reply)).toContainText(/I live in Lisbon\.?"[^[]*\[\d+\]/);
 });
 
 test('a source in another conversation is a link that opens it there', async ({ page, chat, inspector, memory }) => {

@@ -98,7 +98,7 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   await expect(lisbon.getByTestId('kept-badge')).toHaveText('Sent');
   const number = (await lisbon.innerText()).match(/\[(\d+)\]/)?.[1];
   expect(number).toBeTruthy();
-  expect(replyText).toMatch(new RegExp(`"I live in Lisbon"[^[]*\\[${number}\\]`));
+  expect(replyText).toMatch(new RegExp(`I live in Lisbon\\.?"[^[]*\\[${number}\\]`));
 
   // Its source is the first question: a click scrolls the chat to it.
   const firstQuestion = chat.userMessages.first();

@@ -38,10 +38,10 @@ test('search, add, see where a fact was used, delete a fact and an exchange, edi
   const conversationId = await chat.newConversation();
   await chat.exchange('My cat is called Miso.');
   await chat.exchange('I live in Berlin.');
-  await chat.exchange('我的猫叫小米。');
+  await chat.exchange('我最喜欢的茶是龙井。');
   await memory.waitForFact('Miso');
   await memory.waitForFact('Berlin');
-  await memory.waitForFact('小米');
+  await memory.waitForFact('龙井');
   // A reply that answers from memory and cites the fact.
   await chat.exchange('What is my cat called?');
   const replyId = (await chat.assistantMessages.last().getAttribute('data-message-id'))!;
@@ -61,9 +61,9 @@ test('search, add, see where a fact was used, delete a fact and an exchange, edi
   await expect(page.getByTestId('facts-found')).toHaveText('1 fact containing “miso”');
   await expect(list.getByTestId('memory-fact')).toHaveCount(1);
   await expect(list.getByTestId('memory-fact-content')).toContainText('Miso');
-  await search.fill('小米');
+  await search.fill('龙井');
   await expect(list.getByTestId('memory-fact')).toHaveCount(1);
-  await expect(list.getByTestId('memory-fact-content')).toContainText('小米');
+  await expect(list.getByTestId('memory-fact-content')).toContainText('龙井');
   await search.fill('zebra');
   await expect(page.getByTestId('facts-empty')).toHaveText('No fact contains “zebra”.');
   await search.press('Escape');
@@ -128,8 +128,8 @@ test('search, add, see where a fact was used, delete a fact and an exchange, edi
   const before = await episodeTotal(page);
   await page.getByTestId('episode-search').fill('颐和园');
   await expect(page.getByTestId('episodes-empty')).toHaveText('No remembered exchange contains “颐和园”.');
-  await page.getByTestId('episode-search').fill('小米');
-  await expect(page.getByTestId('episodes-found')).toHaveText('1 exchange containing “小米”');
+  await page.getByTestId('episode-search').fill('龙井');
+  await expect(page.getByTestId('episodes-found')).toHaveText('1 exchange containing “龙井”');
   const episode = page.getByTestId('memory-episode');
   await expect(episode).toHaveCount(1);
   await expect(episode.getByTestId('memory-episode-link')).toHaveAttribute('href', new RegExp(`^/c/${conversationId}#message-`));
@@ -138,7 +138,7 @@ test('search, add, see where a fact was used, delete a fact and an exchange, edi
   await page.getByTestId('memory-episode-delete-dialog-confirm').click();
   await expect(page.getByTestId('episode-notice')).toContainText('Forgotten. 2 messages marked');
   await expect(page.getByTestId('episodes-empty')).toBeVisible();
-  expect(await episodeTotal(page, '小米')).toBe(0);
+  expect(await episodeTotal(page, '龙井')).toBe(0);
   expect(await episodeTotal(page)).toBe(before - 1);
   await page.getByTestId('episode-search').fill('');
   await expect(page.getByTestId('episodes-count')).toHaveText(`${before - 1} exchanges`);

@@ -55,7 +55,7 @@ export class ChatPage extends AppPage {
     const fact = await memory.waitForFact('Lisbon');
     await this.exchange('Where do I live?');
     const reply = this.assistantMessages.nth(1);
-    const n = (await textIn(reply).innerText()).match(/"I live in Lisbon"[^[]*\[(\d+)\]/)?.[1];
+    const n = (await textIn(reply).innerText()).match(/I live in Lisbon\.?"[^[]*\[(\d+)\]/)?.[1];
     return { conversationId, fact, reply, n };
   }
 }

@@ -15,13 +15,16 @@ const ACKNOWLEDGED = { en: 'Got it.', zh: '好的，记下了。' };
 // Said before evidence that is only weakly like the question: the closest thing, not an answer.
 const UNSURE = { en: "I'm not sure this answers it. ", zh: '我不确定，最接近的是：' };
 
+// What an earlier reply says counts for less than what the user said.
 const ASSISTANT_PRIOR = -0.08;
-// Below this likeness nothing in the context is taken to answer the question.
+// From this likeness up, evidence is alike in meaning to the question (on the sentence encoder's scale).
 const FLOOR = 0.2;
+// Evidence scoring within this of the best goes with it, up to MAX_BESIDE pieces.
 const MARGIN = 0.25;
 const MAX_BESIDE = 2;
 // The newest of the user's statements in the window is the likeliest thing a question points at.
 const AGE_STEP = 0.01;
+// What the first item of a block is worth for the memory having ranked it first (the second half that, and so on).
 const RANK_WEIGHT = 0.06;
 
 /**
@@ -81,7 +84,7 @@ async function alsoQuoted(question: string, best: Ranked, ranked: Ranked[], simi
   const picked: Ranked[] = [];
   const ledTo = [
     ...answeredNext,
-    ...sharingRareWords(question, best, ranked),
+    ...sharingRareWords(question, best, ranked, others),
     ...(await likestTogether(question, best, others, similarity)),
   ];
   for (const r of [...ledTo, ...sameType, ...close]) {
@@ -102,16 +105,14 @@ async function likestTogether(question: string, best: Ranked, others: Ranked[], 
   return likeness[top] >= FLOOR ? [others[top]] : [];
 }
 
-/** The evidence that shares with the best one a word the question does not have and no other evidence holds. */
-function sharingRareWords(question: string, best: Ranked, ranked: Ranked[]): Ranked[] {
+/** Of `others`, the evidence that shares with the best one a word the question does not have and no other evidence holds. */
+function sharingRareWords(question: string, best: Ranked, ranked: Ranked[], others: Ranked[]): Ranked[] {
   const asked = new Set(contentFeatures(question));
-  const features = ranked.map((r) => new Set(contentFeatures(r.evidence.text)));
+  const featuresOf = new Map(ranked.map((r) => [r, new Set(contentFeatures(r.evidence.text))]));
   const holders = new Map<string, number>();
-  for (const set of features) for (const f of set) holders.set(f, (holders.get(f) ?? 0) + 1);
-  const rare = [...features[ranked.indexOf(best)]].filter((f) => !asked.has(f) && holders.get(f) === 2);
-  return ranked.filter(
-    (r, i) => r !== best && r.evidence.block !== 'window' && r.evidence.speaker === 'user' && rare.some((f) => features[i].has(f)),
-  );
+  for (const set of featuresOf.values()) for (const f of set) holders.set(f, (holders.get(f) ?? 0) + 1);
+  const rare = [...featuresOf.get(best)!].filter((f) => !asked.has(f) && holders.get(f) === 2);
+  return others.filter((r) => rare.some((f) => featuresOf.get(r)!.has(f)));
 }
 
 /** The memory ranked its items in each block, best first: the first of a block is worth a little more. */

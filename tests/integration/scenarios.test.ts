@@ -111,4 +111,12 @@ describe('the scenario runner with replies', () => {
     expect(replyRates(results)).toEqual({ expected: 2, inContext: 1, inReplyWhenInContext: 1, inReply: 0.5 });
     expect(formatTable(results)).toContain('in the context, not in the reply');
   });
+
+  // A floor, not a target: the offline model's replies on our own sets held every expected value their contexts held when written.
+  it.each([own, ownWordsRecall])('the offline replies hold what the contexts hold (%s)', async (file) => {
+    const results = await runScenarios({ format: 'memory-scenarios/1', scenarios: load(file) }, { reply: true });
+    const rates = replyRates(results);
+    expect(rates.inContext).toBeGreaterThan(0);
+    expect(rates.inReplyWhenInContext, formatTable(results)).toBe(1);
+  });
 });
