@@ -14,7 +14,7 @@ test('a conversation', async ({ app, chat }) => {
 // The offline model's plain, short replies: an acknowledgement, an answer quoting memory with its [n], and one sentence when nothing answers.
 test('the offline replies, light, dark and on a phone', async ({ page, app, chat, memory }) => {
   await chat.newConversation();
-  await chat.exchange('We adopted a grey whippet called Pixel last spring.');
+  await chat.exchange('Our dog is a grey whippet called Pixel.');
   await memory.waitForFact('Pixel');
   await chat.exchange('What is our dog called?');
   await chat.exchange('Which dentist do I go to?');

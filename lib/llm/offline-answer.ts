@@ -12,8 +12,8 @@ export { NO_ANSWER, textOf } from './offline-evidence';
 export type Similarity = (question: string, texts: string[]) => Promise<number[]>;
 
 const ACKNOWLEDGED = { en: 'Got it.', zh: '好的，记下了。' };
-// Said before evidence that is only weakly like the question: the closest thing, not an answer.
-const UNSURE = { en: "I'm not sure this answers it. ", zh: '我不确定，最接近的是：' };
+// Said before evidence the model cannot tell answers (nothing alike enough): the closest the memory holds, not an answer.
+const UNSURE = { en: "Nothing you've told me answers that directly, but ", zh: '你没有直接告诉过我这个，不过' };
 
 // What an earlier reply says counts for less than what the user said.
 const ASSISTANT_PRIOR = -0.08;
@@ -48,8 +48,8 @@ export async function answerFromContext(prompt: LanguageModelV4Prompt, similarit
   // Weakly alike, a memory item is still what the memory judged closest, worth showing as that; a line of the window is not.
   if (!best || (!best.related && best.evidence.block === 'window')) return NO_ANSWER[language];
   const quoted = [best, ...(await alsoQuoted(questionText, best, ranked, similarity))];
-  const quotes = quoted.map((r, i) => quote(r.evidence, language, i > 0));
-  return (best.related ? '' : UNSURE[language]) + quotes.join(language === 'zh' ? '' : ' ');
+  const quotes = quoted.map((r, i) => quote(r.evidence, language, i === 0 ? (best.related ? 'first' : 'closest') : 'also'));
+  return quotes.join(language === 'zh' ? '' : ' ');
 }
 
 /** What the offline model replies to a statement: memory picks it up after the reply, so it only says it heard. */
@@ -201,19 +201,21 @@ function current(evidence: Evidence[]): Evidence[] {
   });
 }
 
-/** The evidence in its own words, whole, with when it was said (or since when a fact holds) and its [n]. */
-function quote(evidence: Evidence, language: 'en' | 'zh', also = false): string {
+/** The evidence in its own words, whole, with when it was said (or since when a fact holds) and its [n]; `closest` owns it answers nothing directly. */
+function quote(evidence: Evidence, language: 'en' | 'zh', as: 'first' | 'closest' | 'also'): string {
   const cite = evidence.n === undefined ? '' : ` [${evidence.n}]`;
   const user = evidence.speaker === 'user';
   if (language === 'zh') {
+    const lead = { first: '', closest: UNSURE.zh, also: '另外' }[as];
     const when = evidence.date ? `在${evidence.date}` : '';
     const since = evidence.since ? `（自${evidence.since}起）` : '';
-    return `${also ? '另外' : ''}${user ? '你' : '我'}${when}${evidence.asked ? '问过' : '说过'}：“${evidence.text}”${since}${cite}。`;
+    return `${lead}${user ? '你' : '我'}${when}${evidence.asked ? '问过' : '说过'}：“${evidence.text}”${since}${cite}。`;
   }
   const who = evidence.asked ? 'you asked' : user ? 'you told me' : 'I said';
-  const lead = evidence.date ? `on ${evidence.date} ${who}` : who;
+  const said = evidence.date ? `on ${evidence.date} ${who}` : who;
+  const lead = { first: said.charAt(0).toUpperCase() + said.slice(1), closest: UNSURE.en + said, also: `Also, ${said}` }[as];
   const since = evidence.since ? ` (since ${evidence.since})` : '';
-  return `${also ? `Also, ${lead}` : lead.charAt(0).toUpperCase() + lead.slice(1)}: "${evidence.text}"${since}${cite}.`;
+  return `${lead}: "${evidence.text}"${since}${cite}.`;
 }
 
 /** After a request to forget, the turn says what memlens did: confirm it in the user's language, naming nothing. */

@@ -130,6 +130,15 @@ describe('the offline model says little when there is little to say', () => {
     expect(await reply('', ['user', question])).toBe(expected);
   });
 
+  it('owns up first when nothing alike answers, then shows the closest thing memory holds', async () => {
+    const text = await reply(facts('I keep bees on the roof of our building (statement, current since 2026-11-01)'), [
+      'user',
+      'Which dentist do I go to?',
+    ]);
+    expect(text.startsWith("Nothing you've told me answers that directly, but you told me:")).toBe(true);
+    expect(text).toContain('[1]');
+  });
+
   it('carries no disclaimer and no word about keys or setup', async () => {
     const text = await reply(facts('I work nights at a bakery (work, current since 2026-11-01)'), ['user', 'Where do I work?']);
     expect(text).not.toMatch(/offline|API key|OPENAI|configure/iu);
