@@ -1,12 +1,12 @@
+/**
+ * The offline model's reading of its prompt: the evidence it may answer from, each piece as what it is
+ * (a fact, a summary line, one side of an earlier exchange, a statement in the window).
+ */
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { type ListedBlock, parseMemoryLine, SECTION_HEADERS } from '@/lib/memory/memory-line';
 import { correctedBy, FORGOTTEN } from '@/lib/memory/redaction-marks';
 import { contentFeatures } from './text-features';
 
-/**
- * The offline model's reading of its prompt: the evidence it may answer from, each piece as what it is
- * (a fact, a summary line, one side of an earlier exchange, a statement in the window).
- */
 
 /** What the offline model says when nothing in its context answers; its own earlier such replies are no evidence. */
 export const NO_ANSWER = { en: "Nothing you've told me answers that yet.", zh: '你还没有告诉过我这个。' };
@@ -71,7 +71,7 @@ function factEvidence(n: number, text: string): Evidence[] {
   }));
 }
 
-/** A fact's closing notes, "(location, current since …)", say its type; they are not the user's words. */
+/** A fact's closing notes, "(location, current since …)" (recall-facts.ts writes them), say its type; they are not the user's words. */
 function withoutNotes(fact: string): { text: string; slot?: string; since?: string } {
   const notes = /\s*\(([^()]*)\)$/u.exec(fact);
   if (!notes) return { text: fact };
