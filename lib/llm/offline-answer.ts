@@ -1,7 +1,7 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
 import { SINGLE_VALUED_SLOTS } from '@/lib/memory/rules/fact-types';
-import { asksSomething, extractFactCandidates } from '@/lib/memory/rules/facts';
+import { asksSomething, extractFactCandidates, slotsNamed } from '@/lib/memory/rules/facts';
 import { rewriteOffline } from '@/lib/memory/rules/rewrite';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
 import { contentFeatures, isCjk } from './text-features';
@@ -142,17 +142,22 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
   const likeness = await similarity(query, evidence.map(matchedText));
   // Evidence naming what the question points at is about it, however little else it shares.
   const names = (e: Evidence) => terms.some((term) => e.text.toLowerCase().includes(term.toLowerCase()));
+  // The kind of fact the question names ("what do I do for a living": work; "怎么称呼我": a name).
+  const asksAbout = new Set<string>(slotsNamed(question));
+  const ofKindAsked = (e: Evidence) => e.slot !== undefined && asksAbout.has(e.slot);
   const sharesWord = (e: Evidence) => contentFeatures(e.text).some((f) => questionWords.has(f));
   return evidence
     .map((e, i) => {
-      const related = likeness[i] >= FLOOR || names(e) || sharesWord(e);
+      const related = likeness[i] >= FLOOR || names(e) || sharesWord(e) || ofKindAsked(e);
+      // Named or of the kind asked, evidence is taken as alike as the floor, however little it shares.
+      const alike = names(e) || ofKindAsked(e) ? Math.max(likeness[i], FLOOR) : likeness[i];
       // What kind of evidence it is counts only for evidence related to the question: an unrelated fact is no better than an unrelated exchange.
       const worth = related ? e.prior + rankPrior(e, evidence) : 0;
       return {
         evidence: e,
         likeness: likeness[i],
         related,
-        score: likeness[i] + worth + (e.speaker === 'assistant' ? ASSISTANT_PRIOR : 0) - AGE_STEP * e.age,
+        score: alike + worth + (e.speaker === 'assistant' ? ASSISTANT_PRIOR : 0) - AGE_STEP * e.age,
       };
     })
     .sort((a, b) => b.score - a.score);
@@ -192,12 +197,15 @@ function current(evidence: Evidence[]): Evidence[] {
       if (slot) factsBySlot.set(slot, [...(factsBySlot.get(slot) ?? []), e.text]);
     }
   }
-  return evidence.filter((e) => {
-    if (e.block === 'facts' || e.speaker !== 'user') return true;
-    return !extractFactCandidates(e.text, now).some((said) => {
+  return evidence.flatMap((e) => {
+    if (e.block === 'facts' || e.speaker !== 'user') return [e];
+    const told = extractFactCandidates(e.text, now);
+    const overridden = told.some((said) => {
       const facts = SINGLE_VALUED_SLOTS.has(said.slot) ? factsBySlot.get(said.slot) : undefined;
       return facts !== undefined && !facts.some((fact) => fact.toLowerCase().includes(said.value.toLowerCase()));
     });
+    // A statement that tells a kind of fact is of that kind, as a fact would be ("you can call me Jay": a name).
+    return overridden ? [] : [told[0] && !e.slot ? { ...e, slot: told[0].slot } : e];
   });
 }
 

@@ -1,5 +1,6 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createLocalEmbedder } from '@/lib/llm/local-embedder';
 import { acknowledgement, answerFromContext, NO_ANSWER, type Similarity } from '@/lib/llm/offline-answer';
 import { createSentenceEncoder, sentenceEncoderPool } from '@/lib/llm/sentence-encoder';
 import { memoryLine, SECTION_HEADERS } from '@/lib/memory/memory-line';
@@ -111,6 +112,29 @@ describe('the offline model answers from the best evidence', () => {
       ['user', 'When did I get my motorbike licence?'],
     );
     expect(text).toContain('2025-05-17');
+  });
+});
+
+// With the default hashing embedder, which matches words only: the kind of fact a question names still finds it.
+describe('the offline model on the hashing embedder', () => {
+  const hashing = createLocalEmbedder(512);
+  const byWords: Similarity = async (question, texts) => {
+    const { embeddings } = await hashing.doEmbed({ values: [question, ...texts] });
+    const [asked, ...rest] = embeddings;
+    return rest.map((vector) => vector.reduce((sum, value, i) => sum + value * asked[i], 0));
+  };
+  it.each([
+    ['Remind me of my job?', 'I have been a dental hygienist for ten years (work, current since 2026-11-01)', 'dental hygienist'],
+    ['我的职业是什么？', '我现在在一家旧书店当店长 (work, current since 2026-11-01)', '旧书店'],
+    ['Which place is my home now?', 'We settled in Tromsø after the winter (location, current since 2026-11-01)', 'Tromsø'],
+  ])('answers "%s" from the fact of the kind it names', async (question, fact, value) => {
+    const text = await answerFromContext(
+      prompt(facts(fact, 'I collect vinyl records (like, current since 2026-11-01)'), ['user', question]),
+      byWords,
+    );
+    expect(text.startsWith('Nothing')).toBe(false);
+    expect(text).toContain(value);
+    expect(text).toContain('[1]');
   });
 });
 

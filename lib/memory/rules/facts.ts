@@ -7,4 +7,4 @@
 export { asksSomething, extractFactCandidates } from './fact-extract';
 export { decideFactUpdate } from './fact-reconcile';
 export type { ExistingFact, FactCandidate, FactDecision, FactSlot, ForgetRequest } from './fact-types';
-export { detectForgetRequest, factsToForget } from './forget';
+export { detectForgetRequest, factsToForget, slotsNamed } from './forget';

@@ -33,6 +33,14 @@ export function forgetRequestObject(text: string): { start: number; end: number 
   return end > start ? { start, end } : null;
 }
 
+/** The kinds of fact a text names ("my address", "where I live", "怎么称呼我", "职业"): for a request to forget, or a question asked. */
+export function slotsNamed(text: string): FactSlot[] {
+  const t = text.trim();
+  return namedIn(isChinese(t) ? ZH_SLOTS : EN_SLOTS, t);
+}
+
+const namedIn = (table: [RegExp, FactSlot][], text: string) => table.filter(([pattern]) => pattern.test(text)).map(([, slot]) => slot);
+
 /** Which of the facts a forget request targets (by slot, or by its terms appearing in fact text/value). */
 export function factsToForget(request: ForgetRequest, facts: ExistingFact[]): string[] {
   if (request.all) return facts.map((fact) => fact.id);
@@ -201,7 +209,7 @@ function detectEnglish(text: string): ForgetRequest | null {
   // "that I like sushi" / "I like sushi": name what the fact is about; "my address" / "where I live": name the slot.
   const clause = /^(?:(?:the fact )?that\s+)?((?:i|i'm|i am)\b.+)$|^(?:the fact )?that\s+(.+)$/i.exec(focus);
   const terms = clause ? termsOf(clause[1] ?? clause[2]) : [];
-  const slots = terms.length ? [] : EN_SLOTS.filter(([pattern]) => pattern.test(focus)).map(([, slot]) => slot);
+  const slots = terms.length ? [] : namedIn(EN_SLOTS, focus);
   for (const word of focus.toLowerCase().match(/[a-z]+/g) ?? []) {
     const entity = EN_ENTITIES[word] ?? EN_ENTITIES[word.replace(/s$/, '')];
     if (entity && !clause) terms.push(...entity);
@@ -269,7 +277,7 @@ function detectChinese(text: string): ForgetRequest | null {
   if (!object || /^(?:它|这个|那个|这|那|吧)$/u.test(object)) return null;
   if (object.replace(CHINESE_ALL_WORDS, '') === '') return request(true, [], []);
 
-  const slots = ZH_SLOTS.filter(([pattern]) => pattern.test(object)).map(([, slot]) => slot);
+  const slots = namedIn(ZH_SLOTS, object);
   const terms = [...(object.match(ZH_ENTITIES) ?? [])];
   // "我喜欢爵士乐这件事": what the user likes, not "这件事" ("this matter").
   if (/^我(?!的)/u.test(object) && !slots.length) terms.push(...termsOf(object.replace(/(?:的)?(?:这件事|那件事|这事|那事|事情)$/u, '')));
