@@ -48,9 +48,11 @@ function chunksOf(body: string): Array<{ type: string; data?: { warnings?: strin
 test('the built server embeds in its worker threads, before and after the reply, and stops on SIGTERM', async () => {
   test.setTimeout(120_000);
   const { conversation } = await (await api.post('/api/conversations', { data: { title: 'Encoder' } })).json();
+  const replies: string[] = [];
   for (const text of ['I keep two beehives on the roof of our building.', 'Which insects live upstairs?']) {
     const reply = await api.post('/api/chat', { data: { conversationId: conversation.id, message: { text } } });
     const chunks = chunksOf(await reply.text());
+    replies.push(chunks.map((c) => (c.type === 'text-delta' ? (c as { delta?: string }).delta : '')).join(''));
     expect(chunks.filter((c) => c.type === 'error')).toEqual([]);
     const turns = chunks.filter((c) => c.type === 'data-turn');
     expect(turns.length).toBeGreaterThan(0);
@@ -59,10 +61,12 @@ test('the built server embeds in its worker threads, before and after the reply,
       output,
     ).toEqual([]);
   }
-  // Each turn indexed as an episode by the post-turn worker, through the same threads.
+  // The offline model judges with the same encoder: insects lead it to the beehives, which share no word with them.
+  expect(replies[1]).toContain('I keep two beehives on the roof of our building.');
+  // Each turn indexed as an episode by the post-turn worker, through the same threads: the statement, and the answer quoting it.
   await expect
     .poll(async () => ((await (await api.get('/api/episodes?q=beehives')).json()) as { total: number }).total, { timeout: 30_000 })
-    .toBe(1);
+    .toBe(2);
   expect(output).not.toContain('sentence encoder failed');
 
   // Next ends by itself, before the launcher's 10 s grace for it runs out, and the database after it.
