@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { percent } from '@/lib/eval/rates';
 import { withDatabase } from '../scripts/with-database';
 import { evaluateSample, ingestSample, locomoSchema, type Mode, type QuestionResult } from './lib/locomo';
 import { type AnswerRow, answerAndGrade, answerRates } from './lib/locomo-answer';
@@ -63,7 +64,6 @@ console.log(`\nLoCoMo evidence recall (${values.data}, mode ${mode}); ${report.e
 console.log(summaryTable(report.systems));
 if (values.answer) {
   const rates = answerRates(report.answers);
-  const percent = (rate: number | null) => (rate === null ? 'n/a' : `${(rate * 100).toFixed(1)} %`);
   console.log(
     `\nanswers (${rates.questions} questions): the gold answer's words are in ${percent(rates.goldInAnswerWhenInContext)} of the answers whose context holds them (${rates.goldInContext}); judged correct: ${percent(rates.judgedCorrect)}`,
   );

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { percent } from '../lib/eval/rates';
 import { formatTable, replyRates, runScenarios, scenarioFileSchema } from '../lib/eval/scenarios';
 import { withDatabase } from './with-database';
 
@@ -26,7 +27,6 @@ const results = await withDatabase(() => runScenarios(file, { reply: values.repl
 console.log(formatTable(results));
 if (values.reply) {
   const rates = replyRates(results);
-  const percent = (rate: number | null) => (rate === null ? 'n/a' : `${(rate * 100).toFixed(1)} %`);
   console.log(
     `\nreplies: ${percent(rates.inReplyWhenInContext)} of the ${rates.inContext} expected values the contexts hold are in the replies; ${percent(rates.inReply)} of all ${rates.expected}`,
   );

@@ -1,4 +1,5 @@
 import { generateText } from 'ai';
+import { share } from '@/lib/eval/rates';
 import { getModels } from '@/lib/llm';
 import { contextText, previewContext } from '@/lib/memory/preview';
 import type { IngestedSample, LocomoSample } from './locomo';
@@ -70,7 +71,6 @@ const normalised = (text: string) => text.toLowerCase().replace(/\s+/gu, ' ').tr
 export function answerRates(rows: AnswerRow[]) {
   const inContext = rows.filter((r) => r.goldInContext);
   const judged = rows.filter((r) => r.correct !== null);
-  const share = (part: number, whole: number) => (whole === 0 ? null : part / whole);
   return {
     questions: rows.length,
     goldInContext: inContext.length,

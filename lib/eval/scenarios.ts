@@ -5,6 +5,7 @@ import { createGuestUser } from '@/db/users';
 import { importConversation } from '@/lib/import';
 import { contextText, previewContext } from '@/lib/memory/preview';
 import { isoTime } from '@/lib/validation';
+import { share } from './rates';
 
 /** Format `memory-scenarios/1`: conversations to import, a probe, and what its context must (not) hold. */
 export const scenarioFileSchema = z.object({
@@ -125,12 +126,11 @@ async function replyTo(state: Awaited<ReturnType<typeof previewContext>>): Promi
 export function replyRates(results: ScenarioResult[]) {
   const expected = results.flatMap((r) => r.reply?.expected ?? []);
   const inContext = expected.filter((e) => e.inContext);
-  const rate = (part: number, whole: number) => (whole === 0 ? null : part / whole);
   return {
     expected: expected.length,
     inContext: inContext.length,
-    inReplyWhenInContext: rate(inContext.filter((e) => e.inReply).length, inContext.length),
-    inReply: rate(expected.filter((e) => e.inReply).length, expected.length),
+    inReplyWhenInContext: share(inContext.filter((e) => e.inReply).length, inContext.length),
+    inReply: share(expected.filter((e) => e.inReply).length, expected.length),
   };
 }
 

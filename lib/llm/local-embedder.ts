@@ -22,6 +22,9 @@ export function embedLocally(text: string, dimensions: number): number[] {
   return norm === 0 ? vector : vector.map((value) => value / norm);
 }
 
+/** Cosine of two unit vectors (every embedder here returns unit length): their dot product. */
+export const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
+
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {

@@ -6,7 +6,7 @@ import { rewriteOffline } from '@/lib/memory/rules/rewrite';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
 import { contentFeatures, isCjk } from './text-features';
 
-export { NO_ANSWER, textOf } from './offline-evidence';
+export { NO_ANSWER } from './offline-evidence';
 
 /** How alike a question is to each text, in [-1, 1]: cosine of the embedder's vectors. */
 export type Similarity = (question: string, texts: string[]) => Promise<number[]>;
@@ -77,7 +77,7 @@ async function alsoQuoted(question: string, best: Ranked, ranked: Ranked[], simi
       (r.evidence.n === undefined || r.evidence.n !== best.evidence.n),
   );
   const answeredNext = best.evidence.asksBack
-    ? others.filter((r) => r.evidence.block === 'episodes' && r.evidence.n === best.evidence.n! + 1 && r.evidence.speaker === 'user')
+    ? others.filter((r) => r.evidence.block === 'episodes' && r.evidence.n === best.evidence.n! + 1)
     : [];
   const sameType = others.filter((r) => best.evidence.slot !== undefined && r.evidence.slot === best.evidence.slot);
   const close = others.filter((r) => r.score >= best.score - MARGIN);
@@ -89,7 +89,7 @@ async function alsoQuoted(question: string, best: Ranked, ranked: Ranked[], simi
   ];
   for (const r of [...ledTo, ...sameType, ...close]) {
     if (picked.length >= MAX_BESIDE) break;
-    if (r !== best && !picked.includes(r)) picked.push(r);
+    if (!picked.includes(r)) picked.push(r);
   }
   return picked;
 }

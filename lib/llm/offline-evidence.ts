@@ -4,7 +4,7 @@
  */
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { type ListedBlock, parseMemoryLine, SECTION_HEADERS } from '@/lib/memory/memory-line';
-import { correctedBy, FORGOTTEN } from '@/lib/memory/redaction-marks';
+import { CORRECTION, FORGOTTEN } from '@/lib/memory/redaction-marks';
 import { contentFeatures } from './text-features';
 
 /** What the offline model says when nothing in its context answers; its own earlier such replies are no evidence. */
@@ -175,9 +175,5 @@ function linesOf(text: string): string[] {
     .filter((line) => line.length > 0);
 }
 
-const plain = (text: string) => text.replace(CORRECTED, '$1').replaceAll(FORGOTTEN, '').trim();
-
 /** A correction reads as what the user put instead; a forgotten part as nothing. */
-const [correctedBefore, correctedAfter] = correctedBy('\u0000').split('\u0000');
-const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-const CORRECTED = new RegExp(`${escaped(correctedBefore)}(.*?)${escaped(correctedAfter)}`, 'gsu');
+const plain = (text: string) => text.replace(CORRECTION, '$1').replaceAll(FORGOTTEN, '').trim();

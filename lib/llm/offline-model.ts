@@ -6,7 +6,9 @@ import type {
   LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { countTokens } from 'gpt-tokenizer';
-import { answerFromContext, type Similarity, textOf } from './offline-answer';
+import { cosine } from './local-embedder';
+import { answerFromContext, type Similarity } from './offline-answer';
+import { textOf } from './offline-evidence';
 import { URGENT_EMBEDDING } from './sentence-encoder';
 
 export const OFFLINE_MODEL_ID = 'memlens-offline';
@@ -67,12 +69,12 @@ export function createOfflineModel(options: { chunkDelayMs: number; embedding: E
   };
 }
 
-/** Cosine likeness of a question to texts, by the embedder's vectors (unit length, so a dot product). */
-function likenessBy(embedding: EmbeddingModelV4): Similarity {
+/** Cosine likeness of a question to texts, by the embedder's vectors. */
+export function likenessBy(embedding: EmbeddingModelV4): Similarity {
   return async (question, texts) => {
     const { embeddings } = await embedding.doEmbed({ values: [question, ...texts], providerOptions: URGENT_EMBEDDING });
     const [asked, ...rest] = embeddings;
-    return rest.map((vector) => vector.reduce((sum, value, i) => sum + value * asked[i], 0));
+    return rest.map((vector) => cosine(vector, asked));
   };
 }
 

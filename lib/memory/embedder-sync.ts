@@ -1,5 +1,6 @@
 import { embeddedRowsAfter, embeddedTables, FIRST_ID, sampleEmbeddedRows, setEmbeddings } from '@/db/embedding-rows';
 import type { Models } from '@/lib/llm';
+import { cosine } from '@/lib/llm/local-embedder';
 import { logError } from '@/lib/log';
 import { embedTexts } from './embed';
 
@@ -12,8 +13,6 @@ const SAMPLE_RANDOM = 10;
 const SAME_EMBEDDER = 0.99;
 
 export type TableCheck = { table: string; sampled: number; lowestSimilarity: number | null; matches: boolean };
-
-const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
 
 /**
  * Whether each table's stored vectors were made by the configured embedder: a sample of its rows is

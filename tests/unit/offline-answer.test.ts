@@ -1,18 +1,14 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLocalEmbedder } from '@/lib/llm/local-embedder';
-import { acknowledgement, answerFromContext, NO_ANSWER, type Similarity } from '@/lib/llm/offline-answer';
+import { acknowledgement, answerFromContext, NO_ANSWER } from '@/lib/llm/offline-answer';
+import { likenessBy } from '@/lib/llm/offline-model';
 import { createSentenceEncoder, sentenceEncoderPool } from '@/lib/llm/sentence-encoder';
 import { memoryLine, SECTION_HEADERS } from '@/lib/memory/memory-line';
 import { correctedBy, FORGOTTEN } from '@/lib/memory/redaction-marks';
 
-// The offline model judges with the embedder the app uses offline by default.
-const encoder = createSentenceEncoder();
-const similarity: Similarity = async (question, texts) => {
-  const { embeddings } = await encoder.doEmbed({ values: [question, ...texts] });
-  const [asked, ...rest] = embeddings;
-  return rest.map((vector) => vector.reduce((sum, value, i) => sum + value * asked[i], 0));
-};
+// The offline model judges with the sentence encoder here (OFFLINE_EMBEDDER=sentence-encoder); a block below uses the default hashing embedder.
+const similarity = likenessBy(createSentenceEncoder());
 afterAll(() => sentenceEncoderPool.close());
 
 type Turn = ['user' | 'assistant', string];
@@ -117,12 +113,7 @@ describe('the offline model answers from the best evidence', () => {
 
 // With the default hashing embedder, which matches words only: the kind of fact a question names still finds it.
 describe('the offline model on the hashing embedder', () => {
-  const hashing = createLocalEmbedder(512);
-  const byWords: Similarity = async (question, texts) => {
-    const { embeddings } = await hashing.doEmbed({ values: [question, ...texts] });
-    const [asked, ...rest] = embeddings;
-    return rest.map((vector) => vector.reduce((sum, value, i) => sum + value * asked[i], 0));
-  };
+  const byWords = likenessBy(createLocalEmbedder(512));
   it.each([
     ['Remind me of my job?', 'I have been a dental hygienist for ten years (work, current since 2026-11-01)', 'dental hygienist'],
     ['我的职业是什么？', '我现在在一家旧书店当店长 (work, current since 2026-11-01)', '旧书店'],
