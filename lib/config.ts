@@ -177,6 +177,13 @@ const envSchema = databaseEnvSchema.extend({
     .enum(['true', 'false', '1', '0'])
     .default('true')
     .transform((value) => value === 'true' || value === '1'),
+  // The rules that read what users write run in worker threads (lib/memory/rules/bounded.ts): each text
+  // gets RULE_BUDGET_MS of a thread, a call waits at most RULE_WAIT_MS for one, and a text is cut to
+  // RULE_INPUT_MAX_CHARS first. RULE_THREADS defaults to the cores, 2 to 4.
+  RULE_BUDGET_MS: ms(1000),
+  RULE_WAIT_MS: ms(10_000),
+  RULE_INPUT_MAX_CHARS: z.coerce.number().int().min(200).default(8000),
+  RULE_THREADS: z.coerce.number().int().min(1).max(32).optional(),
   // Per user, counted in the database so every app instance shares them: at most LIMIT requests per window; 0 = no limit.
   CHAT_RATE_LIMIT: int(30),
   CHAT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),

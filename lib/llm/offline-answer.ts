@@ -1,8 +1,7 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
+import { rules } from '@/lib/memory/rules/bounded';
 import { SINGLE_VALUED_SLOTS } from '@/lib/memory/rules/fact-types';
-import { asksSomething, extractFactCandidates, slotsNamed } from '@/lib/memory/rules/facts';
-import { rewriteOffline } from '@/lib/memory/rules/rewrite';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
 import { contentFeatures, isCjk } from './text-features';
 
@@ -38,11 +37,11 @@ export async function answerFromContext(prompt: LanguageModelV4Prompt, similarit
   const language = languageOf(questionText);
   const forgetting = forgetReply(questionText, language);
   if (forgetting) return forgetting;
-  if (!asksSomething(questionText)) return acknowledgement(questionText);
+  if (!(await rules.asksSomething(questionText))) return acknowledgement(questionText);
 
   const earlier = messages.filter((m) => m !== question);
   const system = prompt.filter((m) => m.role === 'system').map((m) => textOf(m.content));
-  const evidence = fullest(current([...system.flatMap(memoryEvidence), ...windowEvidence(earlier)]));
+  const evidence = fullest(await current([...system.flatMap(memoryEvidence), ...windowEvidence(earlier)]));
   const ranked = await rank(questionText, earlier, evidence, similarity);
   const best = ranked[0];
   // Weakly alike, a memory item is still what the memory judged closest, worth showing as that; a line of the window is not.
@@ -135,7 +134,7 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
   const recent = earlier.flatMap((m) =>
     m.role === 'user' || m.role === 'assistant' ? [{ role: m.role, content: textOf(m.content) }] : [],
   );
-  const { query, terms } = rewriteOffline(question, recent, new Date());
+  const { query, terms } = (await rules.rewriteOffline(question, recent, new Date())).value;
   // An earlier question that says no more than this one answers nothing ("Where do I live?" asked before).
   const questionWords = new Set(contentFeatures(query));
   evidence = evidence.filter((e) => !e.asked || contentFeatures(e.text).filter((f) => !questionWords.has(f)).length >= 2);
@@ -143,7 +142,7 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
   // Evidence naming what the question points at is about it, however little else it shares.
   const names = (e: Evidence) => terms.some((term) => e.text.toLowerCase().includes(term.toLowerCase()));
   // The kind of fact the question names ("what do I do for a living": work; "怎么称呼我": a name).
-  const asksAbout = new Set<string>(slotsNamed(question));
+  const asksAbout = new Set<string>(await rules.slotsNamed(question));
   const ofKindAsked = (e: Evidence) => e.slot !== undefined && asksAbout.has(e.slot);
   const sharesWord = (e: Evidence) => contentFeatures(e.text).some((f) => questionWords.has(f));
   return evidence
@@ -189,17 +188,20 @@ function fullest(evidence: Evidence[]): Evidence[] {
  * elsewhere of a kind that holds one value at a time (where they live, their work, their name, their
  * diet) and that a fact given states otherwise is no longer evidence.
  */
-function current(evidence: Evidence[]): Evidence[] {
+async function current(evidence: Evidence[]): Promise<Evidence[]> {
   const now = new Date();
+  const read = evidence.filter((e) => e.block === 'facts' || e.speaker === 'user');
+  const candidates = await Promise.all(read.map((e) => rules.extractFactCandidates(e.text, now)));
+  const toldBy = new Map(read.map((e, i) => [e, candidates[i]]));
   const factsBySlot = new Map<string, string[]>();
   for (const e of evidence.filter((e) => e.block === 'facts')) {
-    for (const slot of [e.slot, ...extractFactCandidates(e.text, now).map((c) => c.slot)]) {
+    for (const slot of [e.slot, ...toldBy.get(e)!.map((c) => c.slot)]) {
       if (slot) factsBySlot.set(slot, [...(factsBySlot.get(slot) ?? []), e.text]);
     }
   }
   return evidence.flatMap((e) => {
     if (e.block === 'facts' || e.speaker !== 'user') return [e];
-    const told = extractFactCandidates(e.text, now);
+    const told = toldBy.get(e)!;
     const overridden = told.some((said) => {
       const facts = SINGLE_VALUED_SLOTS.has(said.slot) ? factsBySlot.get(said.slot) : undefined;
       return facts !== undefined && !facts.some((fact) => fact.toLowerCase().includes(said.value.toLowerCase()));

@@ -5,8 +5,8 @@ import type { Message } from '@/db/schema';
 import type { Actor } from '@/lib/audit';
 import { forgetFacts } from './corrections';
 import type { ForgetInChat } from './forget-outcome';
-import { detectForgetRequest, type FactSlot, factsToForget } from './rules/facts';
-import { forgetRequestObject } from './rules/forget';
+import { rules } from './rules/bounded';
+import type { FactSlot } from './rules/facts';
 
 /**
  * A request to forget said in the chat ("Please forget that I love jazz.", "请忘记我的地址"). It is
@@ -23,10 +23,10 @@ import { forgetRequestObject } from './rules/forget';
  * gone: nothing is left to forget then.
  */
 export async function forgetBeforeReply(question: Message, actor: Actor): Promise<ForgetInChat | null> {
-  const request = detectForgetRequest(question.content);
+  const request = await rules.detectForgetRequest(question.content);
   if (!request) return null;
   const active = await listFacts(question.userId, 'active');
-  const covered = factsToForget(
+  const covered = await rules.factsToForget(
     request,
     active.map((f) => ({ id: f.id, slot: f.slot as FactSlot, text: f.content, value: f.value })),
   );
@@ -37,7 +37,7 @@ export async function forgetBeforeReply(question: Message, actor: Actor): Promis
     `the user asked to forget it (message ${question.id})`,
     question.id,
   );
-  const object = request.all ? null : forgetRequestObject(question.content);
+  const object = request.all ? null : await rules.forgetRequestObject(question.content);
   const earlier = await redactionsOf(question.userId, [question.id]);
   if (object && !earlier.some((r) => r.kind === 'forgotten' && r.spanStart <= object.start && r.spanEnd >= object.end)) {
     await addRedactions(getDb(), [

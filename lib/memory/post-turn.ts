@@ -115,7 +115,7 @@ export async function runImportedJobs(replies: Array<{ id: string; questions: st
 async function runInStretches(replies: Array<{ id: string; questions: string[] }>, jobs: Job[], context: RunContext): Promise<number> {
   const byReply = Map.groupBy(jobs, (job) => job.messageId);
   let failed = 0;
-  for (const stretch of stretchesOf(replies)) {
+  for (const stretch of await stretchesOf(replies)) {
     failed += await runStretch(
       stretch.replies.flatMap((reply) => byReply.get(reply.id) ?? []),
       stretch.isolated,
@@ -138,11 +138,11 @@ async function runStretch(jobs: Job[], isolated: boolean, context: RunContext): 
 }
 
 /** Consecutive replies that may run kind by kind; a reply some work isolates stands alone. */
-function stretchesOf<T extends { questions: string[] }>(replies: T[]): Array<{ replies: T[]; isolated: boolean }> {
+async function stretchesOf<T extends { questions: string[] }>(replies: T[]): Promise<Array<{ replies: T[]; isolated: boolean }>> {
   const stretches = [{ replies: [] as T[], isolated: false }];
   for (const reply of replies) {
-    if (postTurnWork.some((work) => work.isolates?.(reply.questions)))
-      stretches.push({ replies: [reply], isolated: true }, { replies: [], isolated: false });
+    const isolating = await Promise.all(postTurnWork.map((work) => work.isolates?.(reply.questions) ?? false));
+    if (isolating.includes(true)) stretches.push({ replies: [reply], isolated: true }, { replies: [], isolated: false });
     else stretches.at(-1)!.replies.push(reply);
   }
   return stretches.filter((stretch) => stretch.replies.length > 0);

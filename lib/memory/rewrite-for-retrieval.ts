@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { generateText } from 'ai';
 import { cacheRewrite, getCachedRewrite } from '@/db/turns';
 import { isModelTimeout } from '@/lib/llm/timeouts';
-import { absolutizeRelativeDates } from './rules/relative-dates';
-import { detectRewriteTrigger, rewriteOffline } from './rules/rewrite';
+import { rules } from './rules/bounded';
 import { step, type TurnState } from './state';
 
 /**
@@ -22,7 +21,7 @@ export const rewriteForRetrieval = step({
   async run(state) {
     const { question, history, scope, models, now } = state;
     const priorUserTurns = history.filter((m) => m.role === 'user').length;
-    const trigger = detectRewriteTrigger(question.content, priorUserTurns);
+    const { value: trigger } = await rules.detectRewriteTrigger(question.content, priorUserTurns);
     if (!trigger.needed) {
       return { retrieval: { query: question.content, reason: trigger.reason, rewritten: false, cached: false, datesResolved: [] } };
     }
@@ -42,7 +41,8 @@ export const rewriteForRetrieval = step({
         return { retrieval: { query, reason, rewritten: true, cached: false, datesResolved } };
       } catch (error) {
         // The memory model is down or too slow: the offline rules still resolve the reference (not cached).
-        const { query, datesResolved } = rewriteOffline(question.content, recentTurns(state), now);
+        const { value: offline } = await rules.rewriteOffline(question.content, recentTurns(state), now);
+        const { query, datesResolved } = offline;
         const why = error instanceof Error ? error.message : String(error);
         const what = isModelTimeout(error) ? 'timed out' : 'failed';
         return {
@@ -57,7 +57,13 @@ export const rewriteForRetrieval = step({
         };
       }
     }
-    const { query, datesResolved } = rewriteOffline(question.content, recentTurns(state), now);
+    const { value: offline, gaveUp } = await rules.rewriteOffline(question.content, recentTurns(state), now);
+    const { query, datesResolved } = offline;
+    // A give-up is not an answer worth keeping: the next turn with this question tries again.
+    if (gaveUp)
+      return {
+        retrieval: { query, reason: `${trigger.reason}; the offline rules gave up on it`, rewritten: false, cached: false, datesResolved },
+      };
     const reason = `${trigger.reason}; resolved by offline rules`;
     await cacheRewrite(scope.userId, key, query, reason);
     return { retrieval: { query, reason, rewritten: true, cached: false, datesResolved } };
@@ -85,6 +91,6 @@ async function rewriteWithModel(state: Pick<TurnState, Reads>): Promise<{ query:
     ].join('\n'),
     maxRetries: 1,
   });
-  const { text: query, resolved } = absolutizeRelativeDates(text.trim() || state.question.content, state.now);
+  const { text: query, resolved } = await rules.absolutizeRelativeDates(text.trim() || state.question.content, state.now);
   return { query, datesResolved: resolved.map((r: { phrase: string; date: string }) => `${r.phrase} → ${r.date}`) };
 }

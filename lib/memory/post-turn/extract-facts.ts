@@ -19,18 +19,9 @@ import { embedTexts } from '../embed';
 import { endFacts } from '../forget-facts';
 import { searchKeywords } from '../keywords';
 import { locateStatement } from '../redaction';
+import { rules } from '../rules/bounded';
 import { splitKey, TYPED_SLOTS } from '../rules/fact-types';
-import {
-  decideFactUpdate,
-  detectForgetRequest,
-  type ExistingFact,
-  extractFactCandidates,
-  type FactCandidate,
-  type FactDecision,
-  type FactSlot,
-  type ForgetRequest,
-  factsToForget,
-} from '../rules/facts';
+import type { ExistingFact, FactCandidate, FactDecision, FactSlot, ForgetRequest } from '../rules/facts';
 import { captureUndoable } from '../undo-capture';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
 import type { JobWork } from './work';
@@ -51,7 +42,7 @@ export const extractFacts: JobWork = {
     if (failure !== undefined) throw failure;
   },
   // Forgetting redacts messages that the other kinds of work read.
-  isolates: (questions) => questions.some((question) => detectForgetRequest(question) !== null),
+  isolates: async (questions) => (await Promise.all(questions.map(rules.detectForgetRequest))).some((request) => request !== null),
   async runMany(jobs, { models }) {
     const [{ userId, conversationId }] = jobs;
     const turns = await loadTurns(
@@ -117,14 +108,14 @@ async function statementsOf(turn: Turn | undefined, models: Models): Promise<Lea
   for (const [i, question] of (turn?.questions ?? []).entries()) {
     const statement = { question, written: turn!.original[i].content };
     // As written: the part of a request that names what to forget is itself marked forgotten.
-    const forget = detectForgetRequest(statement.written);
+    const forget = await rules.detectForgetRequest(statement.written);
     if (forget) steps.push({ ...statement, forget });
     else
       steps.push({
         ...statement,
         candidates: models.memory
           ? await extractWithModel(models, question.content, question.createdAt)
-          : extractFactCandidates(question.content, question.createdAt),
+          : await rules.extractFactCandidates(question.content, question.createdAt),
       });
   }
   return steps;
@@ -134,7 +125,7 @@ const actorOf = (models: Models) => (models.memory ? `model:${models.memory.mode
 
 async function forget({ question, forget }: Statement & { forget: ForgetRequest }, userId: string, models: Models): Promise<void> {
   const active = await listFacts(userId, 'active');
-  const ids = new Set(factsToForget(forget, active.map(existing)));
+  const ids = new Set(await rules.factsToForget(forget, active.map(existing)));
   await endFacts(
     userId,
     active.filter((f) => ids.has(f.id)),
@@ -162,7 +153,7 @@ async function reconcile(
     const related = await findRelatedActiveFacts(job.userId, slots, embeddings[i], searchKeywords(candidate.text));
     const decisions = models.memory
       ? await decideWithModel(models, candidate, related)
-      : decideFactUpdate(candidate, related.map(existing));
+      : await rules.decideFactUpdate(candidate, related.map(existing));
     for (const decision of decisions) await apply(write, decision, embeddings[i], question.createdAt);
   }
 }

@@ -5,7 +5,7 @@ import { coveredUntil, getSummary, summarySources, writeSummary } from '@/db/sum
 import { memoryFloor } from '@/db/users';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
-import { summariseExtractive } from '../rules/summarise';
+import { rules } from '../rules/bounded';
 import { nextSummaryAt } from '../summary-schedule';
 import { readFromDatabase, readOnce, type SummaryReader } from './summary-reader';
 import type { JobWork } from './work';
@@ -123,7 +123,7 @@ async function writeVersion(
       ? ''
       : models.memory
         ? await summariseWithModel(models, previous, fresh)
-        : summariseExtractive(previous, fresh.map(asInput));
+        : (await rules.summariseExtractive(previous, fresh.map(asInput))).value;
   const earlier = base?.content ? await summarySources(scope, base.version) : [];
   const last = fresh.at(-1);
   return writeSummary(

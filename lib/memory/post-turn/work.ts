@@ -16,7 +16,7 @@ export type JobWork = {
    */
   runMany?: (jobs: Job[], context: RunContext) => Promise<Map<string, unknown>>;
   /** True when this work, for a reply answering these user messages, changes what the other kinds read. */
-  isolates?: (questions: string[]) => boolean;
+  isolates?: (questions: string[]) => Promise<boolean>;
   /**
    * True when it reads nothing another kind writes (only the conversation's messages, their
    * redactions and its own kind of memory): in an import it runs beside the other such kinds.

@@ -1,0 +1,136 @@
+import os from 'node:os';
+import path from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { getConfig } from '@/lib/config';
+import { logError } from '@/lib/log';
+import type { RecentTurn } from './rewrite';
+import type { SummaryInput } from './summarise';
+import type { RuleName, Rules, RuleTask } from './thread';
+
+/**
+ * The rules as the app calls them: each in a worker thread (./thread.ts), never on the event loop,
+ * each text within a time budget. A rule that runs past RULE_BUDGET_MS gives up on that text (its
+ * thread is stopped and replaced) and the caller gets what the rule finds in no text (no facts, the
+ * question as its own query); a call that waits longer than RULE_WAIT_MS for a free thread gives up
+ * the same way. Every give-up is counted and logged without the text. Inputs are normalized first:
+ * runs of spaces and of line breaks collapsed to one, and cut to RULE_INPUT_MAX_CHARS.
+ */
+type Outcome<T> = { value: T; gaveUp: boolean };
+
+let given = 0;
+
+/** How many texts the rules gave up on in this process. */
+export function ruleGiveUps(): number {
+  return given;
+}
+
+class RuleGaveUp extends Error {
+  override name = 'RuleGaveUp';
+}
+
+/** Text as the rules read it: one space for any run of spaces or tabs, one line break for any run of breaks, bounded. */
+export function forRules(text: string): string {
+  const collapsed = text.replace(/[^\S\n]+/g, ' ').replace(/ ?\n[\n ]*/g, '\n');
+  return boundLength(collapsed);
+}
+
+/** Text cut to the bound only, where the rule answers with offsets into the text as written. */
+function boundLength(text: string): string {
+  const max = getConfig().RULE_INPUT_MAX_CHARS;
+  if (text.length <= max) return text;
+  // Never half a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]) ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+const turns = (recent: RecentTurn[]) => recent.map((turn) => ({ ...turn, content: forRules(turn.content) }));
+const inputs = (messages: SummaryInput[]) => messages.map((message) => ({ ...message, content: forRules(message.content) }));
+
+type R<K extends RuleName> = Awaited<ReturnType<Rules[K]>>;
+type P<K extends RuleName> = Parameters<Rules[K]>;
+
+export const rules = {
+  asksSomething: (text: string) => value(run('asksSomething', [forRules(text)], false)),
+  // Given up, nothing is decided: no write rather than a duplicate.
+  decideFactUpdate: (...[candidate, similar]: P<'decideFactUpdate'>) =>
+    value(run('decideFactUpdate', [candidate, similar.map((fact) => ({ ...fact, text: forRules(fact.text) }))], [])),
+  detectForgetRequest: (text: string) => value(run('detectForgetRequest', [forRules(text)], null)),
+  detectRewriteTrigger: (question: string, priorUserTurns: number) =>
+    run('detectRewriteTrigger', [forRules(question), priorUserTurns], { needed: false, reason: 'the rules gave up on this text' }),
+  extractFactCandidates: (text: string, now: Date) => value(run('extractFactCandidates', [forRules(text), now], [])),
+  factsToForget: (...[request, facts]: P<'factsToForget'>) =>
+    value(run('factsToForget', [request, facts.map((fact) => ({ ...fact, text: forRules(fact.text) }))], [])),
+  // Offsets into the question as written: only cut, never collapsed.
+  forgetRequestObject: (text: string) => value(run('forgetRequestObject', [boundLength(text)], null)),
+  rewriteOffline: (question: string, recent: RecentTurn[], now: Date) =>
+    run('rewriteOffline', [forRules(question), turns(recent), now], { query: question, terms: [], datesResolved: [] }),
+  absolutizeRelativeDates: (text: string, now: Date) =>
+    value(run('absolutizeRelativeDates', [forRules(text), now], { text, resolved: [] })),
+  slotsNamed: (text: string) => value(run('slotsNamed', [forRules(text)], [])),
+  summariseExtractive: (previous: string | null, messages: SummaryInput[]) =>
+    run('summariseExtractive', [previous, inputs(messages)], previous ?? ''),
+};
+
+async function value<T>(outcome: Promise<Outcome<T>>): Promise<T> {
+  return (await outcome).value;
+}
+
+async function run<K extends RuleName>(rule: K, args: P<K>, fallback: R<K>): Promise<Outcome<R<K>>> {
+  const { RULE_BUDGET_MS, RULE_WAIT_MS } = getConfig();
+  const controller = new AbortController();
+  const { port1, port2 } = new MessageChannel();
+  // Waiting for a thread has its own bound; the budget starts when the rule does.
+  let timer = setTimeout(() => controller.abort(new RuleGaveUp(`waited ${RULE_WAIT_MS} ms for a thread`)), RULE_WAIT_MS);
+  port1.once('message', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new RuleGaveUp(`ran past its budget of ${RULE_BUDGET_MS} ms`)), RULE_BUDGET_MS);
+  });
+  const task: RuleTask = { rule, args, started: port2 };
+  try {
+    return { value: (await pool().run(task, { transferList: [port2], signal: controller.signal })) as R<K>, gaveUp: false };
+  } catch (error) {
+    if (!controller.signal.aborted) throw error;
+    given++;
+    const reason = controller.signal.reason instanceof Error ? controller.signal.reason.message : 'stopped';
+    const chars = JSON.stringify(args)?.length ?? 0;
+    logError('a rule gave up on a text', new RuleGaveUp(`${rule} ${reason} (a text of ${chars} characters)`));
+    return { value: fallback, gaveUp: true };
+  } finally {
+    clearTimeout(timer);
+    port1.close();
+  }
+}
+
+const holder = globalThis as typeof globalThis & { __memlensRules?: Piscina };
+
+/**
+ * One pool per process, started at the first call (or by warmRules at start-up). Its threads load
+ * the rules' TypeScript through tsx, as `npm start` loads the server.
+ */
+function pool(): Piscina {
+  holder.__memlensRules ??= new Piscina({
+    filename: path.join(process.cwd(), 'lib/memory/rules/thread.ts'),
+    execArgv: ['--import', 'tsx', '--conditions=react-server'],
+    minThreads: threads(),
+    maxThreads: threads(),
+    idleTimeout: Number.POSITIVE_INFINITY,
+  });
+  return holder.__memlensRules;
+}
+
+function threads(): number {
+  return getConfig().RULE_THREADS ?? Math.max(2, Math.min(4, os.availableParallelism()));
+}
+
+/** Starts the rules' threads now, so the first turn does not wait for them to load. */
+export function warmRules(): void {
+  pool();
+}
+
+/** Stops the rules' threads (scripts that end, tests); the next call starts them again. */
+export async function closeRules(): Promise<void> {
+  const running = holder.__memlensRules;
+  holder.__memlensRules = undefined;
+  await running?.destroy();
+}

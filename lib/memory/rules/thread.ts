@@ -1,0 +1,36 @@
+/**
+ * Worker-thread entry of the rules (lib/memory/rules/bounded.ts starts it through piscina): every
+ * rule that reads what a user wrote runs here, never on the server's event loop, so a text that
+ * makes a pattern slow costs this thread, which the pool stops when the text's time is up.
+ * The task's port says when the rule starts, so the budget counts the rule, not the queue.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { asksSomething, decideFactUpdate, detectForgetRequest, extractFactCandidates, factsToForget, slotsNamed } from './facts';
+import { forgetRequestObject } from './forget';
+import { absolutizeRelativeDates } from './relative-dates';
+import { detectRewriteTrigger, rewriteOffline } from './rewrite';
+import { summariseExtractive } from './summarise';
+
+export const RULES = {
+  absolutizeRelativeDates,
+  asksSomething,
+  decideFactUpdate,
+  detectForgetRequest,
+  detectRewriteTrigger,
+  extractFactCandidates,
+  factsToForget,
+  forgetRequestObject,
+  rewriteOffline,
+  slotsNamed,
+  summariseExtractive,
+};
+
+export type Rules = typeof RULES;
+export type RuleName = keyof Rules;
+export type RuleTask = { rule: RuleName; args: unknown[]; started: MessagePort };
+
+export default function runRule({ rule, args, started }: RuleTask): unknown {
+  started.postMessage(null);
+  started.close();
+  return (RULES[rule] as (...args: unknown[]) => unknown)(...args);
+}
