@@ -37,6 +37,14 @@ module.exports = {
       to: { path: '^(lib|db|app|components)/', pathNot: '^lib/shared/' },
     },
     {
+      name: 'rules-in-their-threads',
+      comment:
+        'The text rules read what users write and run off the event loop: the app calls them through lib/memory/rules/bounded.ts (worker threads, a time budget per text); their types and fact-types.ts data may be imported.',
+      severity: 'error',
+      from: { path: '^(lib|app|db|scripts)/', pathNot: '^lib/memory/rules/' },
+      to: { path: '^lib/memory/rules/', pathNot: '^lib/memory/rules/(bounded|fact-types)\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-circular',
       comment: 'An import circle: neither side can be read, tested or moved alone.',
       severity: 'error',

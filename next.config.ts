@@ -6,7 +6,9 @@ const nextConfig: NextConfig = {
   // rate-limiter-flexible loads drizzle-orm by a computed import() that a bundle cannot resolve.
   // The sentence encoder's packages find their wasm and weight files next to their own code (__dirname).
   // chrono-node's parsers are chosen by class name (lib/memory/rules/relative-dates.ts), which a minifier renames.
+  // piscina starts its threads from its own file next to its code.
   serverExternalPackages: [
+    'piscina',
     'chrono-node',
     'postgres',
     'rate-limiter-flexible',
