@@ -66,8 +66,18 @@ export function useChatSession({
         // The reply started: record how it ended, as the server does.
         const ended: MessageStatus = isAbort || isDisconnect ? 'incomplete' : isError ? 'failed' : 'complete';
         const endError = isDisconnect ? 'The connection was lost while this reply was streaming.' : isError ? error : null;
+        // A reply read in one go (a busy machine delivers the whole stream at once) ends before the
+        // effect below has run: the question takes its stored id here too.
+        const sent = pending?.kind === 'send' ? pending : undefined;
+        const storedId = sent && message.metadata?.userMessageId;
         setMessages((current) =>
-          current.map((m) => (m.id === message.id ? { ...m, metadata: { ...m.metadata, status: ended, error: endError } } : m)),
+          current.map((m) =>
+            m.id === message.id
+              ? { ...m, metadata: { ...m.metadata, status: ended, error: endError } }
+              : storedId && m.id === sent.id
+                ? { ...m, id: storedId }
+                : m,
+          ),
         );
         setAnnouncement(
           ended === 'complete' ? 'Reply complete.' : ended === 'incomplete' ? 'Reply stopped.' : `Reply failed: ${endError ?? ''}`,

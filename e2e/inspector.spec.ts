@@ -1,5 +1,6 @@
 import { expect, test, UUID } from './fixtures';
 import { textIn } from './pages/chat-page';
+import { HeldReply } from './pages/held-reply';
 import type { InspectorPanel } from './pages/inspector-panel';
 import type { FactRow } from './pages/memory-api';
 
@@ -30,6 +31,8 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   inspector,
   memory,
 }) => {
+  const held = new HeldReply(page);
+  await held.install();
   await chat.newConversation();
   await expect(inspector.root).toBeVisible();
   await expect(page.getByTestId('inspector-empty')).toBeVisible();
@@ -42,7 +45,9 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   const fact = await memory.waitForFact('Lisbon');
 
   // The second question: the panel binds to the new reply and fills from the streamed record
-  // before the reply's text is done. Read both at the same instant.
+  // before the reply's text is done (held after its first words, however fast the machine reads it).
+  // Read both at the same instant.
+  await held.hold('after-first-words');
   await chat.send('Where do I live?');
   const live = await page
     .waitForFunction(
@@ -69,6 +74,7 @@ test('the inspector fills while the reply streams, shows what was recalled, kept
   expect(live!.panelStatus).toBe('streaming');
   expect(live!.source).toBe('stream');
   expect(live!.query).toContain('live');
+  await held.release();
   const reply = chat.assistantMessages.nth(1);
   await expect(inspector.root.getByTestId('turn-status')).toHaveText(/Streaming|Complete/);
 

@@ -178,9 +178,10 @@ const envSchema = databaseEnvSchema.extend({
     .default('true')
     .transform((value) => value === 'true' || value === '1'),
   // The rules that read what users write run in worker threads (lib/memory/rules/bounded.ts): each text
-  // gets RULE_BUDGET_MS of a thread, a call waits at most RULE_WAIT_MS for one, and a text is cut to
-  // RULE_INPUT_MAX_CHARS first. RULE_THREADS defaults to the cores, 2 to 4.
-  RULE_BUDGET_MS: ms(1000),
+  // gets RULE_BUDGET_MS of a thread (an 8,000-character message takes about 0.6 s on a busy 2-core
+  // machine), a call waits at most RULE_WAIT_MS for one, and a text is cut to RULE_INPUT_MAX_CHARS
+  // first. RULE_THREADS defaults to the cores, 2 to 4.
+  RULE_BUDGET_MS: ms(3000),
   RULE_WAIT_MS: ms(10_000),
   RULE_INPUT_MAX_CHARS: z.coerce.number().int().min(200).default(8000),
   RULE_THREADS: z.coerce.number().int().min(1).max(32).optional(),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
@@ -27,6 +28,17 @@ export function ruleGiveUps(): number {
 
 class RuleGaveUp extends Error {
   override name = 'RuleGaveUp';
+  constructor(
+    message: string,
+    readonly ranOut = false,
+  ) {
+    super(message);
+  }
+}
+
+function remember(key: string): void {
+  if (gaveUpOn.size >= GAVE_UP_REMEMBERED) gaveUpOn.delete(gaveUpOn.values().next().value!);
+  gaveUpOn.add(key);
 }
 
 /** Text as the rules read it: one space for any run of spaces or tabs, one line break for any run of breaks, bounded. */
@@ -76,7 +88,24 @@ async function value<T>(outcome: Promise<Outcome<T>>): Promise<T> {
   return (await outcome).value;
 }
 
+// Texts a rule gave up on (by a hash of the rule and its input), so a text costs one budget, not
+// one per turn that reads it again (the recent window, the offline model's context).
+const GAVE_UP_REMEMBERED = 1000;
+const gaveUpOn = new Set<string>();
+
+function inputKey(rule: RuleName, args: unknown[]): string {
+  return createHash('sha256')
+    .update(rule)
+    .update(JSON.stringify(args) ?? '')
+    .digest('base64');
+}
+
 async function run<K extends RuleName>(rule: K, args: P<K>, fallback: R<K>): Promise<Outcome<R<K>>> {
+  const key = inputKey(rule, args);
+  if (gaveUpOn.has(key)) {
+    given++;
+    return { value: fallback, gaveUp: true };
+  }
   const { RULE_BUDGET_MS, RULE_WAIT_MS } = getConfig();
   const controller = new AbortController();
   const { port1, port2 } = new MessageChannel();
@@ -84,7 +113,7 @@ async function run<K extends RuleName>(rule: K, args: P<K>, fallback: R<K>): Pro
   let timer = setTimeout(() => controller.abort(new RuleGaveUp(`waited ${RULE_WAIT_MS} ms for a thread`)), RULE_WAIT_MS);
   port1.once('message', () => {
     clearTimeout(timer);
-    timer = setTimeout(() => controller.abort(new RuleGaveUp(`ran past its budget of ${RULE_BUDGET_MS} ms`)), RULE_BUDGET_MS);
+    timer = setTimeout(() => controller.abort(new RuleGaveUp(`ran past its budget of ${RULE_BUDGET_MS} ms`, true)), RULE_BUDGET_MS);
   });
   const task: RuleTask = { rule, args, started: port2 };
   try {
@@ -92,6 +121,8 @@ async function run<K extends RuleName>(rule: K, args: P<K>, fallback: R<K>): Pro
   } catch (error) {
     if (!controller.signal.aborted) throw error;
     given++;
+    // Only a text that ran out of time is given up on for good; one that waited for a thread may be read next time.
+    if (controller.signal.reason instanceof RuleGaveUp && controller.signal.reason.ranOut) remember(key);
     const reason = controller.signal.reason instanceof Error ? controller.signal.reason.message : 'stopped';
     const chars = JSON.stringify(args)?.length ?? 0;
     logError('a rule gave up on a text', new RuleGaveUp(`${rule} ${reason} (a text of ${chars} characters)`));

@@ -29,6 +29,17 @@ export type Rules = typeof RULES;
 export type RuleName = keyof Rules;
 export type RuleTask = { rule: RuleName; args: unknown[]; started: MessagePort };
 
+// Each rule once on a short text of each language as the thread starts (piscina sends no task
+// before this module has loaded): what the rules build on their first use (the tagger's lexicon,
+// the date parsers) is not counted against the first user's text.
+const warmUp = new Date(0);
+for (const text of ['My sister lives in Porto and I work as a nurse since last May.', '我住在上海，我是老师。']) {
+  extractFactCandidates(text, warmUp);
+  rewriteOffline(text, [{ role: 'user', content: text }], warmUp);
+  summariseExtractive(null, [{ role: 'user', content: text }]);
+  detectForgetRequest(text);
+}
+
 export default function runRule({ rule, args, started }: RuleTask): unknown {
   started.postMessage(null);
   started.close();
