@@ -93,11 +93,10 @@ async function value<T>(outcome: Promise<Outcome<T>>): Promise<T> {
 const GAVE_UP_REMEMBERED = 1000;
 const gaveUpOn = new Set<string>();
 
+/** The rule and what it reads; not the time it is read at, which changes every turn and slows no rule. */
 function inputKey(rule: RuleName, args: unknown[]): string {
-  return createHash('sha256')
-    .update(rule)
-    .update(JSON.stringify(args) ?? '')
-    .digest('base64');
+  const read = args.filter((arg) => !(arg instanceof Date));
+  return createHash('sha256').update(rule).update(JSON.stringify(read)).digest('base64');
 }
 
 async function run<K extends RuleName>(rule: K, args: P<K>, fallback: R<K>): Promise<Outcome<R<K>>> {
