@@ -5,8 +5,8 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  // The rules' threads load while the server starts listening, not in the first turn.
-  (await import('./lib/memory/rules/bounded')).warmRules();
+  // The rules' threads load before the first request (about 2 s), not in the first turn.
+  await (await import('./lib/memory/rules/bounded')).warmRules();
   const { getConfig } = await import('./lib/config');
   if (!getConfig().RUN_WORKER) return;
   const [{ startWorker }, { syncStoredEmbeddingsInBackground }, { getModels }] = await Promise.all([

@@ -106,6 +106,9 @@ async function run<K extends RuleName>(rule: K, args: P<K>, fallback: R<K>): Pro
     return { value: fallback, gaveUp: true };
   }
   const { RULE_BUDGET_MS, RULE_WAIT_MS } = getConfig();
+  const { piscina, ready } = pool();
+  // A thread loading the rules is not a slow text: the bounds count from when the pool is ready.
+  await ready;
   const controller = new AbortController();
   const { port1, port2 } = new MessageChannel();
   // Waiting for a thread has its own bound; the budget starts when the rule does.
@@ -116,7 +119,7 @@ async function run<K extends RuleName>(rule: K, args: P<K>, fallback: R<K>): Pro
   });
   const task: RuleTask = { rule, args, started: port2 };
   try {
-    return { value: (await pool().run(task, { transferList: [port2], signal: controller.signal })) as R<K>, gaveUp: false };
+    return { value: (await piscina.run(task, { transferList: [port2], signal: controller.signal })) as R<K>, gaveUp: false };
   } catch (error) {
     if (!controller.signal.aborted) throw error;
     given++;
@@ -132,35 +135,44 @@ async function run<K extends RuleName>(rule: K, args: P<K>, fallback: R<K>): Pro
   }
 }
 
-const holder = globalThis as typeof globalThis & { __memlensRules?: Piscina };
+type Pool = { piscina: Piscina; ready: Promise<unknown> };
+const holder = globalThis as typeof globalThis & { __memlensRules?: Pool };
 
 /**
  * One pool per process, started at the first call (or by warmRules at start-up). Its threads load
- * the rules' TypeScript through tsx, as `npm start` loads the server.
+ * the rules' TypeScript through tsx, as `npm start` loads the server; `ready` settles once a task
+ * per thread has run.
  */
-function pool(): Piscina {
-  holder.__memlensRules ??= new Piscina({
+function pool(): Pool {
+  holder.__memlensRules ??= startPool();
+  return holder.__memlensRules;
+}
+
+function startPool(): Pool {
+  const size = threads();
+  const piscina = new Piscina({
     filename: path.join(process.cwd(), 'lib/memory/rules/thread.ts'),
     execArgv: ['--import', 'tsx', '--conditions=react-server'],
-    minThreads: threads(),
-    maxThreads: threads(),
+    minThreads: size,
+    maxThreads: size,
     idleTimeout: Number.POSITIVE_INFINITY,
   });
-  return holder.__memlensRules;
+  const warm: RuleTask = { rule: 'asksSomething', args: [''] };
+  return { piscina, ready: Promise.all(Array.from({ length: size }, () => piscina.run(warm))) };
 }
 
 function threads(): number {
   return getConfig().RULE_THREADS ?? Math.max(2, Math.min(4, os.availableParallelism()));
 }
 
-/** Starts the rules' threads now, so the first turn does not wait for them to load. */
-export function warmRules(): void {
-  pool();
+/** Starts the rules' threads; resolves once they have loaded the rules (the server waits for it before its first request). */
+export async function warmRules(): Promise<void> {
+  await pool().ready;
 }
 
 /** Stops the rules' threads (scripts that end, tests); the next call starts them again. */
 export async function closeRules(): Promise<void> {
   const running = holder.__memlensRules;
   holder.__memlensRules = undefined;
-  await running?.destroy();
+  await running?.piscina.destroy();
 }
