@@ -260,7 +260,7 @@ function isSentenceStart(text: string, index: number): boolean {
 
 /** A run of capitalised words ("Christopher Nolan", "Lord of the Rings", "iPhone 15 Pro"), numbers included after the first. */
 const CAPITALISED_RUN =
-  /(?<![\p{Script=Latin}\d])\p{Ll}{0,2}\p{Lu}[\p{L}\p{M}\d'’-]*(?:\s+(?:(?:of|the|de|da|del|van|von|la|le|du|di|der)\s+)*(?:\p{Lu}[\p{L}\p{M}\d'’-]*|\d+(?:[.-]?[\p{L}\d]+)*))*/gu;
+  /(?<![\p{Script=Latin}\d])\p{Ll}{0,2}\p{Lu}[\p{L}\p{M}\d'’-]*(?:\s+(?:(?:of|the|de|da|del|van|von|la|le|du|di|der)\s+)*(?:\p{Lu}[\p{L}\p{M}\d'’-]*|\d[\p{L}\d]*(?:[.-][\p{L}\d]+)*))*/gu;
 
 /**
  * Proper nouns and product names: capitalised words not at the start of a sentence. A sentence's

@@ -369,7 +369,8 @@ const REL_CANON: Record<string, string> = {
 const CN_DIGITS: Record<string, number> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
 /** 两 → 2, 三 → 3, digits as digits: the counts of a family or of pets. */
 const cnNumber = (text: string) => (/^\d+$/.test(text) ? Number(text) : CN_DIGITS[text]);
-const ZH_COUNT = '(\\d+|[一二两三四五六七八九十几]+)';
+// A count is its whole run of digits or numerals, never a part of it with the rest read as a name.
+const ZH_COUNT = '(\\d+(?!\\d)|[一二两三四五六七八九十几]+(?![一二两三四五六七八九十几]))';
 
 function relKey(rel: string): string {
   return REL_CANON[rel] ?? rel;
