@@ -102,7 +102,7 @@ test("replaying an older reply with today's memory shows what was added, removed
   await section.getByTestId('replay-window').fill('1');
   await section.getByTestId('replay-run').click();
   await expect(section.getByTestId('replay-options')).toContainText('changed: window');
-  await expect(diff.locator('[data-testid="replay-block"][data-block="history"]')).toHaveAttribute('data-after', /\d+/);
+  await expect(diff.locator('[data-testid="replay-block"][data-block="history"]')).toHaveAttribute('data-after', /\d/);
   const historyAfter = Number(await diff.locator('[data-testid="replay-block"][data-block="history"]').getAttribute('data-after'));
   expect(historyAfter).toBeLessThan(historyBefore);
   await expect(diff.locator('[data-testid="replay-removed"][data-key^="message:"]').first()).toContainText('not in the recent window now');

@@ -140,7 +140,7 @@ async function waitUntilReady(baseUrl: string, exited: Promise<number | null>, t
 
 /** The launcher prints the URL of the embedded database's Unix socket (it holds no password). */
 function embeddedDatabaseUrl(logFile: string): string {
-  const line = /^\s*DATABASE_URL=(\S+)$/mu.exec(fs.readFileSync(logFile, 'utf8'));
+  const line = /^[^\S\n\r\u2028\u2029]*DATABASE_URL=(\S+)$/mu.exec(fs.readFileSync(logFile, 'utf8'));
   if (!line) throw new Error(`Could not find the embedded database's URL in ${logFile}.`);
   return line[1];
 }

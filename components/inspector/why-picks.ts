@@ -16,7 +16,7 @@ const episodePicks = (episodes: EpisodeLike[]): MemoryPick[] =>
   episodes.map((e) => ({
     key: `episode:${e.id}`,
     kind: 'episode',
-    text: e.content.replace(/\s*\n\s*/gu, ' / '),
+    text: e.content.replace(/(?<!\s)[^\S\n]*\n\s*/gu, ' / '),
     note: `in “${e.conversationTitle}”`,
   }));
 

@@ -72,7 +72,7 @@ function factEvidence(n: number, text: string): Evidence[] {
 
 /** A fact's closing notes, "(location, current since …)" (recall-facts.ts writes them), say its type; they are not the user's words. */
 function withoutNotes(fact: string): { text: string; slot?: string; since?: string } {
-  const notes = /\s*\(([^()]*)\)$/u.exec(fact);
+  const notes = /(?<!\s)\s*\(([^()]*)\)$/u.exec(fact);
   if (!notes) return { text: fact };
   const slot = /^([a-z]+), current since/u.exec(notes[1])?.[1];
   const since = /(?:current since|told) (\d{4}-\d{2}-\d{2})/u.exec(notes[1])?.[1];

@@ -15,9 +15,10 @@ export type QueryParts = {
 };
 
 // Relative and subordinate words that open a clause inside a question (English), and 的 between two phrases (Chinese).
-const EN_CLAUSE = /\s+(?=\b(?:who|whom|whose|which|that|where|when|after|before|while|because)\b)|,\s*|\s+and\s+/iu;
-const ZH_CLAUSE = /(?<=\p{Script=Han}{2,})的(?=\p{Script=Han}{2,})|[，、；]/u;
-const RELATIVE = /(?<=\S\s+)(?:who|whom|whose|which|that|where)\b|\p{Script=Han}{2,}的\p{Script=Han}{2,}/iu;
+// A run of blanks is tried from where it starts only, and two characters on each side of 的 are as good as more.
+const EN_CLAUSE = /(?<!\s)\s+(?=\b(?:who|whom|whose|which|that|where|when|after|before|while|because)\b)|,\s*|(?<!\s)\s+and\s+/iu;
+const ZH_CLAUSE = /(?<=\p{Script=Han}{2})的(?=\p{Script=Han}{2})|[，、；]/u;
+const RELATIVE = /\S\s+(?:who|whom|whose|which|that|where)\b|(?<=\p{Script=Han}{2})的(?=\p{Script=Han}{2})/iu;
 
 export function decomposeQuery(query: string): QueryParts {
   const clauses = query

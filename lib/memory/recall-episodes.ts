@@ -88,7 +88,7 @@ export function episodeItem(
     key: `episode:${hit.id}`,
     kind: 'episode',
     block: 'episodes',
-    text: `(${hit.createdAt.toISOString().slice(0, 10)}) ${hit.content.replace(/\s*\n\s*/gu, ' / ')}`,
+    text: `(${hit.createdAt.toISOString().slice(0, 10)}) ${hit.content.replace(/(?<!\s)[^\S\n]*\n\s*/gu, ' / ')}`,
     sourceMessageIds: [hit.userMessageId, hit.assistantMessageId],
     meta: { conversationId: hit.conversationId, at: hit.createdAt.toISOString(), ...found.meta },
   };

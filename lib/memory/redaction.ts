@@ -97,7 +97,9 @@ export function sentenceAround(text: string, start: number, end: number): { star
 
 /** The sentences of a text worth finding again (long enough to be a statement, not "Hi."). */
 export function sentencesOf(text: string): string[] {
-  return [...sentences.segment(text)].map((piece) => piece.segment.trim().replace(/[.!?。！？]+$/u, '')).filter((t) => t.length >= 6);
+  return [...sentences.segment(text)]
+    .map((piece) => piece.segment.trim().replace(/(?<![.!?。！？])[.!?。！？]+$/u, ''))
+    .filter((t) => t.length >= 6);
 }
 
 /** Every occurrence of a needle in a text, case-insensitively. */

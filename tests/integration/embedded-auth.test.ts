@@ -134,7 +134,7 @@ describe('embedded database over TCP (opt-in)', () => {
       queryMessage('create table instead_of_password (x int)'),
     ]);
     expect(queryFirst).toMatch(/^E.*FATAL.*08P01/s);
-    expect(queryInstead).toMatch(/^R.*SCRAM-SHA-256.*E.*FATAL.*08P01/s);
+    expect(queryInstead).toMatch(/^R.*SCRAM-SHA-256[^E]*E.*FATAL.*08P01/s);
     // PGlite was never handed the startup or the queries: no session began, no table was made.
     expect(queryInstead).not.toContain('server_version');
     const sql = openPostgres(db.url, { max: 1, onnotice: () => {} });
@@ -179,7 +179,7 @@ describe('embedded database over TCP (opt-in)', () => {
     header.writeInt32BE(2_000_000_000, 1);
     const result = await floodAfter(tcpOf(db).port, Buffer.concat([startupMessage('postgres'), header]), 1_000);
     expect(result).not.toBe('still open');
-    expect(result).toMatchObject({ answer: expect.stringMatching(/^R.*SCRAM-SHA-256.*E.*FATAL.*08P01/s) });
+    expect(result).toMatchObject({ answer: expect.stringMatching(/^R.*SCRAM-SHA-256[^E]*E.*FATAL.*08P01/s) });
     expect(MAX_PREAUTH_MESSAGE_BYTES).toBeLessThanOrEqual(16 * 1024);
   });
 

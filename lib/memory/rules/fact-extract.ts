@@ -45,10 +45,10 @@ function statementSentences(text: string): string[] {
   const guarded = text
     .replace(/\b(?:Dr|Mr|Mrs|Ms|St|Prof|Jr|Sr|vs|etc|e\.g|i\.e)\./gi, (m) => m.replace(/\./g, '\u0001'))
     .replace(/(\d)\.(\d)/g, '$1\u0001$2');
-  const pieces = guarded.match(/[^.!?…。！？；;\n]+(?:[.!?…。！？；;\n]+|$)/g) ?? [];
+  const pieces = guarded.match(/(?<![^.!?…。！？；;\n])[^.!?…。！？；;\n]+(?:[.!?…。！？；;\n]+|$)/g) ?? [];
   return pieces.flatMap((piece) => {
     const restored = piece.replaceAll('\u0001', '.');
-    const sentence = restored.replace(/[.!?…。！？；;\n\s]+$/u, '').trim();
+    const sentence = restored.replace(/(?<![.!?…。！？；;\n\s])[.!?…。！？；;\n\s]+$/u, '').trim();
     if (!/[?？]/.test(restored)) return sentence ? [sentence] : [];
     const comma = Math.max(sentence.lastIndexOf(','), sentence.lastIndexOf('，'));
     return comma > 0 ? [sentence.slice(0, comma)] : [];
@@ -118,15 +118,19 @@ function withoutTimes(text: string, times: Span[]): string {
   for (const { index, length } of [...times].sort((a, b) => b.index - a.index)) {
     const before = rest
       .slice(0, index)
-      .replace(/\s*\b(?:ever since|since|back in|in|on|from|by|as of|starting|beginning|effective|during|over|for)\s*$|[从自在于]$/iu, '');
+      .replace(
+        /(?<!\s)\s*\b(?:ever since|since|back in|in|on|from|by|as of|starting|beginning|effective|during|over|for)\s*$|[从自在于]$/iu,
+        '',
+      );
     // 今年初, 去年底, 从上周开始, "from May on": the part of the period goes with it.
     rest = `${before} ${rest.slice(index + length).replace(/^(?:初|底|起|以来|开始|\s+on(?:wards?)?\b)/iu, '')}`;
   }
   return rest
     .replace(/\s+/g, ' ')
-    .replace(/(?<=\p{Script=Han})\s+|\s+(?=\p{Script=Han})/gu, '')
-    .replace(/\s+([,，])/g, '$1')
-    .replace(/^[\s,，]+|[\s,，]+$/g, '');
+    .replace(/(?<=\p{Script=Han})\s+|(?<!\s)\s+(?=\p{Script=Han})/gu, '')
+    .replace(/(?<!\s)\s+([,，])/g, '$1')
+    .replace(/^[\s,，]+/, '')
+    .replace(/(?<![\s,，])[\s,，]+$/, '');
 }
 
 /** A clause as the slot patterns read it, lead-ins, dates and present-time words out (reconciliation compares "frames" of choices with it). */

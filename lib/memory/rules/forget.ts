@@ -89,7 +89,8 @@ const FORGET_VERB = "(forget|unlearn|stop remembering|do not remember|don't reme
 const ERASE_VERB = '(delete|remove|erase|wipe|clear|drop|purge|scrub|get rid of|throw away|discard|wipe out)';
 const POLITE =
   "(?:(?:please|pls|kindly|just|now|can you|could you|would you|will you|would you mind|i want you to|i would like you to|i'd like you to|i need you to|you should|you can|go ahead and|i'd like to ask you to|i ask you to)\\s+)*";
-const FORGET_EN = new RegExp(`^${POLITE}(?:${FORGET_VERB}|${ERASE_VERB})\\b\\s*(.*)$`, 'id');
+// The object starts with a non-blank, so the blanks before it are the verb's alone.
+const FORGET_EN = new RegExp(`^${POLITE}(?:${FORGET_VERB}|${ERASE_VERB})\\b\\s*((?:\\S.*)?)$`, 'id');
 /** "Forget it" / "forget about it" / "never mind": dismissals, not memory requests. */
 const DISMISSAL =
   /^(?:it|about it|that|this|i said anything|i asked|i said that|what i (?:just )?(?:said|asked)|about that|the question|my question)$/i;
@@ -170,7 +171,7 @@ const ENGLISH_ALL =
 /** The request without the words around it that change nothing ("Ok, so …", the final full stop). */
 function trimEnglish(text: string): string {
   return text
-    .replace(/[.!?。！？\s]+$/u, '')
+    .replace(/(?<![.!?。！？\s])[.!?。！？\s]+$/u, '')
     .replace(/^(?:(?:hey|hi|ok|okay|so|and|also|actually|oh|well|um|alright|right|now)\b[\s,]*)+/i, '')
     .trim();
 }
@@ -194,7 +195,7 @@ function detectEnglish(text: string): ForgetRequest | null {
   // "everything (you know) about me", "all my data", "me"
   const core = object
     .replace(
-      /\s*(?:(?:that )?you (?:know|have|remember|learned|stored|saved|have (?:learned|stored|saved)))?\s*(?:about|on|of|regarding) (?:me|myself|us)$/i,
+      /(?<!\s)(?:\s*(?:that )?you (?:know|have|remember|learned|stored|saved|have (?:learned|stored|saved)))?\s*(?:about|on|of|regarding) (?:me|myself|us)$/i,
       '',
     )
     .trim();
@@ -207,7 +208,7 @@ function detectEnglish(text: string): ForgetRequest | null {
     )
     .trim();
   // "that I like sushi" / "I like sushi": name what the fact is about; "my address" / "where I live": name the slot.
-  const clause = /^(?:(?:the fact )?that\s+)?((?:i|i'm|i am)\b.+)$|^(?:the fact )?that\s+(.+)$/i.exec(focus);
+  const clause = /^(?:(?:the fact )?that\s+)?((?:i|i'm|i am)\b.+)$|^(?:the fact )?that\s+(\S.*|[^\S\n\r\u2028\u2029])$/i.exec(focus);
   const terms = clause ? termsOf(clause[1] ?? clause[2]) : [];
   const slots = terms.length ? [] : namedIn(EN_SLOTS, focus);
   for (const word of focus.toLowerCase().match(/[a-z]+/g) ?? []) {
@@ -259,7 +260,7 @@ const CHINESE_ALL_WORDS =
 
 function trimChinese(text: string): string {
   return text
-    .replace(/[。！？!?.\s]+$/u, '')
+    .replace(/(?<![。！？!?.\s])[。！？!?.\s]+$/u, '')
     .replace(/^(?:嗯|哦|好吧|好|那|那么|对了)[，,\s]*/u, '')
     .trim();
 }

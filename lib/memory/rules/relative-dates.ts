@@ -128,8 +128,9 @@ function unitOf(result: chrono.ParsedResult): Unit | null {
 /** A clock time: "at 5", "5pm", "9:15", "noon"; a number alone is a count ("4 years ago"). */
 const CLOCK = String.raw`(?:at\s+\d{1,2}(?::\d{2})?(?:\s*(?:am|pm|o'?clock))?|(?:at\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|o'?clock)|\d{1,2}:\d{2}|noon|midnight))`;
 const LEADING_EXTRA = new RegExp(String.raw`^(?:(?:about|around|roughly|almost|nearly|over|just)\s+|${CLOCK}\s+(?:on\s+)?)`, 'iu');
+// Each run (of blanks, of digits, of punctuation) is tried from where it starts only ((?<!…)), not again from each of its characters.
 const TRAILING_EXTRA = new RegExp(
-  String.raw`(?:\s+${CLOCK}|(?:早上|上午|中午|下午|晚上|傍晚|凌晨)?[\d一二三四五六七八九十两]+(?:[点點时時][半\d一二三四五六七八九十]*分?|[:：]\d{2}))?[\s,.;:!?，。；：！？]*$`,
+  String.raw`(?:(?<!\s)\s+${CLOCK}|(?:早上|上午|中午|下午|晚上|傍晚|凌晨)?(?<![\d一二三四五六七八九十两])[\d一二三四五六七八九十两]+(?:[点點时時][半\d一二三四五六七八九十]*分?|[:：]\d{2}))?(?<![\s,.;:!?，。；：！？])[\s,.;:!?，。；：！？]*$`,
   'iu',
 );
 

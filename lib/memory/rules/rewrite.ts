@@ -105,7 +105,7 @@ function findEnglishReference(question: string): Reference | null {
 function isDemonstrativeThat(text: string, index: number): boolean {
   const before = text
     .slice(0, index)
-    .match(/([A-Za-z']+)\s*$/u)?.[1]
+    .match(/(?<![A-Za-z'])([A-Za-z']+)\s*$/u)?.[1]
     ?.toLowerCase();
   const after = text.slice(index + 4).match(/^\s+([A-Za-z'-]+)(\s*[A-Za-z'-]*)/u);
   if (!after) return true; // "that?", "that.", "that, …"
@@ -144,7 +144,7 @@ function findEllipsis(question: string): Reference | null {
   const aboutUser = tokens.some((w, i) => FIRST_PERSON.has(w) && !(w === '我' && tokens[i + 1] === '们'));
   const base = { phrase: text, index: 0, kind: 'any' as const };
   if (/^(and|but|so|also|then|or|what about|how about|same)\b/iu.test(text)) return { ...base, form: 'ellipsis' };
-  if (/^(那么|还有|然后|而且|另外|所以|可是|但是)/u.test(text) || (cjkCount <= 12 && /呢\s*[？?]?\s*$/u.test(text)))
+  if (/^(那么|还有|然后|而且|另外|所以|可是|但是)/u.test(text) || (cjkCount <= 12 && /呢\s*(?:[？?]\s*)?$/u.test(text)))
     return { ...base, form: 'ellipsis' };
   const short = cjkCount > 0 ? cjkCount <= 5 && latinWords.length <= 1 : latinWords.length > 0 && latinWords.length <= 3;
   return short && !aboutUser ? { ...base, form: 'short' } : null;
@@ -260,7 +260,7 @@ function isSentenceStart(text: string, index: number): boolean {
 
 /** A run of capitalised words ("Christopher Nolan", "Lord of the Rings", "iPhone 15 Pro"), numbers included after the first. */
 const CAPITALISED_RUN =
-  /(?<![\p{Script=Latin}\d])\p{Ll}{0,2}\p{Lu}[\p{L}\p{M}\d'’-]*(?:\s+(?:(?:of|the|de|da|del|van|von|la|le|du|di|der)\s+)*(?:\p{Lu}[\p{L}\p{M}\d'’-]*|\d+(?:[.-]?[\p{L}\d]+)*))*/gu;
+  /(?<![\p{Script=Latin}\d])\p{Ll}{0,2}\p{Lu}[\p{L}\p{M}\d'’-]*(?:\s+(?:(?:of|the|de|da|del|van|von|la|le|du|di|der)\s+)*(?:\p{Lu}[\p{L}\p{M}\d'’-]*|\d[\p{L}\d]*(?:[.-][\p{L}\d]+)*))*/gu;
 
 /**
  * Proper nouns and product names: capitalised words not at the start of a sentence. A sentence's
@@ -278,7 +278,7 @@ function capitalisedNamesIn(text: string, context: string): Term[] {
       index += m[0].indexOf(parts[1], parts[0].length);
       parts = parts.slice(1);
     }
-    parts = parts.map((p) => p.replace(/['’]s$|['’-]+$/u, ''));
+    parts = parts.map((p) => p.replace(/['’]s$|(?<!['’-])['’-]+$/u, ''));
     if (parts.length === 0 || parts.every((p) => CALENDAR_WORDS.has(p.toLowerCase()) || FUNCTION_WORDS.has(p.toLowerCase()))) continue;
     const name = parts.join(' ');
     if (parts.length === 1 && isSentenceStart(text, index) && !namedAtSentenceStart(name, text.slice(index + name.length), context))

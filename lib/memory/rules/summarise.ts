@@ -44,7 +44,7 @@ export function summariseExtractive(
 /** The previous summary's lines, verbatim; only leading and trailing blank lines go. */
 function previousLines(previous: string | null): string[] {
   if (!previous) return [];
-  const lines = previous.split(/\r?\n/u).map((line) => line.replace(/\s+$/u, ''));
+  const lines = previous.split(/\r?\n/u).map((line) => line.trimEnd());
   while (lines.length > 0 && lines[0] === '') lines.shift();
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
@@ -99,7 +99,7 @@ function splitSentences(content: string): Sentence[] {
   const push = (end: number, nextNewline: boolean) => {
     const raw = content.slice(start, end);
     const lead = raw.match(/^\s*(?:[-*•>#]+\s+|\d+[.)]\s+)?/u)?.[0].length ?? 0;
-    const text = raw.slice(lead).replace(/\s+$/u, '');
+    const text = raw.slice(lead).trimEnd();
     if (text) out.push({ start: start + lead, end: start + lead + text.length, text, newlineBefore });
     start = end;
     newlineBefore = nextNewline;
@@ -132,9 +132,75 @@ function splitSentences(content: string): Sentence[] {
 // ---------------------------------------------------------------------------------------------
 // Salience
 
-// One or more greetings or thanks in a row ("ok thanks", 好的谢谢).
-const FILLER =
-  /^(?:(?:hi|hello|hey|thanks|thank you|thx|ok|okay|sure|great|cool|nice|got it|no problem|you're welcome|of course|absolutely|good question|great question|happy to help|hope (this|that) helps|let me know\b.*|glad\b.*|anything else\??|你好|您好|谢谢|多谢|好的|好|嗯+|哈哈+|没问题|不客气|当然|好问题|希望.*有帮助)[\s!.。！~～,，]*)+$/iu;
+// Greetings, thanks and small talk, which isFiller reads a run of ("ok thanks", 好的谢谢). Each phrase is
+// tried on its own where it may start, so no pattern has to choose among them (one did, exponentially).
+const FILLER_PHRASES = [
+  /hi/iuy,
+  /hello/iuy,
+  /hey/iuy,
+  /thanks/iuy,
+  /thank you/iuy,
+  /thx/iuy,
+  /ok/iuy,
+  /okay/iuy,
+  /sure/iuy,
+  /great/iuy,
+  /cool/iuy,
+  /nice/iuy,
+  /got it/iuy,
+  /no problem/iuy,
+  /you're welcome/iuy,
+  /of course/iuy,
+  /absolutely/iuy,
+  /good question/iuy,
+  /great question/iuy,
+  /happy to help/iuy,
+  /hope this helps/iuy,
+  /hope that helps/iuy,
+  /anything else/iuy,
+  /anything else\?/iuy,
+];
+const FILLER_PHRASES_ZH = ['你好', '您好', '谢谢', '多谢', '好的', '好', '嗯', '没问题', '不客气', '当然', '好问题'];
+/** Phrases that take the rest of their line with them ("let me know if …", "glad you liked it"). */
+const FILLER_TO_LINE_END = /(?:let me know|glad)\b/iuy;
+const FILLER_SEPARATOR = /[\s!.。！~～,，]/u;
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/u;
+
+/**
+ * Whether the whole text is filler: a run of FILLER_PHRASES(_ZH) (嗯+ is one 嗯 after another), 哈哈+,
+ * 希望…有帮助 within a line and FILLER_TO_LINE_END, each followed by any FILLER_SEPARATORs. Read left to
+ * right, marking where a phrase with its separators may end: linear time however the phrases repeat.
+ */
+function isFiller(text: string): boolean {
+  const ends = new Uint8Array(text.length + 1);
+  // Where a 哈哈+ may go on with one more 哈.
+  const laughs = new Uint8Array(text.length + 1);
+  // From where a phrase's rest of the line, or a 希望's …, has run without a line break.
+  let lineRestFrom = Number.POSITIVE_INFINITY;
+  let hopeFrom = Number.POSITIVE_INFINITY;
+  for (let i = 0; i <= text.length; i++) {
+    if (i >= lineRestFrom) ends[i] = 1;
+    if (i === text.length) break;
+    const char = text[i];
+    if (ends[i] && FILLER_SEPARATOR.test(char)) ends[i + 1] = 1;
+    if (laughs[i] && char === '哈') laughs[i + 1] = ends[i + 1] = 1;
+    if (i >= hopeFrom && text.startsWith('有帮助', i)) ends[i + 3] = 1;
+    if (i === 0 || ends[i]) {
+      for (const phrase of FILLER_PHRASES) {
+        phrase.lastIndex = i;
+        if (phrase.test(text)) ends[phrase.lastIndex] = 1;
+      }
+      for (const phrase of FILLER_PHRASES_ZH) if (text.startsWith(phrase, i)) ends[i + phrase.length] = 1;
+      if (text.startsWith('哈哈', i)) laughs[i + 2] = ends[i + 2] = 1;
+      if (text.startsWith('希望', i)) hopeFrom = Math.min(hopeFrom, i + 2);
+      FILLER_TO_LINE_END.lastIndex = i;
+      if (FILLER_TO_LINE_END.test(text)) lineRestFrom = Math.min(lineRestFrom, FILLER_TO_LINE_END.lastIndex);
+    }
+    if (LINE_TERMINATOR.test(char)) lineRestFrom = hopeFrom = Number.POSITIVE_INFINITY;
+  }
+  return ends[text.length] === 1;
+}
+
 // Not "me": "Give me some names" is a request, not a statement about oneself.
 const FIRST_PERSON_EN = /\b(i|i'm|i've|i'd|i'll|my|mine|myself|we|we're|our)\b/iu;
 const PREFERENCE =
@@ -142,7 +208,7 @@ const PREFERENCE =
 const DECISION =
   /\b(decided|decide|will|i'll|going to|gonna|plan|plans|planning|want to|booked|bought|switched|started|quit|moved|signed up|chose|picked|agreed)\b|决定|打算|计划|准备|开始|搬家|搬到|换成|选了|报名|买了/iu;
 const IDENTITY = /\b(my name is|call me|i am an? |i'm an? |i work|i live|i was born|years old)\b|我叫|叫我|我是|我住|岁/iu;
-const NUMBER = /\d|[一二三四五六七八九十百千万两]+(?:年|月|日|号|天|岁|度|次|元|块|公里|斤|米|倍|小时|分钟)/u;
+const NUMBER = /\d|[一二三四五六七八九十百千万两](?:年|月|日|号|天|岁|度|次|元|块|公里|斤|米|倍|小时|分钟)/u;
 const QUESTION = /[?？]\s*$/u;
 const INTRO = /[:：]\s*$/u; // "Here's a haiku:" introduces content, it is not content.
 const EPOCH = new Date(0);
@@ -161,7 +227,7 @@ const EPOCH = new Date(0);
  */
 export function sentenceSalience(sentence: string, role: 'user' | 'assistant'): number {
   const text = sentence.trim();
-  if (!text || FILLER.test(text)) return 0;
+  if (!text || isFiller(text)) return 0;
   const question = QUESTION.test(text);
   const features = contentFeatures(text);
   const names = countNames(text);
@@ -202,7 +268,8 @@ function countNames(text: string): number {
     if (rest.length === 0 || (rest.length === 1 && rest[0] === 'I') || (atStart && rest.length === 1 && rest === parts)) continue;
     count++;
   }
-  count += (text.match(/《[^》]+》|「[^」]+」|『[^』]+』|“[^”]{1,40}”/gu) ?? []).length;
+  // A “quotation” is a name up to 40 characters long.
+  count += quotations(text, TITLE_MARKS, (open, inner) => open !== '“' || (inner.length <= 80 && [...inner].length <= 40)).length;
   count += (text.match(/[\u4e00-\u9fff]{1,6}(?:[·・•][\u4e00-\u9fff]{1,6})+/gu) ?? []).length;
   if (/(?:我叫|名叫|名字是|名字叫)[\u4e00-\u9fff]{2,3}(?=[，。！？,.!?\s]|$)/u.test(text)) count++;
   return count;
@@ -253,13 +320,41 @@ function userRequest(sentences: string[]): number {
   let best = -1;
   let bestWords = 1;
   sentences.forEach((text, i) => {
-    const count = FILLER.test(text.trim()) ? 0 : new Set(contentFeatures(text)).size;
+    const count = isFiller(text.trim()) ? 0 : new Set(contentFeatures(text)).size;
     if (count > bestWords) [best, bestWords] = [i, count];
   });
   return best;
 }
 
-const QUOTATION = /"([^"]+)"|“([^”]+)”|「([^」]+)」|『([^』]+)』/gu;
+/** Opening marks and their closing ones, of titles and of quotations. */
+const TITLE_MARKS: Record<string, string> = { '《': '》', '「': '」', '『': '』', '“': '”' };
+const QUOTATION_MARKS: Record<string, string> = { '"': '"', '“': '”', '「': '」', '『': '』' };
+
+type Quotation = { start: number; end: number; inner: string };
+
+/**
+ * The quotations of a text from left to right, as /《([^》]+)》|…/g finds them: each from an opening
+ * mark to the first closing one after it, with something between them that `fits`. Read with indexOf,
+ * each closing mark found once, where the pattern scans to the end again from every unclosed 《.
+ */
+function quotations(text: string, marks: Record<string, string>, fits: (open: string, inner: string) => boolean = () => true): Quotation[] {
+  const found: Quotation[] = [];
+  const nextClose = new Map<string, number>();
+  for (let i = 0; i < text.length; i++) {
+    const close = marks[text[i]];
+    if (close === undefined) continue;
+    let end = nextClose.get(close);
+    if (end === undefined || (end >= 0 && end <= i)) {
+      end = text.indexOf(close, i + 1);
+      nextClose.set(close, end);
+    }
+    if (end > i + 1 && fits(text[i], text.slice(i + 1, end))) {
+      found.push({ start: i, end: end + 1, inner: text.slice(i + 1, end) });
+      i = end;
+    }
+  }
+  return found;
+}
 
 /**
  * A reply's sentence without what it repeats: the whole sentence when most of its words are in one
@@ -278,9 +373,14 @@ function withoutRepeats(sentence: string, known: Array<Set<string>>): string {
     });
   };
   if (repeats(sentence, false)) return '';
-  return sentence.replace(QUOTATION, (quote, ...inner: Array<string | undefined>) =>
-    repeats(inner.slice(0, 4).find((part) => part !== undefined) ?? quote, true) ? '' : quote,
-  );
+  let kept = '';
+  let from = 0;
+  for (const { start, end, inner } of quotations(sentence, QUOTATION_MARKS)) {
+    if (!repeats(inner, true)) continue;
+    kept += sentence.slice(from, start);
+    from = end;
+  }
+  return kept + sentence.slice(from);
 }
 
 /** Long lines are cut at a word boundary (or anywhere in CJK) and end in "…". */
@@ -288,5 +388,5 @@ function clip(text: string): string {
   if (text.length <= MAX_LINE_CHARS) return text;
   const cut = text.slice(0, MAX_LINE_CHARS - 1);
   const space = cut.lastIndexOf(' ');
-  return `${(space > MAX_LINE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s,，;；]+$/u, '')}…`;
+  return `${(space > MAX_LINE_CHARS / 2 ? cut.slice(0, space) : cut).replace(/(?<![\s,，;；])[\s,，;；]+$/u, '')}…`;
 }

@@ -36,7 +36,7 @@ const NAME_PARTICLE = /^(?:of|de|del|da|la|le|upon|on)$/i;
 function nameAt(terms: readonly Term[], i: number): string | null {
   const words: string[] = [];
   for (let j = i; j < terms.length && (isName(terms[j], j) || (words.length > 0 && NAME_PARTICLE.test(terms[j].normal))); j++) {
-    words.push(terms[j].text.replace(/[,.;:!?]+$/u, ''));
+    words.push(terms[j].text.replace(/(?<![,.;:!?])[,.;:!?]+$/u, ''));
     if (/[,.;:!?]$/u.test(terms[j].text)) break;
   }
   while (words.length && NAME_PARTICLE.test(words[words.length - 1])) words.pop();

@@ -21,13 +21,15 @@ const I_AM_NAMED = new RegExp(
   'iu',
 );
 /** "My (first / nick / full) name is …", "The name is …": a name stated outright, capital or not. */
-const NAME_IS = /^(?:my (?:\w+ )?name is|(?:the )?name is|my name,? is)\s+(not\s+)?(.+)$/i;
+// After blanks, what follows starts with a non-blank (or, after blanks only, is the last blank, as
+// `\s+(.+)$` read it): no two quantifiers can take the same blanks. So in the patterns below.
+const NAME_IS = /^(?:my (?:\w+ )?name is|(?:the )?name is|my name,? is)\s+(not\s+)?(\S.*|[^\S\n\r\u2028\u2029])$/i;
 /** Shapes of adjectives and participles, which "I'm …" is far more often followed by than a name: Tired, Exhausted, Starving. */
 const ADJECTIVE_SHAPE = /(?:ed|ing|ful|ous|ive|less|able|ible|ish|ese|ical|ary)$/i;
 const NOT_A_NAME = /^(?:not|a|an|the|what|sure|that|this|it|him|her|you|me|maybe|if|when|so|too|here|there|back)$/i;
 
 function cleanName(value: string): string | null {
-  const cut = value.split(/\s*(?:[,(]|\b(?:but|and|by the way|btw|though|for short|please|from|if|instead|by|at|in|i)\b)/i)[0];
+  const cut = value.split(/(?<!\s)\s*(?:[,(]|\b(?:but|and|by the way|btw|though|for short|please|from|if|instead|by|at|in|i)\b)/i)[0];
   const name = cleanEn(cut);
   if (!name || name.split(' ').length > 4 || NOT_A_NAME.test(name)) return null;
   return /^[\p{L}][\p{L}\p{M}'.\- ]*$/u.test(name) ? name : null;
@@ -51,7 +53,10 @@ export function nameEn({ s }: Reading): Found[] | null {
  * Hungry" is a common word, not a name (the English dictionary says which words are only that).
  */
 export function introduction(s: string, greeted: boolean): { name: string; tail: string } | null {
-  const m = /^i am (\p{Lu}[\p{L}'-]+(?: \p{Lu}[\p{L}'-]+){0,2})(?:\s*,\s*(.+)|\s+(?:and\s+)?((?:from|an?) .+))?$/u.exec(s);
+  const m =
+    /^i am (\p{Lu}[\p{L}'-]+(?: \p{Lu}[\p{L}'-]+){0,2})(?:\s*,(?:\s*(\S.*)|\s*[^\S\n\r\u2028\u2029])|\s+(?:and\s+)?((?:from|an?) .+))?$/u.exec(
+      s,
+    );
   const tail = (m?.[2] ?? m?.[3] ?? '').trim();
   const notAName = (word: string) => ADJECTIVE_SHAPE.test(word) || NATIONALITY.test(word) || isCommonWordOnly(word);
   if (!m || (!greeted && !tail) || m[1].split(' ').some(notAName)) return null;
@@ -253,7 +258,7 @@ const COUNTS: Record<string, number> = { ...EN_NUMBERS, some: 0, any: 0, no: 0, 
  * by its capital: "my dog Rex died" names the dog, "my dog just died" does not.
  */
 export function leadingName(text: string): { name?: string; rest: string } {
-  const m = /^(\p{Lu}[\p{L}'-]*)(?:\s+(.*))?$/u.exec(text);
+  const m = /^(\p{Lu}[\p{L}'-]*)(?:\s+((?:\S.*)?))?$/u.exec(text);
   if (!m || /^(?:I|He|She|It|This|That|They|We|You)$/.test(m[1])) return { rest: text };
   return { name: m[1], rest: m[2] ?? '' };
 }
@@ -268,7 +273,7 @@ export function entityValue(word: string, name?: string, count?: number): Found 
 export function familyPetEn({ s }: Reading): Found[] | null {
   // "my sister Anna …", "my dog is called Rex", "my mom's name is Mary", "my kids are 5 and 7"
   let m = new RegExp(
-    `^(?:my|our) ${ENTITY_MODIFIER}(?:[\\p{L}-]+\\s+){0,2}?(${ENTITY_EN})\\b('s name is| is (?:an? (?:[\\p{L}-]+\\s+){0,2}?)?(?:called|named)| named| called)?\\s*,?\\s*(.*)$`,
+    `^(?:my|our) ${ENTITY_MODIFIER}(?:[\\p{L}-]+\\s+){0,2}?(${ENTITY_EN})\\b('s name is| is (?:an? (?:[\\p{L}-]+\\s+){0,2}?)?(?:called|named)| named| called)?(?:\\s*,)?\\s*((?:\\S.*)?)$`,
     'iu',
   ).exec(s);
   if (m?.[3]) {
@@ -291,11 +296,11 @@ export function familyPetEn({ s }: Reading): Found[] | null {
       '$1 $2 ',
     );
     const item = new RegExp(
-      `^(?:(a couple of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\\d+|some|any|no|my)\\s+)?(?:[\\p{L}-]+\\s+){0,2}?(${ENTITY_EN})\\b(?:\\s*,?\\s*(?:named|called|whose name is)\\s+([\\p{L}'-]+))?`,
+      `^(?:(a couple of|a|an|one|two|three|four|five|six|seven|eight|nine|ten|\\d+|some|any|no|my)\\s+)?(?:[\\p{L}-]+\\s+){0,2}?(${ENTITY_EN})\\b(?:(?:\\s*,)?\\s*(?:named|called|whose name is)\\s+([\\p{L}'-]+))?`,
       'iu',
     );
     const found = listed
-      .split(/\s*,\s*(?:and\s+)?|\s+and\s+/i)
+      .split(/(?<!\s)\s*,\s*(?:and\s+)?|(?<!\s)\s+and\s+/i)
       .map((part) => item.exec(part.trim()))
       .filter((x): x is RegExpExecArray => x !== null)
       .map((x) => {
@@ -326,13 +331,13 @@ const PET_LOSS =
   /^(?:(?:just|recently|sadly|finally|unfortunately|tragically)\s+)?(?:died|passed away|passed|ran away|is gone|got lost|went missing|was put down|had to be put down|is no longer with us)\b/i;
 
 export function petLossEn(s: string): Found[] | null {
-  let m = new RegExp(`^(?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\s+(.+)$`, 'iu').exec(s);
+  let m = new RegExp(`^(?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\s+(\\S.*|[^\\S\\n\\r\\u2028\\u2029])$`, 'iu').exec(s);
   if (m && PET_WORDS.has(ENTITIES_EN[m[1].toLowerCase()])) {
     const { name, rest } = leadingName(m[2]);
     if (PET_LOSS.test(rest)) return [{ ...entityValue(m[1], name), negated: true }];
   }
   m = new RegExp(
-    `^(?:i|we) (?:gave away|rehomed|gave up|had to give up|had to rehome|lost|sold) (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\b\\s*(.*)$`,
+    `^(?:i|we) (?:gave away|rehomed|gave up|had to give up|had to rehome|lost|sold) (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\b\\s*((?:\\S.*)?)$`,
     'iu',
   ).exec(s);
   if (m && PET_WORDS.has(ENTITIES_EN[m[1].toLowerCase()])) return [{ ...entityValue(m[1], leadingName(m[2]).name), negated: true }];

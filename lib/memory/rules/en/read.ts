@@ -13,10 +13,13 @@ const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || ne
 
 const FIRST_PERSON = "(?:i|i'm|i've|i'd|i'll|im|my|we|we're|we've|our)";
 const CONNECTOR = '(?:and|but|so|because|although|though|plus|yet|and also|and now|but now|so now|and then)';
+// Each split starts where its blanks do ((?<!\s)), and "\s*[,;]?\s+" is spelled so that no two of its
+// quantifiers can take the same blanks: either way a run of blanks is read once, not once per blank.
 const SPLIT = new RegExp(
-  `\\s*[,;]?\\s+${CONNECTOR}\\s+(?=${FIRST_PERSON}\\b)|\\s*,\\s*(?=(?:${CONNECTOR}\\s+)?(?:now\\s+)?${FIRST_PERSON}\\b)`,
+  `(?<!\\s)(?:\\s*[,;]\\s+|\\s+)${CONNECTOR}\\s+(?=${FIRST_PERSON}\\b)|(?<!\\s)\\s*,\\s*(?=(?:${CONNECTOR}\\s+)?(?:now\\s+)?${FIRST_PERSON}\\b)`,
   'i',
 );
+const OPENS_WITH_FIRST_PERSON = new RegExp(`^${FIRST_PERSON}\\b`, 'i');
 
 const isVerb = (tags: readonly string[]) => tags.includes('Verb') && !tags.includes('Noun') && !tags.includes('Gerund');
 
@@ -51,7 +54,7 @@ function splitAtVerbs(part: string): string[] {
   const out: string[] = [];
   let from = 0;
   for (const i of cuts) {
-    out.push(part.slice(from, terms[i].start).replace(/[\s,]+$/u, ''));
+    out.push(part.slice(from, terms[i].start).replace(/(?<![\s,])[\s,]+$/u, ''));
     from = terms[i + 1].start;
   }
   out.push(part.slice(from));
@@ -81,7 +84,7 @@ export function splitClauses(sentence: string): string[] {
     if (subject === null && opensWithPastVerb(clause)) clause = `I ${clause.charAt(0).toLowerCase()}${clause.slice(1)}`;
     // Whose clause it is comes from the sentence: "My sister lives in Ohio and works as …" is the sister's.
     if (subject === null) subject = /^(?:i|we)\b/i.test(expandEnglish(clause).replace(PRESENT_EN, '').trim()) ? 'I' : '';
-    else if (!new RegExp(`^${FIRST_PERSON}\\b`, 'i').test(clause) && startsWithVerb(clause)) {
+    else if (!OPENS_WITH_FIRST_PERSON.test(clause) && startsWithVerb(clause)) {
       if (!subject) continue;
       clause = `${subject} ${clause}`;
     }
@@ -96,13 +99,16 @@ export function splitClauses(sentence: string): string[] {
   return out;
 }
 
-const EDGE_PUNCTUATION = /^[\s,，、"'“”‘’()（）-]+|[\s,，、"'“”‘’()（）.!?。！？]+$/gu;
+const LEADING_PUNCTUATION = /^[\s,，、"'“”‘’()（）-]+/u;
+// From where the run starts only, so a text of punctuation is not read again from each of its characters.
+const TRAILING_PUNCTUATION = /(?<![\s,，、"'“”‘’()（）.!?。！？])[\s,，、"'“”‘’()（）.!?。！？]+$/u;
+const withoutEdgePunctuation = (text: string) => text.replace(LEADING_PUNCTUATION, '').replace(TRAILING_PUNCTUATION, '');
 /**
  * "Please remember that I'm vegan", "Don't forget: my birthday is May 3": the fact is what follows. A memory verb as
  * a label ("Update: …", "Save: …") introduces what to remember too, not a request.
  */
 const REMEMBER =
-  /^(?:(?:please|pls|can you|could you|would you|i want you to|i'd like you to|i need you to|just)\s+)*(?:(?:remember|note|keep in mind|make a note|take note|don['’]?t forget|do not forget)(?:\s+(?:that|this))?\s*[,:]?|(?:update|save|record|store|memori[sz]e|change)\s*:)\s+(?=\S)/i;
+  /^(?:(?:please|pls|can you|could you|would you|i want you to|i'd like you to|i need you to|just)\s+)*(?:(?:remember|note|keep in mind|make a note|take note|don['’]?t forget|do not forget)(?:\s+(?:that|this))?(?:\s*[,:])?|(?:update|save|record|store|memori[sz]e|change)\s*:)\s+(?=\S)/i;
 /**
  * Words before the subject that say nothing about the user: "well, ", "oh and by the way, ", "Update: ", "Actually ".
  * Not words that make the subject their object ("… told me", "… back in my diet").
@@ -115,12 +121,12 @@ const NOT_A_LEAD_IN =
 const LABEL = /^(?![^:]*\b(?:i|we|you|he|she|they|it|is|are|was|were|says|said|told|tells)\b)[^:]{1,40}:\s+(?=\S)/i;
 
 export function stripLead(clause: string): string {
-  let rest = clause.replace(EDGE_PUNCTUATION, '').replace(REMEMBER, '').replace(LABEL, '');
+  let rest = withoutEdgePunctuation(clause).replace(REMEMBER, '').replace(LABEL, '');
   const lead = LEAD_IN.exec(rest)?.[0];
   // A lead closed by punctuation is set apart ("Got news - I'm …"); one that is not, with a past verb, is the predicate.
   const predicate = (words: string) => !/[,:;—–-]\s*$/u.test(words) && hasVerb(words);
   if (lead && !NOT_A_LEAD_IN.test(lead) && !saysWhen(lead) && !predicate(lead)) rest = rest.slice(lead.length);
-  return rest.replace(EDGE_PUNCTUATION, '').trim();
+  return withoutEdgePunctuation(rest).trim();
 }
 
 // ---- questions and requests
@@ -167,12 +173,12 @@ export function stripSubjectAdverbs(clause: string): string {
 
 /** Endings that never belong to a value: "Lisbon now", "sushi anymore", "peanuts too". */
 const EN_TRAILING =
-  /(?:\s+(?:now|again|anymore|any more|any longer|too|as well|also|though|lol|haha|a lot|so much|very much|really|at all|right now|for now|already|still|for sure|honestly|actually|btw|by the way|in general|generally|mostly|either|recently|full[- ]time|part[- ]time|permanently|for good|myself|later|someday|one day|eventually|these days|nowadays|lately|at the moment|currently))+$/i;
+  /(?<!\s)(?:\s+(?:now|again|anymore|any more|any longer|too|as well|also|though|lol|haha|a lot|so much|very much|really|at all|right now|for now|already|still|for sure|honestly|actually|btw|by the way|in general|generally|mostly|either|recently|full[- ]time|part[- ]time|permanently|for good|myself|later|someday|one day|eventually|these days|nowadays|lately|at the moment|currently))+$/i;
 
 export function cleanEn(value: string): string {
   let v = value
     .replace(/["“”]/g, '')
-    .replace(/[\s.!?,;:]+$/g, '')
+    .replace(/(?<![\s.!?,;:])[\s.!?,;:]+$/g, '')
     .trim();
   v = v.replace(EN_TRAILING, '').trim();
   v = v.replace(/^(?:a|an|the|some)\s+/i, '');
@@ -182,7 +188,7 @@ export function cleanEn(value: string): string {
 /** Cut a value at the first clause-like continuation ("Lisbon with my wife", "sushi because …"). */
 export function cutEn(value: string, commas: 'cut' | 'keep' | 'keep-before-capital' = 'cut'): string {
   const continuation = value.search(
-    /;|\s[-–]\s|\s+(?:because|since|so that|which|who|where|when|but|although|though|except|unless|if|with my|with our|for (?:work|my|our|the|a|an|a living|\d)|as an?|to be closer|and i|and we|and my)\b/i,
+    /;|\s[-–]\s|(?<!\s)\s+(?:because|since|so that|which|who|where|when|but|although|though|except|unless|if|with my|with our|for (?:work|my|our|the|a|an|a living|\d)|as an?|to be closer|and i|and we|and my)\b/i,
   );
   // "Berlin, Germany" keeps its comma; "Berlin, with my wife" does not. (Case-sensitive on purpose.)
   const comma = commas === 'keep' ? -1 : value.search(commas === 'cut' ? /,/ : /,(?!\s*\p{Lu})/u);
@@ -193,7 +199,7 @@ export function cutEn(value: string, commas: 'cut' | 'keep' | 'keep-before-capit
 /** "peanuts, shellfish and sesame" → three values. */
 export function splitListEn(value: string): string[] {
   return value
-    .split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|as well as|plus)\s+/i)
+    .split(/(?<!\s)\s*,\s*(?:and\s+|or\s+)?|(?<!\s)\s+(?:and|or|&|as well as|plus)\s+/i)
     .map((v) => cleanEn(v.replace(/^(?:then|also|plus|maybe|probably|especially|mostly)\s+/i, '')))
     .filter(Boolean);
 }

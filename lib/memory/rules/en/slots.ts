@@ -75,7 +75,7 @@ function positiveEn(ctx: EnContext): Found[] | null {
 function companionEn(ctx: EnContext): Found[] | null {
   const m =
     new RegExp(`^(?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})\\s+(?:(\\S+)\\s+)?and i (.+)$`, 'iu').exec(ctx.s) ??
-    new RegExp(`^me and (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})()\\s+(.+)$`, 'iu').exec(ctx.s);
+    new RegExp(`^me and (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})()\\s+(\\S.*|[^\\S\\n\\r\\u2028\\u2029])$`, 'iu').exec(ctx.s);
   if (!m) return null;
   const { name, rest } = m[2] ? { name: leadingName(m[2]).name, rest: m[3] } : leadingName(m[3]);
   const we = `we ${rest}`;
@@ -88,7 +88,8 @@ function introductionEn(ctx: EnContext): Found[] | null {
   const intro = introduction(ctx.s, ctx.greeted);
   if (!intro) return null;
   const found = one('name', intro.name);
-  const from = /^(?:(.+?)\s+)?from (.+)$/i.exec(intro.tail);
+  // The role is the words before the first "from" (the tail is trimmed), read word by word.
+  const from = /^(?:(\S+(?:[^\S\n\r\u2028\u2029]+(?!from )\S+)*)\s+)?from (.+)$/i.exec(intro.tail);
   const role = from ? from[1] : intro.tail;
   if (role) found.push(...(workEn({ ...ctx, s: `i am ${role}` }) ?? positiveEn({ ...ctx, s: `i am ${role}`, greeted: false }) ?? []));
   if (from) found.push({ slot: 'location', value: cleanEn(cutEn(from[2], 'keep-before-capital')) });
@@ -111,7 +112,10 @@ const OCCASIONS: Record<string, string> = {
 const OCCASION = '(birthday|bday|b-day|birth date|date of birth|wedding anniversary|anniversary|name day|due date)';
 
 function dateEn({ raw }: EnContext): Found[] | null {
-  let m = new RegExp(`^(?:my|our) (?:(${ENTITY_EN})(?:'s|s'|s) )?${OCCASION}(?: is| falls on| will be| was|:)?\\s*(.+)$`, 'i').exec(raw);
+  let m = new RegExp(
+    `^(?:my|our) (?:(${ENTITY_EN})(?:'s|s'|s) )?${OCCASION}(?: is| falls on| will be| was|:)?\\s*(\\S.*|[^\\S\\n\\r\\u2028\\u2029])$`,
+    'i',
+  ).exec(raw);
   if (m) {
     const occasion = OCCASIONS[m[2].toLowerCase()];
     const date = statedDate(m[3]);
@@ -145,7 +149,7 @@ const DISLIKE_RE = new RegExp(`^(?:i|we) ${DISLIKE_VERBS} (.+)$`, 'i');
 function objectValues(object: string): string[] {
   if (PRONOUN_OBJECT.test(object) || MENTIONS_ASSISTANT.test(object)) return [];
   // "I prefer tea over coffee": the preference is the first thing.
-  const cut = cutEn(object.replace(/^to\s+/i, ''), 'keep').split(/\s+(?:over|rather than|instead of|more than)\s+/i)[0];
+  const cut = cutEn(object.replace(/^to\s+/i, ''), 'keep').split(/(?<!\s)\s+(?:over|rather than|instead of|more than)\s+/i)[0];
   return splitListEn(cut).filter((v) => !PRONOUN_OBJECT.test(v));
 }
 
@@ -335,7 +339,7 @@ const PROFESSIONS = new Set(
 function isProfession(phrase: string): boolean {
   const head = phrase
     .toLowerCase()
-    .split(/\s+(?:at|for|in|with|of|from)\s+/)[0]
+    .split(/(?<!\s)\s+(?:at|for|in|with|of|from)\s+/)[0]
     .trim();
   const last = head.split(/\s+/).pop() ?? '';
   return PROFESSIONS.has(last) || /(?:ologist|ician|iatrist|ographer)$/.test(last);

@@ -9,8 +9,9 @@ export const PRESENT_ZH = /现在|目前|如今|以后|今后|从此|最近|这�
 const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || new RegExp(PRESENT_ZH.source, 'u').test(lead);
 
 const CONNECTOR = '(?:但是|但|不过|可是|而且|并且|所以|因此|因为|另外|还有|同时|然后)';
+// A split without a comma starts where its blanks do, so a run of blanks is not read again from each blank.
 const SPLIT = new RegExp(
-  `[，,、]?\\s*${CONNECTOR}(?=我)|[，,]\\s*(?=我|现在|目前|以前|以后|之后|后来|从此|${CONNECTOR}|住|在|有|喜欢|爱|讨厌|来自|养|对|做|当|搬|打算|计划|准备|也|还|又|偶尔|经常|每天|平时|吃|喝)`,
+  `[，,、]\\s*${CONNECTOR}(?=我)|(?<!\\s)\\s*${CONNECTOR}(?=我)|[，,]\\s*(?=我|现在|目前|以前|以后|之后|后来|从此|${CONNECTOR}|住|在|有|喜欢|爱|讨厌|来自|养|对|做|当|搬|打算|计划|准备|也|还|又|偶尔|经常|每天|平时|吃|喝)`,
   'u',
 );
 
@@ -49,7 +50,10 @@ function splitBeforeDates(part: string): string[] {
   return out;
 }
 
-const EDGE_PUNCTUATION = /^[\s,，、"'“”‘’()（）:：-]+|[\s,，、"'“”‘’()（）.!?。！？]+$/gu;
+const LEADING_PUNCTUATION = /^[\s,，、"'“”‘’()（）:：-]+/u;
+// From where the run starts only, so a text of punctuation is not read again from each of its characters.
+const TRAILING_PUNCTUATION = /(?<![\s,，、"'“”‘’()（）.!?。！？])[\s,，、"'“”‘’()（）.!?。！？]+$/u;
+const withoutEdgePunctuation = (text: string) => text.replace(LEADING_PUNCTUATION, '').replace(TRAILING_PUNCTUATION, '');
 const REMEMBER = /^(?:你要|请你?)?(?:记住|记得|别忘了|不要忘了|不要忘记|别忘记)(?:一下)?[，,:：]?/u;
 /**
  * Words before 我 that say nothing about the user: a lead-in closed by punctuation (对了，我…), or a short one whose
@@ -59,10 +63,10 @@ const LEAD_IN = /^(?:[^，,：:。]{1,12}[，,：:]\s*|\p{Script=Han}{1,4}?)(?=�
 const TAKES_ME = /[是叫让给对把被和跟帮告诉说问称喊请教]$/u;
 
 export function stripLead(clause: string): string {
-  let rest = clause.replace(EDGE_PUNCTUATION, '').replace(REMEMBER, '');
+  let rest = withoutEdgePunctuation(clause).replace(REMEMBER, '');
   const lead = LEAD_IN.exec(rest)?.[0];
   if (lead && !TAKES_ME.test(lead.trim()) && !saysWhen(lead)) rest = rest.slice(lead.length);
-  return rest.replace(EDGE_PUNCTUATION, '').trim();
+  return withoutEdgePunctuation(rest).trim();
 }
 
 const QUESTION =

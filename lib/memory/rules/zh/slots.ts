@@ -5,11 +5,12 @@
 import { type Found, firstFound, HAN, one, type Reading } from '../fact-types';
 import { statedDate } from '../relative-dates';
 
-const ZH_PARTICLES = /[了啦呢哦呀吧啊嘛哈喔噢～~]+$/u;
+const ZH_PARTICLES = /(?<![了啦呢哦呀吧啊嘛哈喔噢～~])[了啦呢哦呀吧啊嘛哈喔噢～~]+$/u;
 
 function cleanZh(value: string): string {
   return value
-    .replace(/^[，,：:\s]+|[，,。.!！?？\s]+$/gu, '')
+    .replace(/^[，,：:\s]+/u, '')
+    .replace(/(?<![，,。.!！?？\s])[，,。.!！?？\s]+$/u, '')
     .replace(ZH_PARTICLES, '')
     .replace(/的$/u, '')
     .trim()
@@ -65,7 +66,7 @@ function removeNegationZh(s: string): string {
     .replace(/已经没有|没有/u, '有')
     .replace(/没(?=养|在|住|吃|是)/u, '')
     .replace(/不/u, '')
-    .replace(/[了啦喽]+$/u, '');
+    .replace(/(?<![了啦喽])[了啦喽]+$/u, '');
 }
 
 const MATCHERS_ZH: ((ctx: ZhContext) => Found[] | null)[] = [
@@ -154,7 +155,7 @@ function zhObjects(object: string): string[] {
 }
 
 function likeZh({ s }: ZhContext): Found[] | null {
-  let m = /^我(?:最|最最)喜欢的(.+?)(?:是|就是)(.+)$/u.exec(s);
+  let m = /^我(?:最|最最)喜欢的(.(?:(?!就是)[^\n\r\u2028\u2029是])*)(?:是|就是)(.+)$/u.exec(s);
   if (m) return zhObjects(m[2]).map((value) => ({ slot: 'like', value }));
   m = /^(.+?)是我最(?:喜欢|爱)的(.*)$/u.exec(s);
   if (m) return zhObjects(m[1]).map((value) => ({ slot: 'like', value }));
@@ -170,7 +171,7 @@ function likeZh({ s }: ZhContext): Found[] | null {
 }
 
 function dislikeZh({ s }: ZhContext): Found[] | null {
-  let m = /^我最(?:讨厌|不喜欢|受不了)的(.+?)(?:是|就是)(.+)$/u.exec(s);
+  let m = /^我最(?:讨厌|不喜欢|受不了)的(.(?:(?!就是)[^\n\r\u2028\u2029是])*)(?:是|就是)(.+)$/u.exec(s);
   if (m) return zhObjects(m[2]).map((value) => ({ slot: 'dislike', value }));
   m = new RegExp(`^我${ZH_INTENSIFIERS}(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|恨|厌恶|反感|害怕|怕|烦)(.+)$`, 'u').exec(s);
   return m ? zhObjects(m[1]).map((value) => ({ slot: 'dislike', value })) : null;
@@ -178,12 +179,30 @@ function dislikeZh({ s }: ZhContext): Found[] | null {
 
 // ---- allergies
 
+const ALLERGY_DEGREES = ['有点', '有些', '非常', '很', '特别', '严重', '比较', '有一点', '轻微', '会'];
+
+/**
+ * 我对X(很|有点…)*过敏(症)?: X is the shortest start of what comes before 过敏 that leaves only words of
+ * degree after it. Read from the end, where a pattern trying each start would read the degrees again from each.
+ */
+function allergenAfterDui(s: string): string | undefined {
+  const before = /^我对(.+)过敏(?:症)?$/u.exec(s)?.[1];
+  if (before === undefined) return undefined;
+  // degreesFrom[i]: before.slice(i) is words of degree only.
+  const degreesFrom = new Uint8Array(before.length + 1);
+  degreesFrom[before.length] = 1;
+  for (let i = before.length - 1; i >= 1; i--) {
+    degreesFrom[i] = ALLERGY_DEGREES.some((word) => before.startsWith(word, i) && degreesFrom[i + word.length]) ? 1 : 0;
+  }
+  return before.slice(0, degreesFrom.indexOf(1, 1));
+}
+
 function allergyZh({ s }: ZhContext): Found[] | null {
-  const m =
-    /^我对(.+?)(?:有点|有些|非常|很|特别|严重|比较|有一点|轻微|会)*过敏(?:症)?$/u.exec(s) ??
-    /^我(?:的)?过敏原(?:是|有)(.+)$/u.exec(s) ??
-    /^我(?:有)?(?!有点|有些|很|会|对)(.+?)过敏(?:症)?$/u.exec(s);
-  if (m) return splitListZh(m[1]).map((value) => ({ slot: 'allergy', value }));
+  const allergen =
+    allergenAfterDui(s) ??
+    /^我(?:的)?过敏原(?:是|有)(.+)$/u.exec(s)?.[1] ??
+    /^我(?:有)?(?!有点|有些|很|会|对)(.+?)过敏(?:症)?$/u.exec(s)?.[1];
+  if (allergen !== undefined) return splitListZh(allergen).map((value) => ({ slot: 'allergy', value }));
   return /^我(?:有)?乳糖不耐(?:受)?(?:症)?$/u.test(s) ? one('allergy', '乳糖') : null;
 }
 
@@ -219,9 +238,19 @@ function dietByFoodZh(s: string, raw: string): Found[] | null {
     return /^(?:肉|荤|肉类)/u.test(avoided) ? one('diet', 'vegetarian') : null;
   }
   if (!/^我.{0,6}?吃/u.test(s) || !/又|重新|开始|现在|也|了$|恢复|经常/u.test(raw) || /[早午晚]饭|[早午晚]餐|一顿/u.test(s)) return null;
-  const food = /吃.*?(牛肉|猪肉|鸡肉|羊肉|肉|荤|鱼|海鲜|虾|蛋|奶)/u.exec(s)?.[1];
+  const food = foodEaten(s);
   if (!food) return null;
   return one('diet', /肉|荤/u.test(food) ? 'omnivore' : /鱼|海鲜|虾/u.test(food) ? 'pescatarian' : 'vegetarian');
+}
+
+/** The first food named after 吃 on a line (as /吃.*?(牛肉|…)/ finds it, without reading the line again from every 吃). */
+function foodEaten(s: string): string | undefined {
+  for (const line of s.split(/[\n\r\u2028\u2029]/u)) {
+    const eat = line.indexOf('吃');
+    const food = eat < 0 ? undefined : /牛肉|猪肉|鸡肉|羊肉|肉|荤|鱼|海鲜|虾|蛋|奶/u.exec(line.slice(eat + 1))?.[0];
+    if (food) return food;
+  }
+  return undefined;
 }
 
 // ---- family and pets
@@ -340,7 +369,8 @@ const REL_CANON: Record<string, string> = {
 const CN_DIGITS: Record<string, number> = { 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10 };
 /** 两 → 2, 三 → 3, digits as digits: the counts of a family or of pets. */
 const cnNumber = (text: string) => (/^\d+$/.test(text) ? Number(text) : CN_DIGITS[text]);
-const ZH_COUNT = '(\\d+|[一二两三四五六七八九十几]+)';
+// A count is its whole run of digits or numerals, never a part of it with the rest read as a name.
+const ZH_COUNT = '(\\d+(?!\\d)|[一二两三四五六七八九十几]+(?![一二两三四五六七八九十几]))';
 
 function relKey(rel: string): string {
   return REL_CANON[rel] ?? rel;
@@ -393,7 +423,8 @@ function petZh({ s }: ZhContext): Found[] | null {
     'u',
   ).exec(s);
   // A name may come before the species, in a modifier: 一只叫豆豆的狗.
-  const namedBefore = m?.[2] && /(?:叫|名叫|叫做)(.+)$/u.exec(m[2])?.[1];
+  // The modifier is at most 8 characters long: so is the name in it.
+  const namedBefore = m?.[2] && /(?:叫|名叫|叫做)(.{1,8})$/u.exec(m[2])?.[1];
   if (m) return one('pet', keyed(SPECIES_ZH[m[3]], namedBefore || zhEntityName(m[4]), m[1] ? cnNumber(m[1]) : 1));
   m = new RegExp(`^我(?:的|家的?|们家的?)(${SPECIES_ZH_RE})(.+)$`, 'u').exec(s);
   if (m) return one('pet', keyed(SPECIES_ZH[m[1]], zhEntityName(m[2])));
@@ -473,7 +504,8 @@ function workZh({ s }: ZhContext): Found[] | null {
   if (m) return one('work', cleanZh(m[1]).replace(/^(?:一家|一个|一所|一间|家|个)/u, ''));
   m = /^我(?:在)?(?:读|念|上)(研究生|博士|硕士|大学|本科|高中|初中|小学|大[一二三四]|研[一二三])$/u.exec(s);
   if (m) return one('work', ZH_STUDENT[m[1][0]] ?? `${m[1]}生`);
-  m = /^我(?:在.+?)?(?:转行|改行|跳槽)?(?:去)?(?:当|做|担任)(.+)$/u.exec(s);
+  // 在… reaches up to the first 当/做/担任 with something after it, as a lazy 在.+? would, read once.
+  m = /^我(?:在.(?:(?!(?:转行|改行|跳槽)?(?:去)?(?:当|做|担任).).)*)?(?:转行|改行|跳槽)?(?:去)?(?:当|做|担任)(.+)$/u.exec(s);
   if (m && isZhProfession(cleanZh(m[1]))) return one('work', cleanZh(m[1]));
   m = /^我(?:是|是一名|是一个|是个|是一位|是名|是位)(.+)$/u.exec(s);
   if (m) {
