@@ -27,9 +27,12 @@ export const loadHistory = step({
   },
 });
 
-/** `[n]` markers at the start of a line or after an opening quote or bracket, with the blanks after them. */
-// Not from a line start inside a run of U+2028/U+2029 whose first line start already tried the same run.
-const LEADING_MARKERS = /(?<=^|["“‘'(])(?<!(?:^|[\n\r\u2028\u2029"“‘'(])[\u2028\u2029])(?:[^\S\r\n]*\[\d{1,3}\])+(?![(:])[^\S\r\n]*/gmu;
+/**
+ * `[n]` markers at the start of a line or after an opening quote or bracket, with the blanks after them;
+ * not tried again from each line start inside a run of U+2028/U+2029 blanks (each one a line break).
+ */
+const LEADING_MARKERS =
+  /(?<=^|["“‘'(])(?<!(?:^|[\n\r\u2028\u2029"“‘'(])[\u2028\u2029](?=[^\S\r\n]))(?:[^\S\r\n]*\[\d{1,3}\])+(?![(:])[^\S\r\n]*/gmu;
 /** Any other run of `[n]` markers, with the blanks before them, unless it opens a link `[1](…)` or a reference `[1]: …`. */
 const MARKERS = /(?<![^\S\r\n])(?:[^\S\r\n]*\[\d{1,3}\])+(?![(:])/gu;
 /** Fenced code blocks and inline code: `arr[3]` there is code, not a citation. */

@@ -300,7 +300,7 @@ export function familyPetEn({ s }: Reading): Found[] | null {
       'iu',
     );
     const found = listed
-      .split(/(?<!\s)\s*,\s*(?:and\s+)?|(?<!\s)\s+and\s+/i)
+      .split(/(?:(?<!\s)\s+)?,\s*(?:and\s+)?|(?<!\s)\s+and\s+/i)
       .map((part) => item.exec(part.trim()))
       .filter((x): x is RegExpExecArray => x !== null)
       .map((x) => {

@@ -199,7 +199,7 @@ export function cutEn(value: string, commas: 'cut' | 'keep' | 'keep-before-capit
 /** "peanuts, shellfish and sesame" → three values. */
 export function splitListEn(value: string): string[] {
   return value
-    .split(/(?<!\s)\s*,\s*(?:and\s+|or\s+)?|(?<!\s)\s+(?:and|or|&|as well as|plus)\s+/i)
+    .split(/(?:(?<!\s)\s+)?,\s*(?:and\s+|or\s+)?|(?<!\s)\s+(?:and|or|&|as well as|plus)\s+/i)
     .map((v) => cleanEn(v.replace(/^(?:then|also|plus|maybe|probably|especially|mostly)\s+/i, '')))
     .filter(Boolean);
 }
