@@ -40,6 +40,7 @@ async function main() {
     headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: config.MAX_CONNECTIONS,
+    maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
   });
   server.on('error', (error) => {
     logError('the app server failed', error);

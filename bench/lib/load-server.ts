@@ -73,6 +73,7 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
         CHAT_RATE_LIMIT: '0',
         IMPORT_RATE_LIMIT: '0',
         GUESTS_PER_ADDRESS_PER_HOUR: '1000000',
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
         NEXT_TELEMETRY_DISABLED: '1',
       },
     },
