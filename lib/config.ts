@@ -190,6 +190,10 @@ const envSchema = databaseEnvSchema.extend({
   SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   REPLAY_RATE_LIMIT: int(20),
   REPLAY_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  CONVERSATION_RATE_LIMIT: int(30),
+  CONVERSATION_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  FACT_RATE_LIMIT: int(30),
+  FACT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   SYSTEM_PROMPT: z.string().default('You are memlens, a helpful assistant. Answer clearly and concisely.'),
 });
 

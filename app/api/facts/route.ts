@@ -4,6 +4,7 @@ import { DomainError } from '@/lib/errors';
 import { otherMethods, parseInput, readJson, route } from '@/lib/http';
 import { addFactByHand, describeFacts } from '@/lib/memory/memory-page';
 import { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
+import { enforceRateLimit } from '@/lib/rate-limit';
 import { factsMatching } from '@/lib/services/memory';
 import { requireReader, requireUserOrStartGuest } from '@/lib/session';
 import { strictObject, text } from '@/lib/validation';
@@ -38,6 +39,7 @@ export const POST = route(async (request: Request) => {
   // The body first: a bad one makes no guest.
   const { content, slot } = await readJson(request, newFact);
   const user = await requireUserOrStartGuest(request);
+  await enforceRateLimit('fact', user.id);
   const added = await addFactByHand(user.id, { content, slot: slot ?? 'statement' }, userActor(user, request));
   if (added.status === 'duplicate') {
     throw new DomainError('duplicate', 'memlens already keeps this fact.', { factId: added.fact.id });
