@@ -56,7 +56,7 @@ const CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** `text` with every control character written as an escape (`\n`, `\u001b`): one line, however it was made. */
-export function oneLine(text: string): string {
+function oneLine(text: string): string {
   return text.replace(CONTROL, (char) => NAMED_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

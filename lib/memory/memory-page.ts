@@ -131,7 +131,7 @@ export async function withEpisodeUsage<T extends { id: string }>(
   return episodes.map((episode) => ({ ...episode, usedIn: usage.get(`episode:${episode.id}`) ?? { count: 0, sent: 0, replies: [] } }));
 }
 
-// ── Episode pages ─────────────────────────────────────────────────────────────────────────────
+// ── Page cursors (facts and episodes) ────────────────────────────────────────────────────────
 
 /** An opaque page cursor for the client. */
 export function encodeCursor(cursor: PageCursor): string {
