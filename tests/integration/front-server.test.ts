@@ -256,6 +256,27 @@ describe('a flood of slow connections from one address', () => {
     }
   });
 
+  it("a trusted proxy's address is not capped (its clients all arrive through it); another address is", async () => {
+    const app = await start({ ...slow, maxConnectionsPerAddress: 2, trust: trustOf({ ranges: ['127.0.0.1'] }) });
+    const idle = (localAddress: string) =>
+      new Promise<net.Socket>((resolve) => {
+        const socket = net.connect({ port: app.port, host: '127.0.0.1', localAddress }, () => resolve(socket));
+        socket.on('error', () => undefined);
+      });
+    const held = [
+      ...(await Promise.all([1, 2, 3].map(() => idle('127.0.0.1')))),
+      ...(await Promise.all([1, 2].map(() => idle('127.0.0.2')))),
+    ];
+    try {
+      // Accepted in the order they connected: the requests come after the idle connections.
+      expect(await getFrom('127.0.0.1', app.port)).toBe(200);
+      expect(await getFrom('127.0.0.2', app.port)).not.toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+      app.server.close();
+    }
+  });
+
   it('without the cap, the same flood fills MAX_CONNECTIONS and other addresses are shut out', async () => {
     const app = await start({ ...slow, maxConnectionsPerAddress: 0 });
     const flood = await slowFlood(app.port, FLOOD);
