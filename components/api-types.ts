@@ -93,6 +93,9 @@ export type UndoResult = JsonResult<typeof undoChange>;
 /** GET /api/facts: a fact with its sources located and the replies that used it. */
 export type PageFact = Json<ServerPageFact>;
 
+/** GET /api/facts: a page of facts, newest change first. */
+export type FactPage = { facts: PageFact[]; nextCursor: string | null; total: number };
+
 /** POST /api/facts {content, slot?} */
 export type AddFactResult = { fact: PageFact; replaced: string | null };
 

@@ -7,12 +7,12 @@ import type {
   Fact,
   FactEvent,
   FactKind,
+  FactPage,
   FactStatus,
   ForgetResult,
   MemoryChanges,
   MemoryCounts,
   MemoryDeleteResult,
-  PageFact,
   ReplayOptions,
   ReplayResponse,
   SummaryResponse,
@@ -63,8 +63,10 @@ export const api = {
     }),
   clearSummary: (conversationId: string) =>
     request<{ summary: SummaryResponse['summary'] }>(`/api/conversations/${conversationId}/summary`, { method: 'DELETE' }),
-  listFacts: (status?: FactStatus) =>
-    request<{ facts: Fact[] }>(`/api/facts${status ? `?status=${status}` : ''}`, { cache: 'no-store' }).then((r) => r.facts),
+  listFacts: (filter: { q?: string; status?: FactStatus; cursor?: string | null }) =>
+    request<FactPage>(`/api/facts${query({ q: filter.q, status: filter.status, cursor: filter.cursor ?? undefined })}`, {
+      cache: 'no-store',
+    }),
   getFact: (id: string) => request<{ fact: Fact; history: FactEvent[] }>(`/api/facts/${id}`, { cache: 'no-store' }),
   editFact: (id: string, content: string) =>
     request<{ fact: Fact }>(`/api/facts/${id}`, { method: 'PATCH', json: { content } }).then((r) => r.fact),
@@ -87,10 +89,6 @@ export const api = {
   listImports: () => request<{ imports: ImportView[] }>('/api/import', { cache: 'no-store' }).then((r) => r.imports),
 
   // ---- the Memory page (/memory)
-  searchFacts: (filter: { q?: string; status?: FactStatus }) =>
-    request<{ facts: PageFact[] }>(`/api/facts${query({ q: filter.q, status: filter.status })}`, { cache: 'no-store' }).then(
-      (r) => r.facts,
-    ),
   addFact: (content: string, slot?: FactKind) =>
     request<AddFactResult>('/api/facts', { method: 'POST', json: slot ? { content, slot } : { content } }),
   listEpisodes: (filter: { q?: string; cursor?: string | null }) =>

@@ -1,11 +1,12 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type InfiniteData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { api, memoryKeys } from './api';
-import type { Fact, FactEvent } from './api-types';
+import type { Fact, FactEvent, FactPage } from './api-types';
 import { ConfirmDialog } from './confirm-dialog';
 import { describeActorWithReason } from './describe-actor';
+import { withoutFact } from './fact-pages';
 import { useAfterMemoryChange } from './memory-changed';
 import { Badge, Notice } from './ui/badge';
 import { formatDateTime, plural } from './ui/format';
@@ -91,7 +92,7 @@ export function useFactEdits(fact: { id: string; content: string }, onDeleted: (
     onSuccess: (result) => {
       setConfirmingDelete(false);
       // Every fact list (the inspector's, the page's searches) sits under factsAll.
-      queryClient.setQueriesData<Array<{ id: string }>>({ queryKey: memoryKeys.factsAll }, (list) => list?.filter((f) => f.id !== fact.id));
+      queryClient.setQueriesData<InfiniteData<FactPage>>({ queryKey: memoryKeys.factsAll }, (data) => withoutFact(data, fact.id));
       queryClient.removeQueries({ queryKey: memoryKeys.fact(fact.id) });
       // The facts, the summaries and the turn records changed on the server; the chat's messages are marked.
       afterMemoryChange();

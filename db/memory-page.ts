@@ -14,19 +14,46 @@ function likePattern(text: string): string {
 /** Case-insensitive substring match (so Chinese, which has no spaces between words, matches too). */
 const contains = (column: AnyColumn | SQL, q: string) => sql`${column} ilike ${likePattern(q)}`;
 
+type FactFilter = { status?: Fact['status']; q?: string };
+
+const factsMatching = (userId: string, filter: FactFilter) =>
+  and(
+    eq(facts.userId, userId),
+    filter.status ? eq(facts.status, filter.status) : undefined,
+    filter.q ? contains(facts.content, filter.q) : undefined,
+  );
+
 /** The user's facts, newest change first, optionally of one status and containing `q`. */
-export async function searchFactsByText(userId: string, filter: { status?: Fact['status']; q?: string }): Promise<Fact[]> {
-  return getDb()
-    .select()
+export async function searchFactsByText(userId: string, filter: FactFilter): Promise<Fact[]> {
+  return getDb().select().from(facts).where(factsMatching(userId, filter)).orderBy(desc(facts.updatedAt), desc(facts.id));
+}
+
+/** A page position: the last row's time at full precision (as Postgres prints it) and id. */
+export type PageCursor = { at: string; id: string };
+
+/** The user's facts as searchFactsByText orders them, one page after `cursor`, and how many match in all. */
+export async function listFactsPage(
+  userId: string,
+  options: FactFilter & { cursor?: PageCursor; limit: number },
+): Promise<{ facts: Fact[]; next: PageCursor | null; total: number }> {
+  const matches = factsMatching(userId, options);
+  const after = options.cursor
+    ? sql`(${facts.updatedAt}, ${facts.id}) < (${options.cursor.at}::timestamptz, ${options.cursor.id}::uuid)`
+    : undefined;
+  const rows = await getDb()
+    .select({ fact: facts, at: sql<string>`${facts.updatedAt}::text` })
     .from(facts)
-    .where(
-      and(
-        eq(facts.userId, userId),
-        filter.status ? eq(facts.status, filter.status) : undefined,
-        filter.q ? contains(facts.content, filter.q) : undefined,
-      ),
-    )
-    .orderBy(desc(facts.updatedAt), desc(facts.id));
+    .where(and(matches, after))
+    .orderBy(desc(facts.updatedAt), desc(facts.id))
+    .limit(options.limit + 1);
+  const [{ total }] = await getDb().select({ total: sql<number>`count(*)::int` }).from(facts).where(matches);
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    facts: page.map((row) => row.fact),
+    next: rows.length > options.limit && last ? { at: last.at, id: last.fact.id } : null,
+    total,
+  };
 }
 
 /** An active fact of the user with exactly this text (case aside), if any. */
@@ -138,9 +165,6 @@ export async function factUsage(userId: string, factIds: string[], limit = 20): 
 
 // ── Episodes (remembered exchanges) ───────────────────────────────────────────────────────────
 
-/** A page position: the last row's creation time at full precision (as Postgres prints it) and id. */
-export type EpisodeCursor = { at: string; id: string };
-
 export type EpisodeListing = {
   id: string;
   conversationId: string;
@@ -164,8 +188,8 @@ const episodeColumns = {
 /** The user's remembered exchanges, newest first, optionally containing `q`, one page after `cursor`. */
 export async function listEpisodesPage(
   userId: string,
-  options: { q?: string; cursor?: EpisodeCursor; limit: number },
-): Promise<{ episodes: EpisodeListing[]; next: EpisodeCursor | null; total: number }> {
+  options: { q?: string; cursor?: PageCursor; limit: number },
+): Promise<{ episodes: EpisodeListing[]; next: PageCursor | null; total: number }> {
   const matches = and(eq(episodes.userId, userId), options.q ? contains(episodes.content, options.q) : undefined);
   const after = options.cursor
     ? sql`(${episodes.createdAt}, ${episodes.id}) < (${options.cursor.at}::timestamptz, ${options.cursor.id}::uuid)`

@@ -143,7 +143,8 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
 
     // The cut turn's jobs were committed with it: the name is learned after the restart.
     await within(10_000, async () => {
-      const facts = (await (await api('/api/facts')).json()).facts as Array<{ content: string }>;
+      // Searched: the list is paged, and the resumed import adds facts of its own.
+      const facts = (await (await api('/api/facts?q=Idris')).json()).facts as Array<{ content: string }>;
       return facts.some((f) => f.content.includes('Idris')) || undefined;
     });
 

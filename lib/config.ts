@@ -121,11 +121,14 @@ const envSchema = databaseEnvSchema.extend({
   MAX_IMPORT_BODY_BYTES: z.coerce.number().int().positive().default(8_388_608),
   // The app's own HTTP server (lib/server/front-server.ts), before Next sees a request: the longest a
   // request may take to arrive whole (headers and body; a slower one gets 408), to send its headers, and
-  // an idle kept-alive connection may stay; the most connections one server process holds open at once.
+  // an idle kept-alive connection may stay; the most connections one server process holds open at once,
+  // and one peer address (0: no cap). Short header and idle times free a slot held by a trickling or
+  // silent client within seconds.
   REQUEST_TIMEOUT_MS: ms(30_000),
-  HEADERS_TIMEOUT_MS: ms(10_000),
+  HEADERS_TIMEOUT_MS: ms(5_000),
   KEEP_ALIVE_TIMEOUT_MS: ms(5_000),
   MAX_CONNECTIONS: z.coerce.number().int().positive().default(1024),
+  MAX_CONNECTIONS_PER_ADDRESS: int(64),
   // The reverse proxies in front of the app, whose X-Forwarded-For entries are believed: a hop count
   // (`1`: one proxy) or a comma list of addresses and CIDR ranges; none by default (the peer is the client).
   TRUSTED_PROXIES: z
@@ -195,6 +198,10 @@ const envSchema = databaseEnvSchema.extend({
   SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
   REPLAY_RATE_LIMIT: int(20),
   REPLAY_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  CONVERSATION_RATE_LIMIT: int(30),
+  CONVERSATION_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  FACT_RATE_LIMIT: int(30),
+  FACT_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   SYSTEM_PROMPT: z.string().default('You are memlens, a helpful assistant. Answer clearly and concisely.'),
 });
 

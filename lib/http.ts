@@ -3,7 +3,7 @@ import { getConfig } from './config';
 import { DomainError, type ErrorCode, notFound } from './errors';
 import { logError } from './log';
 import { isUuid } from './shared/uuid';
-import { findJsonProblem, strictObject } from './validation';
+import { findJsonProblem, MAX_NAMED_KEYS, printableKey, strictObject } from './validation';
 
 /**
  * What the edge itself refuses before any `lib/` code runs (a body that is not JSON, too large or
@@ -175,13 +175,35 @@ async function readBodyText(request: Request, maxBytes: number): Promise<string>
 
 const tooLarge = (maxBytes: number) => new HttpError(413, 'too_large', `The request body is larger than the limit of ${maxBytes} bytes.`);
 
+/** Issues a 400 lists in `details`, at most: a body with thousands of bad items gets a short answer. */
+const MAX_DETAILS = 10;
+
 export function parseInput<T>(input: unknown, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(input, { reportInput: true });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  // The input is read for the error code only: echoing it back could return megabytes.
-  const details = parsed.error.issues.map(({ input: _input, ...rest }) => rest);
-  throw new HttpError(400, issueCode(issue), `${describePath(issue.path)}: ${issue.message}`, details);
+  throw new HttpError(
+    400,
+    issueCode(issue),
+    `${describePath(issue.path)}: ${issue.message}`,
+    parsed.error.issues.slice(0, MAX_DETAILS).map(detail),
+  );
+}
+
+/**
+ * An issue as the response lists it, bounded whatever the body: its code, path (keys cut) and
+ * message, and for unknown fields the first few names. Never its input, nor a union's nested issues:
+ * echoing what was sent could return megabytes.
+ */
+function detail(issue: z.core.$ZodIssue) {
+  return {
+    code: issue.code,
+    path: issue.path.map((key) => (typeof key === 'number' ? key : printableKey(key))),
+    message: issue.message,
+    ...(issue.code === 'unrecognized_keys'
+      ? { keys: issue.keys.slice(0, MAX_NAMED_KEYS).map(printableKey), unknownFields: issue.keys.length }
+      : {}),
+  };
 }
 
 function issueCode(issue: z.core.$ZodIssue): string {
@@ -196,12 +218,7 @@ function issueCode(issue: z.core.$ZodIssue): string {
 /** `messages.0.content`; keys are shortened and made printable, since they come from the caller. */
 function describePath(path: ReadonlyArray<PropertyKey>): string {
   if (path.length === 0) return 'body';
-  return path
-    .map((key) => {
-      const printable = String(key).replaceAll('\0', '\uFFFD').toWellFormed();
-      return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable;
-    })
-    .join('.');
+  return path.map(printableKey).join('.');
 }
 
 export const uuidParam = (value: string, what: string) => {

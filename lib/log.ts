@@ -1,10 +1,13 @@
+import { formatWithOptions } from 'node:util';
 import { sentRequestId } from './request-id';
 
 /**
  * The server's error log. By default an error is told by its kind only: name, code, a message with
  * quoted values and URL credentials taken out, and for a database error the table, column and
  * constraint it names. Never the query, its parameters, a detail or a stack, any of which can carry
- * what a user wrote, an id or a password. MEMLENS_DEBUG=1 logs the whole error as well.
+ * what a user wrote, an id or a password. MEMLENS_DEBUG=1 logs the whole error as well. Every
+ * line is written with its control characters escaped (`oneLine`), so nothing logged can start a
+ * line of its own or drive the terminal.
  */
 export type LogContext = { requestId?: string | null; method?: string; path?: string };
 
@@ -26,25 +29,75 @@ const debugLogging = () => ['1', 'true', 'yes'].includes(process.env.MEMLENS_DEB
 /** `context` is the request being served (its id, method and path are logged, not its query string) or the ids at hand. */
 export function logError(event: string, error: unknown, context?: Request | LogContext): void {
   const line = { ...contextOf(context), error: summarizeError(error) };
-  if (debugLogging()) console.error(PREFIX, event, JSON.stringify(line), error, hiddenDetail(error));
-  else console.error(PREFIX, event, JSON.stringify(line));
+  if (debugLogging()) print('error', PREFIX, event, JSON.stringify(line), error, hiddenDetail(error));
+  else print('error', PREFIX, event, JSON.stringify(line));
 }
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
 /**
- * For a library's own logger (better-auth's): its message, and the errors among its arguments told
- * as logError tells them; its other arguments (a user, a request body) only under MEMLENS_DEBUG.
+ * For a library's own logger (better-auth's): its message, with any value from the request taken
+ * out (`libraryMessage`), and the errors among its arguments told as logError tells them; its
+ * other arguments (a user, a request body) and the message whole only under MEMLENS_DEBUG.
  */
 export function logFromLibrary(source: string, level: Level, message: string, args: unknown[]): void {
-  const print = { debug: console.debug, info: console.info, warn: console.warn, error: console.error }[level];
   if (debugLogging()) {
-    print(PREFIX, `${source}: ${message}`, ...args);
+    print(level, PREFIX, `${source}: ${message}`, ...args);
     return;
   }
   if (level === 'debug') return;
   const errors = args.filter((arg) => arg instanceof Error).map((error) => summarizeError(error));
-  print(PREFIX, `${source}: ${redact(message)}`, ...(errors.length ? [JSON.stringify({ errors })] : []));
+  print(level, PREFIX, `${source}: ${libraryMessage(message)}`, ...(errors.length ? [JSON.stringify({ errors })] : []));
+}
+
+// Control characters (C0, DEL, C1), the Unicode line and paragraph separators, and the bidirectional
+// controls (which reorder what a terminal shows).
+const CONTROL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** `text` with every control character written as an escape (`\n`, `\u001b`): one line, however it was made. */
+function oneLine(text: string): string {
+  return text.replace(CONTROL, (char) => NAMED_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Formats `args` as console would (without colours) and writes them as one line. */
+function print(level: Level, ...args: unknown[]): void {
+  console[level](oneLine(formatWithOptions({ colors: false }, ...args)));
+}
+
+const CONSOLE_LEVELS = ['log', 'info', 'warn', 'error', 'debug'] as const;
+type ConsoleLines = Pick<Console, (typeof CONSOLE_LEVELS)[number]>;
+
+/**
+ * Makes every line `target` (this process's console) writes one line with its control characters
+ * escaped: whatever Next, a library or the app prints (a header, a URL, an error's message). For the
+ * server processes (scripts/server.ts, scripts/worker.ts); colours would show as escapes, so their
+ * launcher sets NO_COLOR.
+ */
+export function escapeConsoleLines(target: ConsoleLines = console): void {
+  for (const level of CONSOLE_LEVELS) {
+    const write = target[level];
+    target[level] = (...args: unknown[]) => write(oneLine(formatWithOptions({ colors: false }, ...args)));
+  }
+}
+
+/**
+ * Library messages that quote a value from the request (a query parameter, an address, an email):
+ * the kind of message is kept, the value dropped. better-auth's origin check logs the callbackURL,
+ * redirectTo or origin it refused as given (`Invalid callbackURL: …`).
+ */
+const QUOTED_VALUES: Array<[RegExp, string]> = [
+  [/^(Invalid [\w ]+): .*$/s, '$1: …'],
+  [/^(Sign-up attempt for existing email): .*$/s, '$1: …'],
+  [/^(If it's a valid URL, please add) .*? (to trustedOrigins)/s, '$1 … $2'],
+];
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/\S*/gi;
+const EMAIL_IN_TEXT = /[^\s@]+@[^\s@]+\.[^\s@]+/g;
+
+function libraryMessage(message: string): string {
+  let kept = message;
+  for (const [pattern, replacement] of QUOTED_VALUES) kept = kept.replace(pattern, replacement);
+  return redact(kept).replace(URL_IN_TEXT, '…').replace(EMAIL_IN_TEXT, '…');
 }
 
 export function summarizeError(error: unknown, depth = 0): ErrorSummary {

@@ -4,8 +4,11 @@ import { rateLimits } from '@/db/schema';
 import { getConfig } from './config';
 import { DomainError } from './errors';
 
-/** What is limited, each with its own count: chats, imports and replays per user, failed sign-ins per account. */
-export type LimitedAction = 'chat' | 'import' | 'replay' | 'sign-in';
+/**
+ * What is limited, each with its own count: chats, imports, replays, new conversations and facts
+ * added by hand per user, failed sign-ins per account.
+ */
+export type LimitedAction = 'chat' | 'import' | 'replay' | 'conversation' | 'fact' | 'sign-in';
 
 export type RateLimit = { points: number; windowSeconds: number };
 
@@ -13,6 +16,8 @@ const what: Record<LimitedAction, string> = {
   chat: 'messages',
   import: 'imports',
   replay: 'replays',
+  conversation: 'new conversations',
+  fact: 'facts added',
   'sign-in': 'failed sign-ins for this account',
 };
 
@@ -84,6 +89,9 @@ function configuredLimit(action: LimitedAction): RateLimit {
     import: { points: config.IMPORT_RATE_LIMIT, windowSeconds: config.IMPORT_RATE_WINDOW_SECONDS },
     // A replay runs the retrieval chain (the memory model's rewrite and an embedding when configured) without a chat.
     replay: { points: config.REPLAY_RATE_LIMIT, windowSeconds: config.REPLAY_RATE_WINDOW_SECONDS },
+    // Each is a row a user keeps (and lists) for ever: a script must not make thousands a minute.
+    conversation: { points: config.CONVERSATION_RATE_LIMIT, windowSeconds: config.CONVERSATION_RATE_WINDOW_SECONDS },
+    fact: { points: config.FACT_RATE_LIMIT, windowSeconds: config.FACT_RATE_WINDOW_SECONDS },
     'sign-in': { points: config.SIGN_IN_FAILURES_PER_ACCOUNT, windowSeconds: config.SIGN_IN_FAILURE_WINDOW_SECONDS },
   };
   return limits[action];

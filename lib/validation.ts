@@ -20,11 +20,27 @@ export function strictObject<Shape extends z.ZodRawShape>(shape: Shape, typeErro
   return z.strictObject(shape, {
     error: (issue) => {
       if (issue.code === 'unrecognized_keys') {
-        return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')} (allowed: ${allowed.join(', ') || 'none'})`;
+        return `unknown field${issue.keys.length > 1 ? 's' : ''} ${nameSome(issue.keys)} (allowed: ${allowed.join(', ') || 'none'})`;
       }
       return issue.code === 'invalid_type' ? typeError : undefined;
     },
   });
+}
+
+/** Unknown fields an error names, at most: a body with thousands of them gets a short answer. */
+export const MAX_NAMED_KEYS = 5;
+const MAX_KEY_CHARS = 40;
+
+/** A key from the caller as an error message shows it: printable, and cut to 40 characters. */
+export function printableKey(key: PropertyKey): string {
+  const printable = String(key).replaceAll('\0', '\uFFFD').toWellFormed();
+  return printable.length > MAX_KEY_CHARS ? `${printable.slice(0, MAX_KEY_CHARS)}…` : printable;
+}
+
+/** `"a", "b", "c", "d", "e" and 12 more`: the first few keys, quoted and cut, and how many others. */
+function nameSome(keys: readonly string[]): string {
+  const named = keys.slice(0, MAX_NAMED_KEYS).map((key) => JSON.stringify(printableKey(key)));
+  return keys.length > MAX_NAMED_KEYS ? `${named.join(', ')} and ${keys.length - MAX_NAMED_KEYS} more` : named.join(', ');
 }
 
 /** What is wrong with a parsed JSON value, and where: nesting too deep, or text Postgres cannot store. */

@@ -19,7 +19,13 @@ export function startNext(options: {
   count: number;
   onExit: (code: number) => void;
 }): NextProcesses {
-  const env: NodeJS.ProcessEnv = { ...options.env, NODE_ENV: options.mode === 'dev' ? 'development' : 'production' };
+  // The server escapes control characters in every line it logs (lib/log.ts), colour codes included: it prints none.
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    NODE_ENV: options.mode === 'dev' ? 'development' : 'production',
+    NO_COLOR: '1',
+    FORCE_COLOR: undefined,
+  };
   let stopping = false;
   const children: ChildProcess[] = [];
   const ended = (code: number | null, signal: NodeJS.Signals | null) => {

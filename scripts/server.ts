@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import os from 'node:os';
 import next from 'next';
 import { getConfig } from '../lib/config';
-import { logError } from '../lib/log';
+import { escapeConsoleLines, logError } from '../lib/log';
 import { createFrontServer } from '../lib/server/front-server';
 import { allowedHosts } from '../lib/server/request-checks';
 import { trustOf } from '../lib/trusted-proxies';
@@ -22,6 +22,8 @@ const hostname = process.env.APP_HOST || '127.0.0.1';
 const DRAIN_MS = 8_000;
 
 async function main() {
+  // Next and the libraries print request data too (a URL, an error's message): one line each, escaped.
+  escapeConsoleLines();
   const config = getConfig();
   // Next hooks its dev server's hot-reload WebSocket onto `httpServer`; handing it this emitter
   // instead of the server means only upgrades that passed the checks reach it.
@@ -40,6 +42,7 @@ async function main() {
     headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: config.MAX_CONNECTIONS,
+    maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
   });
   server.on('error', (error) => {
     logError('the app server failed', error);

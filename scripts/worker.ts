@@ -4,9 +4,12 @@
  */
 import { closeDb } from '../db/client';
 import { getModels } from '../lib/llm';
+import { escapeConsoleLines } from '../lib/log';
 import { syncStoredEmbeddingsInBackground } from '../lib/memory/embedder-sync';
 import { startWorker } from '../lib/memory/worker';
 import { migrateAppDatabase } from './with-database';
+
+escapeConsoleLines();
 
 const url = process.env.DATABASE_URL?.trim();
 if (!url) {

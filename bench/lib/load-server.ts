@@ -72,7 +72,10 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
         // Fifty guests from one address in a minute, and every one of their messages, are the point here.
         CHAT_RATE_LIMIT: '0',
         IMPORT_RATE_LIMIT: '0',
+        CONVERSATION_RATE_LIMIT: '0',
+        FACT_RATE_LIMIT: '0',
         GUESTS_PER_ADDRESS_PER_HOUR: '1000000',
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
         NEXT_TELEMETRY_DISABLED: '1',
       },
     },

@@ -1,14 +1,14 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { api, memoryKeys } from '../api';
+import { memoryKeys } from '../api';
 import type { Fact } from '../api-types';
+import { MoreFacts, useFactPages } from '../fact-pages';
 import { HistoryIcon, PencilIcon, RefreshIcon, TrashIcon } from '../icons';
 import { DismissibleNotice, FactHistory, FactItem, useFactEdits } from '../memory-edits';
 import { Badge, Notice } from '../ui/badge';
-import { formatDate, formatDateTime } from '../ui/format';
+import { formatDate, formatDateTime, plural } from '../ui/format';
 import { Skeleton } from '../ui/loading';
 import { Section } from '../ui/section';
 import { SourceLinks } from './source-links';
@@ -18,17 +18,11 @@ export function FactsSection({ conversationId, onReveal }: { conversationId: str
   const [showAll, setShowAll] = useState(false);
   const [deleted, setDeleted] = useState<string | null>(null);
   const scope = showAll ? 'all' : 'active';
-  const query = useQuery({
-    queryKey: memoryKeys.facts(scope),
-    queryFn: () => api.listFacts(showAll ? undefined : 'active'),
-    staleTime: 2_000,
-  });
-  const facts = query.data ?? [];
-  const activeCount = facts.filter((f) => f.status === 'active').length;
+  const { query, facts, total } = useFactPages(memoryKeys.facts(scope), { status: showAll ? undefined : 'active' });
   const groups = groupBySlot(facts);
 
   return (
-    <Section testId="facts" title="Facts about you" meta={query.data ? `${activeCount} active` : undefined}>
+    <Section testId="facts" title="Facts about you" meta={query.data ? (showAll ? plural(total, 'fact') : `${total} active`) : undefined}>
       <div className="mb-3 flex items-center gap-3">
         <label className="inline-flex items-center gap-2 text-xs text-muted">
           <input
@@ -91,6 +85,7 @@ export function FactsSection({ conversationId, onReveal }: { conversationId: str
               </ul>
             </div>
           ))}
+          <MoreFacts pages={query} loaded={facts.length} total={total} />
         </div>
       )}
     </Section>

@@ -22,8 +22,8 @@ const episodePicks = (episodes: EpisodeLike[]): MemoryPick[] =>
 
 /** The user's own memory containing `q` (facts, then remembered exchanges), at most `limit`. */
 export async function ownMemoryPicks(q: string, limit = 12): Promise<MemoryPick[]> {
-  const [facts, episodes] = await Promise.all([api.searchFacts({ q: q || undefined }), api.listEpisodes({ q: q || undefined })]);
-  return [...factPicks(facts), ...episodePicks(episodes.episodes)].slice(0, limit);
+  const [facts, episodes] = await Promise.all([api.listFacts({ q: q || undefined }), api.listEpisodes({ q: q || undefined })]);
+  return [...factPicks(facts.facts), ...episodePicks(episodes.episodes)].slice(0, limit);
 }
 
 export const ownWhy = (messageId: string, item: string): Promise<WhyAnswer> => api.whyNotRecalled(messageId, item);

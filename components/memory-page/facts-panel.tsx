@@ -1,10 +1,11 @@
 'use client';
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useState } from 'react';
 import { api, memoryKeys } from '../api';
 import type { FactKind, PageFact } from '../api-types';
+import { MoreFacts, useFactPages } from '../fact-pages';
 import { ApiError } from '../http';
 import { HistoryIcon, PencilIcon, PlusIcon, QuoteIcon, TrashIcon } from '../icons';
 import { useAfterMemoryChange } from '../memory-changed';
@@ -27,22 +28,14 @@ export function FactsPanel() {
   const notice = useActionNotice();
   const q = useDebounced(search.trim());
   const scope = showEnded ? 'all' : 'active';
-  const query = useQuery({
-    queryKey: memoryKeys.pageFacts(scope, q),
-    queryFn: () => api.searchFacts({ q, status: showEnded ? undefined : 'active' }),
-    placeholderData: keepPreviousData,
-    staleTime: 2_000,
-  });
-  const facts = query.data ?? [];
+  const { query, facts, total } = useFactPages(memoryKeys.pageFacts(scope, q), { q, status: showEnded ? undefined : 'active' });
   const searching = q !== '';
 
   return (
     <Panel
       id="facts"
       title="Facts about you"
-      meta={
-        query.data && !searching ? <span data-testid="facts-count">{plural(facts.length, showEnded ? 'fact' : 'current fact')}</span> : null
-      }
+      meta={query.data && !searching ? <span data-testid="facts-count">{plural(total, showEnded ? 'fact' : 'current fact')}</span> : null}
       description="What memlens has learned about you across all your conversations, and adds to every reply where it helps. Correct it here: an edit or a deletion also reaches the exchanges and summaries it remembers."
       actions={
         <button
@@ -91,7 +84,8 @@ export function FactsPanel() {
 
       <SearchResults
         query={query}
-        error={query.error}
+        // An error loading a further page shows below the pages already there.
+        error={facts.length === 0 ? query.error : null}
         what="your facts"
         isEmpty={facts.length === 0}
         emptyText={
@@ -99,7 +93,7 @@ export function FactsPanel() {
             ? `No fact contains “${q}”.`
             : 'No facts yet. Tell memlens about yourself in a conversation (your name, where you live, what you like), or add a fact here.'
         }
-        foundText={searching ? `${plural(facts.length, 'fact')} containing “${q}”` : null}
+        foundText={searching ? `${plural(total, 'fact')} containing “${q}”` : null}
         testIds={{ empty: 'facts-empty', found: 'facts-found' }}
       >
         <ul className="space-y-2.5" data-testid="fact-list">
@@ -107,6 +101,7 @@ export function FactsPanel() {
             <FactCard key={fact.id} fact={fact} onDeleted={notice.say} />
           ))}
         </ul>
+        <MoreFacts pages={query} loaded={facts.length} total={total} />
       </SearchResults>
     </Panel>
   );

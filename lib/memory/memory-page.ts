@@ -1,12 +1,12 @@
 import { addFact, supersedeFact, withSources } from '@/db/facts';
 import {
-  type EpisodeCursor,
   type FactUsage,
   factUsage,
   findActiveFactByContent,
   type MemoryUsage,
   memoryUsage,
   messagePlaces,
+  type PageCursor,
   searchFactsByText,
 } from '@/db/memory-page';
 import { redactionsOf } from '@/db/provenance';
@@ -131,10 +131,10 @@ export async function withEpisodeUsage<T extends { id: string }>(
   return episodes.map((episode) => ({ ...episode, usedIn: usage.get(`episode:${episode.id}`) ?? { count: 0, sent: 0, replies: [] } }));
 }
 
-// ── Episode pages ─────────────────────────────────────────────────────────────────────────────
+// ── Page cursors (facts and episodes) ────────────────────────────────────────────────────────
 
 /** An opaque page cursor for the client. */
-export function encodeCursor(cursor: EpisodeCursor): string {
+export function encodeCursor(cursor: PageCursor): string {
   return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString('base64url');
 }
 
@@ -142,7 +142,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
 
 /** The cursor back, or undefined when it is not one this API made. */
-export function decodeCursor(text: string): EpisodeCursor | undefined {
+export function decodeCursor(text: string): PageCursor | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 2) return undefined;

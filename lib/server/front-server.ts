@@ -4,6 +4,7 @@ import { CLIENT_ADDRESS_HEADER } from '../client-address';
 import { logError } from '../log';
 import { API_CONTENT_SECURITY_POLICY, FIXED_SECURITY_HEADERS } from '../security-headers';
 import { clientAddressOf, peerIsTrusted, type Trust } from '../trusted-proxies';
+import { capConnectionsPerAddress } from './connection-cap';
 import { type BodyLimits, bodyLimitFor, declaredLengthRefusal, hostRefusal, type Refusal, targetRefusal, tooLarge } from './request-checks';
 
 /**
@@ -13,8 +14,8 @@ import { type BodyLimits, bodyLimitFor, declaredLengthRefusal, hostRefusal, type
  *   from the socket's peer and TRUSTED_PROXIES; X-Forwarded-For/-Host/-Proto/-Port, X-Real-IP and
  *   Forwarded from a peer that is not a trusted proxy are dropped, so Next fills in the truth;
  * - bounds before authentication: time to send the headers and the whole request (408), idle
- *   kept-alive connections, open connections, and the body size (413: by Content-Length before
- *   reading, and by counting a chunked body as it arrives);
+ *   kept-alive connections, open connections in all and per client address (lib/server/connection-cap.ts),
+ *   and the body size (413: by Content-Length before reading, and by counting a chunked body as it arrives);
  * - the Host (a rebound DNS name is refused, 421), the request target (a path, 400) and its
  *   percent-encoding (400).
  * Whatever it answers itself is JSON `{ error: { code, message } }` with the security headers.
@@ -29,6 +30,8 @@ export type FrontServerOptions = BodyLimits & {
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   maxConnections: number;
+  /** Open connections one peer address may hold (0: no cap); trusted proxies are not capped. */
+  maxConnectionsPerAddress: number;
 };
 
 const FORWARDED_HEADERS = ['x-forwarded-for', 'x-real-ip', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded'];
@@ -43,6 +46,7 @@ export function createFrontServer(options: FrontServerOptions): http.Server {
     connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(options.headersTimeoutMs / 4))),
   });
   server.maxConnections = options.maxConnections;
+  capConnectionsPerAddress(server, { max: options.maxConnectionsPerAddress, trust: options.trust });
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     setClientAddress(request, options.trust);

@@ -1,15 +1,19 @@
 import { episodeSources } from '@/db/episodes';
 import { getFact, getFactHistory, withSources } from '@/db/facts';
-import { type EpisodeCursor, getEpisodeListing, listEpisodesPage, searchFactsByText } from '@/db/memory-page';
+import { getEpisodeListing, listEpisodesPage, listFactsPage, type PageCursor } from '@/db/memory-page';
 import type { Fact } from '@/db/schema';
 import { memoryCounts } from '@/db/users';
 import { notFound } from '../errors';
 import { factEventsForOwner } from '../memory/actors';
 import { describeFacts, encodeCursor, withEpisodeUsage } from '../memory/memory-page';
 
-/** The user's facts matching the filter, each with its sources and the replies that cited it. */
-export async function factsMatching(userId: string, filter: { status?: Fact['status']; q?: string }) {
-  return describeFacts(userId, await searchFactsByText(userId, filter));
+/**
+ * A page of the user's facts matching the filter, newest change first, each with its sources and the
+ * replies that cited it; `nextCursor` asks for the next page (null on the last).
+ */
+export async function factsPage(userId: string, query: { status?: Fact['status']; q?: string; cursor?: PageCursor; limit: number }) {
+  const page = await listFactsPage(userId, query);
+  return { facts: await describeFacts(userId, page.facts), nextCursor: page.next ? encodeCursor(page.next) : null, total: page.total };
 }
 
 /** One of the user's facts with its sources and its history of events; anyone else's is not found. */
@@ -25,7 +29,7 @@ export async function factWithSources(userId: string, fact: Fact) {
 }
 
 /** A page of the user's remembered exchanges, newest first; `nextCursor` asks for the next page (null on the last). */
-export async function episodesPage(userId: string, query: { q?: string; cursor?: EpisodeCursor; limit: number }) {
+export async function episodesPage(userId: string, query: { q?: string; cursor?: PageCursor; limit: number }) {
   const page = await listEpisodesPage(userId, query);
   return {
     episodes: await withEpisodeUsage(userId, page.episodes),

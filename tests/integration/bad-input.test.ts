@@ -469,6 +469,36 @@ describe("the probe's bad inputs: a 4xx JSON error naming the field, and nothing
     expect(await fingerprint([subject.client.user.id])).toEqual(before);
   });
 
+  it('a body of thousands of unknown fields or bad items gets a short 400: five names, how many more, ten issues at most', async () => {
+    const before = await fingerprint([subject.client.user.id]);
+    const fields = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`isAdmin${i}`.padEnd(40, 'x'), true]));
+    const manyFields = await addFact(
+      send(subject, '/api/facts', 'POST', { content: 'I live in Oslo', ...fields, ['k'.repeat(50_000)]: 1 }),
+    );
+    const manyItems = await importing(subject, {
+      messages: Array.from({ length: 5_000 }, (_, i) => ({ role: 'user', content: `m${i}`, [`extra${'y'.repeat(60)}`]: i })),
+    });
+
+    const fieldsText = await manyFields.text();
+    expect(manyFields.status).toBe(400);
+    expect(fieldsText.length).toBeLessThan(2_000);
+    const { error } = JSON.parse(fieldsText);
+    const firstFive = Object.keys(fields)
+      .slice(0, 5)
+      .map((name) => JSON.stringify(name));
+    expect(error.message).toBe(`body: unknown fields ${firstFive.join(', ')} and 19996 more (allowed: content, slot)`);
+    expect(error.details).toEqual([expect.objectContaining({ code: 'unrecognized_keys', keys: expect.any(Array), unknownFields: 20_001 })]);
+    expect(error.details[0].keys).toHaveLength(5);
+
+    const itemsText = await manyItems.text();
+    expect(manyItems.status).toBe(400);
+    expect(itemsText.length).toBeLessThan(5_000);
+    const items = JSON.parse(itemsText).error;
+    expect(items.message).toMatch(/^messages\.0: unknown field "extrayyy/);
+    expect(items.details).toHaveLength(10);
+    expect(await fingerprint([subject.client.user.id])).toEqual(before);
+  });
+
   it('the body limits are configurable', async () => {
     setEnv({ MAX_BODY_BYTES: '100' });
     try {

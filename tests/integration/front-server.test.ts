@@ -1,5 +1,5 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { createFrontServer, type FrontServerOptions } from '@/lib/server/front-server';
@@ -41,6 +41,7 @@ async function start(overrides: Partial<FrontServerOptions> = {}) {
     headersTimeoutMs: 1_000,
     keepAliveTimeoutMs: 1_000,
     maxConnections: 100,
+    maxConnectionsPerAddress: 0,
     ...overrides,
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -144,6 +145,20 @@ describe('the app server in front of Next', () => {
     expect(exchange.elapsedMs).toBeLessThan(4_000);
   });
 
+  it('answers headers trickled past the headers timeout with a 408 and closes the connection, however steady the trickle', async () => {
+    const exchange = await rawExchange(
+      app.port,
+      async (socket, answered) => {
+        socket.write(`GET /x HTTP/1.1\r\nHost: 127.0.0.1:${app.port}\r\nX-Slow: `);
+        await writeUntilAnswered(socket, answered, 'a', 400, 10);
+      },
+      { waitMs: 6_000 },
+    );
+    expect(exchange.response).toMatchObject({ status: 408, json: { error: { code: 'request_timeout' } } });
+    expect(exchange.closed).toBe(true);
+    expect(exchange.elapsedMs).toBeLessThan(3_000);
+  });
+
   it('closes a connection that never sends a byte once the headers timeout passes', async () => {
     const exchange = await rawExchange(app.port, () => undefined, { waitMs: 6_000 });
     expect(exchange.closed).toBe(true);
@@ -161,5 +176,118 @@ describe('the app server in front of Next', () => {
     const exchange = await rawExchange(app.port, (socket) => writeHead(socket, line, headers), { waitMs: 3_000 });
     expect(exchange.response).toMatchObject({ status, headers: SECURITY_HEADERS, json: { error: { code, message: expect.any(String) } } });
     expect(app.seen.length).toBe(before);
+  });
+});
+
+/**
+ * `count` sockets from 127.0.0.1, each sending a request line and then trickling a header a byte at
+ * a time (at most 400 bytes), never finishing it: the slow-headers attack. `closed(n)` resolves once
+ * the server has closed n of them.
+ */
+async function slowFlood(port: number, count: number) {
+  const sockets: net.Socket[] = [];
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  let closedCount = 0;
+  let bytesAnswered = 0;
+  const connected = Array.from({ length: count }, async () => {
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress: '127.0.0.1' });
+    sockets.push(socket);
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk) => (bytesAnswered += chunk.length));
+    socket.once('close', () => {
+      closedCount++;
+      for (const waiter of waiters.filter((w) => closedCount >= w.n)) waiter.resolve();
+    });
+    await new Promise<void>((resolve) => socket.once('connect', resolve).once('close', resolve));
+    if (!socket.destroyed) socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Slow: `);
+  });
+  await Promise.all(connected);
+  let ticks = 0;
+  const trickle = setInterval(() => {
+    if (++ticks > 400) return clearInterval(trickle);
+    for (const socket of sockets) if (!socket.destroyed) socket.write('a');
+  }, 25);
+  return {
+    closed: (n: number) => new Promise<void>((resolve) => (closedCount >= n ? resolve() : waiters.push({ n, resolve }))),
+    open: () => sockets.filter((socket) => !socket.destroyed).length,
+    bytesAnswered: () => bytesAnswered,
+    stop: () => {
+      clearInterval(trickle);
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
+
+/** A plain GET from another local address (127.0.0.2): its status, or the error that ended it. */
+function getFrom(localAddress: string, port: number): Promise<number | string> {
+  return new Promise((resolve) => {
+    const request = http.get({ host: '127.0.0.1', port, path: '/x', localAddress, agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
+describe('a flood of slow connections from one address', () => {
+  const FLOOD = 300;
+  const OTHERS = 32;
+  // The timeouts outlast the test: only the caps decide who is served.
+  const slow = { maxConnections: 200, headersTimeoutMs: 20_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 20_000 };
+
+  it('takes at most MAX_CONNECTIONS_PER_ADDRESS slots: the rest are closed unanswered, and other addresses are served', async () => {
+    const app = await start({ ...slow, maxConnectionsPerAddress: 20 });
+    const flood = await slowFlood(app.port, FLOOD);
+    try {
+      const started = performance.now();
+      await flood.closed(FLOOD - 20);
+      const closedWithin = performance.now() - started;
+      const answers = await Promise.all(Array.from({ length: OTHERS }, () => getFrom('127.0.0.2', app.port)));
+
+      expect(answers).toEqual(Array(OTHERS).fill(200));
+      expect(flood.open()).toBe(20);
+      // Closed on arrival, before any HTTP: no answer was written to them, and no request reached the handler.
+      expect(flood.bytesAnswered()).toBe(0);
+      expect(app.seen.length).toBe(OTHERS);
+      expect(closedWithin).toBeLessThan(2_000);
+    } finally {
+      flood.stop();
+      app.server.close();
+    }
+  });
+
+  it("a trusted proxy's address is not capped (its clients all arrive through it); another address is", async () => {
+    const app = await start({ ...slow, maxConnectionsPerAddress: 2, trust: trustOf({ ranges: ['127.0.0.1'] }) });
+    const idle = (localAddress: string) =>
+      new Promise<net.Socket>((resolve) => {
+        const socket = net.connect({ port: app.port, host: '127.0.0.1', localAddress }, () => resolve(socket));
+        socket.on('error', () => undefined);
+      });
+    const held = [
+      ...(await Promise.all([1, 2, 3].map(() => idle('127.0.0.1')))),
+      ...(await Promise.all([1, 2].map(() => idle('127.0.0.2')))),
+    ];
+    try {
+      // Accepted in the order they connected: the requests come after the idle connections.
+      expect(await getFrom('127.0.0.1', app.port)).toBe(200);
+      expect(await getFrom('127.0.0.2', app.port)).not.toBe(200);
+    } finally {
+      for (const socket of held) socket.destroy();
+      app.server.close();
+    }
+  });
+
+  it('without the cap, the same flood fills MAX_CONNECTIONS and other addresses are shut out', async () => {
+    const app = await start({ ...slow, maxConnectionsPerAddress: 0 });
+    const flood = await slowFlood(app.port, FLOOD);
+    try {
+      await flood.closed(FLOOD - slow.maxConnections);
+      const answers = await Promise.all(Array.from({ length: OTHERS }, () => getFrom('127.0.0.2', app.port)));
+      expect(answers.filter((answer) => answer === 200)).toEqual([]);
+      expect(flood.open()).toBe(slow.maxConnections);
+    } finally {
+      flood.stop();
+      app.server.close();
+    }
   });
 });

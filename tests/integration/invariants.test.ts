@@ -129,8 +129,18 @@ async function say(user: User, conversationId: string, text: string, messageId?:
   await postTurnSettled(user.client.user.id);
 }
 
+/** Every active fact, page after page (the list is paged; a long run keeps more than one page). */
 async function activeFacts(user: User): Promise<Array<{ id: string; content: string }>> {
-  return (await (await listFacts(user.client.request('/api/facts?status=active'))).json()).facts;
+  const facts: Array<{ id: string; content: string }> = [];
+  let cursor: string | null = '';
+  for (let pages = 0; cursor !== null; pages++) {
+    expect(pages, 'pages of facts').toBeLessThan(100);
+    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const page = await (await listFacts(user.client.request(`/api/facts?status=active&limit=100${query}`))).json();
+    facts.push(...page.facts);
+    cursor = page.nextCursor;
+  }
+  return facts;
 }
 
 /** One random action of one user; returns a line for the failure log. */

@@ -91,6 +91,15 @@ describe('the error log, bundled and minified', () => {
     expect(output).not.toContain(MARKER);
   });
 
+  it("a library's message with CR/LF and escape sequences stays one line, and a refused callbackURL loses its value", () => {
+    bundled.logFromLibrary('auth', 'error', `Invalid callbackURL: \r\n[memlens] forged ${MARKER}`, []);
+    bundled.logError('failed\r\n[memlens] forged \u001b[2J', new Error('bad\n[memlens] forged \u001b[31m'));
+    const lines = consoleError.mock.calls.map((args) => formatWithOptions({ colors: false }, ...args));
+    expect(lines[0]).toBe('[memlens] auth: Invalid callbackURL: …');
+    expect(lines[1]).toContain('failed\\r\\n[memlens] forged \\u001b[2J');
+    for (const line of lines) expect(line).not.toMatch(/[\p{Cc}]/u);
+  });
+
   it('under MEMLENS_DEBUG the whole error is shown, parameters included', async () => {
     process.env.MEMLENS_DEBUG = '1';
     bundled.logError('failed', await failingQuery());

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } fr
 import { getDb, getSql } from '@/db/client';
 import { users } from '@/db/schema';
 import { route } from '@/lib/http';
-import { logError, logFromLibrary } from '@/lib/log';
+import { escapeConsoleLines, logError, logFromLibrary } from '@/lib/log';
 
 // What a user wrote, sent as a query parameter: it must never reach the log.
 const MARKER = 'my-secret-diary-entry-7f3a';
@@ -96,5 +96,60 @@ describe('error logs', () => {
     expect(output).toContain(MARKER);
     expect(output).toMatch(/parameters: \[\s*'my-secret-diary-entry-7f3a'/);
     expect(output).toMatch(/select .* from "users"/i);
+  });
+});
+
+// What an attacker puts in a query parameter or a body to forge log lines or drive the terminal:
+// CR/LF and a line that looks like ours, ANSI colour and screen-clearing sequences, an OSC title, C1 CSI, U+2028.
+const FORGED = '\r\n[memlens] forged line \u001b[31mred\u001b[2J \u001b]0;title\u0007 \u009b1m \u2028[memlens] forged too';
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+/** Each console call as Node would have written it: one line, no control character, no forged entry. */
+const lines = () => consoleError.mock.calls.map((args) => formatWithOptions({ colors: false }, ...args));
+
+describe('log lines cannot be forged', () => {
+  it("better-auth's refused callbackURL is logged as the kind of refusal, without the value or a new line", () => {
+    logFromLibrary('auth', 'error', `Invalid callbackURL: ${FORGED}`, []);
+    logFromLibrary('auth', 'error', `Invalid origin: https://evil.example/?q=${MARKER}`, []);
+    expect(lines()).toEqual(['[memlens] auth: Invalid callbackURL: …', '[memlens] auth: Invalid origin: …']);
+  });
+
+  it('a library message of any other shape has its control characters escaped and its URLs and emails dropped', () => {
+    logFromLibrary('auth', 'error', `odd${FORGED} at https://app.example/cb?token=${MARKER} for ${MARKER}@example.com`, [
+      new Error(FORGED),
+    ]);
+    expect(lines()).toHaveLength(1);
+    const [line] = lines();
+    expect(line).not.toMatch(CONTROL);
+    expect(line).toContain('odd\\r\\n[memlens] forged line \\u001b[31mred\\u001b[2J \\u001b]0;title\\u0007 \\u009b1m \\u2028');
+    expect(line).not.toContain(MARKER);
+  });
+
+  it('an error message, an event name and a path with control characters stay on one line, with MEMLENS_DEBUG too', () => {
+    const error = new Error(`bad input${FORGED}`, { cause: new Error(FORGED) });
+    logError(`lookup${FORGED}`, error, { path: `/api/x${FORGED}`, method: 'GET' });
+    process.env.MEMLENS_DEBUG = '1';
+    logError(`lookup${FORGED}`, error);
+    logFromLibrary('auth', 'error', `Invalid callbackURL: ${FORGED}`, [error]);
+    expect(lines()).toHaveLength(3);
+    for (const line of lines()) {
+      expect(line).not.toMatch(CONTROL);
+      expect(line).toContain('forged line');
+    }
+  });
+
+  it("the server processes' console (Next's and the libraries' own lines) writes every line escaped", () => {
+    const written: unknown[][] = [];
+    const target = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
+    for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) target[level] = (...args: unknown[]) => void written.push(args);
+    escapeConsoleLines(target);
+    target.error('GET %s failed:', `/c?x=${FORGED}`, new Error(FORGED));
+    target.log(`[memlens] ready${FORGED}`);
+    target.warn({ url: FORGED });
+    expect(written).toHaveLength(3);
+    for (const args of written) {
+      expect(args).toHaveLength(1);
+      expect(args[0]).not.toMatch(CONTROL);
+    }
+    expect(written[0][0]).toContain('GET /c?x=\\r\\n[memlens] forged line');
   });
 });

@@ -113,6 +113,52 @@ describe('searching facts', () => {
   });
 });
 
+describe('listing facts a page at a time', () => {
+  it('reaches every fact once through the cursors, ties on the time included; filters and bad pages as the episodes do', async () => {
+    const client = await newClient();
+    for (let i = 0; i < 6; i++) expect((await post(client, { content: `I own ${i} red bicycles` })).status).toBe(201);
+    // Two facts changed at the same instant: the id orders them, and neither is lost between pages.
+    await getSql()`update facts set updated_at = (select max(updated_at) from facts where user_id = ${client.user.id}) where user_id = ${client.user.id} and content in ('I own 2 red bicycles', 'I own 3 red bicycles')`;
+    const stranger = await newClient();
+    await post(stranger, { content: 'I own 9 red bicycles' });
+
+    const list = async (query: string) => {
+      const response = await listFacts(client.request(`/api/facts${query}`));
+      expect(response.status, query).toBe(200);
+      return (await response.json()) as { facts: ApiFact[]; nextCursor: string | null; total: number };
+    };
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = '';
+    // Bounded: a cursor that never ends fails the test instead of looping.
+    for (let pages = 0; cursor !== null; pages++) {
+      expect(pages).toBeLessThan(6);
+      const page = await list(`?limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(page.total).toBe(6);
+      sizes.push(page.facts.length);
+      seen.push(...page.facts.map((f) => f.content));
+      cursor = page.nextCursor;
+    }
+    expect(sizes).toEqual([4, 2]);
+    expect(seen.toSorted()).toEqual(Array.from({ length: 6 }, (_, i) => `I own ${i} red bicycles`));
+
+    // 50 a page unless asked; a search and a status filter count only what they match.
+    expect(await list('')).toMatchObject({ total: 6, nextCursor: null, facts: expect.any(Array) });
+    expect(await list(`?q=${encodeURIComponent('own 4')}&limit=1`)).toMatchObject({ total: 1, nextCursor: null });
+    expect(await list('?status=deleted')).toMatchObject({ total: 0, facts: [] });
+
+    for (const query of [
+      '?cursor=nonsense',
+      '?limit=0',
+      '?limit=101',
+      `?cursor=${Buffer.from('["yesterday","x"]').toString('base64url')}`,
+    ]) {
+      const response = await listFacts(client.request(`/api/facts${query}`));
+      expect(response.status, query).toBe(400);
+    }
+  });
+});
+
 describe('adding a fact by hand', () => {
   it('stores it with no source, by the user, recalled like any other fact', async () => {
     const client = await newClient();

@@ -2,6 +2,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
+import { POST as addFact } from '@/app/api/facts/route';
 import { POST as importConversation } from '@/app/api/import/route';
 import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
 import { GET as staffReplayGet, POST as staffReplayPost } from '@/app/api/staff/messages/[id]/replay/route';
@@ -24,6 +25,10 @@ afterEach(() => {
     IMPORT_RATE_WINDOW_SECONDS: undefined,
     REPLAY_RATE_LIMIT: '1000000',
     REPLAY_RATE_WINDOW_SECONDS: undefined,
+    CONVERSATION_RATE_LIMIT: '1000000',
+    CONVERSATION_RATE_WINDOW_SECONDS: undefined,
+    FACT_RATE_LIMIT: '1000000',
+    FACT_RATE_WINDOW_SECONDS: undefined,
   });
 });
 
@@ -145,6 +150,45 @@ describe('per-user rate limits on POST /api/import', () => {
       await importFinished(client, (await unlimited.json()).import.id);
     }
   });
+});
+
+describe('per-user rate limits on new conversations and facts added by hand', () => {
+  it.each([
+    [
+      'POST /api/conversations',
+      'CONVERSATION',
+      'conversations',
+      (client: Client) => createConversation(client.request('/api/conversations', { method: 'POST' })),
+      /^Too many new conversations/,
+    ],
+    [
+      'POST /api/facts',
+      'FACT',
+      'facts',
+      (client: Client, i: number) => addFact(client.request('/api/facts', { body: { content: `I own ${i} bicycles` } })),
+      /^Too many facts added/,
+    ],
+  ] as const)(
+    '%s: exactly the limit among concurrent requests, nothing written for the rest, other users untouched, 0 = no limit',
+    async (_, setting, table, create, message) => {
+      setEnv({ [`${setting}_RATE_LIMIT`]: '3', [`${setting}_RATE_WINDOW_SECONDS`]: '60' });
+      const alice = await newClient();
+      const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => create(alice, i)));
+      expect(responses.map((r) => r.status).sort()).toEqual([201, 201, 201, 429, 429, 429]);
+      for (const response of responses.filter((r) => r.status === 429)) {
+        expect((await response.clone().json()).error.message).toMatch(message);
+        await expectRateLimited(response);
+      }
+      expect(await countRows(table, alice.user.id)).toBe(3);
+
+      const bob = await newClient();
+      expect((await create(bob, 7)).status).toBe(201);
+
+      setEnv({ [`${setting}_RATE_LIMIT`]: '0' });
+      expect((await create(alice, 8)).status).toBe(201);
+      expect(await countRows(table, alice.user.id)).toBe(4);
+    },
+  );
 });
 
 describe('per-user rate limits on replay', () => {

@@ -255,7 +255,11 @@ describe('replay', () => {
       [{ mode: 'today', topK: 3, extra: true }, 'invalid', /unknown fields "topK", "extra"/],
       [{ budgets: 100 }, 'invalid', /unknown field "budgets"/],
       [{ mode: 'later' }, 'invalid', /^mode: /],
-      [{ budget: -5 }, 'out_of_range', /^budget: must be from 1 to 2000000/],
+      // The offline model's context window is 8192 tokens, 1024 of them kept for the reply.
+      [{ budget: -5 }, 'out_of_range', /^budget: must be from 1 to 7168 tokens: memlens-offline's context window of 8192 less 1024/],
+      [{ budget: 2_000_000, window: 1000 }, 'out_of_range', /^budget: must be from 1 to 7168 tokens/],
+      [{ budget: 7169 }, 'out_of_range', /^budget: must be from 1 to 7168 tokens/],
+      [{ window: 1000 }, 'out_of_range', /^window: must be from 0 to 100 messages/],
       [{ budget: '500' }, 'invalid', /^budget: must be a number/],
       [{ window: 1.5 }, 'invalid', /^window: must be a whole number/],
       [{ factsTopK: 1000 }, 'out_of_range', /^factsTopK: must be from 0 to 200/],
@@ -269,7 +273,8 @@ describe('replay', () => {
       expect(status, JSON.stringify(body)).toBe(400);
       expect(json.error, JSON.stringify(body)).toMatchObject({ code, message: expect.stringMatching(message) });
     }
-    // An empty body is the default replay.
+    // An empty body is the default replay; the largest budget and window are taken.
     expect((await replay(client, id, '')).status).toBe(200);
+    expect((await replay(client, id, { budget: 7168, window: 100 })).status).toBe(200);
   });
 });

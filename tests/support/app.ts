@@ -66,7 +66,7 @@ export async function storedMessages(conversationId: string) {
   return getSql()`select id, role, content, status, error, reply_to from messages where conversation_id = ${conversationId} order by created_at, seq`;
 }
 
-export async function countRows(table: 'messages' | 'conversations', userId: string): Promise<number> {
+export async function countRows(table: 'messages' | 'conversations' | 'facts', userId: string): Promise<number> {
   const [row] = await getSql()`select count(*)::int as n from ${getSql()(table)} where user_id = ${userId}`;
   return row.n;
 }

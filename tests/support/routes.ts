@@ -101,7 +101,7 @@ export const userRoutes: Case[] = [
   {
     route: 'POST /api/messages/:id/replay',
     call: (b, i, body = { window: 4 }) => replayPost(json(b, `/api/messages/${i.reply}/replay`, 'POST', body), params({ id: i.reply })),
-    bodies: [{}, { mode: 'stored' }, { mode: 'today', episodeScope: 'user', factsTopK: 50, episodesTopK: 50, budget: 100_000 }],
+    bodies: [{}, { mode: 'stored' }, { mode: 'today', episodeScope: 'user', factsTopK: 50, episodesTopK: 50, budget: 7_000 }],
   },
   { route: 'GET /api/facts/:id', call: (b, i) => getFact(b.request(`/api/facts/${i.fact}`), params({ id: i.fact })) },
   {

@@ -1,4 +1,5 @@
 import { otherMethods, readJson, route } from '@/lib/http';
+import { enforceRateLimit } from '@/lib/rate-limit';
 import { conversationsOf, startConversation, titleSchema } from '@/lib/services/conversations';
 import { requireReader, requireUserOrStartGuest } from '@/lib/session';
 import { strictObject } from '@/lib/validation';
@@ -13,6 +14,7 @@ export const POST = route(async (request: Request) => {
   // An empty body is fine: the conversation gets the default title.
   const { title } = await readJson(request, strictObject({ title: titleSchema.optional() }), { emptyAs: {} });
   const user = await requireUserOrStartGuest(request);
+  await enforceRateLimit('conversation', user.id);
   return Response.json({ conversation: await startConversation(user.id, title) }, { status: 201 });
 });
 

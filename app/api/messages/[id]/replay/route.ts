@@ -19,7 +19,7 @@ export const POST = route(async (request: Request, { params }: Params) => {
   const user = await requireUser(request);
   await enforceRateLimit('replay', user.id);
   const id = uuidParam((await params).id, 'Message');
-  const options: ReplayOptions = await readJson(request, replaySchema, { emptyAs: {} });
+  const options: ReplayOptions = await readJson(request, replaySchema(), { emptyAs: {} });
   return Response.json(await replayTurn({ userId: user.id }, id, options));
 });
 
