@@ -36,11 +36,6 @@ class RuleGaveUp extends Error {
   }
 }
 
-function remember(key: string): void {
-  if (gaveUpOn.size >= GAVE_UP_REMEMBERED) gaveUpOn.delete(gaveUpOn.values().next().value!);
-  gaveUpOn.add(key);
-}
-
 /** Text as the rules read it: one space for any run of spaces or tabs, one line break for any run of breaks, bounded. */
 export function forRules(text: string): string {
   const collapsed = text.replace(/[^\S\n]+/g, ' ').replace(/ ?\n[\n ]*/g, '\n');
@@ -88,22 +83,38 @@ async function value<T>(outcome: Promise<Outcome<T>>): Promise<T> {
   return (await outcome).value;
 }
 
-// Texts a rule gave up on (by a hash of the rule and its input), so a text costs one budget, not
-// one per turn that reads it again (the recent window, the offline model's context).
-const GAVE_UP_REMEMBERED = 1000;
-const gaveUpOn = new Set<string>();
+// What each rule answered (or gave up on) for its last texts, by a hash of the rule and what it
+// read: a turn reads the same texts again (the recent window, the offline model's context), and a
+// slow text costs its budget once, not once per turn.
+const REMEMBERED = 2000;
+const answers = new Map<string, Outcome<unknown>>();
 
-/** The rule and what it reads; not the time it is read at, which changes every turn and slows no rule. */
+/** The rule and what it reads; of the time it is read at only the day, which is all a rule's dates hold. */
 function inputKey(rule: RuleName, args: unknown[]): string {
-  const read = args.filter((arg) => !(arg instanceof Date));
+  const read = args.map((arg) => (arg instanceof Date ? arg.toISOString().slice(0, 10) : arg));
   return createHash('sha256').update(rule).update(JSON.stringify(read)).digest('base64');
+}
+
+function recall<T>(key: string): Outcome<T> | undefined {
+  const known = answers.get(key) as Outcome<T> | undefined;
+  if (!known) return undefined;
+  // Newest last: the oldest answer goes first when the map is full.
+  answers.delete(key);
+  answers.set(key, known);
+  return { value: structuredClone(known.value), gaveUp: known.gaveUp };
+}
+
+function remember(key: string, outcome: Outcome<unknown>): void {
+  if (answers.size >= REMEMBERED) answers.delete(answers.keys().next().value!);
+  answers.set(key, { value: structuredClone(outcome.value), gaveUp: outcome.gaveUp });
 }
 
 async function run<K extends RuleName>(rule: K, args: P<K>, fallback: R<K>): Promise<Outcome<R<K>>> {
   const key = inputKey(rule, args);
-  if (gaveUpOn.has(key)) {
-    given++;
-    return { value: fallback, gaveUp: true };
+  const known = recall<R<K>>(key);
+  if (known) {
+    if (known.gaveUp) given++;
+    return known;
   }
   const { RULE_BUDGET_MS, RULE_WAIT_MS } = getConfig();
   const { piscina, ready } = pool();
@@ -119,12 +130,14 @@ async function run<K extends RuleName>(rule: K, args: P<K>, fallback: R<K>): Pro
   });
   const task: RuleTask = { rule, args, started: port2 };
   try {
-    return { value: (await piscina.run(task, { transferList: [port2], signal: controller.signal })) as R<K>, gaveUp: false };
+    const answer = { value: (await piscina.run(task, { transferList: [port2], signal: controller.signal })) as R<K>, gaveUp: false };
+    remember(key, answer);
+    return answer;
   } catch (error) {
     if (!controller.signal.aborted) throw error;
     given++;
     // Only a text that ran out of time is given up on for good; one that waited for a thread may be read next time.
-    if (controller.signal.reason instanceof RuleGaveUp && controller.signal.reason.ranOut) remember(key);
+    if (controller.signal.reason instanceof RuleGaveUp && controller.signal.reason.ranOut) remember(key, { value: fallback, gaveUp: true });
     const reason = controller.signal.reason instanceof Error ? controller.signal.reason.message : 'stopped';
     const chars = JSON.stringify(args)?.length ?? 0;
     logError('a rule gave up on a text', new RuleGaveUp(`${rule} ${reason} (a text of ${chars} characters)`));
