@@ -69,26 +69,27 @@ export async function claimImport(options: { leaseSeconds: number; maxAttempts: 
     eq(imports.status, 'pending'),
     and(eq(imports.status, 'running'), sql`${imports.updatedAt} < now() - make_interval(secs => ${options.leaseSeconds})`),
   );
-  const spent = sql`${imports.attempts} >= ${options.maxAttempts}`;
-  await getDb()
-    .update(imports)
-    .set({ status: 'dead', error: cutOff(options.maxAttempts), updatedAt: sql`now()` })
-    .where(
-      inArray(imports.id, getDb().select({ id: imports.id }).from(imports).where(and(due, spent)).for('update', { skipLocked: true })),
-    );
   const candidate = getDb()
     .select({ id: imports.id })
     .from(imports)
-    .where(and(due, sql`not (${spent})`))
+    .where(due)
     .orderBy(imports.createdAt)
     .limit(1)
     .for('update', { skipLocked: true });
+  // One statement: the oldest due import is claimed, or becomes dead when it has no attempt left.
+  const spent = sql`${imports.attempts} >= ${options.maxAttempts}`;
   const [row] = await getDb()
     .update(imports)
-    .set({ status: 'running', attempts: sql`${imports.attempts} + 1`, updatedAt: sql`now()` })
+    .set({
+      status: sql`case when ${spent} then 'dead'::import_status else 'running'::import_status end`,
+      attempts: sql`case when ${spent} then ${imports.attempts} else ${imports.attempts} + 1 end`,
+      error: sql`case when ${spent} then ${cutOff(options.maxAttempts)} else ${imports.error} end`,
+      updatedAt: sql`now()`,
+    })
     .where(inArray(imports.id, candidate))
     .returning();
-  return row;
+  // A dead one is no longer due, so looking again ends once no spent import is left first in line.
+  return row?.status === 'dead' ? claimImport(options) : row;
 }
 
 /** Imports left running by a process that died, due again at once (the embedded database, which this process alone serves). */

@@ -49,7 +49,7 @@ export async function claimDueJobs(
   const replyWritten = sql`not exists (select 1 from ${messages} where ${messages.id} = ${jobs.messageId} and ${messages.status} = 'streaming')`;
   // An import runs its own conversation's jobs, batched and in order (lib/import.ts); others leave them be until it is done.
   const notImporting = sql`not exists (select 1 from ${imports} where ${imports.conversationId} = ${jobs.conversationId} and ${imports.status} in ('pending', 'running'))`;
-  const inScope = and(
+  const claimable = and(
     due,
     replyWritten,
     filter.messageId ? eq(jobs.messageId, filter.messageId) : undefined,
@@ -58,12 +58,6 @@ export async function claimDueJobs(
     // Through the message index: an import's claim reads its own jobs, not everyone's.
     filter.messageIds ? sql`${jobs.messageId} = any(${sql.param(filter.messageIds)}::uuid[])` : notImporting,
   );
-  const spent = sql`${jobs.attempts} >= ${options.maxAttempts}`;
-  await getDb()
-    .update(jobs)
-    .set({ status: 'dead', lastError: sql`coalesce(${jobs.lastError}, ${cutOff(options.maxAttempts)})`, updatedAt: sql`now()` })
-    .where(inArray(jobs.id, getDb().select({ id: jobs.id }).from(jobs).where(and(inScope, spent)).for('update', { skipLocked: true })));
-  const claimable = and(inScope, sql`not (${spent})`);
   const inOldestConversations = fromOldest
     ? sql`${jobs.conversationId} in (select oldest.conversation_id from (select ${jobs.conversationId} as conversation_id from ${jobs} where ${claimable} order by ${jobs.seq} limit ${fromOldest}) oldest)`
     : undefined;
@@ -74,11 +68,19 @@ export async function claimDueJobs(
     .orderBy(jobs.seq)
     .limit(limit)
     .for('update', { skipLocked: true });
-  return getDb()
+  // One statement: a due job with attempts left is claimed, one without becomes dead (not returned).
+  const spent = sql`${jobs.attempts} >= ${options.maxAttempts}`;
+  const claimed = await getDb()
     .update(jobs)
-    .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, updatedAt: sql`now()` })
+    .set({
+      status: sql`case when ${spent} then 'dead'::job_status else 'running'::job_status end`,
+      attempts: sql`case when ${spent} then ${jobs.attempts} else ${jobs.attempts} + 1 end`,
+      lastError: sql`case when ${spent} then coalesce(${jobs.lastError}, ${cutOff(options.maxAttempts)}) else ${jobs.lastError} end`,
+      updatedAt: sql`now()`,
+    })
     .where(inArray(jobs.id, candidates))
     .returning();
+  return claimed.filter((job) => job.status === 'running');
 }
 
 /** Why a job or an import with no error of its own is dead: every attempt was cut off. */

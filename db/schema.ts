@@ -635,7 +635,6 @@ export const rateLimits = pgTable('rate_limits', {
 });
 
 export type AuditEntry = typeof auditLog.$inferSelect;
-export type AuditPayload = typeof auditPayloads.$inferSelect;
 export type Fact = typeof facts.$inferSelect;
 export type MessageRedaction = typeof messageRedactions.$inferSelect;
 export type Episode = typeof episodes.$inferSelect;
