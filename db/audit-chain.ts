@@ -4,7 +4,7 @@ import { getDb } from './client';
 import type { Executor } from './provenance';
 
 /** Where the chain does not hold: an entry whose hash is not its link, or whose kept text is not what its entry hashed. */
-export type ChainBreak = { id: number; problem: 'entry' | 'text' };
+type ChainBreak = { id: number; problem: 'entry' | 'text' };
 export type ChainCheck = { entries: number; head: string | null; breaks: ChainBreak[] };
 
 /** How many entries are checked a statement: memory stays bounded however long the log is. */
