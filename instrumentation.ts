@@ -1,7 +1,9 @@
 /**
  * Next calls this once when a server process starts: the post-turn worker runs inside it (unless
  * RUN_WORKER=false, for deployments that run `npm run worker` separately), draining due jobs first,
- * and stored vectors made by another embedder are re-embedded (lib/memory/embedder-sync.ts).
+ * and stored vectors made by another embedder are re-embedded (lib/memory/embedder-sync.ts). Both
+ * begin once the app's server listens (scripts/server.ts), never before: a job or an import that
+ * stalls must not keep the server from answering.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
@@ -9,12 +11,15 @@ export async function register() {
   await (await import('./lib/memory/rules/bounded')).warmRules();
   const { getConfig } = await import('./lib/config');
   if (!getConfig().RUN_WORKER) return;
-  const [{ startWorker }, { syncStoredEmbeddingsInBackground }, { getModels }] = await Promise.all([
+  const [{ startWorker }, { syncStoredEmbeddingsInBackground }, { getModels }, { whenListening }] = await Promise.all([
     import('./lib/memory/worker'),
     import('./lib/memory/embedder-sync'),
     import('./lib/llm'),
+    import('./lib/memory/worker-signal'),
   ]);
-  const worker = startWorker();
-  syncStoredEmbeddingsInBackground(getModels());
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void worker.stop());
+  whenListening(() => {
+    const worker = startWorker();
+    syncStoredEmbeddingsInBackground(getModels());
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void worker.stop());
+  });
 }

@@ -177,7 +177,9 @@ function ImportProgress({ view }: { view: ImportView }) {
           : `Remembering replies: ${view.replies.done.toLocaleString('en-US')} of ${view.replies.total.toLocaleString('en-US')}`
         : view.status === 'done'
           ? `Imported ${plural(view.messages.total, 'message')}; ${plural(view.replies.done, 'reply', 'replies')} remembered.`
-          : 'The import failed.';
+          : view.status === 'dead'
+            ? 'The import stopped: it was cut off every time it ran. Staff can run it again.'
+            : 'The import failed.';
   return (
     <section
       aria-labelledby="import-progress-title"
@@ -200,7 +202,7 @@ function ImportProgress({ view }: { view: ImportView }) {
         className="mt-3 h-2 overflow-hidden rounded-full bg-subtle"
       >
         <div
-          className={`h-full rounded-full transition-[width] ${view.status === 'failed' ? 'bg-danger' : 'bg-accent'}`}
+          className={`h-full rounded-full transition-[width] ${view.status === 'failed' || view.status === 'dead' ? 'bg-danger' : 'bg-accent'}`}
           style={{ width: `${percent}%` }}
         />
       </div>
@@ -231,8 +233,8 @@ function ImportProgress({ view }: { view: ImportView }) {
 }
 
 function StatusBadge({ view }: { view: ImportView }) {
-  const tone = view.status === 'done' ? 'good' : view.status === 'failed' ? 'danger' : 'accent';
-  const label = { pending: 'Queued', running: 'Importing', done: 'Done', failed: 'Failed' }[view.status];
+  const tone = view.status === 'done' ? 'good' : view.status === 'failed' || view.status === 'dead' ? 'danger' : 'accent';
+  const label = { pending: 'Queued', running: 'Importing', done: 'Done', failed: 'Failed', dead: 'Stopped' }[view.status];
   return (
     <Badge tone={tone} testId="import-status">
       {label}

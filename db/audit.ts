@@ -2,13 +2,45 @@ import 'server-only';
 import { and, desc, eq, getTableColumns, gte, lt, lte, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { getDb } from './client';
-import { auditLog, users } from './schema';
+import type { Executor } from './provenance';
+import { auditLog, auditPayloads, users } from './schema';
 
-export type NewAuditEntry = typeof auditLog.$inferInsert;
+/** The member's words an entry is about, kept apart from it (`audit_payloads`) so that erasure can remove them. */
+export type AuditText = { before: Record<string, unknown> | null; after: Record<string, unknown> | null };
+export type NewAuditEntry = Omit<typeof auditLog.$inferInsert, 'id' | 'hash' | 'payloadHash'> & { text?: AuditText };
 
+const jsonParam = (value: unknown) => sql`${value === null ? null : JSON.stringify(value)}::jsonb`;
+
+/**
+ * Appends entries (the trigger chains each to the last). An entry with the member's text stores it
+ * in the payload table under the entry's id, in the same transaction, with its hash in the entry.
+ */
 export async function appendAudit(entries: NewAuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await getDb().insert(auditLog).values(entries);
+  if (entries.every((entry) => !entry.text)) {
+    await getDb().insert(auditLog).values(entries);
+    return;
+  }
+  await getDb().transaction(async (tx) => {
+    for (const { text, ...entry } of entries) {
+      if (!text || !entry.targetUserId) {
+        await tx.insert(auditLog).values(entry);
+        continue;
+      }
+      const payloadHash = sql<string>`audit_payload_hash(${jsonParam(text.before)}, ${jsonParam(text.after)})`;
+      const [row] = await tx
+        .insert(auditLog)
+        .values({ ...entry, payloadHash })
+        .returning({ id: auditLog.id });
+      await tx.insert(auditPayloads).values({ entryId: row.id, userId: entry.targetUserId, ...text });
+    }
+  });
+}
+
+/** Erases what a member said from the audit log's payloads (forget everything); their entries stay. */
+export async function erasePayloadsOf(executor: Executor, userId: string): Promise<number> {
+  const rows = await executor.delete(auditPayloads).where(eq(auditPayloads.userId, userId)).returning({ id: auditPayloads.entryId });
+  return rows.length;
 }
 
 /**
@@ -16,7 +48,7 @@ export async function appendAudit(entries: NewAuditEntry[]): Promise<void> {
  * (`after.view`) within the last `withinMinutes`: the reads of one view are one entry. The lock keeps
  * the view's concurrent reads from each finding none. Returns whether it wrote one.
  */
-export async function appendReadOncePerView(entry: NewAuditEntry, view: string, withinMinutes: number): Promise<boolean> {
+export async function appendReadOncePerView(entry: Omit<NewAuditEntry, 'text'>, view: string, withinMinutes: number): Promise<boolean> {
   return getDb().transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`audit-view:${view}`}))`);
     const [seen] = await tx
@@ -53,7 +85,10 @@ export type AuditFilter = {
 const actorUser = alias(users, 'actor_user');
 const targetUser = alias(users, 'target_user');
 
-/** An entry with who its actor and target are now: their email (null for a guest), or nothing once deleted. */
+/**
+ * An entry with who its actor and target are now (their email, null for a guest, or nothing once
+ * deleted) and the member's text while it is kept (null once erased, or when there was none).
+ */
 const withPeople = () =>
   getDb()
     .select({
@@ -61,10 +96,14 @@ const withPeople = () =>
       actorEmail: actorUser.email,
       targetEmail: targetUser.email,
       targetKind: targetUser.kind,
+      textBefore: auditPayloads.before,
+      textAfter: auditPayloads.after,
+      textKept: sql<boolean>`${auditPayloads.entryId} is not null`,
     })
     .from(auditLog)
     .leftJoin(actorUser, eq(actorUser.id, auditLog.actorUserId))
-    .leftJoin(targetUser, eq(targetUser.id, auditLog.targetUserId));
+    .leftJoin(targetUser, eq(targetUser.id, auditLog.targetUserId))
+    .leftJoin(auditPayloads, eq(auditPayloads.entryId, auditLog.id));
 
 export type AuditEntryWithPeople = Awaited<ReturnType<typeof listAudit>>[number];
 

@@ -3,8 +3,6 @@ import { getDb } from './client';
 import type { Executor } from './provenance';
 import { imports, type Job, type JobKind, jobs, messages } from './schema';
 
-const MAX_JOB_ATTEMPTS = 5;
-
 export type NewJob = { kind: JobKind; messageId: string; userId: string; conversationId: string };
 
 /** One job per (kind, assistant message): enqueueing twice is a no-op. In the caller's transaction when given one. */
@@ -29,18 +27,24 @@ export function jobsInsert(rows: NewJob[], executor: Executor = getDb()) {
 export type JobFilter = { messageId?: string; messageIds?: string[]; userId?: string; kinds?: JobKind[]; waitedMs?: number };
 
 /**
- * Claims due jobs for this worker: pending, or failed with attempts left and past their back-off,
- * or running under a lease that lapsed (its worker died). A job waits while its reply is still
- * being written: it is enqueued with the reply's placeholder, but works on the finished text.
- * Oldest first; with `fromOldest`, only in the conversations of that many oldest due jobs, so that
- * a backlog is claimed a stretch of replies per conversation rather than a reply in each of many.
+ * Claims due jobs for this worker: pending, or failed and past their back-off, or running under a
+ * lease that lapsed (its worker died). A job waits while its reply is still being written: it is
+ * enqueued with the reply's placeholder, but works on the finished text. Each claim is an attempt,
+ * so a run cut off by a crash counts too: a due job that has had `maxAttempts` is not claimed but
+ * becomes `dead`, and stays so until staff retry it. Oldest first; with `fromOldest`, only in the
+ * conversations of that many oldest due jobs, so that a backlog is claimed a stretch of replies per
+ * conversation rather than a reply in each of many.
  */
-export async function claimDueJobs(filter: JobFilter, leaseSeconds: number, limit = 20, fromOldest?: number): Promise<Job[]> {
+export async function claimDueJobs(
+  filter: JobFilter,
+  options: { leaseSeconds: number; maxAttempts: number },
+  limit = 20,
+  fromOldest?: number,
+): Promise<Job[]> {
   const dueBy = filter.waitedMs ? sql`now() - make_interval(secs => ${filter.waitedMs / 1000})` : sql`now()`;
   const due = or(
-    and(eq(jobs.status, 'pending'), lte(jobs.runAfter, dueBy)),
-    and(eq(jobs.status, 'failed'), sql`${jobs.attempts} < ${MAX_JOB_ATTEMPTS}`, lte(jobs.runAfter, dueBy)),
-    and(eq(jobs.status, 'running'), sql`${jobs.updatedAt} < now() - make_interval(secs => ${leaseSeconds})`),
+    and(inArray(jobs.status, ['pending', 'failed']), lte(jobs.runAfter, dueBy)),
+    and(eq(jobs.status, 'running'), sql`${jobs.updatedAt} < now() - make_interval(secs => ${options.leaseSeconds})`),
   );
   const replyWritten = sql`not exists (select 1 from ${messages} where ${messages.id} = ${jobs.messageId} and ${messages.status} = 'streaming')`;
   // An import runs its own conversation's jobs, batched and in order (lib/import.ts); others leave them be until it is done.
@@ -64,12 +68,24 @@ export async function claimDueJobs(filter: JobFilter, leaseSeconds: number, limi
     .orderBy(jobs.seq)
     .limit(limit)
     .for('update', { skipLocked: true });
-  return getDb()
+  // One statement: a due job with attempts left is claimed, one without becomes dead (not returned).
+  const spent = sql`${jobs.attempts} >= ${options.maxAttempts}`;
+  const claimed = await getDb()
     .update(jobs)
-    .set({ status: 'running', attempts: sql`${jobs.attempts} + 1`, updatedAt: sql`now()` })
+    .set({
+      status: sql`case when ${spent} then 'dead'::job_status else 'running'::job_status end`,
+      attempts: sql`case when ${spent} then ${jobs.attempts} else ${jobs.attempts} + 1 end`,
+      lastError: sql`case when ${spent} then coalesce(${jobs.lastError}, ${cutOff(options.maxAttempts)}) else ${jobs.lastError} end`,
+      updatedAt: sql`now()`,
+    })
     .where(inArray(jobs.id, candidates))
     .returning();
+  return claimed.filter((job) => job.status === 'running');
 }
+
+/** Why a job or an import with no error of its own is dead: every attempt was cut off. */
+export const cutOff = (attempts: number) =>
+  `Stopped after ${attempts} attempts, each cut off before it ended (its process stopped, crashed or stalled).`;
 
 /**
  * Jobs left `running` by a process that died, due again at once. Only for a database that this
@@ -103,14 +119,15 @@ export async function completeJobs(ids: string[]): Promise<void> {
 }
 
 /**
- * Failed jobs back off exponentially: 10, 20, 40, 80 seconds (a provider outage is rarely shorter).
- * `error` is a summary of what failed (lib/log.ts describeError), never a query or its parameters.
+ * Failed jobs back off exponentially: 10, 20, 40, 80 seconds (a provider outage is rarely shorter);
+ * the last attempt's failure makes the job `dead`. `error` is a summary of what failed (lib/log.ts
+ * describeError), never a query or its parameters.
  */
-export async function failJob(job: Job, error: string): Promise<void> {
+export async function failJob(job: Job, error: string, maxAttempts: number): Promise<void> {
   await getDb()
     .update(jobs)
     .set({
-      status: 'failed',
+      status: job.attempts >= maxAttempts ? 'dead' : 'failed',
       lastError: error.slice(0, 2000),
       runAfter: sql`now() + make_interval(secs => ${10 * 2 ** (job.attempts - 1)})`,
       updatedAt: sql`now()`,

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import {
+  auditPayloads,
   citations,
   conversations,
   episodes,
@@ -21,6 +22,7 @@ import {
 
 /** Every table whose rows belong to one user, moved whole from the guest to the member. */
 const OWNED_TABLES = [
+  auditPayloads,
   conversations,
   messages,
   summaries,

@@ -383,7 +383,8 @@ export const citations = pgTable(
   (t) => [primaryKey({ columns: [t.assistantMessageId, t.requestId] })],
 );
 
-export const jobStatus = pgEnum('job_status', ['pending', 'running', 'done', 'failed']);
+/** `dead`: out of attempts (JOB_MAX_ATTEMPTS), a crash mid-run counting as one; claimed again only when staff retry it. */
+export const jobStatus = pgEnum('job_status', ['pending', 'running', 'done', 'failed', 'dead']);
 
 /**
  * What a job does: a reply's post-turn work (index its turn, learn facts from it, refresh the
@@ -430,7 +431,8 @@ export type ImportedMessage = {
   createdAt: string;
 };
 
-export const importStatus = pgEnum('import_status', ['pending', 'running', 'done', 'failed']);
+/** `dead`: claimed JOB_MAX_ATTEMPTS times without finishing (each a crash or a stall); resumed only when staff retry it. */
+export const importStatus = pgEnum('import_status', ['pending', 'running', 'done', 'failed', 'dead']);
 
 /**
  * A conversation imported through POST /api/import: accepted at once with its validated messages
@@ -454,6 +456,8 @@ export const imports = pgTable(
     repliesDone: integer('replies_done').notNull().default(0),
     jobsDone: integer('jobs_done').notNull().default(0),
     jobsFailed: integer('jobs_failed').notNull().default(0),
+    // Raised at each claim, so a run cut off by a crash counts too.
+    attempts: integer('attempts').notNull().default(0),
     error: text('error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -571,7 +575,10 @@ export const undoableChanges = pgTable(
 /**
  * Append-only (a trigger refuses UPDATE, DELETE and TRUNCATE): staff reads of another user's data
  * and every edit, deletion, clear or forget of memory, by anyone. No foreign keys: an entry outlives
- * what it is about. Deleted content is never written here in clear.
+ * what it is about. It holds no words of a member: their text is in `audit_payloads`, which erasure
+ * empties, with its hash (`payload_hash`) here. `hash` chains each entry to the one before
+ * (`audit_entry_hash`, set by a trigger under a lock, in id order), so an altered or removed entry
+ * breaks the chain (db/audit-chain.ts verifies it).
  */
 export const auditLog = pgTable(
   'audit_log',
@@ -589,12 +596,32 @@ export const auditLog = pgTable(
     after: jsonb('after'),
     reason: text('reason'),
     requestId: text('request_id'),
+    payloadHash: text('payload_hash'),
+    // Set by the insert trigger; whatever the writer sends is replaced.
+    hash: text('hash').notNull().default(''),
   },
   (t) => [
     index('audit_log_at_idx').on(t.at),
     index('audit_log_target_idx').on(t.targetUserId, t.at),
     index('audit_log_actor_idx').on(t.actorUserId, t.at),
   ],
+);
+
+/**
+ * What a member said that an audit entry is about (a fact's or a summary's text before and after),
+ * kept apart from the entry so that "forget everything" and account deletion can remove it while
+ * the entry stays. `user_id` is whose words these are (the entry's target).
+ */
+export const auditPayloads = pgTable(
+  'audit_payloads',
+  {
+    // No foreign key to the entry: one would make TRUNCATE of the log fail on it before its trigger refuses it.
+    entryId: bigint('entry_id', { mode: 'number' }).primaryKey(),
+    userId: ownedBy(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [index('audit_payloads_user_idx').on(t.userId)],
 );
 
 /**

@@ -105,7 +105,7 @@ export async function countJobs(userId?: string): Promise<Record<Job['status'], 
     .from(jobs)
     .where(userId ? eq(jobs.userId, userId) : undefined)
     .groupBy(jobs.status);
-  const counts = { pending: 0, running: 0, done: 0, failed: 0 };
+  const counts = { pending: 0, running: 0, done: 0, failed: 0, dead: 0 };
   for (const row of rows) counts[row.status] = row.count;
   return counts;
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, eq, getTableName, sql } from 'drizzle-orm';
+import { erasePayloadsOf } from './audit';
 import { getDb } from './client';
 import { maxSeq } from './history';
 import type { Executor } from './provenance';
@@ -113,8 +114,8 @@ export async function memoryCounts(userId: string): Promise<{ removed: Record<st
 /**
  * Deletes every memory of one user (facts with their embeddings and history, episodes, summaries
  * and their versions, rewrite cache, and the provenance of all of them) and sets the user's memory
- * floor, so nothing said before now is indexed, summarised or mined for facts again. Conversations
- * and messages stay. `before` runs first in the same transaction (to keep what goes, for an undo).
+ * floor, so nothing said before now is indexed, summarised or mined for facts again; the audit
+ * log's copies of the user's words go too. Conversations and messages stay. `before` runs first in the same transaction (to keep what goes, for an undo).
  */
 export async function deleteAllMemory(userId: string, before?: (tx: Executor) => Promise<void>): Promise<Record<string, number>> {
   return getDb().transaction(async (tx) => {
@@ -124,6 +125,8 @@ export async function deleteAllMemory(userId: string, before?: (tx: Executor) =>
       const rows = await tx.delete(table).where(eq(table.userId, userId)).returning({ userId: table.userId });
       counts[getTableName(table)] = rows.length;
     }
+    // The audit log keeps its entries about this memory, not the words.
+    await erasePayloadsOf(tx, userId);
     await tx
       .update(users)
       .set({ memoryFloorSeq: await maxSeq(tx, { userId }) })

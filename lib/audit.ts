@@ -1,4 +1,4 @@
-import { appendAudit, appendReadOncePerView, type NewAuditEntry } from '@/db/audit';
+import { type AuditText, appendAudit, appendReadOncePerView, type NewAuditEntry } from '@/db/audit';
 import type { User } from '@/db/schema';
 import { REDACTED } from './memory/redaction';
 import { sentRequestId } from './request-id';
@@ -58,11 +58,34 @@ export async function audit(actor: Actor, targetUserId: string, entries: Entry[]
   );
 }
 
+/** The fields of an entry's before and after that hold a member's words (a fact's or a summary's text). */
+const MEMBER_TEXT = ['content'];
+
+type Side = Record<string, unknown> | null;
+
+/** Splits one side of an entry into what the entry keeps and the member's words, which go to the payload. */
+function splitSide(value: unknown): { kept: unknown; text: Side } {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { kept: value ?? null, text: null };
+  const entries = Object.entries(value);
+  // The redaction mark is no one's words: it stays in the entry.
+  const isText = ([key, text]: [string, unknown]) => MEMBER_TEXT.includes(key) && text !== redactedText;
+  const text = entries.filter(isText);
+  if (text.length === 0) return { kept: value, text: null };
+  return { kept: Object.fromEntries(entries.filter((entry) => !isText(entry))), text: Object.fromEntries(text) };
+}
+
+function withTextApart<E extends Entry>(entry: E): E & { text?: AuditText } {
+  const before = splitSide(entry.before);
+  const after = splitSide(entry.after);
+  if (!before.text && !after.text) return entry;
+  return { ...entry, before: before.kept, after: after.kept, text: { before: before.text, after: after.text } };
+}
+
 /** Entries about several users at once (a listing that shows each one's data), in one insert. */
 export async function auditEach(actor: Actor, entries: Array<Entry & { targetUserId: string }>): Promise<void> {
   await appendAudit(
     entries.map((entry) => ({
-      ...entry,
+      ...withTextApart(entry),
       actor: actor.label,
       actorUserId: actor.userId,
       actorRole: actor.role,

@@ -168,6 +168,9 @@ const envSchema = databaseEnvSchema.extend({
   // runs beside them, and whether the app's server process runs one (false when `npm run worker`
   // runs separately).
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).default(15),
+  // Claims a job or an import gets (a crash or a stall mid-run counts as one) before it is dead: left
+  // for staff to retry, so one that fails or stops its process every time is not run for ever.
+  JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(16),
   WORKER_POLL_MS: z.coerce.number().int().min(50).default(1000),
   WORKER_MAX_WAIT_MS: z.coerce.number().int().min(0).default(30_000),

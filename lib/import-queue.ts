@@ -10,6 +10,7 @@ import {
   insertImport,
   recordImportProgress,
   renewImportLease,
+  uncountAttempt,
 } from '@/db/imports';
 import type { Import } from '@/db/schema';
 import { getConfig } from './config';
@@ -79,12 +80,12 @@ export async function listImports(userId: string): Promise<ImportView[]> {
 /**
  * Claims the oldest due import and runs it to the end; false when none was due. Its lease is
  * renewed while it runs. On an error it is rolled back (its conversation and everything stored with
- * it deleted) and marked failed with the reason; a worker that dies, or stops (`signal`), leaves it
- * to be resumed.
+ * it deleted) and marked failed with the reason. A worker that stops (`signal`) or dies leaves it to
+ * be resumed once its lease lapses; a stop between chunks does not count as an attempt, a death does.
  */
 export async function runNextImport(signal?: AbortSignal): Promise<boolean> {
   const config = getConfig();
-  const row = await claimImport(config.JOB_LEASE_SECONDS);
+  const row = await claimImport({ leaseSeconds: config.JOB_LEASE_SECONDS, maxAttempts: config.JOB_MAX_ATTEMPTS });
   if (!row) return false;
   const heartbeat = setInterval(() => void renewImportLease(row.id).catch(() => {}), (config.JOB_LEASE_SECONDS * 1000) / 3);
   let conversationId = row.conversationId;
@@ -99,7 +100,10 @@ export async function runNextImport(signal?: AbortSignal): Promise<boolean> {
     );
     await finishImport(row.id, { status: 'done' });
   } catch (error) {
-    if (signal?.aborted) return true;
+    if (signal?.aborted) {
+      await uncountAttempt(row.id);
+      return true;
+    }
     logError('import failed', error);
     if (conversationId) await deleteConversation(row.userId, conversationId);
     await finishImport(row.id, { status: 'failed', error: `Nothing was imported: ${reasonOf(summarizeError(error))}` });

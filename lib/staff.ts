@@ -1,5 +1,6 @@
 import { listConversations } from '@/db/conversations';
 import { listFacts, withSources } from '@/db/facts';
+import { deadImport, deadImports, reviveImport } from '@/db/imports';
 import { resetJobs } from '@/db/jobs';
 import type { Job, User } from '@/db/schema';
 import {
@@ -15,7 +16,8 @@ import {
 } from '@/db/staff';
 import { getSummary } from '@/db/summaries';
 import { audit, auditEach, auditReadInView, staffActor, userActor } from './audit';
-import { notFound } from './errors';
+import { DomainError, notFound } from './errors';
+import { scheduleImports } from './import-queue';
 import { clearSummary, correctFact, forgetFacts } from './memory/corrections';
 import { runDueJobs } from './memory/post-turn';
 import { type ReplayOptions, replayTurn } from './memory/replay';
@@ -138,14 +140,19 @@ export async function clearSummaryAsStaff(staff: Staff, conversationId: string, 
 }
 
 const JOBS_PAGE = 100;
+/** Dead imports listed with the jobs: few, as each is a user's whole import that stopped for good. */
+const DEAD_IMPORTS = 50;
 
 /**
- * Jobs with their failures, which tell of what a user's turn held: a read of each listed owner's
- * data (and of the user asked for, when none is listed), audited as one entry per user.
+ * Jobs with their failures, which tell of what a user's turn held, and the dead imports: a read of
+ * each listed owner's data (and of the user asked for, when none is listed), audited as one entry per user.
  */
 export async function jobsForStaff(staff: Staff, filter: { status?: Job['status']; userId?: string; before?: number }) {
   const jobs = await listJobs({ status: filter.status, userId: filter.userId, beforeSeq: filter.before }, JOBS_PAGE);
-  const owners = new Set([...(filter.userId ? [filter.userId] : []), ...jobs.map((job) => job.userId)]);
+  // The dead imports head the first page of the list that would hold them.
+  const firstPage = !filter.before && (!filter.status || filter.status === 'dead');
+  const imports = (firstPage ? await deadImports(DEAD_IMPORTS, filter.userId) : []).map(importForStaff);
+  const owners = new Set([...(filter.userId ? [filter.userId] : []), ...jobs.map((job) => job.userId), ...imports.map((i) => i.userId)]);
   owners.delete(staff.user.id);
   const reads = [...owners].map((owner) => ({
     targetUserId: owner,
@@ -158,17 +165,51 @@ export async function jobsForStaff(staff: Staff, filter: { status?: Job['status'
   if (reads.length > 0) await auditEach(userActor(staff.user, staff.request), reads);
   // The next page starts below the last job shown (keyset by enqueue order, steady while jobs run).
   const next = jobs.length === JOBS_PAGE ? jobs[jobs.length - 1].seq : null;
-  return { jobs, counts: await countJobs(filter.userId), next };
+  return { jobs, imports, counts: await countJobs(filter.userId), next };
 }
 
-/** Runs a failed job again now (attempts reset), and returns it as it ended. */
+/** A dead import as the console shows it: its progress and why it stopped, not its messages. */
+function importForStaff(row: Awaited<ReturnType<typeof deadImports>>[number]) {
+  const { payload: _payload, ...rest } = row;
+  return rest;
+}
+
+/** Runs a failed or dead job again now (attempts reset), and returns it as it ended. */
 export async function retryJob(staff: Staff, jobId: string) {
   const job = await getJob(jobId);
   if (!job) throw notFound('Job', jobId);
   await resetJobs(job.userId, job.messageId, job.kind);
   await audit(userActor(staff.user, staff.request), job.userId, [
-    { objectType: 'job', objectId: jobId, action: 'retry', before: { status: job.status, lastError: job.lastError }, after: null },
+    {
+      objectType: 'job',
+      objectId: jobId,
+      action: 'retry',
+      before: { status: job.status, attempts: job.attempts, lastError: job.lastError },
+      after: null,
+    },
   ]);
   await runDueJobs({ messageId: job.messageId });
   return getJob(jobId);
+}
+
+/**
+ * Queues a dead import again, its attempts from zero: the worker resumes it from its counts. Refused
+ * while its owner has another import pending or running (one at a time).
+ */
+export async function retryImport(staff: Staff, importId: string) {
+  const row = await deadImport(importId);
+  if (!row) throw notFound('Dead import', importId);
+  if (!(await reviveImport(importId)))
+    throw new DomainError('import_in_progress', 'Its owner has another import pending or running: retry this one when that one is done.');
+  await audit(userActor(staff.user, staff.request), row.userId, [
+    {
+      objectType: 'import',
+      objectId: importId,
+      action: 'retry',
+      before: { status: row.status, attempts: row.attempts, error: row.error },
+      after: null,
+    },
+  ]);
+  scheduleImports();
+  return { id: importId, status: 'pending' as const };
 }

@@ -10,6 +10,7 @@ import os from 'node:os';
 import next from 'next';
 import { getConfig } from '../lib/config';
 import { escapeConsoleLines, logError } from '../lib/log';
+import { markListening } from '../lib/memory/worker-signal';
 import { createFrontServer } from '../lib/server/front-server';
 import { allowedHosts } from '../lib/server/request-checks';
 import { trustOf } from '../lib/trusted-proxies';
@@ -49,6 +50,7 @@ async function main() {
     process.exit(1);
   });
   server.listen(port, hostname, () => {
+    markListening();
     console.log(
       `[memlens] ${dev ? 'dev' : 'production'} server ${process.pid} Ready in ${Date.now() - started} ms on http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`,
     );

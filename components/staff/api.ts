@@ -84,6 +84,7 @@ export const staffApi = {
     ),
   retryJob: (id: string) =>
     request<{ job: Pick<StaffJob, 'status' | 'lastError'> | null }>(`/api/staff/jobs/${id}/retry`, { method: 'POST' }).then((r) => r.job),
+  retryImport: (id: string) => request<{ import: { id: string; status: 'pending' } }>(`/api/staff/imports/${id}/retry`, { method: 'POST' }),
   audit: (filter: AuditFilter, before: number | undefined, limit: number) =>
     request<{ entries: AuditEntry[] }>(`/api/staff/audit${auditQuery(filter, { before, limit })}`).then((r) => r.entries),
   /** The newest `limit` matching entries as a JSON Lines file. */

@@ -122,6 +122,13 @@ export function AuditRow({ entry, me }: { entry: AuditEntry; me: string | null }
             <DetailRow label="After" title="The object after the change">
               {after ? <JsonBlock text={after} testId="audit-after" /> : <span className="text-muted">—</span>}
             </DetailRow>
+            {entry.erased ? (
+              <DetailRow label="Text" title="The member's words this entry was about: removed when they erased their memory or account">
+                <span className="text-muted" data-testid="audit-text-erased">
+                  {entry.erased}
+                </span>
+              </DetailRow>
+            ) : null}
           </dl>
         </Disclosure>
       </div>

@@ -11,10 +11,12 @@ import { IdText } from '../ui/id-text';
 import { Empty, Loaded } from '../ui/loading';
 import { buttons } from '../ui/styles';
 import { staffApi, staffKeys } from './api';
+import { DeadImports } from './dead-imports';
 import type { JobStatus, StaffJob } from './types';
 
 const FILTERS: Array<{ value: JobStatus | null; label: string }> = [
   { value: null, label: 'All' },
+  { value: 'dead', label: 'Dead' },
   { value: 'failed', label: 'Failed' },
   { value: 'pending', label: 'Pending' },
   { value: 'running', label: 'Running' },
@@ -38,14 +40,16 @@ const STATUS_TONE: Record<JobStatus, 'neutral' | 'accent' | 'good' | 'danger'> =
   running: 'accent',
   done: 'good',
   failed: 'danger',
+  dead: 'danger',
 };
 
 const JOBS_HELP = (
   <>
     <p>
       After every reply memlens runs three jobs in the background: <b>index episode</b>, <b>extract facts</b> and <b>refresh summary</b>. A
-      failure never breaks the chat or loses a message; the job is tried again with a growing pause between attempts, and after the last
-      attempt it stays <b>failed</b> with its last error.
+      failure never breaks the chat or loses a message; the job is tried again with a growing pause between attempts. After the last attempt
+      (a run cut off by a crash counts as one) it is <b>dead</b>: it is not run again until someone retries it. Imports that were cut off
+      every time they ran are dead too, and listed above the jobs.
     </p>
     <p>
       <b>Attempts</b>: how many times it has run. <b>Next try</b>: when a pending job runs again. <b>Retry</b> resets the attempts and runs
@@ -73,7 +77,7 @@ function formatDuration(ms: number): string {
 /** How long a finished job took, from being queued after its reply to its last run ending; a running one, so far. */
 function durationOf(job: StaffJob): { label: string; value: string } | null {
   const queued = new Date(job.createdAt).getTime();
-  if (job.status === 'done' || job.status === 'failed')
+  if (job.status === 'done' || job.status === 'failed' || job.status === 'dead')
     return { label: 'Took', value: formatDuration(new Date(job.updatedAt).getTime() - queued) };
   if (job.status === 'running') return { label: 'Running for', value: formatDuration(Date.now() - queued) };
   return null;
@@ -166,6 +170,8 @@ export function JobsPage({ status, userId }: { status: JobStatus | null; userId:
         </StatusLine>
       ) : null}
 
+      <DeadImports imports={pages.data?.pages[0]?.imports} onRetried={setNotice} />
+
       <Card
         title={status ? `${status[0].toUpperCase()}${status.slice(1)} jobs` : 'All jobs'}
         meta={jobs.data ? describeShown(jobs.data.length, status, counts) : undefined}
@@ -221,7 +227,7 @@ function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone:
       onRetried(
         !after
           ? { tone: 'good', text: `Retried ${label}; the job no longer exists (its reply was deleted).` }
-          : after.status === 'failed'
+          : after.status === 'failed' || after.status === 'dead'
             ? {
                 tone: 'danger',
                 text: `Retried ${label} for reply ${job.messageId.slice(0, 8)}, and it failed again: ${after.lastError ?? 'no error recorded'}`,
@@ -236,14 +242,14 @@ function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone:
     },
   });
   const kind = KINDS[job.kind] ?? { label: job.kind, what: 'a post-turn job' };
-  const canRetry = job.status === 'failed' || job.status === 'pending';
+  const canRetry = job.status === 'failed' || job.status === 'dead' || job.status === 'pending';
   const duration = durationOf(job);
   return (
     <li
       data-testid="job"
       data-job-id={job.id}
       data-status={job.status}
-      className={`rounded-lg border p-3 ${job.status === 'failed' ? 'border-danger/30 bg-danger-soft/30' : 'border-line bg-surface'}`}
+      className={`rounded-lg border p-3 ${job.status === 'failed' || job.status === 'dead' ? 'border-danger/30 bg-danger-soft/30' : 'border-line bg-surface'}`}
     >
       <div className="flex flex-wrap items-start gap-x-3 gap-y-2">
         <div className="min-w-0 flex-1 basis-60">
@@ -269,7 +275,7 @@ function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone:
             className={buttons.secondary}
           >
             <RetryIcon width={14} height={14} />
-            {retry.isPending ? 'Running…' : job.status === 'failed' ? 'Retry' : 'Run now'}
+            {retry.isPending ? 'Running…' : job.status === 'pending' ? 'Run now' : 'Retry'}
           </button>
         ) : null}
       </div>

@@ -22,6 +22,8 @@ export type JobStatus = Job['status'];
 /** GET /api/staff/jobs: a job, with its conversation's title and its owner's email. */
 export type StaffJob = JsonResult<typeof jobsForStaff>['jobs'][number];
 export type StaffJobsPage = JsonResult<typeof jobsForStaff>;
+/** GET /api/staff/jobs: a dead import, with its owner's email. */
+export type StaffDeadImport = StaffJobsPage['imports'][number];
 
 /** GET /api/staff/audit: an entry, with its actor's and target's emails as they are now. */
 export type AuditEntry = JsonResult<typeof auditPage>[number];

@@ -42,6 +42,8 @@ export async function enqueuePostTurns(
   );
 }
 
+const claimOptions = (config: AppConfig) => ({ leaseSeconds: config.JOB_LEASE_SECONDS, maxAttempts: config.JOB_MAX_ATTEMPTS });
+
 /** Replies' worth of jobs a worker slot claims per round: a backlog is run a stretch at a time, not reply by reply. */
 const REPLIES_PER_SLOT = 8;
 
@@ -61,7 +63,7 @@ export async function runDueJobs(
   const context = { config, models: getModels() };
   const perReply = postTurnWork.length;
   // About `concurrency` conversations (those of the oldest due replies), a stretch of replies each.
-  const claimed = await claimDueJobs(filter, config.JOB_LEASE_SECONDS, concurrency * perReply * REPLIES_PER_SLOT, concurrency * perReply);
+  const claimed = await claimDueJobs(filter, claimOptions(config), concurrency * perReply * REPLIES_PER_SLOT, concurrency * perReply);
   // Enqueued in order (per reply, in post-turn order): that is the order to run them in.
   claimed.sort((a, b) => a.seq - b.seq);
   const byConversation = Map.groupBy(claimed, (job) => job.conversationId);
@@ -97,7 +99,7 @@ export async function runImportedJobs(replies: Array<{ id: string; questions: st
   const context = { config, models: getModels() };
   const claimed = await claimDueJobs(
     { messageIds: replies.map((r) => r.id), kinds: postTurnWork.map((work) => work.kind) },
-    config.JOB_LEASE_SECONDS,
+    claimOptions(config),
     replies.length * postTurnWork.length,
   );
   const failed = await whileLeased(claimed, config, () => runInStretches(replies, claimed, context));
@@ -172,7 +174,7 @@ async function runKind(jobs: Job[], context: RunContext): Promise<Map<string, un
   await completeJobs(jobs.filter((job) => !failures.has(job.id)).map((job) => job.id));
   for (const job of jobs) {
     const error = failures.get(job.id);
-    if (failures.has(job.id)) await failJob(job, describeError(error));
+    if (failures.has(job.id)) await failJob(job, describeError(error), context.config.JOB_MAX_ATTEMPTS);
   }
   return failures;
 }

@@ -3,7 +3,29 @@
  * jobs run at once instead of at the next poll, and the count of turns being served lets the worker
  * yield to them. Kept on globalThis (Next may load a module twice: instrumentation and routes).
  */
-const holder = globalThis as typeof globalThis & { __memlensWorkerWake?: () => void; __memlensLiveTurns?: number };
+const holder = globalThis as typeof globalThis & {
+  __memlensWorkerWake?: () => void;
+  __memlensLiveTurns?: number;
+  __memlensListening?: boolean;
+  __memlensOnListening?: Array<() => void>;
+};
+
+/**
+ * The app's server listens now (scripts/server.ts): what waits for it starts. Work that may stall
+ * (a job, an import) must not hold up the start, so the worker begins only then.
+ */
+export function markListening(): void {
+  holder.__memlensListening = true;
+  const waiting = holder.__memlensOnListening ?? [];
+  holder.__memlensOnListening = undefined;
+  for (const start of waiting) start();
+}
+
+/** Runs `start` once the app's server listens: now if it already does. */
+export function whenListening(start: () => void): void {
+  if (holder.__memlensListening) start();
+  else holder.__memlensOnListening = [...(holder.__memlensOnListening ?? []), start];
+}
 
 export function setWorkerWake(wake: (() => void) | undefined): void {
   holder.__memlensWorkerWake = wake;

@@ -1,12 +1,16 @@
+import { sql, TransactionRollbackError } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { DELETE as clearSummary, PUT as editSummary } from '@/app/api/conversations/[id]/summary/route';
-import { DELETE as deleteFact, PATCH as editFact } from '@/app/api/facts/[id]/route';
-import { GET as listFacts } from '@/app/api/facts/route';
+import { DELETE as deleteFact, PATCH as editFact, PATCH as editFactRoute } from '@/app/api/facts/[id]/route';
+import { POST as addFact, GET as listFacts } from '@/app/api/facts/route';
 import { DELETE as forgetAll } from '@/app/api/memory/route';
 import { DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { eachAuditEntry } from '@/db/audit';
-import { getSql } from '@/db/client';
+import { type ChainCheck, checkAuditChain } from '@/db/audit-chain';
+import { getDb, getSql } from '@/db/client';
+import type { Executor } from '@/db/provenance';
+import { auditEntry, TEXT_ERASED } from '@/lib/services/audit-log';
 import { newClient, params, readChunks, setEnv } from '../support/app';
 import { fillerTurns, importTurns, postTurnSettled } from '../support/memory';
 
@@ -99,14 +103,73 @@ describe('the audit log', () => {
       expect(deleted.object_id).toBe(coffee.id);
       expect(deleted.request_id).toBe('req-123');
       expect(deleted.before).toMatchObject({ content: '[redacted]' });
-      expect(entries.find((e) => e.action === 'edit' && e.object_type === 'fact')).toMatchObject({
-        before: { content: dog.content },
-        after: { content: 'My dog is called Max' },
-      });
+      // The edit's old and new text were kept apart from the entry, and forget everything erased them.
+      const edit = entries.find((e) => e.action === 'edit' && e.object_type === 'fact')!;
+      expect(edit).toMatchObject({ before: {}, after: {}, payload_hash: expect.stringMatching(/^[0-9a-f]{64}$/u) });
+      expect(await auditEntry(String(edit.id))).toMatchObject({ erased: TEXT_ERASED, before: {}, after: {} });
+      expect(JSON.stringify(entries)).not.toContain('Max');
       // The deleted text is nowhere in the log.
       expect(JSON.stringify(entries)).not.toContain('coffee over tea');
     } finally {
       setEnv({ SUMMARY_KEEP_RAW: undefined });
     }
+  });
+});
+
+describe('the audit log’s hash chain', () => {
+  /** Runs `tamper` as the tables' owner would, trigger off, checks the chain as it then stands, and rolls everything back. */
+  async function checkAfter(tamper: (tx: Executor) => Promise<unknown>) {
+    let check: ChainCheck | undefined;
+    await getDb()
+      .transaction(async (tx) => {
+        await tx.execute(sql`alter table audit_log disable trigger audit_log_no_update_delete`);
+        await tamper(tx);
+        check = await checkAuditChain(tx);
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof TransactionRollbackError)) throw error;
+      });
+    return check!;
+  }
+
+  it('chains every entry to the one before; altering, removing or re-hashing one, or changing kept text, is detected', async () => {
+    const client = await newClient();
+    const facts = await (await addFact(client.request('/api/facts', { body: { content: 'I grow chillies on the balcony' } }))).json();
+    await editFactRoute(
+      client.request(`/api/facts/${facts.fact.id}`, { method: 'PATCH', body: { content: 'I grow peppers on the balcony' } }),
+      params({ id: facts.fact.id }),
+    );
+    const [edit] = await getSql()`select id, hash from audit_log where target_user_id = ${client.user.id} and action = 'edit'`;
+    await getSql()`insert into audit_log (actor, actor_role, target_user_id, object_type, action) values ('test', 'system', ${client.user.id}, 'probe', 'read')`;
+    const [probe] = await getSql()`select id from audit_log where target_user_id = ${client.user.id} and object_type = 'probe'`;
+    expect(edit.hash).toMatch(/^[0-9a-f]{64}$/u);
+
+    const intact = await checkAuditChain();
+    expect(intact.breaks).toEqual([]);
+    expect(intact.entries).toBeGreaterThanOrEqual(3);
+
+    const id = Number(edit.id);
+    expect((await checkAfter((tx) => tx.execute(sql`update audit_log set reason = 'rewritten' where id = ${id}`))).breaks).toContainEqual({
+      id,
+      problem: 'entry',
+    });
+    // Re-hashing the altered entry moves the break to the next one.
+    const rehashed = await checkAfter(async (tx) => {
+      await tx.execute(sql`update audit_log set object_id = 'elsewhere' where id = ${id}`);
+      await tx.execute(
+        sql`update audit_log a set hash = audit_entry_hash((select hash from audit_log p where p.id < a.id order by p.id desc limit 1), a) where a.id = ${id}`,
+      );
+    });
+    expect(rehashed.breaks.map((b) => b.id)).not.toContain(id);
+    expect(rehashed.breaks.length).toBeGreaterThan(0);
+    expect((await checkAfter((tx) => tx.execute(sql`delete from audit_log where id = ${id}`))).breaks.length).toBeGreaterThan(0);
+    expect(
+      (await checkAfter((tx) => tx.execute(sql`update audit_payloads set after = '{"content": "I grow tulips"}' where entry_id = ${id}`)))
+        .breaks,
+    ).toEqual([{ id, problem: 'text' }]);
+    // Nothing of it was kept: the log verifies as before.
+    expect((await checkAuditChain()).breaks).toEqual([]);
+    expect(Number(probe.id)).toBeGreaterThan(id);
   });
 });

@@ -47,6 +47,7 @@ function absentIds(): Ids {
     audit: '987654321987',
     user: id(),
     import: id(),
+    deadImport: id(),
     change: id(),
   };
 }

@@ -39,7 +39,7 @@ describe('the post-turn worker', () => {
       // Mid-stream: the jobs exist already, and no worker may take them yet.
       const [{ n: queued }] = await getSql()`select count(*)::int as n from jobs where message_id = ${replyId} and status = 'pending'`;
       expect(queued).toBe(3);
-      expect(await claimDueJobs({ messageId: replyId }, 15)).toEqual([]);
+      expect(await claimDueJobs({ messageId: replyId }, { leaseSeconds: 15, maxAttempts: 5 })).toEqual([]);
       for (let next = await reader.read(); !next.done; next = await reader.read());
       await waitFor(async () => (await jobStates(client.user.id)).done === 6, 15_000);
       expect((await activeFacts(client.user.id)).join(' ')).toContain('Orla Quenby');
@@ -77,9 +77,9 @@ describe('the post-turn worker', () => {
     const [job] =
       await getSql()`update jobs set status = 'running', updated_at = now() - interval '10 seconds' where message_id = ${reply.id} and kind = 'index_episode' returning id`;
     await renewLeases([job.id]);
-    expect(await claimDueJobs({ messageId: reply.id }, 5)).toEqual([]);
+    expect(await claimDueJobs({ messageId: reply.id }, { leaseSeconds: 5, maxAttempts: 5 })).toEqual([]);
     await getSql()`update jobs set updated_at = now() - interval '10 seconds' where id = ${job.id}`;
-    expect((await claimDueJobs({ messageId: reply.id }, 5)).map((j) => j.id)).toEqual([job.id]);
+    expect((await claimDueJobs({ messageId: reply.id }, { leaseSeconds: 5, maxAttempts: 5 })).map((j) => j.id)).toEqual([job.id]);
   });
 
   it('claims a backlog a stretch of replies per conversation, those of the oldest due jobs first', async () => {
@@ -95,11 +95,11 @@ describe('the post-turn worker', () => {
     await getSql()`update jobs set status = 'pending', attempts = 0 where user_id = ${client.user.id}`;
 
     // Unbounded, the twelve oldest: the older conversation's three replies and the first of the newer.
-    const oldest = await claimDueJobs({ userId: client.user.id }, 15, 12);
+    const oldest = await claimDueJobs({ userId: client.user.id }, { leaseSeconds: 15, maxAttempts: 5 }, 12);
     expect(oldest.filter((job) => job.conversationId === newer)).toHaveLength(3);
     await getSql()`update jobs set status = 'pending', attempts = 0 where user_id = ${client.user.id}`;
     // Bounded to the conversations of the three oldest: the older one's, all of them.
-    const stretch = await claimDueJobs({ userId: client.user.id }, 15, 12, 3);
+    const stretch = await claimDueJobs({ userId: client.user.id }, { leaseSeconds: 15, maxAttempts: 5 }, 12, 3);
     expect(stretch).toHaveLength(9);
     expect(new Set(stretch.map((job) => job.conversationId))).toEqual(new Set([older]));
   });

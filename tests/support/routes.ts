@@ -17,6 +17,7 @@ import { GET as staffAuditEntry } from '@/app/api/staff/audit/[id]/route';
 import { GET as staffConversation } from '@/app/api/staff/conversations/[id]/route';
 import { DELETE as staffClearSummary } from '@/app/api/staff/conversations/[id]/summary/route';
 import { DELETE as staffDeleteFact, PATCH as staffEditFact } from '@/app/api/staff/facts/[id]/route';
+import { POST as staffRetryImport } from '@/app/api/staff/imports/[id]/retry/route';
 import { POST as staffRetryJob } from '@/app/api/staff/jobs/[id]/retry/route';
 import { GET as staffTurn } from '@/app/api/staff/messages/[id]/context/route';
 import { GET as staffReplayGet, POST as staffReplayPost } from '@/app/api/staff/messages/[id]/replay/route';
@@ -44,6 +45,8 @@ export type Ids = {
   audit: string;
   user: string;
   import: string;
+  /** An import that died (cut off JOB_MAX_ATTEMPTS times), for staff to retry. */
+  deadImport: string;
   /** An undoable change (a fact the owner's reply learned). */
   change: string;
 };
@@ -198,6 +201,10 @@ export const staffRoutes: Case[] = [
     call: (b, i) => staffRetryJob(json(b, `/api/staff/jobs/${i.job}/retry`, 'POST'), params({ id: i.job })),
   },
   {
+    route: 'POST /api/staff/imports/:id/retry',
+    call: (b, i) => staffRetryImport(json(b, `/api/staff/imports/${i.deadImport}/retry`, 'POST'), params({ id: i.deadImport })),
+  },
+  {
     route: 'PATCH /api/staff/facts/:id',
     call: (b, i, body = { content: 'I live in Bergen', reason: 'test of access' }) =>
       staffEditFact(json(b, `/api/staff/facts/${i.fact}`, 'PATCH', body), params({ id: i.fact })),
@@ -248,6 +255,10 @@ export async function ownerWithData(owner: Browser & { email: string }): Promise
   // A change no other route touches: the fact the import learned, not the one the routes edit and delete.
   const [change] =
     await getSql()`select id from undoable_changes where user_id = ${user} and fact_id is distinct from ${fact.id} order by created_at desc limit 1`;
+  // As the worker leaves an import cut off every time it ran.
+  const [dead] = await getSql()`
+    insert into imports (user_id, status, payload, messages_total, replies_total, attempts, error)
+    values (${user}, 'dead', '[]', 0, 0, 5, 'Stopped after 5 attempts') returning id`;
   return {
     conversation,
     message: message.id,
@@ -258,6 +269,7 @@ export async function ownerWithData(owner: Browser & { email: string }): Promise
     audit: String(audit.id),
     user,
     import: imported.id,
+    deadImport: dead.id,
     change: change.id,
   };
 }

@@ -6,7 +6,7 @@ import { isUuid } from '@/lib/shared/uuid';
 
 export const metadata: Metadata = { title: 'Jobs' };
 
-const STATUSES = new Set<string>(['pending', 'running', 'done', 'failed']);
+const STATUSES = new Set<string>(['pending', 'running', 'done', 'failed', 'dead']);
 
 /** /staff/jobs?status=&userId=: the post-turn jobs, their failures, and Retry. */
 export default async function StaffJobs({

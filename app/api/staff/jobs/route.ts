@@ -17,7 +17,7 @@ export const GET = route(async (request: Request) => {
       before: url.searchParams.get('before') ?? undefined,
     },
     z.object({
-      status: z.enum(['pending', 'running', 'done', 'failed']).optional(),
+      status: z.enum(['pending', 'running', 'done', 'failed', 'dead']).optional(),
       userId: z.uuid().optional(),
       before: z.coerce.number().int().positive().optional(),
     }),
