@@ -52,7 +52,7 @@ export const test = base.extend<Fixtures>({
   staffConsole: async ({ page }, use) => use(new StaffConsole(page)),
   member: async ({ page, auth }, use) => {
     const member = { email: uniqueEmail('member'), password: 'member password 1' };
-    await auth.submit('sign-up', member.email, member.password);
+    await auth.signUp(member.email, member.password);
     await page.waitForURL((url) => url.pathname === '/');
     await use(member);
   },

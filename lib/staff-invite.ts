@@ -1,4 +1,4 @@
-import { pendingInvite, putInvite } from '@/db/staff-invites';
+import { pendingInvite, putInvite, takeInvite } from '@/db/staff-invites';
 import { type StaffSource, userOfAccount } from '@/db/users';
 import { getAuth } from './auth';
 import { INVITE_SECONDS } from './roles';
@@ -29,6 +29,12 @@ export async function inviteStaff(email: string, via: StaffSource, { resend = tr
   if ((await userOfAccount(account.id))?.role === 'staff') return 'already_staff';
   if (!resend && (await pendingInvite(account.id))) return 'pending';
   await putInvite(account.id, via, new Date(Date.now() + INVITE_SECONDS * 1000));
-  await auth.api.requestPasswordReset({ body: { email: address, redirectTo: '/reset-password' } });
+  try {
+    await auth.api.requestPasswordReset({ body: { email: address, redirectTo: '/reset-password' } });
+  } catch (error) {
+    // Not mailed, not pending: the next start (resend: false) must try again.
+    await takeInvite(account.id);
+    throw error;
+  }
   return 'invited';
 }

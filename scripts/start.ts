@@ -59,7 +59,7 @@ async function main() {
   const released = embedded ? await releaseOrphanedJobs() : 0;
   const resumed = embedded ? await releaseOrphanedImports() : 0;
   if (!process.env.BETTER_AUTH_SECRET?.trim()) process.env.BETTER_AUTH_SECRET = authSecretFor(appDataDir());
-  await inviteListedStaff();
+  if (mode !== 'db') await inviteListedStaff();
   await closeDb();
   if (recovered) console.log(`[memlens] marked ${recovered} interrupted replies incomplete`);
   if (released) console.log(`[memlens] ${released} post-turn jobs cut off by a crash are due again`);
