@@ -26,7 +26,7 @@ export class HttpError extends Error {
   }
 }
 
-export function isHttpError(error: unknown): error is HttpError {
+function isHttpError(error: unknown): error is HttpError {
   return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[HTTP_ERROR] === true;
 }
 

@@ -11,7 +11,7 @@ import { INVITE_SECONDS } from './roles';
  * (`acceptInvite` in lib/roles.ts). An account someone else made first with that address is taken
  * over so: their sessions end and their password no longer works.
  */
-export type InviteOutcome = 'invited' | 'already_staff' | 'pending';
+type InviteOutcome = 'invited' | 'already_staff' | 'pending';
 
 /**
  * Invites `email` to be staff (`via`: the STAFF_EMAILS list at start-up, or `npm run user:grant-staff`),

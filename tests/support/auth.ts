@@ -93,7 +93,7 @@ export async function signUp(b: ReturnType<typeof browser>, body: { email: strin
  * Invites `address` to be staff (as `npm run user:grant-staff` does) and uses the mailed link in
  * `b`: sets `password` through it (every earlier session ends), then signs in with it.
  */
-export async function acceptStaffInvite(b: ReturnType<typeof browser>, address: string, password: string) {
+async function acceptStaffInvite(b: ReturnType<typeof browser>, address: string, password: string) {
   const { links } = await mailedLinks(() => inviteStaff(address, 'grant'));
   const token = await resetTokenOf(b, links.findLast((mail) => mail.to === address)!.link);
   const reset = await b.auth('reset-password', { token, newPassword: password });
