@@ -38,3 +38,9 @@ export async function inviteStaff(email: string, via: StaffSource, { resend = tr
   }
   return 'invited';
 }
+
+/** Withdraws an invite still waiting for `email` (its link then sets a password and nothing more); whether there was one. */
+export async function withdrawInvite(email: string): Promise<boolean> {
+  const found = await (await getAuth().$context).internalAdapter.findUserByEmail(email.trim().toLowerCase());
+  return found ? (await takeInvite(found.user.id)) !== undefined : false;
+}

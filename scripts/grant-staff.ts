@@ -2,12 +2,13 @@
  * `npm run user:grant-staff -- EMAIL`: invites EMAIL to be staff. It mails the address a link to
  * choose a password (through SMTP_URL, or printed here without it); once it is used, every earlier
  * session of the account has ended and the account is staff. An account is made for the address
- * when it has none. `npm run user:grant-staff -- --revoke EMAIL`: makes that member a user again.
+ * when it has none. `npm run user:grant-staff -- --revoke EMAIL`: makes that member a user again, and
+ * withdraws an invite still waiting.
  * On DATABASE_URL or the app's embedded data; role changes are written to the audit log.
  */
 import { isStaffEmail } from '../lib/auth';
 import { changeRole } from '../lib/roles';
-import { inviteStaff } from '../lib/staff-invite';
+import { inviteStaff, withdrawInvite } from '../lib/staff-invite';
 import { authSecretFor } from './auth-secret';
 import { appDataDir, withDatabase } from './with-database';
 
@@ -19,12 +20,15 @@ if (!email?.includes('@')) {
   process.exit(2);
 }
 if (revoke) {
-  const changed = await withDatabase(() => changeRole({ email }, 'user', 'grant'), { dataDir: appDataDir() });
-  if (!changed) {
-    console.error(`No member with the email ${email}.`);
+  const { changed, withdrawn } = await withDatabase(
+    async () => ({ withdrawn: await withdrawInvite(email), changed: await changeRole({ email }, 'user', 'grant') }),
+    { dataDir: appDataDir() },
+  );
+  if (!changed && !withdrawn) {
+    console.error(`No member or invite with the email ${email}.`);
     process.exit(1);
   }
-  console.log(`${email} is no longer staff.`);
+  console.log(changed ? `${email} is no longer staff.` : `The invite of ${email} is withdrawn.`);
   if (isStaffEmail(email))
     console.warn(`${email} is still listed in STAFF_EMAILS: take it off the list, or the next start invites it again.`);
 } else {

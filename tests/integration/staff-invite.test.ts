@@ -3,7 +3,7 @@ import { GET as me } from '@/app/api/me/route';
 import { GET as staffUsers } from '@/app/api/staff/users/route';
 import { getSql } from '@/db/client';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
-import { inviteStaff } from '@/lib/staff-invite';
+import { inviteStaff, withdrawInvite } from '@/lib/staff-invite';
 import { setEnv } from '../support/app';
 import { browser, email, mailedLinks, resetTokenOf, signUp } from '../support/auth';
 
@@ -102,6 +102,17 @@ describe('staff are invited', () => {
     // The link is spent, and staff are not invited twice.
     expect((await owner.auth('reset-password', { token, newPassword: 'third password 3' })).status).toBe(400);
     expect(await inviteStaff(address, 'grant')).toBe('already_staff');
+  });
+
+  it('a withdrawn invite: its link sets the password and makes nobody staff', async () => {
+    const address = email();
+    const link = await invite(address, 'grant');
+    expect(await withdrawInvite(address)).toBe(true);
+    const owner = browser();
+    await accept(owner, link, 'owner password 6');
+    expect((await owner.auth('sign-in/email', { email: address, password: 'owner password 6' })).status).toBe(200);
+    expect(await role(owner)).toBe('user');
+    expect(await roleChanges(address)).toEqual([]);
   });
 
   it('a guest who signs up with a listed address and verifies it in the same browser is a user', async () => {
