@@ -15,8 +15,6 @@ const dataDir = path.join(os.tmpdir(), `memlens-e2e-${Date.now()}`);
 
 export default defineConfig({
   testDir: 'e2e',
-  // A local SMTP server that keeps the mail the app sends (e2e/setup/mailbox.ts).
-  globalSetup: './e2e/setup/mailbox.ts',
   outputDir: 'test-results',
   fullyParallel: false,
   workers: 1,
@@ -43,33 +41,45 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'npm run build && npx tsx --conditions=react-server scripts/start.ts start',
-    url: baseURL,
-    // The command builds first: a cold `next build` alone takes 1-5 minutes on a small CI machine, and
-    // passed 10 on this 2-core machine while other work shared it.
-    timeout: 1_200_000,
-    reuseExistingServer: false,
-    // E2E_SERVER_LOG=1 shows the build and server output.
-    stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
-    stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
-    env: {
-      PORT: String(APP_PORT),
-      APP_HOST: '127.0.0.1',
-      PGLITE_DIR: dataDir,
-      OFFLINE_STREAM_DELAY_MS: '60',
-      OPENAI_API_KEY: '',
-      DATABASE_URL: '',
-      NEXT_TELEMETRY_DISABLED: '1',
-      // Every test is a fresh browser, hence a new guest, all from one address.
-      GUESTS_PER_ADDRESS_PER_HOUR: '10000',
-      // e2e/staff.spec.ts signs up this address and follows the verification link: it becomes staff.
-      STAFF_EMAILS: 'staff@memlens.test',
-      // e2e/server-hardening.spec.ts trickles a body past it (the default is 30 s).
-      REQUEST_TIMEOUT_MS: '5000',
-      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
-      MAIL_FROM: 'memlens e2e <e2e@memlens.test>',
+  webServer: [
+    // First, a local SMTP server that keeps the mail the app sends (e2e/setup/mailbox.ts): the app
+    // mails its staff invites as it starts. Playwright starts web servers in order, before any global setup.
+    {
+      command: 'npx tsx e2e/setup/mailbox.ts',
+      port: SMTP_PORT,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
     },
-  },
+    {
+      command: 'npm run build && npx tsx --conditions=react-server scripts/start.ts start',
+      url: baseURL,
+      // The command builds first: a cold `next build` alone takes 1-5 minutes on a small CI machine, and
+      // passed 10 on this 2-core machine while other work shared it.
+      timeout: 1_200_000,
+      reuseExistingServer: false,
+      // E2E_SERVER_LOG=1 shows the build and server output.
+      stdout: process.env.E2E_SERVER_LOG ? 'pipe' : 'ignore',
+      stderr: 'pipe',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+      env: {
+        PORT: String(APP_PORT),
+        APP_HOST: '127.0.0.1',
+        PGLITE_DIR: dataDir,
+        OFFLINE_STREAM_DELAY_MS: '60',
+        OPENAI_API_KEY: '',
+        DATABASE_URL: '',
+        NEXT_TELEMETRY_DISABLED: '1',
+        // Every test is a fresh browser, hence a new guest, all from one address.
+        GUESTS_PER_ADDRESS_PER_HOUR: '10000',
+        // Invited at start-up; e2e/pages/staff-console.ts sets its password through the mailed link.
+        STAFF_EMAILS: 'staff@memlens.test',
+        // e2e/server-hardening.spec.ts trickles a body past it (the default is 30 s).
+        REQUEST_TIMEOUT_MS: '5000',
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        MAIL_FROM: 'memlens e2e <e2e@memlens.test>',
+      },
+    },
+  ],
 });

@@ -13,6 +13,10 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Sign-up signs nobody in: the mailed link does. Set once the form has been sent, to the address given.
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  // A sign-in refused until the address is verified: its link can be sent again.
+  const [unverified, setUnverified] = useState<string | null>(null);
   const signUp = mode === 'sign-up';
   // Where to go once signed in: `?next=/staff/…` (a path of this site only), else the chat.
   const [next, setNext] = useState<string | null>(null);
@@ -25,7 +29,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
 
   // A submit handler, not a form action: React resets a form after its action runs, which would wipe
   // what was typed when the server says no. Only a refused sign-in clears its password, as sign-in forms do;
-  // sign-up keeps everything, since the fix is usually elsewhere (an email already taken).
+  // sign-up keeps everything, since the fix is usually elsewhere (a password too short).
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const element = event.currentTarget;
@@ -34,12 +38,14 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     setError(null);
     const email = String(form.get('email') ?? '').trim();
     const password = String(form.get('password') ?? '');
+    const callbackURL = next ?? '/';
     const result = signUp
-      ? await authClient.signUp.email({ email, password, name: String(form.get('name') ?? '').trim() || email.split('@')[0] })
-      : await authClient.signIn.email({ email, password });
+      ? await authClient.signUp.email({ email, password, name: String(form.get('name') ?? '').trim() || email.split('@')[0], callbackURL })
+      : await authClient.signIn.email({ email, password, callbackURL });
     setBusy(false);
     if (result.error) {
       setError(result.error.message ?? (signUp ? 'Could not create the account.' : 'Wrong email or password.'));
+      setUnverified(!signUp && result.error.code === 'EMAIL_NOT_VERIFIED' ? email : null);
       const passwordInput = element.elements.namedItem('password');
       if (!signUp && passwordInput instanceof HTMLInputElement) {
         passwordInput.value = '';
@@ -47,9 +53,33 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       }
       return;
     }
+    if (signUp) return setSentTo(email);
     await queryClient.invalidateQueries();
     router.push(next ?? '/');
     router.refresh();
+  }
+
+  async function resend() {
+    if (!unverified) return;
+    setBusy(true);
+    const result = await authClient.sendVerificationEmail({ email: unverified, callbackURL: next ?? '/' });
+    setBusy(false);
+    setError(result.error ? (result.error.message ?? 'Could not send the link.') : null);
+    if (!result.error) setSentTo(unverified);
+  }
+
+  if (sentTo) {
+    return (
+      <main className="flex min-h-dvh items-center justify-center bg-canvas px-4">
+        <div data-testid="check-mail" className="w-full max-w-sm space-y-3 rounded-2xl border border-line bg-surface p-6 shadow-sm">
+          <h1 className="text-lg font-semibold">Check your mail</h1>
+          <p className="text-sm text-muted">
+            We sent a link to {sentTo}. Open it to verify the address and sign in. If the address already has an account, the mail says how
+            to sign in instead.
+          </p>
+        </div>
+      </main>
+    );
   }
 
   return (
@@ -103,6 +133,17 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
           <p role="alert" data-testid="auth-error" className="rounded-lg bg-danger-soft px-3 py-2 text-sm text-danger">
             {error}
           </p>
+        ) : null}
+        {unverified ? (
+          <button
+            type="button"
+            onClick={resend}
+            disabled={busy}
+            data-testid="resend-verification"
+            className="text-sm text-accent hover:underline"
+          >
+            Send the verification link again
+          </button>
         ) : null}
         <button
           type="submit"

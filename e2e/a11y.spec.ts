@@ -115,7 +115,7 @@ test("a user's pages: sign-in forms, home, a conversation with its inspector, me
   await app.waitForHydration();
   await expectAccessible(app, 'home, no conversation yet');
 
-  await auth.submit('sign-up', uniqueEmail('a11y'), 'a11y password 1');
+  await auth.signUp(uniqueEmail('a11y'), 'a11y password 1');
   await page.waitForURL((url) => url.pathname === '/');
   await app.waitForHydration();
   // The chat first: with a conversation already there, home opens it instead of the empty screen.
@@ -184,7 +184,7 @@ test('the staff console: users, a user, a conversation with a turn record open, 
   const replyId = (await reply.getAttribute('data-message-id'))!;
   await memory.waitToSettle();
   const userEmail = uniqueEmail('a11y-user');
-  await auth.submit('sign-up', userEmail, 'user password 1');
+  await auth.signUp(userEmail, 'user password 1');
   await page.waitForURL(`**/c/${conversationId}`);
   await page.getByTestId('sign-out').click();
   await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'guest');

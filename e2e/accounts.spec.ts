@@ -34,7 +34,7 @@ test('a guest who chatted signs up and keeps the chats; signed out is a fresh gu
 
   // Sign up: the guest becomes the member and keeps the conversation.
   const email = uniqueEmail('ada');
-  await auth.submit('sign-up', email, PASSWORD);
+  await auth.signUp(email, PASSWORD);
   await page.waitForURL(`**/c/${conversationId}`);
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'member');
   await expect(accountMenu(page)).toContainText(email);
@@ -60,7 +60,7 @@ test('a guest who chatted signs up and keeps the chats; signed out is a fresh gu
 
 test('a wrong password or an unknown email shows an error and signs nobody in', async ({ page, app, auth }) => {
   const email = uniqueEmail('bo');
-  await auth.submit('sign-up', email, PASSWORD);
+  await auth.signUp(email, PASSWORD);
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByTestId('sign-out').click();
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'guest');
@@ -88,7 +88,7 @@ test('a wrong password or an unknown email shows an error and signs nobody in', 
 test('a forgotten password is reset by the mailed link; /account changes it again', async ({ page, app, auth }) => {
   test.setTimeout(90_000);
   const email = uniqueEmail('reset');
-  await auth.submit('sign-up', email, PASSWORD);
+  await auth.signUp(email, PASSWORD);
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByTestId('sign-out').click();
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'guest');
@@ -117,20 +117,16 @@ test('a forgotten password is reset by the mailed link; /account changes it agai
     await page.waitForURL((url) => url.pathname === '/', { timeout: 3_000 });
   }).toPass({ intervals: [11_000], timeout: 45_000 });
 
-  // The account page: the address is not verified yet (its link is unused), and the password changes.
+  // The account page: the address is verified (its mailed link signed this browser in), and the password changes.
   await page.getByTestId('account-link').click();
   await page.waitForURL(/\/account$/);
   await app.waitForHydration();
   await expect(page.getByTestId('account-email')).toHaveText(email);
-  await expect(page.getByTestId('account-verified')).toHaveText('not verified');
+  await expect(page.getByTestId('account-verified')).toHaveText('verified');
   await page.getByLabel('Current password').fill('a new password 2');
   await page.getByLabel('New password').fill('a third password 3');
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByTestId('form-done')).toBeVisible();
-  await page.goto(await mailedLink(email, /Subject: Verify your memlens email/));
-  await page.goto('/account');
-  await expect(page.getByTestId('account-verified')).toHaveText('verified');
-  await app.waitForHydration();
   await app.screenshot('account');
   await app.switchToDarkTheme();
   await app.screenshot('account-dark');
@@ -138,7 +134,11 @@ test('a forgotten password is reset by the mailed link; /account changes it agai
   await app.screenshot('account-phone');
 });
 
-test('a refused sign-in keeps the email and clears only the password; a refused sign-up keeps every field', async ({ page, app, auth }) => {
+test('a refused sign-in keeps the email and clears only the password; a refused sign-up keeps every field; a taken address is not told', async ({
+  page,
+  app,
+  auth,
+}) => {
   const email = uniqueEmail('keep');
   await auth.submitPastLimit('sign-up', email, PASSWORD, (url) => url.pathname === '/');
   await page.getByTestId('sign-out').click();
@@ -150,17 +150,23 @@ test('a refused sign-in keeps the email and clears only the password; a refused 
   await expect(page.getByLabel('Password')).toHaveValue('');
   await expect(page.getByLabel('Password')).toBeFocused();
 
-  // Signing up again with a taken address: the name, email and password are all still there to fix.
+  // A sign-up the server refuses (a name over 100 characters): the name, email and password are all still there to fix.
   await page.goto('/signup');
   await app.waitForHydration();
-  await page.getByLabel('Name').fill('Ines Okafor');
-  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Name').fill('Ines Okafor '.repeat(9));
+  await page.getByLabel('Email').fill(uniqueEmail('refused'));
   await page.getByLabel('Password').fill('another password 9');
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('auth-error')).toBeVisible();
-  await expect(page.getByLabel('Name')).toHaveValue('Ines Okafor');
-  await expect(page.getByLabel('Email')).toHaveValue(email);
+  await expect(page.getByTestId('auth-error')).toContainText('at most 100');
+  await expect(page.getByLabel('Name')).toHaveValue('Ines Okafor '.repeat(9));
   await expect(page.getByLabel('Password')).toHaveValue('another password 9');
+
+  // Signing up again with a taken address says what a new one gets: check your mail (the owner is told).
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Name').fill('Ines Okafor');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByTestId('check-mail')).toContainText(email);
+  await mailedLink(email, /Subject: Someone tried to create a memlens account with your email/);
 });
 
 test('/account changes the password: a wrong current one says so; the right one can sign out the other browsers', async ({

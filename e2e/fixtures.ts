@@ -50,10 +50,9 @@ export const test = base.extend<Fixtures>({
   memory: async ({ page }, use) => use(new MemoryApi(page)),
   auth: async ({ page }, use) => use(new AuthPage(page)),
   staffConsole: async ({ page }, use) => use(new StaffConsole(page)),
-  member: async ({ page, auth }, use) => {
+  member: async ({ auth }, use) => {
     const member = { email: uniqueEmail('member'), password: 'member password 1' };
-    await auth.submit('sign-up', member.email, member.password);
-    await page.waitForURL((url) => url.pathname === '/');
+    await auth.submitPastLimit('sign-up', member.email, member.password, (url) => url.pathname === '/');
     await use(member);
   },
 });

@@ -171,3 +171,31 @@ test('another site cannot frame the app', async ({ page, baseURL }) => {
   const frame = page.frames().find((f) => f !== page.mainFrame())!;
   await expect(frame.locator('body[data-hydrated="true"]')).toHaveCount(0);
 });
+
+test('signing in never leads to another host, however ?next= spells it', async ({ page, baseURL, auth, member }) => {
+  test.setTimeout(150_000);
+  const app = new URL(baseURL!).origin;
+  const elsewhere: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).origin !== app) elsewhere.push(request.url());
+  });
+  // As typed in the address bar: the query is decoded once, so %2e%2e arrives as "..", %252e%252e as "%2e%2e".
+  for (const next of [
+    '/..//evil.test/owned',
+    '/%2e%2e//evil.test/owned',
+    '/.%2e//evil.test/owned',
+    '/%2E%2E//evil.test/owned',
+    '/%252e%252e//evil.test/owned',
+    '/.//evil.test/owned',
+    '//evil.test/owned',
+    '/%5C/evil.test/owned',
+    '/%09/evil.test/owned',
+    'javascript:alert(1)',
+  ]) {
+    await auth.signInAt(`/login?next=${next}`, member.email, member.password, (url) => url.pathname === '/');
+    expect(new URL(page.url()).origin, next).toBe(app);
+  }
+  // A path of the app is still where sign-in leads.
+  await auth.signInAt('/login?next=/memory', member.email, member.password, (url) => url.pathname === '/memory');
+  expect(elsewhere).toEqual([]);
+});

@@ -107,7 +107,7 @@ test('after sign-in, ?next=/%09/evil.host/ stays on the app', async ({ page, bas
   await page.route(/^https?:\/\/evil\.host\//, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<p>evil</p>' }));
   const email = uniqueEmail('next');
   const password = 'correct horse 42';
-  await auth.submit('sign-up', email, password);
+  await auth.signUp(email, password);
   await page.waitForURL((url) => url.pathname === '/');
   await page.getByTestId('sign-out').click();
   await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'guest');

@@ -5,7 +5,7 @@ import { uniqueEmail } from './pages/auth-page';
 import { STAFF_EMAIL } from './pages/staff-console';
 
 // The staff console (/staff): signed-out visitors get 401 and users 403, on the pages and the API;
-// staff (an email listed in STAFF_EMAILS, see playwright.config.ts, once verified by its mailed link) find a user, open a conversation
+// staff (an email listed in STAFF_EMAILS, see playwright.config.ts, invited at start-up: the mailed link sets its password) find a user, open a conversation
 // and a reply's turn record, edit a fact with a reason, find that edit in the audit log and export
 // it as JSON Lines. The server runs the built-in offline model with 60 ms between words.
 
@@ -98,12 +98,12 @@ test('staff find a user, open a conversation and a turn record, edit a fact with
   await chat.exchange('What is my cat called?');
   const replyId = (await chat.assistantMessages.last().getAttribute('data-message-id'))!;
   const userEmail = uniqueEmail('miso');
-  await auth.submit('sign-up', userEmail, 'user password 1');
+  await auth.signUp(userEmail, 'user password 1');
   await page.waitForURL(`**/c/${conversationId}`);
   await page.getByTestId('sign-out').click();
   await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'guest');
 
-  // Staff sign up (their email is in STAFF_EMAILS) and land in the console.
+  // Staff (invited at start-up: their email is in STAFF_EMAILS) set their password through the invite and land in the console.
   await staffConsole.signIn();
   await expect(page.getByTestId('staff-nav-users')).toHaveAttribute('aria-current', 'page');
 

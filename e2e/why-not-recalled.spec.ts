@@ -52,7 +52,7 @@ test("a staff edit reads as staff's, with the reason, in the user's fact history
   await chat.exchange('I work as a carpenter.');
   const fact = await memory.waitForFact('carpenter');
   const email = uniqueEmail('history');
-  await auth.submit('sign-up', email, 'user password 1');
+  await auth.signUp(email, 'user password 1');
   await page.waitForURL((url) => url.pathname !== '/signup');
   await page.getByTestId('sign-out').click();
   await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'guest');

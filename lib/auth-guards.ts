@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
-import { guestsFromAddress } from '@/db/users';
-import { clientAddress } from './client-address';
-import { getConfig } from './config';
-import { DomainError } from './errors';
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
+import { countAccountMail } from './account-mail';
+import { DomainError, isDomainError } from './errors';
 import { httpErrorOf } from './http';
 import { clearFailures, recordFailure, refuseWhenSpent } from './rate-limit';
 
@@ -14,8 +12,8 @@ import { clearFailures, recordFailure, refuseWhenSpent } from './rate-limit';
  * - failed sign-ins are counted per account (the email, hashed), whatever address they come from:
  *   past SIGN_IN_FAILURES_PER_ACCOUNT in the window, sign-in to that account answers 429 with
  *   Retry-After until the window ends. A success clears the count; other accounts are not touched;
- * - new guests (anonymous sign-in) are bounded per client address and hour, when the address is
- *   known. There is no global bound: it would let anyone lock every new visitor out.
+ * - a verification link sent again (signed out too) counts against the address it goes to and the
+ *   caller's client address (lib/account-mail.ts), so nobody can flood a mailbox with them.
  */
 const MAX_NAME_CHARS = 100;
 /** The longest address SMTP can deliver to (RFC 5321's path limit less its brackets). */
@@ -23,35 +21,33 @@ const MAX_EMAIL_CHARS = 254;
 
 const PROFILE_PATHS = new Set(['/sign-up/email', '/update-user']);
 const SIGN_IN_PATH = '/sign-in/email';
-const GUEST_PATH = '/sign-in/anonymous';
+const RESEND_PATH = '/send-verification-email';
+const RESET_PATH = '/reset-password';
 
 export const authBeforeHook = createAuthMiddleware(async (ctx) => {
   try {
     if (PROFILE_PATHS.has(ctx.path)) checkProfile(ctx.body);
     if (ctx.path === SIGN_IN_PATH) await refuseWhenSpent('sign-in', accountKey(ctx.body));
-    if (ctx.path === GUEST_PATH && ctx.headers) await boundGuests(clientAddress(ctx.headers));
+    if (ctx.path === RESEND_PATH) await countAccountMail(emailOf(ctx.body), ctx.headers);
   } catch (error) {
     throw asAuthError(error);
   }
 });
 
 export const authAfterHook = createAuthMiddleware(async (ctx) => {
+  // A reset ends every session of the account, this browser's too when it was signed in to it.
+  // Reading the session clears a cookie left pointing at none; kept, the anonymous plugin would read
+  // it at this browser's next sign-in and clear the new session's cookie with it.
+  if (ctx.path === RESET_PATH && !isAPIError(ctx.context.returned)) await getSessionFromCtx(ctx);
   if (ctx.path !== SIGN_IN_PATH) return;
   const key = accountKey(ctx.body);
   const returned = ctx.context.returned;
-  if (returned instanceof APIError) {
+  if (isAPIError(returned)) {
     if (returned.statusCode === 401) await recordFailure('sign-in', key);
   } else {
     await clearFailures('sign-in', key);
   }
 });
-
-async function boundGuests(address: string | null): Promise<void> {
-  if (!address || (await guestsFromAddress(address)) < getConfig().GUESTS_PER_ADDRESS_PER_HOUR) return;
-  throw new DomainError('too_many_guests', 'Too many new guest sessions from your address in the last hour; sign in, or try again later.', {
-    retryAfterSeconds: 3600,
-  });
-}
 
 function checkProfile(body: unknown): void {
   const { name, image, email } = (body ?? {}) as { name?: unknown; image?: unknown; email?: unknown };
@@ -78,27 +74,36 @@ function isWebUrl(value: unknown): boolean {
 
 /** The account a sign-in names, hashed: the count must not keep every email (or password typed there) in clear. */
 function accountKey(body: unknown): string {
+  return createHash('sha256').update(emailOf(body).trim().toLowerCase()).digest('hex');
+}
+
+function emailOf(body: unknown): string {
   const email = (body as { email?: unknown } | undefined)?.email;
-  return createHash('sha256')
-    .update(typeof email === 'string' ? email.trim().toLowerCase() : '')
-    .digest('hex');
+  return typeof email === 'string' ? email : '';
 }
 
 /**
  * Our errors as better-auth's, which its router answers with (any other error is a bare 500): the
- * body carries both its `{code, message}` (its client reads them) and our `{error: {code, message}}`.
- * The domain error rides along as the cause, for `fromAuthError` to give back.
+ * body carries both its `{code, message}` (its client reads them) and our `{error: {code, message}}`,
+ * and the headers a rate limit's Retry-After.
  */
 function asAuthError(error: unknown): unknown {
-  if (!(error instanceof DomainError)) return error;
+  if (!isDomainError(error)) return error;
   const { status, code, message, headers } = httpErrorOf(error);
   const body = { code, message, error: { code, message } };
-  const authError = new APIError(status === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST', body, headers);
-  authError.cause = error;
-  return authError;
+  return new APIError(status === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST', body, headers);
 }
 
-/** The way back, for auth calls made from our own code (lib/session.ts): our domain error, as the hook threw it. */
-export function fromAuthError(error: unknown): unknown {
-  return error instanceof APIError && error.cause instanceof DomainError ? error.cause : error;
+/**
+ * better-auth's own per-address limits (lib/auth.ts) answer 429 with only `X-Retry-After` and a bare
+ * message: the same answer as every other limit, `Retry-After` and our error body beside its message.
+ */
+export async function asOurRateLimit(response: Response): Promise<Response> {
+  const wait = response.headers.get('x-retry-after');
+  if (response.status !== 429 || response.headers.has('retry-after') || !wait) return response;
+  const message = `Too many requests from your address: try again in ${wait} seconds.`;
+  const headers = new Headers(response.headers);
+  headers.set('retry-after', wait);
+  headers.delete('content-length');
+  return Response.json({ code: 'rate_limited', message, error: { code: 'rate_limited', message } }, { status: 429, headers });
 }

@@ -5,18 +5,20 @@ import { anonymous } from 'better-auth/plugins';
 import { getDb } from '@/db/client';
 import { authAccounts, authRateLimits, authSessions, authUsers, authVerifications } from '@/db/schema';
 import { createGuest } from '@/db/users';
+import { sendExistingAccountNote, sendResetMail, sendVerificationMail } from './account-mail';
 import { authAfterHook, authBeforeHook } from './auth-guards';
 import { CLIENT_ADDRESS_HEADER, clientAddress } from './client-address';
 import { getConfig } from './config';
 import { linkGuest } from './guest-link';
 import { logFromLibrary } from './log';
-import { sendMail } from './mail';
+import { acceptInvite, INVITE_SECONDS } from './roles';
 
 /**
  * Accounts and every session: sign up, sign in and sign out with email and password, and guests as
  * better-auth's anonymous accounts, on our own Postgres (its drizzle adapter). Sessions, password
- * hashing and the auth routes' CSRF checks are the library's. Our `users` row comes with the
- * account (the databaseHooks below); a guest who signs up or in is linked by lib/guest-link.ts.
+ * hashing and the auth routes' CSRF checks are the library's. A guest's `users` row comes with its
+ * anonymous account (the databaseHooks below); a member's when the address is proven, taking over
+ * the guest of the browser that proved it (lib/guest-link.ts). A guest who signs in is merged.
  */
 function createAuth() {
   const config = getConfig();
@@ -31,27 +33,27 @@ function createAuth() {
     emailAndPassword: {
       enabled: true,
       minPasswordLength: 8,
-      autoSignIn: true,
-      // A reset link proves the mailbox: every session of the account ends with the old password.
+      // No session until the address is proven, so a sign-up answers the same whether or not the
+      // address already has an account (its owner is mailed a note instead): nobody learns which do.
+      requireEmailVerification: true,
+      onExistingUserSignUp: ({ user }, request) => sendExistingAccountNote(user, baseURL, request),
+      // A reset link proves the mailbox: every session of the account ends with the old password,
+      // and then a staff invite waiting for the account is used (lib/staff-invite.ts).
       revokeSessionsOnPasswordReset: true,
-      sendResetPassword: ({ user, url }) =>
-        sendMail({
-          to: user.email,
-          subject: 'Reset your memlens password',
-          text: `To choose a new password, open ${url}\nIf you did not ask for this, ignore this mail.`,
-          link: url,
-        }),
+      resetPasswordTokenExpiresIn: INVITE_SECONDS,
+      sendResetPassword: sendResetMail,
+      onPasswordReset: async ({ user }) => void (await acceptInvite(user)),
     },
-    // Sign-up mails a link that proves the address; only a verified address can be staff (lib/session.ts).
+    // Following the mailed link signs that browser in. It proves the address, and nothing more: staff are invited.
     emailVerification: {
       sendOnSignUp: true,
-      sendVerificationEmail: ({ user, url }) =>
-        sendMail({
-          to: user.email,
-          subject: 'Verify your memlens email',
-          text: `To verify this address for memlens, open ${url}`,
-          link: url,
-        }),
+      autoSignInAfterVerification: true,
+      sendVerificationEmail: sendVerificationMail,
+      // The member's user row comes now, taking over the guest of the browser that followed the link, if it had one.
+      afterEmailVerification: async (user, request) => {
+        const session = request ? await getAuth().api.getSession({ headers: request.headers }) : null;
+        await linkGuest(session?.user.isAnonymous ? session.user.id : null, user);
+      },
     },
     // Guests start on the server, at a browser's first write (lib/session.ts), never by this route,
     // so a script cannot mint sessions without writing anything (and meeting the per-address bound).
@@ -64,13 +66,13 @@ function createAuth() {
     databaseHooks: {
       user: {
         create: {
-          // Our user row comes with the account: a guest's with its anonymous account; a member's at
-          // sign-up, taking over the guest of the browser that signed up, if it had one.
+          // A guest's user row comes with its anonymous account. A member's waits for the proven
+          // address (afterEmailVerification): made at sign-up, it would take a guest into an account
+          // whose address may be someone else's.
           after: async (user, context) => {
+            if (!user.isAnonymous) return;
             const headers = context?.headers ?? context?.request?.headers;
-            if (user.isAnonymous) return void (await createGuest(user.id, headers ? clientAddress(headers) : null));
-            const session = headers ? await getAuth().api.getSession({ headers }) : null;
-            await linkGuest(session?.user.isAnonymous ? session.user.id : null, user);
+            await createGuest(user.id, headers ? clientAddress(headers) : null);
           },
         },
       },

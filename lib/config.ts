@@ -146,7 +146,7 @@ const envSchema = databaseEnvSchema.extend({
   BETTER_AUTH_SECRET: optionalText,
   // The app's public URL (for auth cookies and origin checks); default http://APP_HOST:PORT.
   APP_URL: optionalText,
-  // Comma-separated emails that are staff once the account's email is verified.
+  // Comma-separated emails invited to be staff at start-up (an invite mails a set-password link; staff once it is used).
   STAFF_EMAILS: z
     .string()
     .optional()
@@ -199,6 +199,11 @@ const envSchema = databaseEnvSchema.extend({
   // Failed sign-ins per account (the email), whatever address they come from; 0 = no limit.
   SIGN_IN_FAILURES_PER_ACCOUNT: int(10),
   SIGN_IN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  // Account mails a signed-out caller can set off (verification links sent again, the note to an
+  // address that already has an account), per address mailed and per client address; 0 = no limit.
+  ACCOUNT_MAILS_PER_ADDRESS: int(3),
+  ACCOUNT_MAILS_PER_CLIENT: int(10),
+  ACCOUNT_MAIL_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
   REPLAY_RATE_LIMIT: int(20),
   REPLAY_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   CONVERSATION_RATE_LIMIT: int(30),

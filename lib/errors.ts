@@ -30,7 +30,15 @@ export type ErrorCode =
   | 'undo_expired'
   | 'undo_blocked';
 
+/**
+ * Marks a DomainError under a key every copy of this module shares: a production bundle may hold
+ * two copies of the class, and `instanceof` against the other copy is false, which turned a 429 into a 500.
+ */
+const DOMAIN_ERROR = Symbol.for('memlens.DomainError');
+
 export class DomainError extends Error {
+  readonly [DOMAIN_ERROR] = true;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -43,6 +51,11 @@ export class DomainError extends Error {
     super(message);
     this.name = 'DomainError';
   }
+}
+
+/** A DomainError from any copy of this module (see DOMAIN_ERROR). */
+export function isDomainError(error: unknown): error is DomainError {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[DOMAIN_ERROR] === true;
 }
 
 export const notFound = (what: string, id: string) => new DomainError('not_found', `${what} ${id} was not found.`);

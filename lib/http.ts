@@ -1,15 +1,20 @@
 import type { z } from 'zod';
 import { getConfig } from './config';
-import { DomainError, type ErrorCode, notFound } from './errors';
+import { type DomainError, type ErrorCode, isDomainError, notFound } from './errors';
 import { logError } from './log';
 import { isUuid } from './shared/uuid';
 import { findJsonProblem, MAX_NAMED_KEYS, printableKey, strictObject } from './validation';
+
+const HTTP_ERROR = Symbol.for('memlens.HttpError');
 
 /**
  * What the edge itself refuses before any `lib/` code runs (a body that is not JSON, too large or
  * invalid; a method the route does not serve), as a 4xx JSON body: `{ error: { code, message } }`.
  */
 export class HttpError extends Error {
+  // As DomainError's mark: recognised by isHttpError in any copy of this module a bundle holds.
+  readonly [HTTP_ERROR] = true;
+
   constructor(
     readonly status: number,
     readonly code: string,
@@ -19,6 +24,10 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+function isHttpError(error: unknown): error is HttpError {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[HTTP_ERROR] === true;
 }
 
 /** The one place a domain error becomes an HTTP status. */
@@ -81,8 +90,8 @@ async function answer<Args extends unknown[]>(
   try {
     return await handler(...args);
   } catch (error) {
-    if (error instanceof DomainError) return errorResponse(httpErrorOf(error));
-    if (error instanceof HttpError) return errorResponse(error);
+    if (isDomainError(error)) return errorResponse(httpErrorOf(error));
+    if (isHttpError(error)) return errorResponse(error);
     logError('unhandled error in route', error, request);
     return errorResponse(new HttpError(500, 'internal_error', 'Something went wrong on the server.'));
   }
@@ -164,7 +173,7 @@ async function readBodyText(request: Request, maxBytes: number): Promise<string>
     }
     parts.push(decoder.decode());
   } catch (error) {
-    if (error instanceof HttpError) throw error;
+    if (isHttpError(error)) throw error;
     if (error instanceof TypeError && 'code' in error && error.code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
       throw new HttpError(400, 'invalid_json', 'The request body is not valid UTF-8.');
     }

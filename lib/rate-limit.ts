@@ -6,9 +6,11 @@ import { DomainError } from './errors';
 
 /**
  * What is limited, each with its own count: chats, imports, replays, new conversations and facts
- * added by hand per user, failed sign-ins per account.
+ * added by hand per user, failed sign-ins per account, and the account mails a signed-out caller can
+ * set off (verification links, the note to an address that already has an account) per address
+ * mailed and per client address.
  */
-export type LimitedAction = 'chat' | 'import' | 'replay' | 'conversation' | 'fact' | 'sign-in';
+export type LimitedAction = 'chat' | 'import' | 'replay' | 'conversation' | 'fact' | 'sign-in' | 'mail-to-address' | 'mail-from-client';
 
 export type RateLimit = { points: number; windowSeconds: number };
 
@@ -19,6 +21,8 @@ const what: Record<LimitedAction, string> = {
   conversation: 'new conversations',
   fact: 'facts added',
   'sign-in': 'failed sign-ins for this account',
+  'mail-to-address': 'mails to this address',
+  'mail-from-client': 'account mails from your address',
 };
 
 /**
@@ -35,11 +39,11 @@ export function createRateLimiter(action: LimitedAction, limit: RateLimit, db: D
   });
 }
 
-/** Counts one request of `userId`; over the limit, throws `rate_limited` saying when to retry. Call before any write. */
-export async function enforceRateLimit(action: LimitedAction, userId: string): Promise<void> {
+/** Counts one request of `key` (a user id, a hashed address); over the limit, throws `rate_limited` saying when to retry. Call before any write. */
+export async function enforceRateLimit(action: LimitedAction, key: string): Promise<void> {
   const limit = configuredLimit(action);
   if (limit.points === 0) return;
-  await consumeOrRefuse(limiterFor(action, limit), action, limit, userId);
+  await consumeOrRefuse(limiterFor(action, limit), action, limit, key);
 }
 
 export async function consumeOrRefuse(limiter: RateLimiterDrizzle, action: LimitedAction, limit: RateLimit, userId: string): Promise<void> {
@@ -93,6 +97,8 @@ function configuredLimit(action: LimitedAction): RateLimit {
     conversation: { points: config.CONVERSATION_RATE_LIMIT, windowSeconds: config.CONVERSATION_RATE_WINDOW_SECONDS },
     fact: { points: config.FACT_RATE_LIMIT, windowSeconds: config.FACT_RATE_WINDOW_SECONDS },
     'sign-in': { points: config.SIGN_IN_FAILURES_PER_ACCOUNT, windowSeconds: config.SIGN_IN_FAILURE_WINDOW_SECONDS },
+    'mail-to-address': { points: config.ACCOUNT_MAILS_PER_ADDRESS, windowSeconds: config.ACCOUNT_MAIL_WINDOW_SECONDS },
+    'mail-from-client': { points: config.ACCOUNT_MAILS_PER_CLIENT, windowSeconds: config.ACCOUNT_MAIL_WINDOW_SECONDS },
   };
   return limits[action];
 }

@@ -1,10 +1,10 @@
 import { getConversation } from '@/db/conversations';
 import type { Scope } from '@/db/history';
 import type { User } from '@/db/schema';
-import { adoptAccount, createGuest, userOfAccount } from '@/db/users';
+import { adoptAccount, createGuest, guestsFromAddress, userOfAccount } from '@/db/users';
 import { getAuth, isStaffEmail } from './auth';
-import { fromAuthError } from './auth-guards';
 import { clientAddress } from './client-address';
+import { getConfig } from './config';
 import { DomainError, notFound } from './errors';
 import { setCookiesFor, uuidParam } from './http';
 import { changeRole } from './roles';
@@ -74,36 +74,42 @@ async function sessionUser(headers: Headers, { write }: { write: boolean }): Pro
 }
 
 /**
- * The member behind a better-auth session. STAFF_EMAILS is read on every request: a listed email
- * is staff once the account has proven it owns the address (followed the verification link), and
- * staff who came from the list are users again once they are taken off it (staff granted by hand
- * stay staff until `npm run user:grant-staff -- --revoke`).
+ * The member behind a better-auth session. Staff come only from an invite (lib/staff-invite.ts), never
+ * from the session: a listed address is not staff by being listed, signed up or verified. STAFF_EMAILS
+ * is read on every request for one thing: staff whose invite came from the list are users again once
+ * they are taken off it (staff invited by hand stay staff until `npm run user:grant-staff -- --revoke`).
  */
 async function memberOf(session: AuthSession): Promise<User> {
-  // No row yet: an account made outside the app.
+  // No row yet: the account's first use in a browser without a guest.
   const member =
     (await userOfAccount(session.user.id)) ??
     (await adoptAccount({ authUserId: session.user.id, email: session.user.email, name: session.user.name }));
-  const listed = session.user.emailVerified && isStaffEmail(session.user.email);
-  if (listed && member.role !== 'staff') return (await changeRole(member, 'staff', 'STAFF_EMAILS'))!;
-  if (!listed && member.role === 'staff' && member.staffVia === 'STAFF_EMAILS') return (await changeRole(member, 'user', 'STAFF_EMAILS'))!;
+  if (member.role === 'staff' && member.staffVia === 'STAFF_EMAILS' && !isStaffEmail(session.user.email))
+    return (await changeRole(member, 'user', 'STAFF_EMAILS'))!;
   return member;
 }
 
 /**
  * A new guest: an anonymous better-auth session (its HTTP route is not served), whose user row
- * lib/auth.ts makes with the account; bounded per client address by lib/auth-guards.ts.
+ * lib/auth.ts makes with the account. New guests are bounded per client address and hour, when the
+ * address is known; there is no global bound, which would let anyone lock every new visitor out. The
+ * bound is checked here rather than in a better-auth hook: an error thrown through better-auth comes
+ * back wrapped in its own error class.
  */
 export async function startGuest(headers: Headers): Promise<{ user: User; setCookies: string[] }> {
-  try {
-    const { headers: answer, response } = await getAuth().api.signInAnonymous({ headers, returnHeaders: true });
-    return {
-      user: (await userOfAccount(response!.user.id)) ?? (await createGuest(response!.user.id, clientAddress(headers))),
-      setCookies: answer.getSetCookie(),
-    };
-  } catch (error) {
-    throw fromAuthError(error);
-  }
+  await boundGuests(clientAddress(headers));
+  const { headers: answer, response } = await getAuth().api.signInAnonymous({ headers, returnHeaders: true });
+  return {
+    user: (await userOfAccount(response!.user.id)) ?? (await createGuest(response!.user.id, clientAddress(headers))),
+    setCookies: answer.getSetCookie(),
+  };
+}
+
+async function boundGuests(address: string | null): Promise<void> {
+  if (!address || (await guestsFromAddress(address)) < getConfig().GUESTS_PER_ADDRESS_PER_HOUR) return;
+  throw new DomainError('too_many_guests', 'Too many new guest sessions from your address in the last hour; sign in, or try again later.', {
+    retryAfterSeconds: 3600,
+  });
 }
 
 const isWrite = (request: Request) => !['GET', 'HEAD', 'OPTIONS'].includes(request.method);

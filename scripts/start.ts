@@ -13,7 +13,9 @@ import { type EmbeddedDatabase, startEmbeddedDatabase } from '../db/embedded';
 import { recoverInterruptedReplies } from '../db/history';
 import { releaseOrphanedImports } from '../db/imports';
 import { releaseOrphanedJobs } from '../db/jobs';
+import { getConfig } from '../lib/config';
 import { logError } from '../lib/log';
+import { inviteStaff } from '../lib/staff-invite';
 import { authSecretFor } from './auth-secret';
 import { type NextProcesses, startNext } from './next-processes';
 import { appDataDir, migrateAppDatabase } from './with-database';
@@ -56,6 +58,8 @@ async function main() {
   // (On a shared Postgres, another instance may be running it: its lease decides.)
   const released = embedded ? await releaseOrphanedJobs() : 0;
   const resumed = embedded ? await releaseOrphanedImports() : 0;
+  if (!process.env.BETTER_AUTH_SECRET?.trim()) process.env.BETTER_AUTH_SECRET = authSecretFor(appDataDir());
+  if (mode !== 'db') await inviteListedStaff();
   await closeDb();
   if (recovered) console.log(`[memlens] marked ${recovered} interrupted replies incomplete`);
   if (released) console.log(`[memlens] ${released} post-turn jobs cut off by a crash are due again`);
@@ -65,13 +69,23 @@ async function main() {
     console.log('[memlens] serving the database only; Ctrl+C to stop');
     return;
   }
-  if (!process.env.BETTER_AUTH_SECRET?.trim()) process.env.BETTER_AUTH_SECRET = authSecretFor(appDataDir());
   app = startNext({
     mode,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     count: nextProcessCount,
     onExit: (code) => void shutdown(code),
   });
+}
+
+/**
+ * STAFF_EMAILS are invited, not made staff by signing up: each listed address that is not staff yet
+ * and has no invite waiting is mailed a set-password link (lib/staff-invite.ts).
+ */
+async function inviteListedStaff(): Promise<void> {
+  for (const email of getConfig().STAFF_EMAILS) {
+    if ((await inviteStaff(email, 'STAFF_EMAILS', { resend: false })) === 'invited')
+      console.log(`[memlens] invited ${email} to be staff (STAFF_EMAILS)`);
+  }
 }
 
 /** WEB_CONCURRENCY: how many Next server processes `npm start` runs (default 1), checked before anything starts. */

@@ -19,6 +19,8 @@ export type ServerOptions = {
   /** Where the server's output goes (it is also read for the embedded database's URL). */
   logFile: string;
   readyTimeoutMs?: number;
+  /** Settings over the ones below (a test of a limit sets that limit). */
+  env?: Record<string, string>;
 };
 
 export type RunningServer = {
@@ -77,6 +79,7 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
         GUESTS_PER_ADDRESS_PER_HOUR: '1000000',
         MAX_CONNECTIONS_PER_ADDRESS: '0',
         NEXT_TELEMETRY_DISABLED: '1',
+        ...options.env,
       },
     },
   );

@@ -7,7 +7,7 @@ import { GET as exportMine, POST as postExport } from '@/app/api/me/export/route
 import { DELETE as deleteMe } from '@/app/api/me/route';
 import { getSql } from '@/db/client';
 import { type Client, newClient, params, readChunks } from '../support/app';
-import { browser, email } from '../support/auth';
+import { browser, email, signUp } from '../support/auth';
 import { fillerTurns, importTurns, postTurnSettled } from '../support/memory';
 
 // "Export my data" and "delete my account" through the real routes: the export holds everything the
@@ -118,7 +118,7 @@ describe('delete my account', () => {
   it('removes the user, everything they own and their sign-in; the audit log keeps how much went, not what', async () => {
     const b = browser();
     const address = email();
-    await b.auth('sign-up/email', { email: address, password: 'a long secret phrase', name: 'Cai' });
+    await signUp(b, { email: address, password: 'a long secret phrase', name: 'Cai' });
     const created = await createConversation(b.request('/api/conversations', { method: 'POST' }));
     const conversationId = (await created.json()).conversation.id as string;
     await readChunks(await chat(b.request('/api/chat', { body: { conversationId, message: { text: 'I keep bees on a roof in Lyon.' } } })));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getSql } from '@/db/client';
 import { setEnv } from '../support/app';
-import { browser, email, mailedLinks } from '../support/auth';
+import { browser, email, mailedLinks, signUp } from '../support/auth';
 
 const accountsWith = async (address: string) => (await getSql()`select count(*)::int as n from auth_users where email = ${address}`)[0].n;
 
@@ -50,9 +50,7 @@ describe('sign-up checks the profile it stores', () => {
   it('an https image is kept; changing it later to javascript: is refused', async () => {
     const address = email();
     const b = browser();
-    const { result } = await mailedLinks(() =>
-      b.auth('sign-up/email', { email: address, password: 'a fine password 1', name: 'Img', image: 'https://images.example/a.png' }),
-    );
+    const result = await signUp(b, { email: address, password: 'a fine password 1', name: 'Img', image: 'https://images.example/a.png' });
     expect(result.status).toBe(200);
     expect((await b.auth('update-user', { image: 'javascript:alert(document.cookie)' })).status).toBe(400);
     expect((await b.auth('update-user', { name: 'y'.repeat(101) })).status).toBe(400);
@@ -67,10 +65,8 @@ describe('failed sign-ins are limited per account', () => {
     try {
       const target = email();
       const bystander = email();
-      await mailedLinks(async () => {
-        await browser().auth('sign-up/email', { email: target, password: 'the right one 1', name: 'Target' });
-        await browser().auth('sign-up/email', { email: bystander, password: 'the right one 2', name: 'Bystander' });
-      });
+      await signUp(browser(), { email: target, password: 'the right one 1', name: 'Target' });
+      await signUp(browser(), { email: bystander, password: 'the right one 2', name: 'Bystander' });
       const from = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}` });
       for (let i = 1; i <= 3; i++) {
         expect((await browser().auth('sign-in/email', { email: target, password: `wrong guess ${i}` }, from(i))).status).toBe(401);
@@ -91,7 +87,7 @@ describe('failed sign-ins are limited per account', () => {
     setEnv({ SIGN_IN_FAILURES_PER_ACCOUNT: '2' });
     try {
       const address = email();
-      await mailedLinks(() => browser().auth('sign-up/email', { email: address, password: 'the right one 3', name: 'Clear' }));
+      await signUp(browser(), { email: address, password: 'the right one 3', name: 'Clear' });
       const attempt = (password: string) => browser().auth('sign-in/email', { email: address, password });
       expect((await attempt('wrong once')).status).toBe(401);
       expect((await attempt('the right one 3')).status).toBe(200);

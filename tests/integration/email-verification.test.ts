@@ -1,50 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as me } from '@/app/api/me/route';
-import { GET as staffUsers } from '@/app/api/staff/users/route';
 import { setEnv } from '../support/app';
-import { browser, email, mailedLinks } from '../support/auth';
+import { browser, email, mailedLinks, signUp } from '../support/auth';
 import { startSmtpMailbox } from '../support/smtp-mailbox';
 
-const role = async (b: ReturnType<typeof browser>) => (await (await me(b.request('/api/me'))).json()).user.role;
-
-describe('staff only after a proven identity', () => {
-  it('a listed email is a plain user until its verification link is followed, then staff', async () => {
+describe('verification', () => {
+  it('sign-up starts no session; the mailed link proves the address and signs in the browser that opens it', async () => {
     const address = email();
-    setEnv({ STAFF_EMAILS: address });
-    try {
-      const b = browser();
-      const { result: signup, links } = await mailedLinks(() =>
-        b.auth('sign-up/email', { email: address, password: 'listed but unproven 1', name: 'Eve' }),
-      );
-      expect(signup.status).toBe(200);
-      expect((await signup.json()).user.emailVerified).toBe(false);
-      expect(await role(b)).toBe('user');
-      expect((await staffUsers(b.request('/api/staff/users'))).status).toBe(403);
+    const b = browser();
+    const { result: signup, links } = await mailedLinks(() =>
+      b.auth('sign-up/email', { email: address, password: 'proven by mail 1', name: 'Eve' }),
+    );
+    expect(signup.status).toBe(200);
+    expect(await signup.json()).toMatchObject({ token: null, user: { email: address, emailVerified: false } });
+    expect(await (await b.auth('get-session')).json()).toBeNull();
+    // Until the address is proven the password opens nothing.
+    const early = await browser().auth('sign-in/email', { email: address, password: 'proven by mail 1' });
+    expect(early.status).toBe(403);
+    expect((await early.json()).code).toBe('EMAIL_NOT_VERIFIED');
 
-      // The server log holds the link (no SMTP_URL here); following it proves the address.
-      expect(links.map((mail) => mail.to)).toEqual([address]);
-      expect((await b.follow(links[0].link)).status).toBe(302);
-      expect(await role(b)).toBe('staff');
-      expect((await staffUsers(b.request('/api/staff/users'))).status).toBe(200);
-    } finally {
-      setEnv({ STAFF_EMAILS: undefined });
-    }
+    // The server log holds the link (no SMTP_URL here).
+    expect(links.map((mail) => mail.to)).toEqual([address]);
+    expect((await b.follow(links[0].link)).status).toBe(302);
+    expect((await (await me(b.request('/api/me'))).json()).user).toMatchObject({ kind: 'member', role: 'user', email: address });
+    expect((await browser().auth('sign-in/email', { email: address, password: 'proven by mail 1' })).status).toBe(200);
   });
 
   it('a forged or altered verification link proves nothing', async () => {
     const address = email();
-    setEnv({ STAFF_EMAILS: address });
-    try {
-      const b = browser();
-      const { links } = await mailedLinks(() =>
-        b.auth('sign-up/email', { email: address, password: 'listed but unproven 2', name: 'Mal' }),
-      );
-      const altered = links[0].link.replace(/token=([^&]+)/u, (_, token: string) => `token=${token.slice(0, -3)}abc`);
-      expect((await b.follow(altered)).headers.get('location')).toMatch(/error=INVALID_TOKEN/u);
-      expect(await role(b)).toBe('user');
-    } finally {
-      setEnv({ STAFF_EMAILS: undefined });
-    }
+    const b = browser();
+    const { links } = await mailedLinks(() => b.auth('sign-up/email', { email: address, password: 'unproven 2', name: 'Mal' }));
+    const altered = links[0].link.replace(/token=([^&]+)/u, (_, token: string) => `token=${token.slice(0, -3)}abc`);
+    expect((await b.follow(altered)).headers.get('location')).toMatch(/error=INVALID_TOKEN/u);
+    expect(await (await b.auth('get-session')).json()).toBeNull();
+    expect((await browser().auth('sign-in/email', { email: address, password: 'unproven 2' })).status).toBe(403);
   });
 });
 
@@ -106,7 +95,7 @@ describe('change password', () => {
   it('needs the current password, and ends the other sessions', async () => {
     const address = email();
     const phone = browser();
-    await mailedLinks(() => phone.auth('sign-up/email', { email: address, password: 'old password 1', name: 'Kim' }));
+    await signUp(phone, { email: address, password: 'old password 1', name: 'Kim' });
     const laptop = browser();
     expect((await laptop.auth('sign-in/email', { email: address, password: 'old password 1' })).status).toBe(200);
 

@@ -12,7 +12,7 @@ import { cjkTerms } from '@/lib/text/search-terms';
 import { proxy } from '@/proxy';
 import { answered } from '../support/answered';
 import { setEnv } from '../support/app';
-import { browser, email, mailedLinks } from '../support/auth';
+import { browser, email, mailedLinks, signUp } from '../support/auth';
 
 const run = crypto.randomUUID().slice(0, 8);
 // Each test's visitors come from their own spoofed addresses, so rows made by other files running at once don't count.
@@ -98,7 +98,7 @@ describe('a guest who signs in to an existing account', () => {
   it('is merged into it: conversations and facts move, the newer of two single-valued facts stays current, all audited', async () => {
     const address = email();
     const account = browser();
-    await mailedLinks(() => account.auth('sign-up/email', { email: address, password: 'merge password 1', name: 'Ada' }));
+    await signUp(account, { email: address, password: 'merge password 1', name: 'Ada' });
     const member = await requireUser(account.request('/'));
     account.keep(await createConversation(account.request('/api/conversations', { body: { title: 'Member talk' } })));
     const memberName = await fact(member.id, 'name', 'My name is Ada.', '2024-01-01T00:00:00Z');
@@ -150,14 +150,18 @@ describe('session cookies over https', () => {
   it('are __Host- prefixed, Secure, Path=/ and without Domain when APP_URL is https', async () => {
     setEnv({ APP_URL: 'https://memlens.example' });
     try {
-      const response = await authPost(
-        new Request('https://memlens.example/api/auth/sign-up/email', {
-          method: 'POST',
-          headers: { origin: 'https://memlens.example', 'content-type': 'application/json' },
-          body: JSON.stringify({ email: email(), password: 'https password 1', name: 'Tls' }),
-        }),
+      const { links } = await mailedLinks(() =>
+        authPost(
+          new Request('https://memlens.example/api/auth/sign-up/email', {
+            method: 'POST',
+            headers: { origin: 'https://memlens.example', 'content-type': 'application/json' },
+            body: JSON.stringify({ email: email(), password: 'https password 1', name: 'Tls' }),
+          }),
+        ),
       );
-      expect(response.status).toBe(200);
+      // The session starts where the mailed link is opened.
+      const response = await authGet(new Request(links[0].link));
+      expect(response.status).toBe(302);
       const session = response.headers.getSetCookie().find((line) => line.includes('session_token='))!;
       expect(session).toMatch(/^__Host-better-auth\.session_token=/u);
       expect(session).toMatch(/; Secure/iu);

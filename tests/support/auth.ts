@@ -2,7 +2,7 @@ import { vi } from 'vitest';
 import { GET as authGet, POST as authPost } from '@/app/api/auth/[...all]/route';
 import { LOGGED_MAIL_PREFIX } from '@/lib/mail';
 import { startGuest } from '@/lib/session';
-import { setEnv } from './app';
+import { inviteStaff } from '@/lib/staff-invite';
 
 const ORIGIN = 'http://127.0.0.1:3000';
 
@@ -67,20 +67,46 @@ export async function mailedLinks<T>(action: () => Promise<T>): Promise<{ result
 export const email = () => `user-${crypto.randomUUID().slice(0, 8)}@example.test`;
 
 /**
- * A signed-up member's browser; with `staff`, the email is listed in STAFF_EMAILS first and
- * verified by following the link sign-up mailed (only a verified address is staff).
+ * A signed-up member's browser, signed in by following the link sign-up mailed (an account has no
+ * session before its address is proven); with `staff`, also invited and through the invite.
  */
 export async function member(options: { staff?: boolean } = {}) {
   const address = email();
-  if (options.staff) setEnv({ STAFF_EMAILS: [process.env.STAFF_EMAILS, address].filter(Boolean).join(',') });
+  const password = 'a fine password 1';
   const b = browser();
-  const { result: response, links } = await mailedLinks(() =>
-    b.auth('sign-up/email', { email: address, password: 'a fine password 1', name: address.split('@')[0] }),
-  );
-  if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  if (options.staff) {
-    const verified = await b.follow(links.find((mail) => mail.to === address)!.link);
-    if (verified.status !== 302) throw new Error(`verification failed: ${verified.status} ${await verified.text()}`);
-  }
+  await signUp(b, { email: address, password, name: address.split('@')[0] });
+  if (options.staff) await acceptStaffInvite(b, address, password);
   return { ...b, email: address };
+}
+
+/** Signs up in `b` and follows the mailed verification link there, which signs `b` in; the sign-up's response. */
+export async function signUp(b: ReturnType<typeof browser>, body: { email: string; password: string; name: string; image?: string }) {
+  const { result: response, links } = await mailedLinks(() => b.auth('sign-up/email', body));
+  const link = links.find((mail) => mail.to === body.email)?.link;
+  if (response.status !== 200 || !link) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  const verified = await b.follow(link);
+  if (verified.status !== 302) throw new Error(`verification failed: ${verified.status} ${await verified.text()}`);
+  return response;
+}
+
+/**
+ * Invites `address` to be staff (as `npm run user:grant-staff` does) and uses the mailed link in
+ * `b`: sets `password` through it (every earlier session ends), then signs in with it.
+ */
+async function acceptStaffInvite(b: ReturnType<typeof browser>, address: string, password: string) {
+  const { links } = await mailedLinks(() => inviteStaff(address, 'grant'));
+  const token = await resetTokenOf(b, links.findLast((mail) => mail.to === address)!.link);
+  const reset = await b.auth('reset-password', { token, newPassword: password });
+  if (reset.status !== 200) throw new Error(`setting the password failed: ${reset.status} ${await reset.text()}`);
+  const signedIn = await b.auth('sign-in/email', { email: address, password });
+  if (signedIn.status !== 200) throw new Error(`sign-in failed: ${signedIn.status} ${await signedIn.text()}`);
+}
+
+/** Opens a mailed reset (or invite) link in `b`: the token the reset page is sent on with. */
+export async function resetTokenOf(b: ReturnType<typeof browser>, link: string): Promise<string> {
+  const opened = await b.follow(link);
+  const token = new URL(opened.headers.get('location') ?? '/', ORIGIN).searchParams.get('token');
+  if (opened.status !== 302 || !token)
+    throw new Error(`the link did not lead to the reset page: ${opened.status} ${opened.headers.get('location')}`);
+  return token;
 }

@@ -13,6 +13,12 @@ describe('where sign-in leads (?next=)', () => {
     ['/%2F/evil.host/', '/%2F/evil.host/'],
     ['/%09/evil.host/', '/%09/evil.host/'],
     ['/ /evil.host', '/%20/evil.host'],
+    ['/%2f/evil.host/', '/%2f/evil.host/'],
+    ['/%5c/evil.host/', '/%5c/evil.host/'],
+    ['/..%2f/evil.host', '/..%2f/evil.host'],
+    ['/./staff', '/staff'],
+    ['/%2e%2e/staff', '/staff'],
+    ['/staff?next=//evil.host#//evil.host', '/staff?next=//evil.host#//evil.host'],
   ])('keeps the same-origin path %j as %j', (value, expected) => {
     expect(sameOriginPath(value, ORIGIN)).toBe(expected);
   });
@@ -38,6 +44,23 @@ describe('where sign-in leads (?next=)', () => {
     ['a relative path', 'staff'],
     ['a scheme-relative with userinfo', '//127.0.0.1:3000@evil.host/'],
     ['another port of the same host', '//127.0.0.1:4000/'],
+    // Dot segments that resolve to a path starting `//`, which the browser reads as another host.
+    ['a dot-dot segment before two slashes', '/..//evil.test/owned'],
+    ['an encoded dot-dot segment (%2e%2e)', '/%2e%2e//evil.test/owned'],
+    ['a half-encoded dot-dot segment (.%2e)', '/.%2e//evil.test/owned'],
+    ['a half-encoded dot-dot segment (%2e.)', '/%2e.//evil.test/owned'],
+    ['an upper-case encoded dot-dot segment (%2E%2E)', '/%2E%2E//evil.test/owned'],
+    ['a mixed-case encoded dot-dot segment (.%2E)', '/.%2E//evil.test/owned'],
+    ['a dot segment before two slashes', '/.//evil.test/owned'],
+    ['an encoded dot segment before two slashes', '/%2e//evil.test/owned'],
+    ['dot segments after a path', '/staff/../..//evil.test/owned'],
+    ['a dot and a dot-dot segment', '/./%2e%2e//evil.test/owned'],
+    ['three slashes', '///evil.test/owned'],
+    ['a dot-dot segment and a backslash', '/..\\evil.test/owned'],
+    ['a dot-dot segment and a tab between the slashes', '/../\t/evil.test/owned'],
+    ['a dot-dot segment and a newline between the slashes', '/..//\nevil.test/owned'],
+    ['a javascript: URL with an encoded newline', 'javascript://%0aalert(1)'],
+    ['an upper-case JAVASCRIPT: URL', 'JAVASCRIPT:alert(1)'],
   ])('refuses %s', (_, value) => {
     expect(sameOriginPath(value, ORIGIN)).toBeNull();
   });

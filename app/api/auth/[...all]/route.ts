@@ -1,9 +1,10 @@
 import { toNextJsHandler } from 'better-auth/next-js';
 import { getAuth } from '@/lib/auth';
+import { asOurRateLimit } from '@/lib/auth-guards';
 import { otherMethods, readJsonBody, route } from '@/lib/http';
 
-/** better-auth's own routes: sign up, sign in, sign out, session (/api/auth/*). */
-const auth = toNextJsHandler((request: Request) => getAuth().handler(request));
+/** better-auth's own routes: sign up, sign in, sign out, session (/api/auth/*); its 429s as every limit's. */
+const auth = toNextJsHandler(async (request: Request) => asOurRateLimit(await getAuth().handler(request)));
 
 export const GET = auth.GET;
 
