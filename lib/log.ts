@@ -92,7 +92,8 @@ const QUOTED_VALUES: Array<[RegExp, string]> = [
   [/^(If it's a valid URL, please add) .*? (to trustedOrigins)/s, '$1 … $2'],
 ];
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/\S*/gi;
-const EMAIL_IN_TEXT = /[^\s@]+@[^\s@]+\.[^\s@]+/g;
+// Tried only where a run of non-blanks starts, so a long run without an @ is read once.
+const EMAIL_IN_TEXT = /(?<![^\s@])[^\s@]+@[^\s@]+\.[^\s@]+/g;
 
 function libraryMessage(message: string): string {
   let kept = message;
