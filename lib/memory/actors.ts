@@ -15,7 +15,8 @@ type FactEventRow = Awaited<ReturnType<typeof getFactHistory>>[number];
 
 /**
  * A fact's events for its owner: staff changes labelled as staff's, each with the reason staff gave,
- * read from the audit entry of that change (same actor, same fact, same new text).
+ * read from the audit entry of that change (same actor, same fact, same new text). Once the member
+ * erased what they said, the payload is gone and no reason is matched.
  */
 export async function factEventsForOwner(ownerId: string, factId: string, events: FactEventRow[]) {
   const byOthers = events.some((event) => labelForOwner(event.actor, ownerId).startsWith('staff:'));
@@ -25,7 +26,8 @@ export async function factEventsForOwner(ownerId: string, factId: string, events
       (entry) =>
         entry.objectId === factId &&
         labelForOwner(entry.actor, ownerId) === labelForOwner(event.actor, ownerId) &&
-        (entry.after as { content?: string } | null)?.content === event.newContent,
+        // The new text is the member's: kept in the entry's payload (lib/audit.ts), not the entry.
+        (entry.textAfter as { content?: string } | null)?.content === event.newContent,
     )?.reason ?? null;
   return events.map((event) => {
     const actor = labelForOwner(event.actor, ownerId);
