@@ -46,7 +46,9 @@ describe('the rules in their threads', () => {
   });
 
   it('give up on a text past the budget: the caller gets what no text gives, the count rises, the log holds no text', async () => {
-    withSettings({ RULE_BUDGET_MS: '1' });
+    // Two threads: one reads on while the other, stopped, is replaced.
+    await closeRules();
+    withSettings({ RULE_THREADS: '2', RULE_BUDGET_MS: '1' });
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     // Long enough that reading it takes far more than a millisecond on any machine.
     const secret = 'Tangerine';
@@ -60,7 +62,7 @@ describe('the rules in their threads', () => {
 
     // The stopped thread is replaced: the next text is read. The text that ran out is not read again
     // that day, however long the budget now is, and is not logged again.
-    withSettings({ RULE_BUDGET_MS: '60000' });
+    withSettings({ RULE_THREADS: '2', RULE_BUDGET_MS: '60000' });
     const logLines = errors.mock.calls.length;
     expect(await rules.extractFactCandidates(long, now)).toEqual([]);
     expect(ruleGiveUps()).toBe(before + 2);
