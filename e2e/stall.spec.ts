@@ -18,11 +18,9 @@ const ATTACKS = [
   `Please forget that ${'"'.repeat(6000)}`,
 ];
 
-// OPEN (issue 31): with the rules off the event loop the first three messages pass (slowest other
-// request 0.75 s), but a chat turn on the 6,900-character repeated English filler and then the
-// 6,000 ideographic spaces still blocks the event loop (another visitor waited 175 s on the built
-// server): some text work outside the rules (to find with a CPU profile of that turn) is not yet
-// bounded. Fixme until it is, so the suite records it without hiding it.
+// OPEN (issue 31): on the built server the slowest other request is now 6.8 s (it was 175 s before
+// chrono read the question collapsed, lib/memory/time-question.ts); something still holds the event
+// loop for seconds while these texts are processed. Fixme until a CPU profile of this run finds it.
 test.fixme('crafted messages and an import never keep another visitor waiting', async ({ page, browser, memory }) => {
   test.setTimeout(180_000);
   const attacker = page.request;
