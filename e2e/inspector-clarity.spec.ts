@@ -1,5 +1,6 @@
 import { expect, test, UUID } from './fixtures';
 import { type ChatPage, textIn } from './pages/chat-page';
+import { HeldReply } from './pages/held-reply';
 import type { MemoryApi } from './pages/memory-api';
 
 // The inspector made clearer for staff, and the quality bar around it: Esc stops a streaming
@@ -20,8 +21,12 @@ const ALLOTMENT =
   'On my allotment this year I am growing six kinds of tomato, a row of climbing beans up hazel poles, two beds of leeks, sweet peas along the fence and a patch of borage for the bees, and the last thing I plant is garlic each October.';
 
 test('Esc stops a streaming reply', async ({ page, chat }) => {
+  // The page sees the reply's first words and no more until Esc, however fast the machine.
+  const held = new HeldReply(page);
+  await held.install();
   await chat.newConversation();
   await chat.exchange(ALLOTMENT);
+  await held.hold('after-first-words');
   await chat.send('What am I growing on my allotment?');
   const reply = chat.assistantMessages.nth(1);
   await expect(reply).toHaveAttribute('data-status', 'streaming');
@@ -206,6 +211,15 @@ test('figures explain themselves: tokens per message add up, usage beside our co
 });
 
 test('a source in another conversation is a link that opens it there', async ({ page, chat, inspector, memory }) => {
+  // The flash lasts a moment: which messages were flashed is noted as it happens, however slow the test.
+  await page.addInitScript(() => {
+    const flashed: string[] = [];
+    (window as unknown as { flashed: string[] }).flashed = flashed;
+    new MutationObserver((changes) => {
+      for (const change of changes)
+        if (change.target instanceof HTMLElement && change.target.dataset.flash === 'true') flashed.push(change.target.dataset.messageId ?? '');
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-flash'] });
+  });
   const first = await chat.newConversation();
   await chat.exchange('My name is Ada and I live in Lisbon.');
   const fact = await memory.waitForFact('Lisbon');
@@ -225,7 +239,7 @@ test('a source in another conversation is a link that opens it there', async ({ 
   await page.waitForURL((url) => url.pathname === `/c/${first}`);
   const source = page.locator(`[data-testid="message"][data-message-id="${sourceId}"]`);
   await expect(source).toBeInViewport();
-  await expect(source).toHaveAttribute('data-flash', 'true');
+  await expect.poll(() => page.evaluate(() => (window as unknown as { flashed: string[] }).flashed)).toContain(sourceId);
 });
 
 test("[n] opens the cited item on a phone too, in the inspector's drawer; pictures light, dark and phone", async ({

@@ -18,10 +18,7 @@ const ATTACKS = [
   `Please forget that ${'"'.repeat(6000)}`,
 ];
 
-// OPEN (issue 31): on the built server the slowest other request is now 6.8 s (it was 175 s before
-// chrono read the question collapsed, lib/memory/time-question.ts); something still holds the event
-// loop for seconds while these texts are processed. Fixme until a CPU profile of this run finds it.
-test.fixme('crafted messages and an import never keep another visitor waiting', async ({ page, browser, memory }) => {
+test('crafted messages and an import never keep another visitor waiting', async ({ page, browser, memory }) => {
   test.setTimeout(180_000);
   const attacker = page.request;
   const victim = await browser.newContext();
@@ -49,10 +46,20 @@ test.fixme('crafted messages and an import never keep another visitor waiting', 
         { role: 'assistant', content: 'Noted.' },
       ]),
     });
+    // An attacker need not read the replies (one may quote a long earlier message, word by word):
+    // each is dropped once it starts. The turn's post-turn work is queued by then.
+    const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     for (const text of ATTACKS) {
-      const reply = await attacker.post('/api/chat', { data: { conversationId: id, message: { text } } });
-      expect(reply.status(), text.slice(0, 20)).toBe(200);
-      await reply.body();
+      const stop = new AbortController();
+      const reply = await fetch(new URL('/api/chat', test.info().project.use.baseURL), {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', origin: new URL(test.info().project.use.baseURL!).origin },
+        body: JSON.stringify({ conversationId: id, message: { text } }),
+        signal: stop.signal,
+      });
+      expect(reply.status, text.slice(0, 20)).toBe(200);
+      await reply.body!.getReader().read();
+      stop.abort();
     }
     await imported;
     // The post-turn work of every message: facts, summaries, remembered exchanges.

@@ -20,13 +20,22 @@ const EN_CLAUSE = /(?<!\s)\s+(?=\b(?:who|whom|whose|which|that|where|when|after|
 const ZH_CLAUSE = /(?<=\p{Script=Han}{2})的(?=\p{Script=Han}{2})|[，、；]/u;
 const RELATIVE = /\S\s+(?:who|whom|whose|which|that|where)\b|(?<=\p{Script=Han}{2})的(?=\p{Script=Han}{2})/iu;
 
+/**
+ * The most clauses a question is searched by, besides the whole: each is a search of its own in the
+ * turn's one statement. A question has a few; a long message of repeated phrases would otherwise make
+ * hundreds, which the embedded database runs on its one backend while everyone else waits.
+ */
+export const MAX_CLAUSES = 6;
+
 export function decomposeQuery(query: string): QueryParts {
   const clauses = query
     .split(EN_CLAUSE)
     .flatMap((part) => part.split(ZH_CLAUSE))
     .map((part) => part.trim())
     .filter((part) => part.length >= 2);
-  return { clauses: clauses.length > 1 ? clauses : [], joins: RELATIVE.test(query) };
+  const byKey = new Map(clauses.map((clause) => [clause.toLowerCase(), clause] as const));
+  const distinct = [...byKey.values()].slice(0, MAX_CLAUSES);
+  return { clauses: clauses.length > 1 ? distinct : [], joins: RELATIVE.test(query) };
 }
 
 /**
@@ -35,10 +44,13 @@ export function decomposeQuery(query: string): QueryParts {
  * a sentence passes too ("Desmond, my old flatmate…"): a few ordinary words come along, which only
  * add a weak search.
  */
+// A name is a few capitalised words; a longer run is cut into names of at most four.
+const NAME_RUN = /\b\p{Lu}[\p{Ll}\p{M}]+(?:\s\p{Lu}[\p{Ll}\p{M}]+){0,3}/gu;
+
 export function namesNotIn(text: string, query: string): string[] {
   const asked = query.toLowerCase();
   const names = new Set<string>();
-  for (const [run] of text.matchAll(/\b\p{Lu}[\p{Ll}\p{M}]+(?:\s\p{Lu}[\p{Ll}\p{M}]+)*/gu)) {
+  for (const [run] of text.matchAll(NAME_RUN)) {
     // A sentence may open with a capitalised stop word before the name ("Does Ottilie…").
     const parts = run.split(/\s/u);
     while (parts.length > 0 && contentFeatures(parts[0]).length === 0) parts.shift();

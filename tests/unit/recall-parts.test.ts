@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decomposeQuery, namesNotIn, withoutHedges } from '@/lib/memory/decompose-query';
+import { decomposeQuery, MAX_CLAUSES, namesNotIn, withoutHedges } from '@/lib/memory/decompose-query';
 import { fuseRankings } from '@/lib/memory/fuse-rankings';
 import { readTimeQuestion } from '@/lib/memory/time-question';
 
@@ -36,6 +36,21 @@ describe('decomposeQuery', () => {
     const zh = decomposeQuery('在深圳开店的那个同学叫什么名字？');
     expect(zh.joins).toBe(true);
     expect(zh.clauses.length).toBe(2);
+  });
+
+  it('searches a long message of repeated phrases by a few distinct clauses, not one per phrase', () => {
+    const parts = decomposeQuery(`${'lovely, cheers, all sorted, '.repeat(400)}and one more thing`);
+    expect(parts.clauses).toEqual(['lovely', 'cheers', 'all sorted', 'and one more thing']);
+    const many = decomposeQuery(Array.from({ length: 40 }, (_, i) => `clause number ${i}`).join(', '));
+    expect(many.clauses.length).toBe(MAX_CLAUSES);
+    expect(many.clauses[0]).toBe('clause number 0');
+  });
+
+  it('cuts a long run of capitalised words into names of a few words', () => {
+    const run = Array.from({ length: 500 }, (_, i) => `Word${String.fromCharCode(97 + (i % 26))}`).join(' ');
+    const names = namesNotIn(run.replace(/\d/gu, ''), 'who is it?');
+    expect(names.length).toBeGreaterThan(1);
+    expect(Math.max(...names.map((name) => name.split(' ').length))).toBeLessThanOrEqual(4);
   });
 
   it('leaves a plain question whole, and a question word at the start is no relative clause', () => {
