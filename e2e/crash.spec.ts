@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import getPort from 'get-port';
+import { OwnServer } from './setup/own-server';
 
 // A crash, for real: the production server (the build this run made) on its own embedded data
 // directory is killed with SIGKILL, process group and all, in the middle of a reply and in the
@@ -16,27 +16,14 @@ const PORT = await getPort({ host: '127.0.0.1' });
 const base = `http://127.0.0.1:${PORT}`;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-crash-'));
 
-function startServer(): ChildProcess {
-  const server = spawn(
-    process.execPath,
-    [path.resolve('node_modules/.bin/tsx'), '--conditions=react-server', 'scripts/start.ts', 'start'],
-    {
-      detached: true, // its own process group: SIGKILL reaches Next and the database alike
-      stdio: process.env.E2E_SERVER_LOG ? 'inherit' : 'ignore',
-      env: {
-        ...process.env,
-        PORT: String(PORT),
-        APP_HOST: '127.0.0.1',
-        PGLITE_DIR: path.join(root, 'pglite'),
-        DATABASE_URL: '',
-        OPENAI_API_KEY: '',
-        OFFLINE_STREAM_DELAY_MS: '150',
-        WORKER_POLL_MS: '200',
-        NEXT_TELEMETRY_DISABLED: '1',
-      },
-    },
-  );
-  return server;
+function startServer(): OwnServer {
+  return new OwnServer({
+    PORT: String(PORT),
+    PGLITE_DIR: path.join(root, 'pglite'),
+    DATABASE_URL: '',
+    OFFLINE_STREAM_DELAY_MS: '150',
+    WORKER_POLL_MS: '200',
+  });
 }
 
 async function ready(): Promise<number> {
@@ -50,10 +37,6 @@ async function ready(): Promise<number> {
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-function kill(server: ChildProcess) {
-  process.kill(-server.pid!, 'SIGKILL');
 }
 
 let cookie = '';
@@ -125,7 +108,7 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
     }
     const atCrash = ((await (await api(`/api/import/${importId}`)).json()) as { import: { status: string; progress: number } }).import;
     expect(atCrash.status, 'the import is cut off midway').not.toBe('done');
-    kill(server);
+    await server.stop('SIGKILL');
 
     server = startServer();
     const up = await ready();
@@ -165,10 +148,6 @@ test('SIGKILL mid-reply and mid-import: nothing committed is lost, and the work 
       `[crash] import cut at ${Math.round(atCrash.progress * 100)}% (${atCrash.status}); restart ready; pending work and the import done within ${Date.now() - up} ms`,
     );
   } finally {
-    try {
-      kill(server);
-    } catch {
-      // already gone
-    }
+    await server.stop('SIGKILL');
   }
 });

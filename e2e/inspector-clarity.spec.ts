@@ -217,7 +217,8 @@ test('a source in another conversation is a link that opens it there', async ({ 
     (window as unknown as { flashed: string[] }).flashed = flashed;
     new MutationObserver((changes) => {
       for (const change of changes)
-        if (change.target instanceof HTMLElement && change.target.dataset.flash === 'true') flashed.push(change.target.dataset.messageId ?? '');
+        if (change.target instanceof HTMLElement && change.target.dataset.flash === 'true')
+          flashed.push(change.target.dataset.messageId ?? '');
     }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-flash'] });
   });
   const first = await chat.newConversation();

@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import getPort from 'get-port';
 import postgres from 'postgres';
 import { runMigrations } from '../db/migrate';
+import { OwnServer } from './setup/own-server';
 
 // The production server (the build this run made, started as `npm start` starts it) on a real
 // Postgres set up as README's "Two roles" says: migrated by the tables' owner, run as a role that
@@ -27,8 +26,7 @@ const databaseName = `memlens_logs_${suffix}`;
 const ownerRole = `memlens_logs_owner_${suffix}`;
 const appRole = `memlens_logs_app_${suffix}`;
 let admin: postgres.Sql;
-let server: ChildProcess | undefined;
-let output = '';
+let server: OwnServer | undefined;
 
 /** The test database's address, as `role` (the superuser of TEST_DATABASE_URL when none is given). */
 function urlOf(role?: string): string {
@@ -56,30 +54,17 @@ test.beforeAll(async () => {
     create trigger refuse_marked_facts before insert on facts for each row execute function refuse_marked_facts();`);
   await database.end();
 
-  server = spawn(process.execPath, [path.resolve('node_modules/.bin/tsx'), '--conditions=react-server', 'scripts/start.ts', 'start'], {
-    detached: true, // its own process group, stopped whole
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      APP_HOST: '127.0.0.1',
-      MIGRATION_DATABASE_URL: urlOf(ownerRole),
-      DATABASE_URL: urlOf(appRole),
-      OPENAI_API_KEY: '',
-      MEMLENS_DEBUG: '',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
+  server = new OwnServer({
+    PORT: String(PORT),
+    MIGRATION_DATABASE_URL: urlOf(ownerRole),
+    DATABASE_URL: urlOf(appRole),
+    MEMLENS_DEBUG: '',
   });
-  server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await within(90_000, async () => ((await fetch(`${base}/login`).catch(() => undefined))?.status === 200 ? true : undefined));
 });
 
 test.afterAll(async () => {
-  if (server?.pid) {
-    process.kill(-server.pid, 'SIGTERM');
-    await new Promise((resolve) => server!.once('exit', resolve));
-  }
+  await server?.stop();
   await admin?.unsafe(`drop database if exists "${databaseName}" with (force)`);
   await admin?.unsafe(`drop role if exists ${appRole}; drop role if exists ${ownerRole}`);
   await admin?.end();
@@ -111,7 +96,7 @@ async function within<T>(ms: number, probe: () => Promise<T | undefined>): Promi
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    expect(Date.now() - started, `not within ${ms} ms; the server printed:\n${output}`).toBeLessThan(ms);
+    expect(Date.now() - started, `not within ${ms} ms; the server printed:\n${server?.output}`).toBeLessThan(ms);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -130,14 +115,14 @@ test('the built server, run as a role that owns nothing, logs a failing query by
   expect(added.status).toBe(500);
   const userId = (await (await fetch(`${base}/api/me`, { headers })).json()).user?.id as string | undefined;
 
-  const logged = await within(10_000, async () => output.split('\n').find((line) => line.includes('unhandled error in route')));
+  const logged = await within(10_000, async () => server!.output.split('\n').find((line) => line.includes('unhandled error in route')));
   expect(logged).toContain('"path":"/api/facts"');
   expect(logged).toContain('DrizzleQueryError');
   expect(logged).toContain('refused by the test');
-  expect(output).not.toContain(MARKER);
-  expect(output).not.toContain('params:');
-  expect(output).not.toMatch(/insert into "facts"/iu);
-  if (userId) expect(output).not.toContain(userId);
+  expect(server!.output).not.toContain(MARKER);
+  expect(server!.output).not.toContain('params:');
+  expect(server!.output).not.toMatch(/insert into "facts"/iu);
+  if (userId) expect(server!.output).not.toContain(userId);
   // Everything else the server does went through as the app's role: migrating (as the owner), a
   // chat turn and its post-turn work in the server's worker, the embedder check.
   const conversationId = (await created.json()).conversation.id as string;
@@ -161,10 +146,10 @@ test('the built server, run as a role that owns nothing, logs a failing query by
   } finally {
     await superuser.end();
   }
-  expect(output).toContain('migrations applied');
-  expect(output).not.toContain('permission denied');
+  expect(server!.output).toContain('migrations applied');
+  expect(server!.output).not.toContain('permission denied');
   // The owner's credentials stay with the launcher: Next runs with the app's role alone.
-  const environments = nextEnvironments(server!.pid!);
+  const environments = nextEnvironments(server!.pid);
   expect(environments.length).toBeGreaterThan(0);
   for (const environment of environments) {
     expect(environment).toContain(`DATABASE_URL=${urlOf(appRole)}`);

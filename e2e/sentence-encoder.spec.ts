@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type APIRequestContext, expect, request, test } from '@playwright/test';
 import getPort from 'get-port';
+import { OwnServer } from './setup/own-server';
 
 // The production server (the build this run made) with OFFLINE_EMBEDDER=sentence-encoder: the
 // encoder runs in worker threads whose entry file the bundler must carry into the build. A turn
@@ -14,18 +14,17 @@ import getPort from 'get-port';
 const PORT = await getPort({ host: '127.0.0.1' });
 const base = `http://127.0.0.1:${PORT}`;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-encoder-'));
-let server: ChildProcess;
+let server: OwnServer;
 let api: APIRequestContext;
-let output = '';
 
 test.beforeAll(async () => {
-  const launcher = [path.resolve('node_modules/.bin/tsx'), '--conditions=react-server', 'scripts/start.ts', 'start'];
-  const settings = { PORT: String(PORT), APP_HOST: '127.0.0.1', PGLITE_DIR: path.join(root, 'pglite'), DATABASE_URL: '' };
-  server = spawn(process.execPath, launcher, {
-    detached: true, // its own process group, signalled whole
-    env: { ...process.env, ...settings, OPENAI_API_KEY: '', OFFLINE_EMBEDDER: 'sentence-encoder', WORKER_POLL_MS: '200' },
+  server = new OwnServer({
+    PORT: String(PORT),
+    PGLITE_DIR: path.join(root, 'pglite'),
+    DATABASE_URL: '',
+    OFFLINE_EMBEDDER: 'sentence-encoder',
+    WORKER_POLL_MS: '200',
   });
-  for (const stream of [server.stdout!, server.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
   // Cookies kept across calls: the first write starts the guest session.
   api = await request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await expect.poll(async () => (await api.get('/login').catch(() => undefined))?.status(), { timeout: 90_000 }).toBe(200);
@@ -33,7 +32,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await api.dispose();
-  if (server.exitCode === null && server.signalCode === null) process.kill(-server.pid!, 'SIGKILL');
+  await server.stop('SIGKILL');
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -58,7 +57,7 @@ test('the built server embeds in its worker threads, before and after the reply,
     expect(turns.length).toBeGreaterThan(0);
     expect(
       turns.flatMap((c) => c.data?.warnings ?? []),
-      output,
+      server.output,
     ).toEqual([]);
   }
   // The offline model judges with the same encoder: insects lead it to the beehives, which share no word with them.
@@ -67,12 +66,11 @@ test('the built server embeds in its worker threads, before and after the reply,
   await expect
     .poll(async () => ((await (await api.get('/api/episodes?q=beehives')).json()) as { total: number }).total, { timeout: 30_000 })
     .toBe(2);
-  expect(output).not.toContain('sentence encoder failed');
+  expect(server.output).not.toContain('sentence encoder failed');
 
   // Next ends by itself, before the launcher's 10 s grace for it runs out, and the database after it.
   const stopping = Date.now();
-  process.kill(-server.pid!, 'SIGTERM');
-  await expect.poll(() => server.exitCode ?? server.signalCode, { timeout: 20_000 }).not.toBeNull();
+  await server.stop('SIGTERM');
   expect(Date.now() - stopping).toBeLessThan(10_000);
-  expect(output).toContain('embedded database stopped cleanly');
+  expect(server.output).toContain('embedded database stopped cleanly');
 });

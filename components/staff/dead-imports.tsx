@@ -1,15 +1,13 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
-import { RetryIcon } from '../icons';
-import { Badge, StatusLine } from '../ui/badge';
+import { Badge } from '../ui/badge';
 import { Card } from '../ui/card';
 import { formatDateTime, plural } from '../ui/format';
 import { IdText } from '../ui/id-text';
-import { buttons } from '../ui/styles';
 import { staffApi } from './api';
 import type { StaffDeadImport } from './types';
+import { Detail, OwnerDetail, RetryButton, RetryFailed, WorkError } from './work-row';
 
 type Notice = { tone: 'good' | 'danger'; text: string };
 
@@ -61,50 +59,23 @@ function DeadImportRow({ row, onRetried }: { row: StaffDeadImport; onRetried: (n
             {row.messagesStored.toLocaleString()} of {plural(row.messagesTotal, 'message')} stored
           </span>
         </p>
-        <button
-          type="button"
-          data-testid="retry-import"
-          onClick={() => retry.mutate()}
-          disabled={retry.isPending}
-          className={buttons.secondary}
-        >
-          <RetryIcon width={14} height={14} />
+        <RetryButton testId="retry-import" pending={retry.isPending} onClick={() => retry.mutate()}>
           {retry.isPending ? 'Queuing…' : 'Retry'}
-        </button>
+        </RetryButton>
       </div>
-      {row.error ? (
-        <pre
-          data-testid="dead-import-error"
-          className="mt-2 max-h-40 overflow-auto rounded-md border border-danger/25 bg-surface px-2.5 py-1.5 font-mono text-xs leading-5 whitespace-pre-wrap text-danger"
-        >
-          {row.error}
-        </pre>
-      ) : null}
+      <WorkError testId="dead-import-error" text={row.error} />
       <dl className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
-        <div className="flex gap-1">
-          <dt>Stopped</dt>
+        <Detail label="Stopped">
           <dd className="text-fg">{formatDateTime(row.updatedAt)}</dd>
-        </div>
-        <div className="flex min-w-0 gap-1">
-          <dt>User</dt>
-          <dd className="min-w-0 truncate">
-            <Link href={`/staff/users/${row.userId}`} className="text-accent hover:underline" title={row.userId}>
-              {row.userEmail ?? `${row.userKind ?? 'user'} ${row.userId.slice(0, 8)}`}
-            </Link>
-          </dd>
-        </div>
-        <div className="flex items-center gap-1">
-          <dt>Import</dt>
+        </Detail>
+        <OwnerDetail user={row} />
+        <Detail label="Import" className="flex items-center gap-1">
           <dd>
             <IdText id={row.id} short />
           </dd>
-        </div>
+        </Detail>
       </dl>
-      {retry.isError ? (
-        <div className="mt-2">
-          <StatusLine tone="danger">Could not retry: {retry.error.message}</StatusLine>
-        </div>
-      ) : null}
+      <RetryFailed error={retry.error} />
     </li>
   );
 }

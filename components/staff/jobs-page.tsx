@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { CloseIcon, RetryIcon } from '../icons';
+import { CloseIcon } from '../icons';
 import { Badge, StatusLine } from '../ui/badge';
 import { Card } from '../ui/card';
 import { formatDateTime, plural } from '../ui/format';
@@ -13,6 +13,7 @@ import { buttons } from '../ui/styles';
 import { staffApi, staffKeys } from './api';
 import { DeadImports } from './dead-imports';
 import type { JobStatus, StaffJob } from './types';
+import { Detail, OwnerDetail, RetryButton, RetryFailed, WorkError } from './work-row';
 
 const FILTERS: Array<{ value: JobStatus | null; label: string }> = [
   { value: null, label: 'All' },
@@ -267,55 +268,30 @@ function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone:
           {job.status !== 'done' ? <p className="mt-0.5 text-xs text-muted">It {kind.what}.</p> : null}
         </div>
         {canRetry ? (
-          <button
-            type="button"
-            data-testid="retry-job"
-            onClick={() => retry.mutate()}
-            disabled={retry.isPending}
-            className={buttons.secondary}
-          >
-            <RetryIcon width={14} height={14} />
+          <RetryButton testId="retry-job" pending={retry.isPending} onClick={() => retry.mutate()}>
             {retry.isPending ? 'Running…' : job.status === 'pending' ? 'Run now' : 'Retry'}
-          </button>
+          </RetryButton>
         ) : null}
       </div>
-      {job.lastError ? (
-        <pre
-          data-testid="job-error"
-          className="mt-2 max-h-40 overflow-auto rounded-md border border-danger/25 bg-surface px-2.5 py-1.5 font-mono text-xs leading-5 whitespace-pre-wrap text-danger"
-        >
-          {job.lastError}
-        </pre>
-      ) : null}
+      <WorkError testId="job-error" text={job.lastError} />
       <dl className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
-        <div className="flex gap-1">
-          <dt>Updated</dt>
+        <Detail label="Updated">
           <dd className="text-fg">{formatDateTime(job.updatedAt)}</dd>
-        </div>
+        </Detail>
         {job.status === 'pending' ? (
-          <div className="flex gap-1">
-            <dt>Next try</dt>
+          <Detail label="Next try">
             <dd className="text-fg">{formatDateTime(job.runAfter)}</dd>
-          </div>
+          </Detail>
         ) : null}
         {duration ? (
-          <div className="flex gap-1" title="From being queued after its reply to its last run ending">
-            <dt>{duration.label}</dt>
+          <Detail label={duration.label} title="From being queued after its reply to its last run ending">
             <dd className="text-fg tabular-nums" data-testid="job-duration">
               {duration.value}
             </dd>
-          </div>
+          </Detail>
         ) : null}
-        <div className="flex min-w-0 gap-1">
-          <dt>User</dt>
-          <dd className="min-w-0 truncate">
-            <Link href={`/staff/users/${job.userId}`} className="text-accent hover:underline" title={job.userId} data-testid="job-user">
-              {job.userEmail ?? `${job.userKind ?? 'user'} ${job.userId.slice(0, 8)}`}
-            </Link>
-          </dd>
-        </div>
-        <div className="flex min-w-0 gap-1">
-          <dt>Conversation</dt>
+        <OwnerDetail user={job} testId="job-user" />
+        <Detail label="Conversation" className="flex min-w-0 gap-1">
           <dd className="min-w-0 truncate">
             <Link
               href={`/staff/conversations/${job.conversationId}`}
@@ -326,9 +302,8 @@ function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone:
               {job.conversationTitle ?? job.conversationId.slice(0, 8)}
             </Link>
           </dd>
-        </div>
-        <div className="flex gap-1">
-          <dt>Reply</dt>
+        </Detail>
+        <Detail label="Reply">
           <dd>
             <Link
               href={`/staff/conversations/${job.conversationId}?turn=${job.messageId}`}
@@ -338,19 +313,14 @@ function JobRow({ job, onRetried }: { job: StaffJob; onRetried: (notice: { tone:
               {job.messageId.slice(0, 8)}
             </Link>
           </dd>
-        </div>
-        <div className="flex items-center gap-1">
-          <dt>Job</dt>
+        </Detail>
+        <Detail label="Job" className="flex items-center gap-1">
           <dd>
             <IdText id={job.id} short />
           </dd>
-        </div>
+        </Detail>
       </dl>
-      {retry.isError ? (
-        <div className="mt-2">
-          <StatusLine tone="danger">Could not retry: {retry.error.message}</StatusLine>
-        </div>
-      ) : null}
+      <RetryFailed error={retry.error} />
     </li>
   );
 }
