@@ -66,7 +66,9 @@ test("a staff edit reads as staff's, with the reason, in the user's fact history
   await page.context().clearCookies();
 
   await auth.submit('sign-in', email, 'user password 1');
-  await page.waitForURL((url) => url.pathname === '/');
+  // Home, which opens the newest conversation when there is one.
+  await page.waitForURL((url) => url.pathname !== '/login');
+  await expect(page.getByTestId('account-menu')).toHaveAttribute('data-kind', 'member');
   await page.goto('/memory');
   const card = page.getByTestId('memory-fact').filter({ hasText: 'furniture restorer' });
   await card.getByTestId('memory-fact-history-toggle').click();
