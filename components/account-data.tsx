@@ -1,11 +1,9 @@
 'use client';
 
-import { useQueryClient } from '@tanstack/react-query';
-import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { authClient } from './auth-client';
 import { DialogFrame } from './confirm-dialog';
 import { fetchOrThrow } from './http';
+import { useSignOut } from './session-end';
 import { plural } from './ui/format';
 
 /** What deleting the account removes, counted on the server when the page was drawn. */
@@ -19,8 +17,7 @@ const button = 'rounded-lg px-3 py-2 text-sm font-medium';
 
 /** "Your data": download everything as JSON, or delete the account and everything in it. */
 export function AccountData({ guest, contents }: { guest: boolean; contents: AccountContents }) {
-  const router = useRouter();
-  const queryClient = useQueryClient();
+  const signOut = useSignOut();
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
@@ -42,10 +39,7 @@ export function AccountData({ guest, contents }: { guest: boolean; contents: Acc
       return;
     }
     // The session went with the account; signing out clears the browser's cookie too.
-    await authClient.signOut().catch(() => undefined);
-    queryClient.clear();
-    router.push('/');
-    router.refresh();
+    await signOut('/');
   }
 
   return (

@@ -2,10 +2,9 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
-import { useState } from 'react';
-import { authClient } from './auth-client';
+import { useEffect, useRef, useState } from 'react';
 import { InspectorIcon } from './icons';
+import { leaveSession, signInAgainPath, useSignOut } from './session-end';
 
 type Me = { user: { id: string | null; kind: 'guest' | 'member'; role: 'user' | 'staff'; email: string | null; name: string | null } };
 
@@ -16,8 +15,25 @@ function useMe() {
   return useQuery({
     queryKey: meKey,
     queryFn: async () => (await (await fetch('/api/me', { cache: 'no-store' })).json()) as Me,
-    staleTime: 30_000,
+    // Read again whenever the tab comes back: a session may have ended meanwhile.
+    staleTime: 0,
   });
+}
+
+/**
+ * A member's page whose session ended elsewhere (expired, signed out in another tab, the account
+ * deleted) is left as a sign-out leaves it: `/api/me` is read again on focus and after any API call
+ * answered 401 (components/providers.tsx), and a member who is no longer the one signed in is sent
+ * to sign in, nothing of theirs kept.
+ */
+function useLeaveWhenSessionEnds(user: Me['user'] | undefined) {
+  const queryClient = useQueryClient();
+  const member = useRef<string | null>(null);
+  useEffect(() => {
+    if (!user) return;
+    if (member.current && user.id !== member.current) leaveSession(queryClient, signInAgainPath());
+    else if (user.kind === 'member') member.current = user.id;
+  }, [user, queryClient]);
 }
 
 /** For staff, a plain link to the staff console, on a line of its own above the account. */
@@ -37,11 +53,11 @@ export function StaffConsoleLink() {
 }
 
 export function AccountMenu() {
-  const router = useRouter();
-  const queryClient = useQueryClient();
+  const signOut = useSignOut();
   const [busy, setBusy] = useState(false);
   const me = useMe();
   const user = me.data?.user;
+  useLeaveWhenSessionEnds(user);
   if (!user) return <span className="shrink-0 rounded-full bg-subtle px-2 py-0.5 text-[11px]">…</span>;
   if (user.kind === 'guest') {
     return (
@@ -84,11 +100,7 @@ export function AccountMenu() {
         disabled={busy}
         onClick={async () => {
           setBusy(true);
-          await authClient.signOut();
-          await queryClient.invalidateQueries();
-          router.push('/');
-          router.refresh();
-          setBusy(false);
+          await signOut('/');
         }}
         className="shrink-0 font-medium text-accent hover:underline disabled:opacity-50"
       >

@@ -1,6 +1,6 @@
 'use client';
 
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import dynamic from 'next/dynamic';
 import { type ReactNode, useState } from 'react';
 import './zod-without-eval';
@@ -11,15 +11,22 @@ const UndoToast = dynamic(() => import('./undo-toast').then((m) => m.UndoToast),
 
 export function Providers({ children }: { children: ReactNode }) {
   // One client per browser tab, created on first render (never shared between server requests).
-  const [client] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: {
-          queries: { staleTime: 30_000, refetchOnWindowFocus: true, retry: 1 },
-          mutations: { retry: 0 },
+  const [client] = useState(() => {
+    const queryClient: QueryClient = new QueryClient({
+      // A 401 (an ApiError's status) may mean the session ended under the page: who is signed in is
+      // read again (components/account-menu.tsx). Duck-typed: the API client stays out of this chunk.
+      queryCache: new QueryCache({
+        onError: (error) => {
+          if ((error as { status?: unknown }).status === 401) void queryClient.invalidateQueries({ queryKey: ['me'] });
         },
       }),
-  );
+      defaultOptions: {
+        queries: { staleTime: 30_000, refetchOnWindowFocus: true, retry: 1 },
+        mutations: { retry: 0 },
+      },
+    });
+    return queryClient;
+  });
   return (
     <QueryClientProvider client={client}>
       {children}

@@ -42,9 +42,16 @@ test('a guest who chatted signs up and keeps the chats; signed out is a fresh gu
   await expect(chat.assistantMessages).toHaveCount(1);
   await expect(page.getByTestId('message').first()).toContainText('My cat is called Miso.');
 
-  // Sign out: a new guest, with no conversations.
+  // Sign out: a new guest, with no conversations, and nothing of the member's left on the page,
+  // nor one step back in the browser's history.
   await page.getByTestId('sign-out').click();
   await expect(page.getByTestId('home-composer')).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/');
+  await expect(page.getByText('Miso')).toHaveCount(0);
+  await expect(page.getByTestId('inspector')).toHaveCount(0);
+  await page.goBack();
+  await expect(page.locator('body')).not.toContainText('Miso');
+  await page.goto('/');
   await expect(accountMenu(page)).toHaveAttribute('data-kind', 'guest');
   await expect(conversationItems(page)).toHaveCount(0);
   expect((await (await page.request.get('/api/conversations')).json()).conversations).toEqual([]);
@@ -56,6 +63,25 @@ test('a guest who chatted signs up and keeps the chats; signed out is a fresh gu
   await expect(accountMenu(page)).toContainText(email);
   await expect(conversationItems(page)).toHaveCount(1);
   await expect(page.getByTestId('message').first()).toContainText('My cat is called Miso.');
+});
+
+test('a session that ends under an open conversation (expired, or signed out elsewhere) leaves nothing on screen', async ({
+  page,
+  context,
+  auth,
+  chat,
+}) => {
+  const conversationId = await chat.newConversation();
+  await chat.exchange('My bicycle is a green Dutch roadster.');
+  await auth.signUp(uniqueEmail('lapsed'), PASSWORD);
+  await page.waitForURL(`**/c/${conversationId}`);
+  await expect(accountMenu(page)).toHaveAttribute('data-kind', 'member');
+
+  // The session ends without this page knowing; the member comes back to the tab.
+  await context.clearCookies();
+  await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+  await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === `/c/${conversationId}`);
+  await expect(page.locator('body')).not.toContainText('roadster');
 });
 
 test('a wrong password or an unknown email shows an error and signs nobody in', async ({ page, app, auth }) => {

@@ -1,15 +1,11 @@
 'use client';
 
-import { useQueryClient } from '@tanstack/react-query';
-import { usePathname, useRouter } from 'next/navigation';
 import { type ReactNode, useState } from 'react';
-import { authClient } from '../auth-client';
+import { signInAgainPath, useSignOut } from '../session-end';
 
 /** Signs out, then opens the sign-in page (which comes back here). */
 export function SignOutButton({ className, children }: { className?: string; children: ReactNode }) {
-  const router = useRouter();
-  const pathname = usePathname();
-  const queryClient = useQueryClient();
+  const signOut = useSignOut();
   const [busy, setBusy] = useState(false);
   return (
     <button
@@ -18,10 +14,7 @@ export function SignOutButton({ className, children }: { className?: string; chi
       className={`${className ?? ''} disabled:opacity-60`}
       onClick={async () => {
         setBusy(true);
-        await authClient.signOut();
-        queryClient.clear();
-        router.push(pathname && pathname !== '/' ? `/login?next=${encodeURIComponent(pathname)}` : '/login');
-        router.refresh();
+        await signOut(signInAgainPath());
       }}
     >
       {busy ? 'Signing out…' : children}
