@@ -14,6 +14,7 @@ import {
 import type { Fact, Job, Message } from '@/db/schema';
 import { asActor } from '@/lib/audit';
 import type { Models } from '@/lib/llm';
+import { KIND_HINTS } from '@/lib/shared/fact-kinds';
 import { cjkTerms } from '@/lib/text/search-terms';
 import { embedTexts } from '../embed';
 import { endFacts } from '../forget-facts';
@@ -212,8 +213,7 @@ async function extractWithModel(models: Models, text: string, saidAt: Date): Pro
   const { output } = await generateText({
     model: models.memory!,
     output: Output.object({ schema: candidateSchema }),
-    instructions:
-      'Extract durable facts the user states about themselves (name, where they live, work, diet, allergies, family, pets, likes, dislikes, dates, plans). What held before or where they come from ("I grew up in Gdańsk", "I used to work at Siemens") is slot past, valued "origin:gdańsk" or "<slot>:<value>" ("work:siemens"): it never replaces a current fact. Ignore questions, requests, one-off events and opinions about other people. Return an empty list when there are none.',
+    instructions: `Extract durable facts the user states about themselves (${KIND_HINTS}). What held before or where they come from ("I grew up in Gdańsk", "I used to work at Siemens") is slot past, valued "origin:gdańsk" or "<slot>:<value>" ("work:siemens"): it never replaces a current fact. Ignore questions, requests, one-off events and opinions about other people. Return an empty list when there are none.`,
     prompt: `Message sent on ${saidAt.toISOString().slice(0, 10)}:\n${text}`,
     maxRetries: 1,
   });

@@ -7,9 +7,10 @@
  * words stay findable in the conversation's episodes), and a clause whose subject is someone else ("my boss is …",
  * 我妈妈…) only tells who the user's people and pets are. Pure: the only clock is `now`, dates are UTC.
  */
+import { STORY_SLOTS } from '@/lib/shared/fact-kinds';
 import { english } from './en';
 import { opensWithCommand } from './en/read';
-import { type FactCandidate, type FactSlot, type Found, isChinese, type Language, type Reading } from './fact-types';
+import { type FactCandidate, type Found, isChinese, type Language, type Reading } from './fact-types';
 import { findDates } from './relative-dates';
 import { chinese } from './zh';
 
@@ -94,7 +95,6 @@ function placedInTime(language: Language, clause: string, reading: Reading, gree
 }
 
 /** The user's story (homes, jobs, people, pets) is kept as past; a past habit or taste only ends the current one it names. */
-const STORY_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['location', 'work', 'family', 'pet']);
 
 function asPast(found: Found, origin: boolean): Found[] {
   if (found.slot === 'date') return [found];

@@ -2,27 +2,12 @@
  * Shared types and value helpers for the offline, rule-based fact memory (mem0's
  * extract → reconcile loop, with regular expressions instead of an LLM).
  */
-import { contentFeatures } from '@/lib/llm/text-features';
 
-/** The slots the extractor fills; what fits none stays findable in the conversation's episodes. */
-/** 'past': what held before or where the user comes from ("I grew up in Gdańsk", "I used to work at Siemens"), valued "origin:gdańsk", "work:siemens". */
-export const TYPED_SLOTS = [
-  'name',
-  'location',
-  'work',
-  'diet',
-  'allergy',
-  'family',
-  'pet',
-  'like',
-  'dislike',
-  'date',
-  'plan',
-  'past',
-] as const;
-/** Every slot a fact may have: the typed ones, and 'statement' for notes added by hand. */
-export const FACT_SLOTS = ['statement', ...TYPED_SLOTS] as const;
-export type FactSlot = (typeof FACT_SLOTS)[number];
+import { contentFeatures } from '@/lib/llm/text-features';
+import type { FactSlot } from '@/lib/shared/fact-kinds';
+
+// The kinds of fact are data (lib/shared/fact-kinds.ts); what fits none stays findable in the conversation's episodes.
+export { FACT_SLOTS, type FactSlot, KEYED_SLOTS, SINGLE_VALUED_SLOTS, TYPED_SLOTS } from '@/lib/shared/fact-kinds';
 
 export type FactCandidate = {
   slot: FactSlot;
@@ -45,12 +30,6 @@ export type FactDecision =
   | { event: 'NONE'; factId: string; candidate: FactCandidate }; // already known
 
 export type ForgetRequest = { all: boolean; slots: FactSlot[]; terms: string[] };
-
-/** A person has one name, one home, one job and one diet at a time: a new value replaces the old one. */
-export const SINGLE_VALUED_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['name', 'location', 'work', 'diet']);
-
-/** Slots whose values are "kind:name" keys ("sister:anna", "dog:rex", "birthday:05-03", "location:porto"). */
-export const KEYED_SLOTS: ReadonlySet<FactSlot> = new Set<FactSlot>(['family', 'pet', 'date', 'past']);
 
 export const HAN = /\p{Script=Han}/u;
 

@@ -4,6 +4,7 @@
  * → "sushi"), or everything.
  */
 import { contentFeatures, words } from '@/lib/llm/text-features';
+import { NAMED_BY } from '@/lib/shared/fact-kinds';
 import { extractFactCandidates } from './fact-extract';
 import { type ExistingFact, type FactSlot, type ForgetRequest, HAN, isChinese, splitKey } from './fact-types';
 
@@ -39,7 +40,8 @@ export function slotsNamed(text: string): FactSlot[] {
   return namedIn(isChinese(t) ? ZH_SLOTS : EN_SLOTS, t);
 }
 
-const namedIn = (table: [RegExp, FactSlot][], text: string) => table.filter(([pattern]) => pattern.test(text)).map(([, slot]) => slot);
+const namedIn = (table: ReadonlyArray<readonly [RegExp, FactSlot]>, text: string) =>
+  table.filter(([pattern]) => pattern.test(text)).map(([, slot]) => slot);
 
 /** Which of the facts a forget request targets (by slot, or by its terms appearing in fact text/value). */
 export function factsToForget(request: ForgetRequest, facts: ExistingFact[]): string[] {
@@ -98,25 +100,7 @@ const DISMISSAL =
 const MEMORY_WORDS =
   /\b(?:memor(?:y|ies)|what you know|what you remember|what you have|everything|anything|info|information|data|details|facts?|about me|that i|that my|what i (?:said|told you|mentioned|shared))\b/i;
 
-const EN_SLOTS: [RegExp, FactSlot][] = [
-  [
-    /(?:^|\band |, )(?:my |the )?(?:first |last |full |real |sur)?names?\b|\bwhat (?:i am|i'm) called\b|\bwhat to call me\b|\bmy nickname\b/i,
-    'name',
-  ],
-  [
-    /\b(?:address|where i (?:live|am from|'m from|come from|grew up|am based|'m based|stay|moved)|location|hometown|home town|my city|my home|my country|where my home is)\b/i,
-    'location',
-  ],
-  [/\b(?:job|jobs|work|where i work|employer|company|profession|occupation|career|workplace|what i do(?: for a living)?)\b/i, 'work'],
-  [/\b(?:diet|dietary|what i eat|eating habits|vegetarianism|veganism)\b/i, 'diet'],
-  [/\ballerg(?:y|ies|ic)\b/i, 'allergy'],
-  [/\b(?:family|relatives|kids|children|parents|family members)\b/i, 'family'],
-  [/\b(?:pets?|animals)\b/i, 'pet'],
-  [/\b(?:my likes|what i like|what i love|preferences|interests|hobbies|favou?rites|favou?rite things|things i like)\b/i, 'like'],
-  [/\b(?:dislikes|what i (?:hate|dislike|do not like|don't like)|things i (?:hate|dislike))\b/i, 'dislike'],
-  [/\b(?:birthday|birth ?date|date of birth|anniversary|my age|how old i am)\b/i, 'date'],
-  [/\b(?:my plans|plans|my schedule|itinerary|travel plans)\b/i, 'plan'],
-];
+const EN_SLOTS = NAMED_BY.en;
 const EN_ENTITIES: Record<string, string[]> = {
   sister: ['sister'],
   brother: ['brother'],
@@ -239,19 +223,7 @@ const ZH_VERB_FIRST = new RegExp(
 const ZH_POLITE_START =
   /^(?:请|把|麻烦|你能不能|你可以|你能|能不能|可以|帮我|求你|忘|删|清|抹|移除|去掉|不要记|别记|不用记|别再记|不要再记)/u;
 
-const ZH_SLOTS: [RegExp, FactSlot][] = [
-  [/地址|住址|住哪|住在哪|住的地方|住处|哪里人|哪儿人|家乡|老家|所在城市|城市|在哪住|搬到哪|住在/u, 'location'],
-  [/名字|姓名|叫什么|称呼/u, 'name'],
-  [/工作|职业|公司|单位|上班|工作单位/u, 'work'],
-  [/过敏/u, 'allergy'],
-  [/饮食|吃素|素食|忌口/u, 'diet'],
-  [/家人|家庭|亲人|家里人/u, 'family'],
-  [/宠物/u, 'pet'],
-  [/生日|纪念日|出生日期|年龄|多大/u, 'date'],
-  [/计划|打算|行程/u, 'plan'],
-  [/讨厌的|不喜欢的/u, 'dislike'],
-  [/喜好|爱好|兴趣|(?<!不)喜欢的|偏好/u, 'like'],
-];
+const ZH_SLOTS = NAMED_BY.zh;
 const ZH_ENTITIES =
   /外甥女|男朋友|女朋友|未婚夫|未婚妻|妈妈|母亲|爸爸|父亲|父母|姐姐|妹妹|哥哥|弟弟|老婆|妻子|太太|老公|丈夫|儿子|女儿|孩子|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|舅舅|姑姑|猫|狗|兔子|仓鼠|鹦鹉|金鱼|乌龟/gu;
 /** What is left after the words that only say "everything about me" are removed: nothing means forget all. */

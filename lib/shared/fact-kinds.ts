@@ -1,0 +1,176 @@
+/**
+ * The kinds of fact memlens keeps, as data: adding a kind is one entry here (plus its matchers in
+ * lib/memory/rules/en/slots.ts and zh/slots.ts, and its tests). Everything else reads this list:
+ * the slots the API and the memory model accept, which kinds hold one value at a time, the words
+ * that name a kind in a request to forget or a question, the labels on /memory, and the memory
+ * model's instructions. Pure data: the browser reads the labels too.
+ */
+type Kind = {
+  slot: string;
+  label: { en: string; zh: string };
+  /** `one`: a person has one at a time, so a new value replaces the old; `many`: values add up. */
+  values: 'one' | 'many';
+  /** Values are "kind:name" keys ("sister:anna", "dog:rex", "birthday:05-03", "origin:porto"). */
+  keyed: boolean;
+  /** A kind a story is about: what a sentence says of it lends a later clause its topic. */
+  story: boolean;
+  /** The words that name the kind in a request to forget or a question ("my address", "怎么称呼我"). */
+  named: { en?: RegExp; zh?: RegExp };
+  /** How the memory model's instructions name it in their list of kinds (none: explained apart). */
+  hint?: string;
+};
+
+export const FACT_KINDS = [
+  {
+    slot: 'statement',
+    label: { en: 'Something about me', zh: '关于我' },
+    values: 'many',
+    keyed: false,
+    story: false,
+    named: {},
+  },
+  {
+    slot: 'name',
+    label: { en: 'Name', zh: '名字' },
+    values: 'one',
+    keyed: false,
+    story: false,
+    named: {
+      en: /(?:^|\band |, )(?:my |the )?(?:first |last |full |real |sur)?names?\b|\bwhat (?:i am|i'm) called\b|\bwhat to call me\b|\bmy nickname\b/i,
+      zh: /名字|姓名|叫什么|称呼/u,
+    },
+    hint: 'name',
+  },
+  {
+    slot: 'location',
+    label: { en: 'Where I live', zh: '住在哪里' },
+    values: 'one',
+    keyed: false,
+    story: true,
+    named: {
+      en: /\b(?:address|where i (?:live|am from|'m from|come from|grew up|am based|'m based|stay|moved)|location|hometown|home town|my city|my home|my country|where my home is)\b/i,
+      zh: /地址|住址|住哪|住在哪|住的地方|住处|哪里人|哪儿人|家乡|老家|所在城市|城市|在哪住|搬到哪|住在/u,
+    },
+    hint: 'where they live',
+  },
+  {
+    slot: 'work',
+    label: { en: 'Work', zh: '工作' },
+    values: 'one',
+    keyed: false,
+    story: true,
+    named: {
+      en: /\b(?:job|jobs|work|where i work|employer|company|profession|occupation|career|workplace|what i do(?: for a living)?)\b/i,
+      zh: /工作|职业|公司|单位|上班|工作单位/u,
+    },
+    hint: 'work',
+  },
+  {
+    slot: 'diet',
+    label: { en: 'Diet', zh: '饮食' },
+    values: 'one',
+    keyed: false,
+    story: false,
+    named: { en: /\b(?:diet|dietary|what i eat|eating habits|vegetarianism|veganism)\b/i, zh: /饮食|吃素|素食|忌口/u },
+    hint: 'diet',
+  },
+  {
+    slot: 'allergy',
+    label: { en: 'Allergy', zh: '过敏' },
+    values: 'many',
+    keyed: false,
+    story: false,
+    named: { en: /\ballerg(?:y|ies|ic)\b/i, zh: /过敏/u },
+    hint: 'allergies',
+  },
+  {
+    slot: 'family',
+    label: { en: 'Family', zh: '家人' },
+    values: 'many',
+    keyed: true,
+    story: true,
+    named: { en: /\b(?:family|relatives|kids|children|parents|family members)\b/i, zh: /家人|家庭|亲人|家里人/u },
+    hint: 'family',
+  },
+  {
+    slot: 'pet',
+    label: { en: 'Pet', zh: '宠物' },
+    values: 'many',
+    keyed: true,
+    story: true,
+    named: { en: /\b(?:pets?|animals)\b/i, zh: /宠物/u },
+    hint: 'pets',
+  },
+  {
+    slot: 'like',
+    label: { en: 'Something I like', zh: '喜欢的' },
+    values: 'many',
+    keyed: false,
+    story: false,
+    named: {
+      en: /\b(?:my likes|what i like|what i love|preferences|interests|hobbies|favou?rites|favou?rite things|things i like)\b/i,
+      zh: /喜好|爱好|兴趣|(?<!不)喜欢的|偏好/u,
+    },
+    hint: 'likes',
+  },
+  {
+    slot: 'dislike',
+    label: { en: 'Something I dislike', zh: '不喜欢的' },
+    values: 'many',
+    keyed: false,
+    story: false,
+    named: { en: /\b(?:dislikes|what i (?:hate|dislike|do not like|don't like)|things i (?:hate|dislike))\b/i, zh: /讨厌的|不喜欢的/u },
+    hint: 'dislikes',
+  },
+  {
+    slot: 'date',
+    label: { en: 'A date', zh: '日期' },
+    values: 'many',
+    keyed: true,
+    story: false,
+    named: { en: /\b(?:birthday|birth ?date|date of birth|anniversary|my age|how old i am)\b/i, zh: /生日|纪念日|出生日期|年龄|多大/u },
+    hint: 'dates',
+  },
+  {
+    slot: 'plan',
+    label: { en: 'A plan', zh: '计划' },
+    values: 'many',
+    keyed: false,
+    story: false,
+    named: { en: /\b(?:my plans|plans|my schedule|itinerary|travel plans)\b/i, zh: /计划|打算|行程/u },
+    hint: 'plans',
+  },
+  {
+    // What held before or where the user comes from ("I grew up in Gdańsk", "I used to work at Siemens"), valued "origin:gdańsk", "work:siemens".
+    slot: 'past',
+    label: { en: 'From my past', zh: '过去的' },
+    values: 'many',
+    keyed: true,
+    story: false,
+    named: {},
+  },
+] as const satisfies readonly Kind[];
+
+export type FactSlot = (typeof FACT_KINDS)[number]['slot'];
+/** The slots the extractor fills: every kind but 'statement', which is for notes added by hand. */
+export type TypedSlot = Exclude<FactSlot, 'statement'>;
+
+export const FACT_SLOTS = FACT_KINDS.map((kind) => kind.slot) as [FactSlot, ...FactSlot[]];
+export const TYPED_SLOTS = FACT_SLOTS.filter((slot): slot is TypedSlot => slot !== 'statement') as [TypedSlot, ...TypedSlot[]];
+
+const slotsWhere = (test: (kind: Kind) => boolean): ReadonlySet<FactSlot> =>
+  new Set<FactSlot>(FACT_KINDS.filter((kind) => test(kind)).map((kind) => kind.slot));
+
+/** A person has one name, one home, one job and one diet at a time: a new value replaces the old one. */
+export const SINGLE_VALUED_SLOTS = slotsWhere((kind) => kind.values === 'one');
+export const KEYED_SLOTS = slotsWhere((kind) => kind.keyed);
+export const STORY_SLOTS = slotsWhere((kind) => kind.story);
+
+/** Each language's words for the kinds, in the list's order: [pattern, slot]. */
+export const NAMED_BY: Record<'en' | 'zh', ReadonlyArray<readonly [RegExp, FactSlot]>> = {
+  en: FACT_KINDS.flatMap((kind): Array<readonly [RegExp, FactSlot]> => ('en' in kind.named ? [[kind.named.en, kind.slot]] : [])),
+  zh: FACT_KINDS.flatMap((kind): Array<readonly [RegExp, FactSlot]> => ('zh' in kind.named ? [[kind.named.zh, kind.slot]] : [])),
+};
+
+/** The kinds as the memory model's instructions list them: "name, where they live, work, …". */
+export const KIND_HINTS = FACT_KINDS.flatMap((kind) => ('hint' in kind ? [kind.hint] : [])).join(', ');
