@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, desc, eq, inArray, lte, ne, or, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import type { Executor } from './provenance';

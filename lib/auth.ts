@@ -22,7 +22,7 @@ import { acceptInvite, INVITE_SECONDS } from './roles';
  */
 function createAuth() {
   const config = getConfig();
-  const baseURL = config.APP_URL ?? `http://${process.env.APP_HOST || '127.0.0.1'}:${process.env.PORT || 3000}`;
+  const baseURL = config.APP_URL ?? `http://${config.APP_HOST}:${config.PORT}`;
   return betterAuth({
     baseURL,
     secret: config.BETTER_AUTH_SECRET,

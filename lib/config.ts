@@ -144,8 +144,13 @@ const envSchema = databaseEnvSchema.extend({
     }),
   // Accounts (better-auth): the secret signs session cookies; the launcher generates one under the data dir when unset.
   BETTER_AUTH_SECRET: optionalText,
+  // Where the app listens (scripts/server.ts), and its URL when APP_URL is not set.
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  APP_HOST: z.string().trim().min(1).default('127.0.0.1'),
   // The app's public URL (for auth cookies and origin checks); default http://APP_HOST:PORT.
   APP_URL: optionalText,
+  // Whole errors in the log, SQL and parameters included (docs/configuration.md): your own machine only.
+  MEMLENS_DEBUG: bool(false),
   // Comma-separated emails invited to be staff at start-up (an invite mails a set-password link; staff once it is used).
   STAFF_EMAILS: z
     .string()

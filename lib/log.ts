@@ -1,4 +1,5 @@
 import { formatWithOptions } from 'node:util';
+import { getConfig } from './config';
 import { sentRequestId } from './request-id';
 
 /**
@@ -24,7 +25,14 @@ export type ErrorSummary = {
 const PREFIX = '[memlens]';
 const MAX_CAUSES = 3;
 
-const debugLogging = () => ['1', 'true', 'yes'].includes(process.env.MEMLENS_DEBUG?.trim().toLowerCase() ?? '');
+/** MEMLENS_DEBUG; off when the configuration itself cannot be read (that error is logged too). */
+const debugLogging = () => {
+  try {
+    return getConfig().MEMLENS_DEBUG;
+  } catch {
+    return false;
+  }
+};
 
 /** `context` is the request being served (its id, method and path are logged, not its query string) or the ids at hand. */
 export function logError(event: string, error: unknown, context?: Request | LogContext): void {

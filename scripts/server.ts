@@ -17,8 +17,7 @@ import { trustOf } from '../lib/trusted-proxies';
 
 const started = Date.now();
 const dev = process.argv[2] === 'dev';
-const port = Number(process.env.PORT || 3000);
-const hostname = process.env.APP_HOST || '127.0.0.1';
+const { PORT: port, APP_HOST: hostname } = getConfig();
 /** How long a stopping server lets requests in flight finish (the launcher kills it after 10 s). */
 const DRAIN_MS = 8_000;
 
