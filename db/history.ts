@@ -287,15 +287,16 @@ export async function insertAssistantPlaceholder(executor: Executor, scope: Scop
 }
 
 /** Saves partial text while streaming, so a crash loses at most the last interval. */
-export async function saveStreamingText(id: string, content: string): Promise<void> {
+export async function saveStreamingText(userId: string, id: string, content: string): Promise<void> {
   await getDb()
     .update(messages)
     .set({ content, parts: [{ type: 'text', text: content }], updatedAt: sql`now()` })
-    .where(and(eq(messages.id, id), eq(messages.status, 'streaming')));
+    .where(and(eq(messages.id, id), eq(messages.userId, userId), eq(messages.status, 'streaming')));
 }
 
 /** Ends a streaming reply once: the first of finish, failure or disconnect wins. */
 export async function finalizeAssistantMessage(
+  userId: string,
   id: string,
   outcome: { status: Exclude<MessageStatus, 'streaming'>; content: string; error?: string },
 ): Promise<boolean> {
@@ -308,7 +309,7 @@ export async function finalizeAssistantMessage(
       error: outcome.error ?? null,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
+    .where(and(eq(messages.id, id), eq(messages.userId, userId), eq(messages.status, 'streaming')))
     .returning({ id: messages.id });
   return rows.length > 0;
 }

@@ -24,11 +24,11 @@ export async function saveTurnRecord(row: {
 }
 
 /** The next attempt number for a reply: a Retry keeps the earlier attempts' records. */
-export async function nextAttempt(assistantMessageId: string): Promise<number> {
+export async function nextAttempt(userId: string, assistantMessageId: string): Promise<number> {
   const [row] = await getDb()
     .select({ n: sql<number>`coalesce(max(${turnRecords.attempt}), 0)::int` })
     .from(turnRecords)
-    .where(eq(turnRecords.assistantMessageId, assistantMessageId));
+    .where(and(eq(turnRecords.assistantMessageId, assistantMessageId), eq(turnRecords.userId, userId)));
   return row.n + 1;
 }
 

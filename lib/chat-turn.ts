@@ -167,7 +167,7 @@ async function reopenReply(scope: Scope, model: string): Promise<StartedTurn> {
   });
   const settle = async () => {
     // The earlier attempt's episode described a reply that is being rewritten.
-    const [attempt] = await Promise.all([nextAttempt(reply.id), deleteEpisodeOf(scope.userId, reply.id)]);
+    const [attempt] = await Promise.all([nextAttempt(scope.userId, reply.id), deleteEpisodeOf(scope.userId, reply.id)]);
     return attempt;
   };
   return { question, placeholder: reply, settle };
@@ -201,7 +201,7 @@ function streamTurn(start: TurnStart, prepare: (requestId: string) => Promise<Tu
       } catch (caught) {
         // The question is stored; the reply fails visibly and Retry can answer it later.
         const error = `Could not assemble the context: ${describeError(caught)}`;
-        await finalizeAssistantMessage(start.assistantMessageId, { status: 'failed', content: '', error });
+        await finalizeAssistantMessage(start.scope.userId, start.assistantMessageId, { status: 'failed', content: '', error });
         schedulePostTurn(start.scope, start.assistantMessageId);
         if (!stopped.aborted) writer.write({ type: 'error', errorText: error });
         return;
@@ -224,7 +224,7 @@ async function streamReply(state: TurnState, writer: UIMessageStreamWriter, stop
   let firstTokenMs: number | null = null;
   let status: 'complete' | 'incomplete' | 'failed' = 'incomplete';
   let error: string | undefined;
-  const flusher = setInterval(() => void saveStreamingText(state.assistantMessageId, text).catch(() => {}), FLUSH_INTERVAL_MS);
+  const flusher = setInterval(() => void saveStreamingText(state.scope.userId, state.assistantMessageId, text).catch(() => {}), FLUSH_INTERVAL_MS);
   let finish: UIMessageChunk | undefined;
   // Nothing more is written once the client has gone.
   const send = new TextDeltaBatcher((chunk) => stopped.aborted || writer.write(chunk));
@@ -289,7 +289,7 @@ async function streamReply(state: TurnState, writer: UIMessageStreamWriter, stop
       return record;
     });
     // The reply's row and its record are written side by side; the stream ends once both are.
-    const [, final] = await Promise.all([finalizeAssistantMessage(state.assistantMessageId, { status, content: text, error }), recorded]);
+    const [, final] = await Promise.all([finalizeAssistantMessage(state.scope.userId, state.assistantMessageId, { status, content: text, error }), recorded]);
     send.push({ type: 'data-turn', id: state.assistantMessageId, data: final });
     if (finish) send.push(finish);
     schedulePostTurn(state.scope, state.assistantMessageId);
