@@ -15,7 +15,10 @@ import { users } from '@/db/schema';
  * names are shortened. Whatever the bundler does, the log holds no SQL and no parameter.
  * (e2e/logs.spec.ts checks the real `next build` server too, on a real Postgres.)
  */
-type LogModule = typeof import('@/lib/log') & { DrizzleQueryError: typeof import('drizzle-orm').DrizzleQueryError };
+type LogModule = typeof import('@/lib/log') & {
+  DrizzleQueryError: typeof import('drizzle-orm').DrizzleQueryError;
+  resetConfigForTests: typeof import('@/lib/config').resetConfigForTests;
+};
 
 const MARKER = 'my-secret-diary-entry-b52e';
 let bundled: LogModule;
@@ -28,7 +31,8 @@ beforeAll(async () => {
   const outfile = path.join(outDir, 'log.mjs');
   await build({
     stdin: {
-      contents: "export * from './lib/log.ts'; export { DrizzleQueryError } from 'drizzle-orm';",
+      contents:
+        "export * from './lib/log.ts'; export { resetConfigForTests } from './lib/config.ts'; export { DrizzleQueryError } from 'drizzle-orm';",
       resolveDir: process.cwd(),
       loader: 'ts',
     },
@@ -48,6 +52,7 @@ beforeEach(() => {
 afterEach(() => {
   consoleError.mockRestore();
   delete process.env.MEMLENS_DEBUG;
+  bundled.resetConfigForTests();
 });
 
 /** A real query error: the marker is no uuid. */
@@ -102,6 +107,7 @@ describe('the error log, bundled and minified', () => {
 
   it('under MEMLENS_DEBUG the whole error is shown, parameters included', async () => {
     process.env.MEMLENS_DEBUG = '1';
+    bundled.resetConfigForTests(); // the settings are read once
     bundled.logError('failed', await failingQuery());
     expect(printed()).toContain(MARKER);
   });

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { getDb, getSql } from '@/db/client';
 import { users } from '@/db/schema';
+import { resetConfigForTests } from '@/lib/config';
 import { route } from '@/lib/http';
 import { escapeConsoleLines, logError, logFromLibrary } from '@/lib/log';
 
@@ -20,6 +21,7 @@ beforeEach(() => {
 afterEach(() => {
   consoleError.mockRestore();
   delete process.env.MEMLENS_DEBUG;
+  resetConfigForTests();
 });
 
 /** A route whose database query fails on the marker (not a uuid), as a bad lookup by id would. */
@@ -90,6 +92,7 @@ describe('error logs', () => {
 
   it('with MEMLENS_DEBUG=1 shows the whole error, query and parameters included', async () => {
     process.env.MEMLENS_DEBUG = '1';
+    resetConfigForTests(); // the settings are read once
     const response = await failingRoute(failingRequest());
     expect(response.status).toBe(500);
     const output = printed();
@@ -128,6 +131,7 @@ describe('log lines cannot be forged', () => {
     const error = new Error(`bad input${FORGED}`, { cause: new Error(FORGED) });
     logError(`lookup${FORGED}`, error, { path: `/api/x${FORGED}`, method: 'GET' });
     process.env.MEMLENS_DEBUG = '1';
+    resetConfigForTests();
     logError(`lookup${FORGED}`, error);
     logFromLibrary('auth', 'error', `Invalid callbackURL: ${FORGED}`, [error]);
     expect(lines()).toHaveLength(3);
