@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { contentFeatures } from '@/lib/llm/text-features';
+import { contentFeatures } from '@/lib/text/text-features';
 
 /**
  * A question that joins two things ("what does the cousin who moved to Tromsø do?", "住在大理的表哥

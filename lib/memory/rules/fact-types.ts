@@ -2,7 +2,7 @@
  * Shared types and value helpers for the offline, rule-based fact memory (mem0's
  * extract → reconcile loop, with regular expressions instead of an LLM).
  */
-import { contentFeatures } from '@/lib/llm/text-features';
+import { contentFeatures } from '@/lib/text/text-features';
 
 /** The slots the extractor fills; what fits none stays findable in the conversation's episodes. */
 /** 'past': what held before or where the user comes from ("I grew up in Gdańsk", "I used to work at Siemens"), valued "origin:gdańsk", "work:siemens". */
