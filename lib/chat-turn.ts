@@ -32,16 +32,16 @@ import { getModels, type Models } from './llm';
 import { TextDeltaBatcher } from './llm/text-delta-batcher';
 import { ReplyDeadline } from './llm/timeouts';
 import { logError } from './log';
-import { assertQuestionFits } from './memory/budget-policy';
-import { assembleContext, round } from './memory/chain';
+import { assertQuestionFits } from './memory/context/budget-policy';
+import { assembleContext, round } from './memory/context/chain';
+import { generateReply } from './memory/context/generate-reply';
+import type { TurnState } from './memory/context/state';
+import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/context/turn-record';
+import { forgetBeforeReply } from './memory/corrections/forget-in-chat';
 import { prepareMessageCorrection } from './memory/corrections/messages';
-import { forgetBeforeReply } from './memory/forget-in-chat';
 import { withForgetOutcome } from './memory/forget-outcome';
-import { generateReply } from './memory/generate-reply';
-import { enqueuePostTurn, postTurnWork, schedulePostTurn } from './memory/post-turn';
+import { enqueuePostTurn, postTurnWork, schedulePostTurn } from './memory/jobs/queue';
 import { readRedacted } from './memory/redaction';
-import type { TurnState } from './memory/state';
-import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/turn-record';
 import { strictObject, text as textField } from './validation';
 
 function chatRequestSchema(config: AppConfig) {

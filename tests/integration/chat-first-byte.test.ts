@@ -11,8 +11,8 @@ import { type ChatCompletionRequest, type OpenAIStub, startOpenAIStub } from '..
 
 /** Set by a test: the next context assembly fails as a lost database connection would. */
 const assembly = vi.hoisted(() => ({ failNext: false }));
-vi.mock('@/lib/memory/chain', async (importOriginal) => {
-  const chain = await importOriginal<typeof import('@/lib/memory/chain')>();
+vi.mock('@/lib/memory/context/chain', async (importOriginal) => {
+  const chain = await importOriginal<typeof import('@/lib/memory/context/chain')>();
   return {
     ...chain,
     assembleContext: async (...args: Parameters<typeof chain.assembleContext>) => {

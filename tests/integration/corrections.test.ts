@@ -10,8 +10,8 @@ import { GET as getMessage, DELETE as removeMessage } from '@/app/api/messages/[
 import { getSql } from '@/db/client';
 import { addFact, supersedeFact } from '@/db/facts';
 import { createGuestUser } from '@/db/users';
+import { previewContext } from '@/lib/memory/context/preview';
 import { forgetEpisode } from '@/lib/memory/corrections';
-import { previewContext } from '@/lib/memory/preview';
 import { correctedBy, FORGOTTEN } from '@/lib/memory/redaction';
 import { cjkTerms } from '@/lib/text/search-terms';
 import { type Client, newClient, params, readChunks, setEnv } from '../support/app';

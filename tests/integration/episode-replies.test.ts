@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getSql } from '@/db/client';
 import { createGuestUser } from '@/db/users';
 import { importConversation } from '@/lib/import';
-import { previewContext } from '@/lib/memory/preview';
+import { previewContext } from '@/lib/memory/context/preview';
 import { fillerTurns } from '../support/memory';
 
 // Every reply is findable later, including one that follows another reply with no question between.

@@ -4,10 +4,10 @@ import { messages } from '@/db/schema';
 import { createGuestUser } from '@/db/users';
 import { type ImportInput, importConversation } from '@/lib/import';
 import { getModels } from '@/lib/llm';
-import { enqueuePostTurn, runDueJobs } from '@/lib/memory/post-turn';
+import { enqueuePostTurn, runDueJobs } from '@/lib/memory/jobs/queue';
 import { setEnv } from '../support/app';
 
-// An import runs its post-turn work batched across the replies (lib/memory/post-turn.ts
+// An import runs its post-turn work batched across the replies (lib/memory/jobs/queue.ts
 // runImportedJobs). It must store exactly what running each reply's jobs in turn stores.
 
 type Turn = [string | string[], string];

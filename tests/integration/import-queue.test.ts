@@ -5,7 +5,7 @@ import { GET as getImportRoute } from '@/app/api/import/[id]/route';
 import { GET as listImports, POST as postImport } from '@/app/api/import/route';
 import { getSql } from '@/db/client';
 import { runDueImports, runNextImport } from '@/lib/import-queue';
-import { setWorkerWake } from '@/lib/memory/worker-signal';
+import { setWorkerWake } from '@/lib/memory/jobs/worker-signal';
 import { type Client, newClient, params, readChunks, setEnv, storedMessages, waitFor } from '../support/app';
 import { importFinished, readImport } from '../support/imports';
 

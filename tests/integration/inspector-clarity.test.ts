@@ -5,9 +5,9 @@ import { POST as createConversation } from '@/app/api/conversations/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { MESSAGE_FRAMING_TOKENS, REPLY_PRIMING_TOKENS, sentTokens } from '@/components/inspector/sent-tokens';
 import { getSql } from '@/db/client';
-import { stripCitationMarkers } from '@/lib/memory/load-history';
-import { previewContext } from '@/lib/memory/preview';
-import { countChatTokens, countTokens, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS as SERVER_PRIMING } from '@/lib/memory/tokens';
+import { stripCitationMarkers } from '@/lib/memory/context/load-history';
+import { previewContext } from '@/lib/memory/context/preview';
+import { countChatTokens, countTokens, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS as SERVER_PRIMING } from '@/lib/memory/context/tokens';
 import { type Client, newClient, params, readChunks, setEnv, storedMessages, textOf } from '../support/app';
 import { importTurns } from '../support/memory';
 

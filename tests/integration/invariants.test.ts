@@ -8,10 +8,10 @@ import { GET as listFacts } from '@/app/api/facts/route';
 import { DELETE as forgetAll } from '@/app/api/memory/route';
 import { DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { getSql } from '@/db/client';
-import { contextText, previewContext } from '@/lib/memory/preview';
+import { contextText, previewContext } from '@/lib/memory/context/preview';
+import type { TurnState } from '@/lib/memory/context/state';
+import { countChatTokens } from '@/lib/memory/context/tokens';
 import { FORGOTTEN } from '@/lib/memory/redaction';
-import type { TurnState } from '@/lib/memory/state';
-import { countChatTokens } from '@/lib/memory/tokens';
 import { type Client, newClient, params, readChunks, setEnv } from '../support/app';
 import { postTurnSettled } from '../support/memory';
 

@@ -3,7 +3,7 @@ import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { getSql } from '@/db/client';
-import { runDueJobs } from '@/lib/memory/post-turn';
+import { runDueJobs } from '@/lib/memory/jobs/queue';
 import { type Client, newClient, params, readChunks, setEnv, storedMessages } from '../support/app';
 import { activeFacts, postTurnSettled } from '../support/memory';
 import { type OpenAIStub, startOpenAIStub } from '../support/openai-stub';

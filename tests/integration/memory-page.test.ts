@@ -5,7 +5,7 @@ import { GET as listEpisodes } from '@/app/api/episodes/route';
 import { GET as getFact } from '@/app/api/facts/[id]/route';
 import { POST as addFact, GET as listFacts } from '@/app/api/facts/route';
 import { getSql } from '@/db/client';
-import { contextText, previewContext } from '@/lib/memory/preview';
+import { contextText, previewContext } from '@/lib/memory/context/preview';
 import { type Client, newClient, params, readChunks, setEnv } from '../support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from '../support/memory';
 

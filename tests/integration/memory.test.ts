@@ -10,9 +10,9 @@ import { DELETE as deleteMemory } from '@/app/api/memory/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { getSql } from '@/db/client';
 import { createGuestUser } from '@/db/users';
+import { contextText, previewContext } from '@/lib/memory/context/preview';
+import { countChatTokens } from '@/lib/memory/context/tokens';
 import { memoryLine } from '@/lib/memory/memory-line';
-import { contextText, previewContext } from '@/lib/memory/preview';
-import { countChatTokens } from '@/lib/memory/tokens';
 import { newClient, params, readChunks, setEnv, storedMessages } from '../support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from '../support/memory';
 

@@ -4,9 +4,9 @@ import { PUT as editSummary } from '@/app/api/conversations/[id]/summary/route';
 import { PATCH as editFact } from '@/app/api/facts/[id]/route';
 import { GET as listFacts } from '@/app/api/facts/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
-import { MEMORY_FRAMING, SECTION_HEADERS } from '@/lib/memory/context-layout';
+import { MEMORY_FRAMING, SECTION_HEADERS } from '@/lib/memory/context/context-layout';
+import { countChatTokens } from '@/lib/memory/context/tokens';
 import { memoryLine, parseMemoryLine } from '@/lib/memory/memory-line';
-import { countChatTokens } from '@/lib/memory/tokens';
 import { type Client, newClient, params, readChunks, textOf } from '../support/app';
 import { importTurns, postTurnSettled } from '../support/memory';
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConversation } from '@/db/conversations';
 import { createGuestUser } from '@/db/users';
-import { previewContext } from '@/lib/memory/preview';
+import { previewContext } from '@/lib/memory/context/preview';
 import { setEnv } from '../support/app';
 import { importTurns } from '../support/memory';
 

@@ -8,7 +8,7 @@ import * as schema from '@/db/schema';
 import { getSummary, writeSummary } from '@/db/summaries';
 import { createGuestUser } from '@/db/users';
 import { VECTOR_SESSION_SETTINGS } from '@/db/vector';
-import { previewContext } from '@/lib/memory/preview';
+import { previewContext } from '@/lib/memory/context/preview';
 import { fillerTurns, importTurns, postTurnSettled } from '../support/memory';
 
 // The read path of a turn at scale: a few statements, none of them a SET or a transaction, and

@@ -5,11 +5,11 @@ import { type EpisodeQuery, searchEpisodes, searchEpisodesAtOnce } from '@/db/ep
 import { createGuestUser } from '@/db/users';
 import { getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
-import { assembleContext } from '@/lib/memory/chain';
+import { assembleContext } from '@/lib/memory/context/chain';
+import { previewContext } from '@/lib/memory/context/preview';
+import { type ContextItem, step, type TurnInput } from '@/lib/memory/context/state';
 import { embedTexts } from '@/lib/memory/embed';
 import { searchKeywords } from '@/lib/memory/keywords';
-import { previewContext } from '@/lib/memory/preview';
-import { type ContextItem, step, type TurnInput } from '@/lib/memory/state';
 import { importTurns } from '../support/memory';
 
 // A turn's recall waits for the database once: facts, earlier exchanges and the summary are read

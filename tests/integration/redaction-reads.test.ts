@@ -4,9 +4,9 @@ import * as provenance from '@/db/provenance';
 import { citations, messages, turnRecords } from '@/db/schema';
 import * as turns from '@/db/turns';
 import { createGuestUser } from '@/db/users';
-import { AUDIT_PAGE_SIZE, memoryItemsOf, redactAuditTrail } from '@/lib/memory/audit-redaction';
+import { previewContext } from '@/lib/memory/context/preview';
 import { correctFact, forgetEverything } from '@/lib/memory/corrections';
-import { previewContext } from '@/lib/memory/preview';
+import { AUDIT_PAGE_SIZE, memoryItemsOf, redactAuditTrail } from '@/lib/memory/edits/audit-redaction';
 import { correctedBy, FORGOTTEN, REDACTED, readRedacted } from '@/lib/memory/redaction';
 import { activeFacts, importTurns, postTurnSettled } from '../support/memory';
 

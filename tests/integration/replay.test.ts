@@ -5,7 +5,7 @@ import { GET as listFacts } from '@/app/api/facts/route';
 import { DELETE as forgetEverything } from '@/app/api/memory/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { GET as replayGet, POST as replayPost } from '@/app/api/messages/[id]/replay/route';
-import type { ReplayResult } from '@/lib/memory/replay';
+import type { ReplayResult } from '@/lib/memory/context/replay';
 import { type Client, newClient, params, readChunks, setEnv } from '../support/app';
 import { fillerTurns, importTurns, postTurnSettled } from '../support/memory';
 

@@ -10,7 +10,7 @@ import { GET as staffMessage } from '@/app/api/staff/messages/[id]/route';
 import { GET as staffUser } from '@/app/api/staff/users/[id]/route';
 import { GET as staffUsers } from '@/app/api/staff/users/route';
 import { getSql } from '@/db/client';
-import { previewContext } from '@/lib/memory/preview';
+import { previewContext } from '@/lib/memory/context/preview';
 import { params, readChunks } from '../support/app';
 import { browser, member } from '../support/auth';
 import { importTurns, postTurnSettled } from '../support/memory';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { DELETE as clearSummary, GET as getSummary } from '@/app/api/conversations/[id]/summary/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
-import type { SummarySchedule } from '@/lib/memory/summary-schedule';
+import type { SummarySchedule } from '@/lib/memory/jobs/summary-schedule';
 import { type Client, newClient, params, readChunks, setEnv } from '../support/app';
 import { fillerTurns, importTurns, postTurnSettled } from '../support/memory';
 

@@ -6,7 +6,7 @@ import { DELETE as deleteFact, PATCH as editFact } from '@/app/api/facts/[id]/ro
 import { DELETE as forgetAll } from '@/app/api/memory/route';
 import { DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { getSql } from '@/db/client';
-import { previewContext } from '@/lib/memory/preview';
+import { previewContext } from '@/lib/memory/context/preview';
 import { type Client, newClient, params, setEnv } from '../support/app';
 import { fillerTurns, importTurns, postTurnSettled } from '../support/memory';
 

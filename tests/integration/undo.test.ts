@@ -9,8 +9,8 @@ import { DELETE as forgetAll } from '@/app/api/memory/route';
 import { GET as memoryChanges } from '@/app/api/messages/[id]/memory-changes/route';
 import { DELETE as removeMessage } from '@/app/api/messages/[id]/route';
 import { getSql } from '@/db/client';
+import { previewContext } from '@/lib/memory/context/preview';
 import { correctFact } from '@/lib/memory/corrections';
-import { previewContext } from '@/lib/memory/preview';
 import { type Client, newClient, params, readChunks, setEnv } from '../support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from '../support/memory';
 

@@ -8,7 +8,7 @@ import { GET as auditLog } from '@/app/api/staff/audit/route';
 import { DELETE as staffDeleteFact } from '@/app/api/staff/facts/[id]/route';
 import { GET as staffWhy } from '@/app/api/staff/messages/[id]/why/route';
 import { getSql } from '@/db/client';
-import type { WhyNotRecalled } from '@/lib/memory/why-not-recalled';
+import type { WhyNotRecalled } from '@/lib/memory/context/why-not-recalled';
 import { newClient, params, readChunks, setEnv } from '../support/app';
 import { member } from '../support/auth';
 import { fillerTurns, importTurns, postTurnSettled } from '../support/memory';

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { getSql } from '@/db/client';
 import { claimDueJobs, renewLeases } from '@/db/jobs';
-import { postTurnWork, runDueJobs } from '@/lib/memory/post-turn';
-import { startWorker, type Worker } from '@/lib/memory/worker';
+import { postTurnWork, runDueJobs } from '@/lib/memory/jobs/queue';
+import { startWorker, type Worker } from '@/lib/memory/jobs/worker';
 import { newClient, readUntil, setEnv, waitFor } from '../support/app';
 import { activeFacts, importTurns } from '../support/memory';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BlockName, type BudgetInput, type BudgetItem, fitToBudget } from '@/lib/memory/budget';
+import { type BlockName, type BudgetInput, type BudgetItem, fitToBudget } from '@/lib/memory/context/budget';
 
 const wide = { floor: 0, cap: 1 };
 const noHeaders = { facts: 0, summary: 0, episodes: 0, history: 0 };

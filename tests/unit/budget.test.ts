@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type BlockName, type BudgetInput, fitToBudget } from '@/lib/memory/budget';
-import { DEFAULT_LIMITS, lendUnusedShares } from '@/lib/memory/budget-policy';
+import { type BlockName, type BudgetInput, fitToBudget } from '@/lib/memory/context/budget';
+import { DEFAULT_LIMITS, lendUnusedShares } from '@/lib/memory/context/budget-policy';
 
 const limits = (over: Partial<Record<BlockName, { floor: number; cap: number }>> = {}) => ({
   facts: { floor: 0.1, cap: 0.3 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { duplicatesAmong, summaryLinesSaidElsewhere } from '@/lib/memory/duplicates';
-import type { ContextItem } from '@/lib/memory/state';
+import { duplicatesAmong, summaryLinesSaidElsewhere } from '@/lib/memory/context/duplicates';
+import type { ContextItem } from '@/lib/memory/context/state';
 
 const item = (key: string, block: ContextItem['block'], text: string, meta?: Record<string, unknown>): ContextItem => ({
   key,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decomposeQuery, MAX_CLAUSES, namesNotIn, withoutHedges } from '@/lib/memory/decompose-query';
-import { fuseRankings } from '@/lib/memory/fuse-rankings';
-import { readTimeQuestion } from '@/lib/memory/time-question';
+import { decomposeQuery, MAX_CLAUSES, namesNotIn, withoutHedges } from '@/lib/memory/context/decompose-query';
+import { fuseRankings } from '@/lib/memory/context/fuse-rankings';
+import { readTimeQuestion } from '@/lib/memory/context/time-question';
 
 const now = new Date('2026-03-10T09:00:00Z');
 const day = (iso: string) => new Date(`${iso}T00:00:00Z`);

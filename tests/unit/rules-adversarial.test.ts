@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decomposeQuery } from '@/lib/memory/decompose-query';
+import { decomposeQuery } from '@/lib/memory/context/decompose-query';
 import {
   asksSomething,
   decideFactUpdate,

@@ -1,7 +1,7 @@
 import { type FactHit, searchFacts } from '@/db/facts';
+import { searchKeywords } from '../keywords';
 import { recallTopK } from './budget-policy';
 import { withoutHedges } from './decompose-query';
-import { searchKeywords } from './keywords';
 import { type ContextItem, step } from './state';
 
 /** The user's active facts (user scope, across conversations), by hybrid search on the retrieval query. */

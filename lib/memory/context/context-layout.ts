@@ -1,6 +1,6 @@
 import type { AppConfig } from '@/lib/config';
-import { type ListedBlock, memoryLine, SECTION_HEADERS } from './memory-line';
-import { FORGOTTEN } from './redaction';
+import { type ListedBlock, memoryLine, SECTION_HEADERS } from '../memory-line';
+import { FORGOTTEN } from '../redaction';
 import type { NumberedItem } from './state';
 
 /**
@@ -9,8 +9,8 @@ import type { NumberedItem } from './state';
  * tokens of the pieces add up exactly to the tokens of the whole prompt (the tokenizer never merges
  * across such a boundary).
  */
-export type { ListedBlock } from './memory-line';
-export { memoryLine, SECTION_HEADERS } from './memory-line';
+export type { ListedBlock } from '../memory-line';
+export { memoryLine, SECTION_HEADERS } from '../memory-line';
 
 /**
  * Memory is data, not instructions: an edited fact or summary may say anything, including

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { generateText } from 'ai';
 import { cacheRewrite, getCachedRewrite } from '@/db/turns';
 import { isModelTimeout } from '@/lib/llm/timeouts';
-import { rules } from './rules/bounded';
+import { rules } from '../rules/bounded';
 import { step, type TurnState } from './state';
 
 /**

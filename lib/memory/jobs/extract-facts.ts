@@ -15,14 +15,14 @@ import type { Fact, Job, Message } from '@/db/schema';
 import { asActor } from '@/lib/audit';
 import type { Models } from '@/lib/llm';
 import { cjkTerms } from '@/lib/text/search-terms';
+import { endFacts } from '../edits/forget-facts';
+import { captureUndoable } from '../edits/undo-capture';
 import { embedTexts } from '../embed';
-import { endFacts } from '../forget-facts';
 import { searchKeywords } from '../keywords';
 import { locateStatement } from '../redaction';
 import { rules } from '../rules/bounded';
 import { splitKey, TYPED_SLOTS } from '../rules/fact-types';
 import type { ExistingFact, FactCandidate, FactDecision, FactSlot, ForgetRequest } from '../rules/facts';
-import { captureUndoable } from '../undo-capture';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
 import type { JobWork } from './work';
 

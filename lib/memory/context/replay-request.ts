@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { getConfig } from '../config';
-import { getModels } from '../llm';
-import { strictObject } from '../validation';
+import { getConfig } from '@/lib/config';
+import { getModels } from '@/lib/llm';
+import { strictObject } from '@/lib/validation';
 import { OVERRIDES } from './replay';
 import { modelLimits } from './tokens';
 

@@ -5,9 +5,9 @@ import { type AppConfig, getConfig } from '@/lib/config';
 import { DomainError } from '@/lib/errors';
 import { getModels } from '@/lib/llm';
 import { whyNoRecord } from '@/lib/turn-context';
+import { readRedacted } from '../redaction';
 import { overBudget, recallTopK } from './budget-policy';
 import { assembleContext } from './chain';
-import { readRedacted } from './redaction';
 import { type ContextSummary, diffOf, type ReplayDiff, type StoredRecord, summarize } from './replay-diff';
 import { step } from './state';
 import { modelLimits } from './tokens';
@@ -18,7 +18,7 @@ import { buildTurnRecord } from './turn-record';
  * what was actually sent (the stored turn record).
  *
  * - `stored`: the context as it was, from the record (the diff is empty by construction);
- * - `today`: the real chain (lib/memory/chain.ts) over today's memory, with the question as stored
+ * - `today`: the real chain (lib/memory/context/chain.ts) over today's memory, with the question as stored
  *   (its forgotten parts hidden) and the recent window as it stood at that turn (the messages before
  *   the question, as memory reads them today), at the turn's time (so "yesterday" means what it
  *   meant then). Overrides (budget, window, top-k, episode scope) go in through a copy of the config.

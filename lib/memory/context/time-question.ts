@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { forRules } from './rules/bounded';
+import { forRules } from '../rules/bounded';
 
 /** What a question says about time: a period it asks about, and whether it wants the earliest or the latest. */
 export type TimeQuestion = {

@@ -1,9 +1,9 @@
 import { type EpisodeHit, type EpisodeQuery, searchEpisodesAtOnce } from '@/db/episodes';
 import type { LexicalQuery } from '@/db/search-vector';
+import { searchKeywords } from '../keywords';
 import { recallTopK } from './budget-policy';
 import { decomposeQuery, namesNotIn, withoutHedges } from './decompose-query';
 import { fuseRankings } from './fuse-rankings';
-import { searchKeywords } from './keywords';
 import { type ContextItem, step, type TurnState } from './state';
 import { readTimeQuestion, type TimeQuestion } from './time-question';
 

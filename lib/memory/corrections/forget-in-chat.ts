@@ -3,10 +3,10 @@ import { listFacts } from '@/db/facts';
 import { addRedactions, redactionsOf } from '@/db/provenance';
 import type { Message } from '@/db/schema';
 import type { Actor } from '@/lib/audit';
-import { forgetFacts } from './corrections';
-import type { ForgetInChat } from './forget-outcome';
-import { rules } from './rules/bounded';
-import type { FactSlot } from './rules/facts';
+import type { ForgetInChat } from '../forget-outcome';
+import { rules } from '../rules/bounded';
+import type { FactSlot } from '../rules/facts';
+import { forgetFacts } from '.';
 
 /**
  * A request to forget said in the chat ("Please forget that I love jazz.", "请忘记我的地址"). It is

@@ -7,7 +7,7 @@ import {
   turnRecordsQuoting,
 } from '@/db/turns';
 import type { Actor } from '@/lib/audit';
-import { REDACTED } from './redaction';
+import { REDACTED } from '../redaction';
 
 /**
  * Turn records are immutable snapshots of what was sent. A memory deletion does not delete them:

@@ -6,8 +6,8 @@ import { memoryFloor } from '@/db/users';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
 import { rules } from '../rules/bounded';
-import { nextSummaryAt } from '../summary-schedule';
 import { readFromDatabase, readOnce, type SummaryReader } from './summary-reader';
+import { nextSummaryAt } from './summary-schedule';
 import type { JobWork } from './work';
 
 /**

@@ -6,11 +6,11 @@ import type { Job } from '@/db/schema';
 import { type AppConfig, getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
 import { describeError, logError } from '@/lib/log';
-import { extractFacts } from './post-turn/extract-facts';
-import { indexEpisode } from './post-turn/index-episode';
-import { rebuildSummary, refreshSummary } from './post-turn/refresh-summary';
-import { loadTurns } from './post-turn/turn-messages';
-import type { JobWork, RunContext } from './post-turn/work';
+import { extractFacts } from './extract-facts';
+import { indexEpisode } from './index-episode';
+import { rebuildSummary, refreshSummary } from './refresh-summary';
+import { loadTurns } from './turn-messages';
+import type { JobWork, RunContext } from './work';
 import { wakeWorker } from './worker-signal';
 
 /** After each reply, in this order. Each is idempotent per assistant message and tracked as a job. */

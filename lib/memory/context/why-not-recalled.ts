@@ -10,9 +10,9 @@ import { getConfig } from '@/lib/config';
 import { DomainError, notFound } from '@/lib/errors';
 import { getModels } from '@/lib/llm';
 import { whyNoRecord } from '@/lib/turn-context';
-import { labelForOwner } from './actors';
-import { embedTexts } from './embed';
-import { searchKeywords } from './keywords';
+import { labelForOwner } from '../actors';
+import { embedTexts } from '../embed';
+import { searchKeywords } from '../keywords';
 import { relevantElsewhere } from './recall-episodes';
 import type { TurnRecord } from './turn-record';
 

@@ -14,7 +14,7 @@ import { MESSAGE_OVERHEAD_TOKENS, memoizedTokenCounter, modelLimits, type TokenC
  * stands for are not sent raw (unless the summary itself is dropped), and an episode is dropped
  * only when every message of it is sent raw, judged on the messages actually kept, not on the
  * loaded window. Nor is a fact or an exchange whose words another kept item already says (the same
- * statement told twice, a line the summary quotes: lib/memory/duplicates.ts), nor a line of the
+ * statement told twice, a line the summary quotes: lib/memory/context/duplicates.ts), nor a line of the
  * summary another sent item says. Setting such items aside frees room for more, so the budget is
  * fitted again until nothing changes.
  */

@@ -1,5 +1,5 @@
 import { isModelTimeout } from '@/lib/llm/timeouts';
-import { embedTexts } from './embed';
+import { embedTexts } from '../embed';
 import { step } from './state';
 
 /**

@@ -16,8 +16,8 @@ import {
 } from '@/db/undo';
 import { type Actor, asActor, audit } from '@/lib/audit';
 import { DomainError, notFound } from '@/lib/errors';
-import { scheduleRederivation } from './post-turn';
-import { queueRederivation, summariesCovering } from './rederive';
+import { queueRederivation, summariesCovering } from '../edits/rederive';
+import { scheduleRederivation } from '../jobs/queue';
 
 /** A user undoes what they did themselves or what memlens did in their chat; a change staff made is staff's to undo. */
 const undoableBy = (change: UndoableChange, userId: string) =>

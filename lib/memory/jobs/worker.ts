@@ -1,7 +1,7 @@
 import { getConfig } from '@/lib/config';
 import { runNextImport } from '@/lib/import-queue';
 import { logError } from '@/lib/log';
-import { runDueJobs } from './post-turn';
+import { runDueJobs } from './queue';
 import { liveTurns, setWorkerWake } from './worker-signal';
 
 export type Worker = { stop: () => Promise<void>; wake: () => void };

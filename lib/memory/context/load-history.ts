@@ -1,5 +1,5 @@
 import { loadRecentWindow } from '@/db/history';
-import { readRedacted } from './redaction';
+import { readRedacted } from '../redaction';
 import { step } from './state';
 
 /**

@@ -2,7 +2,7 @@ import { getMessages, messagesContaining, repliesTo } from '@/db/history';
 import { factSources, type NewRedaction } from '@/db/provenance';
 import type { Fact, Message } from '@/db/schema';
 import { citationsQuoting } from '@/db/turns';
-import { locateStatement, occurrences, sentenceAround, sentencesOf } from './redaction';
+import { locateStatement, occurrences, sentenceAround, sentencesOf } from '../redaction';
 
 // Where text that a correction takes away appears in a user's messages: the spans to redact.
 

@@ -2,7 +2,7 @@ import { listMessages, type Scope } from '@/db/history';
 import { coveredUntil, getSummary } from '@/db/summaries';
 import { memoryFloor } from '@/db/users';
 import type { AppConfig } from '@/lib/config';
-import { readFromDatabase } from './post-turn/summary-reader';
+import { readFromDatabase } from './summary-reader';
 
 type SummaryRules = Pick<AppConfig, 'SUMMARY_START_MESSAGES' | 'SUMMARY_REFRESH_MESSAGES' | 'SUMMARY_KEEP_RAW'>;
 
