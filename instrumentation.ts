@@ -12,7 +12,7 @@ export async function register() {
   const { getConfig } = await import('./lib/config');
   if (!getConfig().RUN_WORKER) return;
   const [{ startWorker }, { syncStoredEmbeddingsInBackground }, { getModels }, { whenListening }] = await Promise.all([
-    import('./lib/memory/jobs/worker'),
+    import('./lib/worker'),
     import('./lib/memory/embedder-sync'),
     import('./lib/llm'),
     import('./lib/memory/jobs/worker-signal'),

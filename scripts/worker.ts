@@ -3,7 +3,7 @@
  * (set RUN_WORKER=false on the app then). Needs DATABASE_URL: the embedded database belongs to `npm start`.
  */
 
-import { startWorker } from '@/lib/memory/jobs/worker';
+import { startWorker } from '@/lib/worker';
 import { closeDb } from '../db/client';
 import { getModels } from '../lib/llm';
 import { escapeConsoleLines } from '../lib/log';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { getSql } from '@/db/client';
-import { startWorker, type Worker } from '@/lib/memory/jobs/worker';
 import { liveTurns } from '@/lib/memory/jobs/worker-signal';
+import { startWorker, type Worker } from '@/lib/worker';
 import { type Client, newClient, readUntil, setEnv, waitFor } from '../support/app';
 import { importTurns } from '../support/memory';
 

@@ -3,7 +3,7 @@ import { POST as chat } from '@/app/api/chat/route';
 import { getSql } from '@/db/client';
 import { claimDueJobs, renewLeases } from '@/db/jobs';
 import { postTurnWork, runDueJobs } from '@/lib/memory/jobs/queue';
-import { startWorker, type Worker } from '@/lib/memory/jobs/worker';
+import { startWorker, type Worker } from '@/lib/worker';
 import { newClient, readUntil, setEnv, waitFor } from '../support/app';
 import { activeFacts, importTurns } from '../support/memory';
 

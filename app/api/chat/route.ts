@@ -8,7 +8,7 @@ import { requireUser } from '@/lib/session';
 export const POST = route(async (request: Request) => {
   const user = await requireUser(request);
   await enforceRateLimit('chat', user.id);
-  // Post-turn work waits while turns are live (lib/memory/jobs/worker.ts).
+  // Post-turn work waits while turns are live (lib/worker.ts).
   return asLiveTurn(async () => runChatTurn(user, await readJsonBody(request), request));
 });
 

@@ -1,8 +1,8 @@
 import { getConfig } from '@/lib/config';
 import { runNextImport } from '@/lib/import-queue';
 import { logError } from '@/lib/log';
-import { runDueJobs } from './queue';
-import { liveTurns, setWorkerWake } from './worker-signal';
+import { runDueJobs } from './memory/jobs/queue';
+import { liveTurns, setWorkerWake } from './memory/jobs/worker-signal';
 
 export type Worker = { stop: () => Promise<void>; wake: () => void };
 
