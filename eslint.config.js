@@ -1,7 +1,7 @@
 // ESLint runs for one thing only: regular expressions that can backtrack catastrophically (issue 31): two
 // quantifiers that can take the same characters, a quantifier a failing search restarts at each position of
 // a run, a group that gives characters up to what follows. Biome lints everything else. A `new RegExp` built
-// from another file's constants is not seen here; tests/unit/rules-adversarial.test.ts feeds the rules such texts.
+// from another file's constants is not seen here; tests/unit/memory/rules/rules-adversarial.test.ts feeds the rules such texts.
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 

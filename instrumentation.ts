@@ -12,10 +12,10 @@ export async function register() {
   const { getConfig } = await import('./lib/config');
   if (!getConfig().RUN_WORKER) return;
   const [{ startWorker }, { syncStoredEmbeddingsInBackground }, { getModels }, { whenListening }] = await Promise.all([
-    import('./lib/memory/worker'),
+    import('./lib/worker'),
     import('./lib/memory/embedder-sync'),
     import('./lib/llm'),
-    import('./lib/memory/worker-signal'),
+    import('./lib/memory/jobs/worker-signal'),
   ]);
   whenListening(() => {
     const worker = startWorker();

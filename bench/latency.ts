@@ -13,13 +13,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { previewContext } from '@/lib/memory/context/preview';
 import { getSql } from '../db/client';
 import { createGuestUser } from '../db/users';
 import { toVectorLiteral } from '../db/vector';
 import { importConversation } from '../lib/import';
 import { getModels } from '../lib/llm';
 import { embedTexts } from '../lib/memory/embed';
-import { previewContext } from '../lib/memory/preview';
 import { withDatabase } from '../scripts/with-database';
 import { environment, markdownTable, percentile, progress } from './lib/report';
 import { seededUser } from './lib/seed';

@@ -3,17 +3,17 @@ import type { EpisodeListing, MemoryUsage } from '@/db/memory-page';
 import type { Summary } from '@/db/schema';
 import type { listSummaryVersions } from '@/db/summaries';
 import type { memoryCounts } from '@/db/users';
-import type { RedactionNote } from '@/lib/memory/audit-redaction';
-import type { BlockName as MemoryBlockName } from '@/lib/memory/budget';
+import type { BlockName as MemoryBlockName } from '@/lib/memory/context/budget';
+import type { TurnRecord as BuiltTurnRecord } from '@/lib/memory/context/turn-record';
+import type { WhyNotRecalled } from '@/lib/memory/context/why-not-recalled';
 import type { forgetEverything } from '@/lib/memory/corrections';
+import type { undoChange } from '@/lib/memory/corrections/undo';
+import type { RedactionNote } from '@/lib/memory/edits/audit-redaction';
+import type { UndoRef as ServerUndoRef } from '@/lib/memory/edits/undo-capture';
+import type { SummarySchedule } from '@/lib/memory/jobs/summary-schedule';
 import type { PageFact as ServerPageFact } from '@/lib/memory/memory-page';
 import type { REDACTED as SERVER_REDACTED } from '@/lib/memory/redaction';
 import type { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
-import type { SummarySchedule } from '@/lib/memory/summary-schedule';
-import type { TurnRecord as BuiltTurnRecord } from '@/lib/memory/turn-record';
-import type { undoChange } from '@/lib/memory/undo';
-import type { UndoRef as ServerUndoRef } from '@/lib/memory/undo-capture';
-import type { WhyNotRecalled } from '@/lib/memory/why-not-recalled';
 import type { memoryChangesOfReply } from '@/lib/services/corrections';
 import type { factWithHistory } from '@/lib/services/memory';
 import type { turnContext } from '@/lib/turn-context';
@@ -112,7 +112,7 @@ export type EpisodeDeleteResult = MemoryDeleteResult;
 export type FactKind = (typeof FACT_SLOTS)[number];
 
 /** POST /api/messages/:id/replay: a past turn's context assembled again and compared (type-only, from the server code). */
-export type { ReplayOptions, ReplayResult as ReplayResponse } from '@/lib/memory/replay';
+export type { ReplayOptions, ReplayResult as ReplayResponse } from '@/lib/memory/context/replay';
 
 /** GET /api/messages/:id/why?item=: why a memory item was or was not in a reply's context. */
 export type WhyAnswer = Json<WhyNotRecalled>;

@@ -122,7 +122,7 @@ const returnedColumns = Object.fromEntries(
 
 /**
  * Each half hands the fusion k rows: the k the caller asks for, which it derives from what its
- * block of the budget can hold (lib/memory/budget-policy.ts recallTopK), not a multiple of it. The
+ * block of the budget can hold (lib/memory/context/budget-policy.ts recallTopK), not a multiple of it. The
  * HNSW walk's time grows with the rows it must return (iterative scans past hnsw.ef_search), and
  * rows below the top k of both halves rarely reach the fused top k. The candidates of both halves
  * are fused and cut to k on their ids alone; only those k rows are read whole (and annotated).

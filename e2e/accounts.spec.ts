@@ -137,7 +137,7 @@ test('a forgotten password is reset by the mailed link; /account changes it agai
 
   // better-auth allows 3 sign-ins per 10 s from one address, and without a proxy header every request
   // here is one address: the previous test's sign-ins may still count, so wait the window out if told to.
-  // (That the old password fails is tests/integration/email-verification.test.ts's.)
+  // (That the old password fails is tests/integration/auth/email-verification.test.ts's.)
   await expect(async () => {
     await auth.submit('sign-in', email, 'a new password 2');
     await page.waitForURL((url) => url.pathname === '/', { timeout: 3_000 });

@@ -32,16 +32,16 @@ import { getModels, type Models } from './llm';
 import { TextDeltaBatcher } from './llm/text-delta-batcher';
 import { ReplyDeadline } from './llm/timeouts';
 import { logError } from './log';
-import { assertQuestionFits } from './memory/budget-policy';
-import { assembleContext, round } from './memory/chain';
+import { assertQuestionFits } from './memory/context/budget-policy';
+import { assembleContext, round } from './memory/context/chain';
+import { generateReply } from './memory/context/generate-reply';
+import type { TurnState } from './memory/context/state';
+import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/context/turn-record';
+import { forgetBeforeReply } from './memory/corrections/forget-in-chat';
 import { prepareMessageCorrection } from './memory/corrections/messages';
-import { forgetBeforeReply } from './memory/forget-in-chat';
 import { withForgetOutcome } from './memory/forget-outcome';
-import { generateReply } from './memory/generate-reply';
-import { enqueuePostTurn, postTurnWork, schedulePostTurn } from './memory/post-turn';
+import { enqueuePostTurn, postTurnWork, schedulePostTurn } from './memory/jobs/queue';
 import { readRedacted } from './memory/redaction';
-import type { TurnState } from './memory/state';
-import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/turn-record';
 import { strictObject, text as textField } from './validation';
 
 function chatRequestSchema(config: AppConfig) {
@@ -224,7 +224,10 @@ async function streamReply(state: TurnState, writer: UIMessageStreamWriter, stop
   let firstTokenMs: number | null = null;
   let status: 'complete' | 'incomplete' | 'failed' = 'incomplete';
   let error: string | undefined;
-  const flusher = setInterval(() => void saveStreamingText(state.scope.userId, state.assistantMessageId, text).catch(() => {}), FLUSH_INTERVAL_MS);
+  const flusher = setInterval(
+    () => void saveStreamingText(state.scope.userId, state.assistantMessageId, text).catch(() => {}),
+    FLUSH_INTERVAL_MS,
+  );
   let finish: UIMessageChunk | undefined;
   // Nothing more is written once the client has gone.
   const send = new TextDeltaBatcher((chunk) => stopped.aborted || writer.write(chunk));
@@ -289,7 +292,10 @@ async function streamReply(state: TurnState, writer: UIMessageStreamWriter, stop
       return record;
     });
     // The reply's row and its record are written side by side; the stream ends once both are.
-    const [, final] = await Promise.all([finalizeAssistantMessage(state.scope.userId, state.assistantMessageId, { status, content: text, error }), recorded]);
+    const [, final] = await Promise.all([
+      finalizeAssistantMessage(state.scope.userId, state.assistantMessageId, { status, content: text, error }),
+      recorded,
+    ]);
     send.push({ type: 'data-turn', id: state.assistantMessageId, data: final });
     if (finish) send.push(finish);
     schedulePostTurn(state.scope, state.assistantMessageId);

@@ -17,7 +17,7 @@ import { getConfig } from './config';
 import { DomainError, notFound } from './errors';
 import { type ImportInput, importedMessages, ingestImport } from './import';
 import { type ErrorSummary, logError, summarizeError } from './log';
-import { wakeWorker } from './memory/worker-signal';
+import { wakeWorker } from './memory/jobs/worker-signal';
 
 /** An import as the API shows it: no payload; the conversation once it is done. */
 export type ImportView = {

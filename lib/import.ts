@@ -6,7 +6,7 @@ import type { Scope } from '@/db/history';
 import type { Executor } from '@/db/provenance';
 import { type ImportedMessage, messages } from '@/db/schema';
 import { getConfig } from './config';
-import { enqueuePostTurns, runImportedJobs } from './memory/post-turn';
+import { enqueuePostTurns, runImportedJobs } from './memory/jobs/queue';
 import { isoTime, metadata, strictObject, text } from './validation';
 
 /** A conversation to ingest with its given replies: nothing is generated. */

@@ -2,11 +2,12 @@
  * `npm run worker`: the post-turn worker on its own, for deployments that run it apart from the app
  * (set RUN_WORKER=false on the app then). Needs DATABASE_URL: the embedded database belongs to `npm start`.
  */
+
+import { startWorker } from '@/lib/worker';
 import { closeDb } from '../db/client';
 import { getModels } from '../lib/llm';
 import { escapeConsoleLines } from '../lib/log';
 import { syncStoredEmbeddingsInBackground } from '../lib/memory/embedder-sync';
-import { startWorker } from '../lib/memory/worker';
 import { migrateAppDatabase } from './with-database';
 
 escapeConsoleLines();

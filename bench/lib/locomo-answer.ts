@@ -1,7 +1,7 @@
 import { generateText } from 'ai';
 import { share } from '@/lib/eval/rates';
 import { getModels } from '@/lib/llm';
-import { contextText, previewContext } from '@/lib/memory/preview';
+import { contextText, previewContext } from '@/lib/memory/context/preview';
 import type { IngestedSample, LocomoSample } from './locomo';
 import { progress } from './report';
 

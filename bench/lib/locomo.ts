@@ -4,9 +4,9 @@ import { createConversation } from '@/db/conversations';
 import { createGuestUser } from '@/db/users';
 import { getConfig, resetConfigForTests } from '@/lib/config';
 import { importConversation } from '@/lib/import';
-import { basePrompt } from '@/lib/memory/context-layout';
-import { contextText, previewContext } from '@/lib/memory/preview';
-import { countChatTokens } from '@/lib/memory/tokens';
+import { basePrompt } from '@/lib/memory/context/context-layout';
+import { contextText, previewContext } from '@/lib/memory/context/preview';
+import { countChatTokens } from '@/lib/memory/context/tokens';
 import { progress } from './report';
 
 /** LoCoMo's released format: samples with a conversation of sessions and QA with evidence dia_ids. */

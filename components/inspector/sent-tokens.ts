@@ -1,7 +1,7 @@
 import type { TurnRecord } from '../api-types';
 
 // The tokens of each message sent, from the budget's recorded decisions (the browser does not count
-// tokens itself). The chat framing mirrors lib/memory/tokens.ts, which the browser cannot import:
+// tokens itself). The chat framing mirrors lib/memory/context/tokens.ts, which the browser cannot import:
 // every message costs its content plus 4 tokens, and the reply is primed with 3.
 export const MESSAGE_FRAMING_TOKENS = 4;
 export const REPLY_PRIMING_TOKENS = 3;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createConversation } from '@/db/conversations';
 import { createGuestUser } from '@/db/users';
 import { importConversation } from '@/lib/import';
-import { contextText, previewContext } from '@/lib/memory/preview';
+import { contextText, previewContext } from '@/lib/memory/context/preview';
 import { isoTime } from '@/lib/validation';
 import { share } from './rates';
 

@@ -1,5 +1,5 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
-import { contentFeatures, words } from './text-features';
+import { contentFeatures, words } from '@/lib/text/text-features';
 
 /**
  * Deterministic offline embedder: feature hashing of content words, CJK bigrams and character

@@ -2,8 +2,8 @@ import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
 import { rules } from '@/lib/memory/rules/bounded';
 import { SINGLE_VALUED_SLOTS } from '@/lib/memory/rules/fact-types';
+import { contentFeatures, isCjk } from '@/lib/text/text-features';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
-import { contentFeatures, isCjk } from './text-features';
 
 export { NO_ANSWER } from './offline-evidence';
 

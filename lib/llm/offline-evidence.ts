@@ -5,7 +5,7 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { type ListedBlock, parseMemoryLine, SECTION_HEADERS } from '@/lib/memory/memory-line';
 import { CORRECTION, FORGOTTEN } from '@/lib/memory/redaction-marks';
-import { contentFeatures } from './text-features';
+import { contentFeatures } from '@/lib/text/text-features';
 
 /** What the offline model says when nothing in its context answers; its own earlier such replies are no evidence. */
 export const NO_ANSWER = { en: "Nothing you've told me answers that yet.", zh: '你还没有告诉过我这个。' };

@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
+import { isCjk } from '@/lib/text/text-features';
 import { embedLocally } from './local-embedder';
 import { EncoderPool } from './sentence-encoder-pool';
-import { isCjk } from './text-features';
 
 /**
  * Offline embedder over the Universal Sentence Encoder lite (weights inside the

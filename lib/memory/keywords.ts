@@ -1,6 +1,6 @@
 import type { LexicalQuery } from '@/db/search-vector';
-import { contentFeatures } from '@/lib/llm/text-features';
 import { capTerm, cjkWords, isCjk } from '@/lib/text/search-terms';
+import { contentFeatures } from '@/lib/text/text-features';
 
 /**
  * The lexical query of a search: the query text, whose words Postgres reads with the `english`

@@ -1,6 +1,6 @@
 import { redactionsOf, withdrawnTexts } from '@/db/provenance';
 import type { Message, MessageRedaction } from '@/db/schema';
-import { contentFeatures } from '@/lib/llm/text-features';
+import { contentFeatures } from '@/lib/text/text-features';
 import { correctedBy, FORGOTTEN } from './redaction-marks';
 
 export { correctedBy, FORGOTTEN, REDACTED } from './redaction-marks';

@@ -2,11 +2,11 @@ import { createConversation, deleteConversation, getConversation, listConversati
 import { listMessages, type Scope } from '@/db/history';
 import type { Conversation } from '@/db/schema';
 import { getSummary, listSummaryVersions, summarySources } from '@/db/summaries';
+import { summaryScheduleOf } from '@/lib/memory/jobs/summary-schedule';
 import type { Actor } from '../audit';
 import { getConfig } from '../config';
 import { notFound } from '../errors';
 import { removeMessages } from '../memory/corrections';
-import { summaryScheduleOf } from '../memory/summary-schedule';
 import { text } from '../validation';
 
 /** A conversation's title, as a new conversation or a rename gives it. */

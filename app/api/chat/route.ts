@@ -1,6 +1,6 @@
 import { runChatTurn } from '@/lib/chat-turn';
 import { otherMethods, readJsonBody, route } from '@/lib/http';
-import { asLiveTurn } from '@/lib/memory/worker-signal';
+import { asLiveTurn } from '@/lib/memory/jobs/worker-signal';
 import { enforceRateLimit } from '@/lib/rate-limit';
 import { requireUser } from '@/lib/session';
 
@@ -8,7 +8,7 @@ import { requireUser } from '@/lib/session';
 export const POST = route(async (request: Request) => {
   const user = await requireUser(request);
   await enforceRateLimit('chat', user.id);
-  // Post-turn work waits while turns are live (lib/memory/worker.ts).
+  // Post-turn work waits while turns are live (lib/worker.ts).
   return asLiveTurn(async () => runChatTurn(user, await readJsonBody(request), request));
 });
 

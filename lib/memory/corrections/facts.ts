@@ -8,13 +8,13 @@ import { correctionsOfFacts } from '@/db/undo';
 import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
 import { cjkTerms } from '@/lib/text/search-terms';
-import { redactAuditTrail, redactionNote } from '../audit-redaction';
+import { redactAuditTrail, redactionNote } from '../edits/audit-redaction';
+import { endFacts, type ForgetResult } from '../edits/forget-facts';
+import { planRedactions } from '../edits/quotes';
+import { queueRederivation, summariesCovering } from '../edits/rederive';
+import { captureUndoable, type UndoRef } from '../edits/undo-capture';
 import { embedTexts } from '../embed';
-import { endFacts, type ForgetResult } from '../forget-facts';
-import { scheduleRederivation } from '../post-turn';
-import { planRedactions } from '../quotes';
-import { queueRederivation, summariesCovering } from '../rederive';
-import { captureUndoable, type UndoRef } from '../undo-capture';
+import { scheduleRederivation } from '../jobs/queue';
 
 /**
  * Deletes facts everywhere (see `endFacts`), as a person asks: in the memory page, the staff

@@ -8,13 +8,13 @@ import { messagesCoveredBySummary } from '@/db/summaries';
 import { factRowsOf, linksAndRedactionsOf } from '@/db/undo';
 import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
-import { redactAuditTrail, redactionNote } from '../audit-redaction';
+import { redactAuditTrail, redactionNote } from '../edits/audit-redaction';
+import { dedupe, planRedactions, quotesOfMessages } from '../edits/quotes';
+import { queueRederivation, summariesCovering } from '../edits/rederive';
+import { captureUndoable, type UndoRef } from '../edits/undo-capture';
 import { embedTexts } from '../embed';
-import { scheduleRederivation } from '../post-turn';
-import { dedupe, planRedactions, quotesOfMessages } from '../quotes';
+import { scheduleRederivation } from '../jobs/queue';
 import { sentencesOf } from '../redaction';
-import { queueRederivation, summariesCovering } from '../rederive';
-import { captureUndoable, type UndoRef } from '../undo-capture';
 
 /**
  * What an edit or removal of messages does to memory, counted before anything changes (the delete

@@ -4,8 +4,8 @@ import { coveredUntil, getSummary, summarySources, writeSummary } from '@/db/sum
 import { factRowsOf, floorsOf } from '@/db/undo';
 import { deleteAllMemory } from '@/db/users';
 import { type Actor, asActor, audit } from '@/lib/audit';
-import { memoryItemsOf, redactAuditTrail, redactionNote } from '../audit-redaction';
-import { captureUndoable, type UndoRef } from '../undo-capture';
+import { memoryItemsOf, redactAuditTrail, redactionNote } from '../edits/audit-redaction';
+import { captureUndoable, type UndoRef } from '../edits/undo-capture';
 
 /** A person edits the summary: the text becomes the base of the next refresh; a stale `version` is refused. */
 export async function editSummary(scope: Scope, content: string, version: number | undefined, by: string | Actor) {

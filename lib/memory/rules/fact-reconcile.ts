@@ -6,7 +6,7 @@
  * the key and the individual named; for likes, dislikes, allergies and plans, the thing named (like or dislike is
  * what is said about it), or for a choice what it chooses among.
  */
-import { contentFeatures } from '@/lib/llm/text-features';
+import { contentFeatures } from '@/lib/text/text-features';
 import { readClause } from './fact-extract';
 import type { ExistingFact, FactCandidate, FactDecision } from './fact-types';
 import { featureOverlap, KEYED_SLOTS, normaliseValue, SINGLE_VALUED_SLOTS, splitKey, valuesMatch } from './fact-types';

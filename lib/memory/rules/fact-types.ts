@@ -2,9 +2,8 @@
  * Shared types and value helpers for the offline, rule-based fact memory (mem0's
  * extract → reconcile loop, with regular expressions instead of an LLM).
  */
-
-import { contentFeatures } from '@/lib/llm/text-features';
 import type { FactSlot } from '@/lib/shared/fact-kinds';
+import { contentFeatures } from '@/lib/text/text-features';
 
 // The kinds of fact are data (lib/shared/fact-kinds.ts); what fits none stays findable in the conversation's episodes.
 export { FACT_SLOTS, type FactSlot, KEYED_SLOTS, SINGLE_VALUED_SLOTS, TYPED_SLOTS } from '@/lib/shared/fact-kinds';

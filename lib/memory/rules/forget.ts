@@ -3,8 +3,8 @@
  * stored facts it covers — by slot ("my address" → location), by what it names ("that I like sushi"
  * → "sushi"), or everything.
  */
-import { contentFeatures, words } from '@/lib/llm/text-features';
 import { NAMED_BY } from '@/lib/shared/fact-kinds';
+import { contentFeatures, words } from '@/lib/text/text-features';
 import { extractFactCandidates } from './fact-extract';
 import { type ExistingFact, type FactSlot, type ForgetRequest, HAN, isChinese, splitKey } from './fact-types';
 

@@ -12,8 +12,8 @@
  * the user never brought up.
  */
 
-import { isCjk, words } from '@/lib/llm/text-features';
 import { type Segment, segmentWords } from '@/lib/text/search-terms';
+import { isCjk, words } from '@/lib/text/text-features';
 import { absolutizeRelativeDates } from './relative-dates';
 
 export type RewriteTrigger = { needed: boolean; reason: string };

@@ -6,7 +6,7 @@
  * user's words, adds nothing). Every kept line is a verbatim slice of its message (or a prefix of
  * one, ending in "…"), so the provenance check in refresh-summary can find the message it came from.
  */
-import { contentFeatures } from '@/lib/llm/text-features';
+import { contentFeatures } from '@/lib/text/text-features';
 import { absolutizeRelativeDates } from './relative-dates';
 
 export type SummaryInput = { role: 'user' | 'assistant'; content: string; id?: string };

@@ -1,6 +1,6 @@
 import { userActor } from '@/lib/audit';
 import { otherMethods, readNoBody, route, uuidParam } from '@/lib/http';
-import { undoChange } from '@/lib/memory/undo';
+import { undoChange } from '@/lib/memory/corrections/undo';
 import { requireUser } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };

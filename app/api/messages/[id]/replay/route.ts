@@ -1,6 +1,6 @@
 import { otherMethods, readJson, route, uuidParam } from '@/lib/http';
-import { type ReplayOptions, replayTurn } from '@/lib/memory/replay';
-import { replaySchema } from '@/lib/memory/replay-request';
+import { type ReplayOptions, replayTurn } from '@/lib/memory/context/replay';
+import { replaySchema } from '@/lib/memory/context/replay-request';
 import { enforceRateLimit } from '@/lib/rate-limit';
 import { requireUser } from '@/lib/session';
 

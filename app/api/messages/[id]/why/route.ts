@@ -1,5 +1,5 @@
 import { otherMethods, route, uuidParam } from '@/lib/http';
-import { itemParam, whyNotRecalled } from '@/lib/memory/why-not-recalled';
+import { itemParam, whyNotRecalled } from '@/lib/memory/context/why-not-recalled';
 import { requireUser } from '@/lib/session';
 
 type Params = { params: Promise<{ id: string }> };

@@ -1,5 +1,5 @@
 import { otherMethods, route, uuidParam } from '@/lib/http';
-import { itemParam } from '@/lib/memory/why-not-recalled';
+import { itemParam } from '@/lib/memory/context/why-not-recalled';
 import { requireStaff } from '@/lib/session';
 import { whyNotRecalledForStaff } from '@/lib/staff';
 

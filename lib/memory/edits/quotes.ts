@@ -1,0 +1,126 @@
+import { getMessages, messagesContaining, repliesTo } from '@/db/history';
+import { factSources, type NewRedaction } from '@/db/provenance';
+import type { Fact, Message } from '@/db/schema';
+import { citationsQuoting } from '@/db/turns';
+import { locateStatement, occurrences, sentenceAround, sentencesOf } from '../redaction';
+
+// Where text that a correction takes away appears in a user's messages: the spans to redact.
+
+export type Plan = { rows: NewRedaction[]; texts: string[] };
+
+/**
+ * Where facts were stated and repeated: each fact's source spans, every other place the user's
+ * messages hold the statement word for word, and the sentences of replies that quoted or cited it.
+ */
+export async function planRedactions(
+  userId: string,
+  facts: Fact[],
+  kind: NewRedaction['kind'],
+  replacement: string | null,
+  actor: string,
+): Promise<Plan> {
+  const rows: NewRedaction[] = [];
+  const texts = new Set<string>();
+  const add = (message: Message, start: number, end: number, factId: string) => {
+    if (end <= start) return;
+    rows.push({ messageId: message.id, userId, kind, spanStart: start, spanEnd: end, factId, replacement, actor });
+    texts.add(message.content.slice(start, end));
+  };
+  const sources = await factSources(
+    userId,
+    facts.map((f) => f.id),
+  );
+  const sourceMessages = await getMessages(userId, [...new Set([...sources.values()].flat().map((s) => s.messageId))]);
+  const byId = new Map(sourceMessages.map((m) => [m.id, m]));
+  const cited = await citationsQuoting(
+    userId,
+    [],
+    facts.map((f) => `fact:${f.id}`),
+  );
+  const citingReplies = new Map((await getMessages(userId, [...new Set(cited.map((c) => c.assistantMessageId))])).map((m) => [m.id, m]));
+
+  for (const fact of facts) {
+    const statements = new Set([fact.content]);
+    for (const span of sources.get(fact.id) ?? []) {
+      const message = byId.get(span.messageId);
+      if (!message) continue;
+      const { spanStart, spanEnd } =
+        span.spanStart !== null && span.spanEnd !== null
+          ? { spanStart: span.spanStart, spanEnd: span.spanEnd }
+          : locateStatement(message.content, fact.content);
+      add(message, spanStart, spanEnd, fact.id);
+      statements.add(message.content.slice(spanStart, spanEnd));
+    }
+    // Repeated or quoted word for word anywhere else: a user's message loses the words, a reply the sentence.
+    for (const message of await messagesContaining(userId, [...statements])) {
+      for (const statement of statements) {
+        for (const hit of occurrences(message.content, statement)) {
+          const span = message.role === 'user' ? hit : sentenceAround(message.content, hit.start, hit.end);
+          add(message, span.start, span.end, fact.id);
+        }
+      }
+    }
+    // Replies that cited it as [n], and replies to its statement that repeat its value: the sentence goes.
+    const answering = sourceMessages.filter((m) => (sources.get(fact.id) ?? []).some((s) => s.messageId === m.id)).map((m) => m.id);
+    const replies = [
+      ...cited.flatMap((row) => {
+        const item = (row.items as Array<{ key: string; n: number | null }>).find((i) => i.key === `fact:${fact.id}`);
+        const reply = citingReplies.get(row.assistantMessageId);
+        return reply && item?.n ? [{ reply, needles: [`[${item.n}]`, fact.value] }] : [];
+      }),
+      ...(await repliesTo(userId, answering)).map((reply) => ({ reply, needles: [fact.value] })),
+    ];
+    for (const { reply, needles } of replies) {
+      for (const needle of needles.filter((n) => n.trim().length >= 4 || /^\[\d+\]$/u.test(n))) {
+        for (const hit of occurrences(reply.content, needle)) {
+          const span = sentenceAround(reply.content, hit.start, hit.end);
+          add(reply, span.start, span.end, fact.id);
+        }
+      }
+    }
+    texts.add(fact.content);
+  }
+  return { rows: dedupe(rows), texts: [...texts] };
+}
+
+export function dedupe(rows: NewRedaction[]): NewRedaction[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const key = `${row.messageId}:${row.spanStart}:${row.spanEnd}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Replies that quoted what the user said in messages being edited away or removed: each sentence
+ * that holds such words goes from memory, unless the user still says the same elsewhere.
+ */
+export async function quotesOfMessages(userId: string, changing: Message[], actor: string): Promise<NewRedaction[]> {
+  const affected = new Set(changing.map((m) => m.id));
+  const said = [...new Set(changing.filter((m) => m.role === 'user').flatMap((m) => sentencesOf(m.content)))];
+  const found = await messagesContaining(userId, said);
+  const stillSaid = new Set(
+    said.filter((text) => found.some((m) => m.role === 'user' && !affected.has(m.id) && occurrences(m.content, text).length > 0)),
+  );
+  const rows: NewRedaction[] = [];
+  for (const message of found.filter((m) => m.role === 'assistant' && !affected.has(m.id))) {
+    for (const text of said.filter((t) => !stillSaid.has(t))) {
+      for (const hit of occurrences(message.content, text)) {
+        const span = sentenceAround(message.content, hit.start, hit.end);
+        rows.push({
+          messageId: message.id,
+          userId,
+          kind: 'forgotten',
+          spanStart: span.start,
+          spanEnd: span.end,
+          factId: null,
+          replacement: null,
+          actor,
+        });
+      }
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,248 @@
+import { generateText, Output } from 'ai';
+import pLimit from 'p-limit';
+import { z } from 'zod';
+import {
+  addFact,
+  confirmFact,
+  endFact,
+  type FactWrite,
+  findRelatedActiveFacts,
+  listFacts,
+  type OnFactWritten,
+  supersedeFact,
+} from '@/db/facts';
+import type { Fact, Job, Message } from '@/db/schema';
+import { asActor } from '@/lib/audit';
+import type { Models } from '@/lib/llm';
+import { KIND_HINTS } from '@/lib/shared/fact-kinds';
+import { cjkTerms } from '@/lib/text/search-terms';
+import { endFacts } from '../edits/forget-facts';
+import { captureUndoable } from '../edits/undo-capture';
+import { embedTexts } from '../embed';
+import { searchKeywords } from '../keywords';
+import { locateStatement } from '../redaction';
+import { rules } from '../rules/bounded';
+import { splitKey, TYPED_SLOTS } from '../rules/fact-types';
+import type { ExistingFact, FactCandidate, FactDecision, FactSlot, ForgetRequest } from '../rules/facts';
+import { loadTurn, loadTurns, type Turn } from './turn-messages';
+import type { JobWork } from './work';
+
+/**
+ * The mem0 idea: pull candidate facts out of the user's message, compare each with the similar
+ * active facts, and ADD, UPDATE (supersede), DELETE (end) or do nothing. An explicit request to
+ * forget deletes the matching facts outright: a chat turn has done so before its reply
+ * (forget-in-chat.ts), so here it catches an imported request, and a fact the turn could not see
+ * yet because the job learning it had not run. LLM with a JSON schema, or offline rules by slot.
+ */
+export const extractFacts: JobWork = {
+  kind: 'extract_facts',
+  ownInputs: true,
+  async run({ job, models }) {
+    const turn = await loadTurn(job.userId, job.messageId, 'extraction');
+    const [failure] = (await learnFromTurns([{ job, turn }], models)).values();
+    if (failure !== undefined) throw failure;
+  },
+  // Forgetting redacts messages that the other kinds of work read.
+  isolates: async (questions) => (await Promise.all(questions.map(rules.detectForgetRequest))).some((request) => request !== null),
+  async runMany(jobs, { models }) {
+    const [{ userId, conversationId }] = jobs;
+    const turns = await loadTurns(
+      { userId, conversationId },
+      jobs.map((j) => j.messageId),
+      'extraction',
+    );
+    return learnFromTurns(
+      jobs.map((job) => ({ job, turn: turns.get(job.messageId) })),
+      models,
+    );
+  },
+};
+
+/** Turns whose candidates are looked for at once (each a memory model call per user message). */
+const EXTRACTIONS_AT_ONCE = 4;
+
+/** `question` as fact extraction reads it (forgotten and corrected parts gone); `written` as the user wrote it, where spans point. */
+type Statement = { question: Message; written: string };
+type Learning = { job: Job; steps: Array<Statement & ({ forget: ForgetRequest } | { candidates: FactCandidate[] })> };
+
+/**
+ * The turns' statements in order: their candidates found first and embedded in one call, then each
+ * reconciled with the facts as the statements before it left them. Returns each failed job's error.
+ */
+async function learnFromTurns(entries: Array<{ job: Job; turn: Turn | undefined }>, models: Models): Promise<Map<string, unknown>> {
+  const failures = new Map<string, unknown>();
+  const learnings: Learning[] = [];
+  // Finding a turn's candidates reads nothing another turn writes: a few model calls at once.
+  const finding = pLimit(EXTRACTIONS_AT_ONCE);
+  const found = await Promise.all(
+    entries.map(({ job, turn }) =>
+      finding(() => statementsOf(turn, models)).then(
+        (steps) => ({ job, steps }),
+        (error: unknown) => ({ job, error }),
+      ),
+    ),
+  );
+  for (const entry of found) {
+    if ('error' in entry) failures.set(entry.job.id, entry.error);
+    else learnings.push(entry);
+  }
+  const texts = learnings.flatMap((l) => l.steps.flatMap((step) => ('candidates' in step ? step.candidates.map((c) => c.text) : [])));
+  const embeddings = (await embedTexts(models, texts)).values();
+  for (const { job, steps } of learnings) {
+    // Taken before any write, so that a failed job leaves the next jobs their own embeddings.
+    const embedded = steps.map((step) => ('candidates' in step ? step.candidates.map(() => embeddings.next().value!) : []));
+    try {
+      for (const [i, step] of steps.entries()) {
+        if ('forget' in step) await forget(step, job.userId, models);
+        else await reconcile(step, step.candidates, embedded[i], job, models);
+      }
+    } catch (error) {
+      failures.set(job.id, error);
+    }
+  }
+  return failures;
+}
+
+/** A turn's user messages: each a request to forget or the candidate facts it states (a model call per message when there is one). */
+async function statementsOf(turn: Turn | undefined, models: Models): Promise<Learning['steps']> {
+  const steps: Learning['steps'] = [];
+  for (const [i, question] of (turn?.questions ?? []).entries()) {
+    const statement = { question, written: turn!.original[i].content };
+    // As written: the part of a request that names what to forget is itself marked forgotten.
+    const forget = await rules.detectForgetRequest(statement.written);
+    if (forget) steps.push({ ...statement, forget });
+    else
+      steps.push({
+        ...statement,
+        candidates: models.memory
+          ? await extractWithModel(models, question.content, question.createdAt)
+          : await rules.extractFactCandidates(question.content, question.createdAt),
+      });
+  }
+  return steps;
+}
+
+const actorOf = (models: Models) => (models.memory ? `model:${models.memory.modelId}` : 'offline-rules');
+
+async function forget({ question, forget }: Statement & { forget: ForgetRequest }, userId: string, models: Models): Promise<void> {
+  const active = await listFacts(userId, 'active');
+  const ids = new Set(await rules.factsToForget(forget, active.map(existing)));
+  await endFacts(
+    userId,
+    active.filter((f) => ids.has(f.id)),
+    asActor(actorOf(models)),
+    `the user asked to forget it (message ${question.id})`,
+  );
+}
+
+async function reconcile(
+  { question, written }: Statement,
+  candidates: FactCandidate[],
+  embeddings: number[][],
+  job: Job,
+  models: Models,
+): Promise<void> {
+  for (const [i, candidate] of candidates.entries()) {
+    const write: FactWrite = {
+      userId: job.userId,
+      conversationId: job.conversationId,
+      actor: actorOf(models),
+      source: { messageId: question.id, ...locateStatement(written, candidate.text) },
+    };
+    // A past statement is weighed against the current facts of what it was ("work:siemens" against work).
+    const slots = candidate.slot === 'past' ? ['past', splitKey(candidate.value)[0]] : [candidate.slot];
+    const related = await findRelatedActiveFacts(job.userId, slots, embeddings[i], searchKeywords(candidate.text));
+    const decisions = models.memory
+      ? await decideWithModel(models, candidate, related)
+      : await rules.decideFactUpdate(candidate, related.map(existing));
+    for (const decision of decisions) await apply(write, decision, embeddings[i], question.createdAt);
+  }
+}
+
+async function apply(write: FactWrite, decision: FactDecision, embedding: number[], saidAt: Date): Promise<void> {
+  const { candidate } = decision;
+  const fact = {
+    slot: candidate.slot,
+    content: candidate.text,
+    value: candidate.value,
+    cjkTerms: cjkTerms(candidate.text),
+    embedding,
+    validFrom: candidate.validFrom ? new Date(`${candidate.validFrom}T00:00:00Z`) : saidAt,
+  };
+  const recorded = recordLearning(write);
+  if (decision.event === 'ADD') await addFact(write, fact, recorded);
+  else if (decision.event === 'UPDATE')
+    (await supersedeFact(write, decision.factId, fact, recorded)) ?? (await addFact(write, fact, recorded));
+  else if (decision.event === 'DELETE') await endFact(write, decision.factId, candidate.text);
+  else await confirmFact(write, decision.factId);
+}
+
+/** A fact learned, or one that replaced another, is undoable like a correction, and named under the reply. */
+function recordLearning(write: FactWrite): OnFactWritten {
+  return async (tx, { fact, replaced }) => {
+    await captureUndoable(tx, {
+      userId: write.userId,
+      kind: replaced ? 'fact_replaced' : 'fact_learned',
+      actor: write.actor,
+      sourceMessageId: write.source?.messageId ?? null,
+      factId: fact.id,
+      previousFactId: replaced?.id ?? null,
+      touches: [fact, ...(replaced ? [replaced] : [])].map((f) => `fact:${f.id}`),
+      snapshot: { addedFacts: [fact.id], ...(replaced ? { rows: { facts: [replaced] } } : {}) },
+    });
+  };
+}
+
+function existing(fact: Fact): ExistingFact {
+  return { id: fact.id, slot: fact.slot as FactSlot, text: fact.content, value: fact.value };
+}
+
+const candidateSchema = z.object({
+  facts: z.array(
+    z.object({
+      slot: z.enum(TYPED_SLOTS),
+      text: z.string().describe('The user\'s own clause, first person, e.g. "I\'m pescatarian now"'),
+      value: z.string().describe('Normalised value to compare facts of a slot, lower-case for Latin script'),
+      negated: z.boolean().describe('true when the statement ends something ("no longer", "not anymore")'),
+      validFrom: z.string().nullable().describe('YYYY-MM-DD when the user says when it became true, else null'),
+    }),
+  ),
+});
+
+async function extractWithModel(models: Models, text: string, saidAt: Date): Promise<FactCandidate[]> {
+  const { output } = await generateText({
+    model: models.memory!,
+    output: Output.object({ schema: candidateSchema }),
+    instructions: `Extract durable facts the user states about themselves (${KIND_HINTS}). What held before or where they come from ("I grew up in Gdańsk", "I used to work at Siemens") is slot past, valued "origin:gdańsk" or "<slot>:<value>" ("work:siemens"): it never replaces a current fact. Ignore questions, requests, one-off events and opinions about other people. Return an empty list when there are none.`,
+    prompt: `Message sent on ${saidAt.toISOString().slice(0, 10)}:\n${text}`,
+    maxRetries: 1,
+  });
+  return output.facts.map((f) => ({ ...f, validFrom: f.validFrom ?? undefined }));
+}
+
+const decisionSchema = z.object({
+  decisions: z.array(
+    z.object({
+      event: z.enum(['ADD', 'UPDATE', 'DELETE', 'NONE']),
+      factId: z.string().nullable().describe('The id of the existing fact for UPDATE, DELETE and NONE'),
+    }),
+  ),
+});
+
+async function decideWithModel(models: Models, candidate: FactCandidate, related: Fact[]): Promise<FactDecision[]> {
+  if (related.length === 0) return [{ event: 'ADD', candidate }];
+  const { output } = await generateText({
+    model: models.memory!,
+    output: Output.object({ schema: decisionSchema }),
+    instructions:
+      'You maintain a memory of facts about a user. Given a new fact and the existing related facts, decide: ADD (new information), UPDATE <id> (the new fact replaces an existing one, e.g. a move or a changed diet), DELETE <id> (the new fact says an existing one stopped being true), or NONE <id> (already known). Prefer one decision.',
+    prompt: JSON.stringify({ newFact: candidate, existingFacts: related.map((f) => ({ id: f.id, slot: f.slot, text: f.content })) }),
+    maxRetries: 1,
+  });
+  const known = new Set(related.map((f) => f.id));
+  return output.decisions.flatMap((d): FactDecision[] => {
+    if (d.event === 'ADD') return [{ event: 'ADD', candidate }];
+    if (!d.factId || !known.has(d.factId)) return [];
+    return [{ event: d.event, factId: d.factId, candidate }];
+  });
+}
