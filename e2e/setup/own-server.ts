@@ -64,10 +64,4 @@ export class OwnServer {
     process.kill(-this.pid, signal);
     await exited;
   }
-
-  /** Resolves with the launcher's exit code and signal once it exits (when something else stopped it). */
-  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    if (!this.running) return Promise.resolve({ code: this.child.exitCode, signal: this.child.signalCode });
-    return new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
-  }
 }

@@ -167,10 +167,12 @@ export const KEYED_SLOTS = slotsWhere((kind) => kind.keyed);
 export const STORY_SLOTS = slotsWhere((kind) => kind.story);
 
 /** Each language's words for the kinds, in the list's order: [pattern, slot]. */
-export const NAMED_BY: Record<'en' | 'zh', ReadonlyArray<readonly [RegExp, FactSlot]>> = {
-  en: FACT_KINDS.flatMap((kind): Array<readonly [RegExp, FactSlot]> => ('en' in kind.named ? [[kind.named.en, kind.slot]] : [])),
-  zh: FACT_KINDS.flatMap((kind): Array<readonly [RegExp, FactSlot]> => ('zh' in kind.named ? [[kind.named.zh, kind.slot]] : [])),
-};
+const namedIn = (language: 'en' | 'zh'): ReadonlyArray<readonly [RegExp, FactSlot]> =>
+  FACT_KINDS.flatMap((kind) => {
+    const pattern = (kind.named as Kind['named'])[language];
+    return pattern ? [[pattern, kind.slot] as const] : [];
+  });
+export const NAMED_BY = { en: namedIn('en'), zh: namedIn('zh') };
 
 /** The kinds as the memory model's instructions list them: "name, where they live, work, …". */
 export const KIND_HINTS = FACT_KINDS.flatMap((kind) => ('hint' in kind ? [kind.hint] : [])).join(', ');
