@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, desc, eq, not, sql } from 'drizzle-orm';
 import { getDb } from './client';
+import type { Executor } from './provenance';
 import { type Conversation, conversations, imports, UNTITLED } from './schema';
 
 // Every query here takes the signed-in user's id and filters by it: a conversation that is not
@@ -24,8 +25,8 @@ export async function createConversation(userId: string, title?: string): Promis
   return row;
 }
 
-export async function getConversation(userId: string, id: string): Promise<Conversation | undefined> {
-  const [row] = await getDb()
+export async function getConversation(userId: string, id: string, executor: Executor = getDb()): Promise<Conversation | undefined> {
+  const [row] = await executor
     .select()
     .from(conversations)
     .where(and(eq(conversations.id, id), eq(conversations.userId, userId)));

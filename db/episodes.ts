@@ -84,9 +84,9 @@ export async function episodeSources(userId: string, id: string): Promise<string
 }
 
 /** The replies whose episodes must be indexed again. */
-export async function episodeReplies(userId: string, episodeIds: string[]): Promise<string[]> {
+export async function episodeReplies(userId: string, episodeIds: string[], executor: Executor = getDb()): Promise<string[]> {
   if (episodeIds.length === 0) return [];
-  const rows = await getDb()
+  const rows = await executor
     .select({ id: episodes.assistantMessageId })
     .from(episodes)
     .where(and(eq(episodes.userId, userId), inArray(episodes.id, episodeIds)));
@@ -102,9 +102,9 @@ export async function deleteEpisodes(executor: Executor, userId: string, ids: st
  * Takes the text out of the episodes of these replies, keeping each row (its id and sources) for the
  * re-index that writes the text again: meanwhile nothing reads the old text, and recall skips them.
  */
-export async function blankEpisodesOf(userId: string, assistantMessageIds: string[]): Promise<void> {
+export async function blankEpisodesOf(executor: Executor, userId: string, assistantMessageIds: string[]): Promise<void> {
   if (assistantMessageIds.length === 0) return;
-  await getDb()
+  await executor
     .update(episodes)
     .set({ content: '', searchVector: sql`''::tsvector` })
     .where(and(eq(episodes.userId, userId), inArray(episodes.assistantMessageId, assistantMessageIds)));

@@ -86,9 +86,9 @@ export async function getMessage(userId: string, id: string): Promise<Message | 
   return row;
 }
 
-export async function getMessages(userId: string, ids: string[]): Promise<Message[]> {
+export async function getMessages(userId: string, ids: string[], executor: Executor = getDb()): Promise<Message[]> {
   if (ids.length === 0) return [];
-  return getDb()
+  return executor
     .select()
     .from(messages)
     .where(and(eq(messages.userId, userId), inArray(messages.id, ids)));

@@ -6,8 +6,12 @@ import { imports, type Job, type JobKind, jobs, messages } from './schema';
 
 export type NewJob = { kind: JobKind; messageId: string; userId: string; conversationId: string };
 
-/** One job per (kind, assistant message): enqueueing twice is a no-op. In the caller's transaction when given one. */
-export async function enqueueJobs(rows: NewJob[], executor: Executor = getDb()): Promise<void> {
+/**
+ * One job per (kind, assistant message): enqueueing twice is a no-op. Always in the transaction of
+ * the change that needs the jobs (or a statement of its own when the change is just this): a crash
+ * can lose neither one without the other.
+ */
+export async function enqueueJobs(executor: Executor, rows: NewJob[]): Promise<void> {
   // In pieces, well under Postgres's limit of 65,535 parameters a statement (an import enqueues thousands).
   for (let i = 0; i < rows.length; i += 2000) await jobsInsert(rows.slice(i, i + 2000), executor);
 }
@@ -140,7 +144,7 @@ export async function failJob(job: Job, error: string, maxAttempts: number): Pro
 const dueAgain = { status: 'pending', attempts: 0, lastError: null, runAfter: sql`now()`, updatedAt: sql`now()` } as const;
 
 /** Runs a reply's post-turn work again (after a Retry rewrote it). */
-export async function resetJobs(userId: string, messageId: string, kind?: JobKind, executor: Executor = getDb()): Promise<void> {
+export async function resetJobs(executor: Executor, userId: string, messageId: string, kind?: JobKind): Promise<void> {
   await executor
     .update(jobs)
     .set(dueAgain)
@@ -148,7 +152,7 @@ export async function resetJobs(userId: string, messageId: string, kind?: JobKin
 }
 
 /** Jobs due now, whether new or done before (their inputs changed: a correction). */
-export async function requeueJobs(rows: NewJob[], executor: Executor = getDb()): Promise<void> {
+export async function requeueJobs(executor: Executor, rows: NewJob[]): Promise<void> {
   if (rows.length === 0) return;
   await executor
     .insert(jobs)
@@ -161,9 +165,9 @@ export async function requeueJobs(rows: NewJob[], executor: Executor = getDb()):
  * (a job waits while its message streams). False when the conversation has no such message.
  */
 export async function requeueConversationJob(
+  executor: Executor,
   kind: JobKind,
   scope: { userId: string; conversationId: string },
-  executor: Executor = getDb(),
 ): Promise<boolean> {
   const [newest] = await executor
     .select({ id: messages.id })
@@ -172,6 +176,6 @@ export async function requeueConversationJob(
     .orderBy(desc(messages.seq))
     .limit(1);
   if (!newest) return false;
-  await requeueJobs([{ kind, messageId: newest.id, ...scope }], executor);
+  await requeueJobs(executor, [{ kind, messageId: newest.id, ...scope }]);
   return true;
 }

@@ -11,8 +11,8 @@ import { memorySources, messages, type Summary, type SummaryAction, summaries, s
 /** Where a summary stops: the position (created_at, seq) of the last message it covers. */
 export type Position = { at: string; seq: number };
 
-export async function getSummary(scope: Scope): Promise<Summary | undefined> {
-  const [row] = await getDb()
+export async function getSummary(scope: Scope, executor: Executor = getDb()): Promise<Summary | undefined> {
+  const [row] = await executor
     .select()
     .from(summaries)
     .where(and(eq(summaries.conversationId, scope.conversationId), eq(summaries.userId, scope.userId)));
@@ -62,9 +62,9 @@ const SUMMARY_COVERS_MESSAGE = sql`${summaries.content} <> '' and ${messages.seq
   and (${messages.createdAt}, ${messages.seq}) <= (${summaries.coveredUntilAt}, ${summaries.coveredUntilSeq})`;
 
 /** Which of these messages the current summary stands for (so the window need not send them raw). */
-export async function messagesCoveredBySummary(scope: Scope, messageIds: string[]): Promise<string[]> {
+export async function messagesCoveredBySummary(scope: Scope, messageIds: string[], executor: Executor = getDb()): Promise<string[]> {
   if (messageIds.length === 0) return [];
-  const rows = await getDb()
+  const rows = await executor
     .select({ id: messages.id })
     .from(messages)
     .innerJoin(summaries, eq(summaries.conversationId, messages.conversationId))
@@ -119,15 +119,16 @@ type SummaryWrite = {
 
 /**
  * Writes the new current summary, its version row and the version's sources together; `expectedVersion`
- * guards concurrent writers. `also` runs in the same transaction once written, with the summary it replaced.
+ * guards concurrent writers. `also` runs in the same transaction once written, with the summary it replaced;
+ * `executor` is the caller's transaction when the write is part of a larger change.
  */
 export async function writeSummary(
   scope: Scope,
   write: SummaryWrite,
   expectedVersion: number | null,
-  also?: (tx: Executor, replaced: Summary | undefined) => Promise<void>,
+  { also, executor = getDb() }: { also?: (tx: Executor, replaced: Summary | undefined) => Promise<void>; executor?: Executor } = {},
 ): Promise<Summary | undefined> {
-  return getDb().transaction(async (tx) => {
+  return executor.transaction(async (tx) => {
     const [current] = await tx
       .select()
       .from(summaries)

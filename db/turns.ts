@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { getDb } from './client';
+import type { Executor } from './provenance';
 import { citations, retrievalCache, turnRecords } from './schema';
 
 export type TurnRecordRow = typeof turnRecords.$inferSelect;
@@ -198,8 +199,8 @@ export async function replaceCitationItems(
 }
 
 /** Retrieval rewrites are keyed by content; a correction drops the user's cached ones, which may quote what was corrected. */
-export async function dropCachedRewrites(userId: string): Promise<number> {
-  const rows = await getDb().delete(retrievalCache).where(eq(retrievalCache.userId, userId)).returning({ key: retrievalCache.key });
+export async function dropCachedRewrites(userId: string, executor: Executor = getDb()): Promise<number> {
+  const rows = await executor.delete(retrievalCache).where(eq(retrievalCache.userId, userId)).returning({ key: retrievalCache.key });
   return rows.length;
 }
 

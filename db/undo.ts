@@ -275,9 +275,9 @@ export async function setMemoryFloor(tx: Executor, userId: string, floorSeq: num
 }
 
 /** Replies whose turn has no episode (one forgotten or removed), among these messages' turns or, with none given, all the user's. */
-export async function repliesWithoutEpisode(userId: string, messageIds?: string[]) {
+export async function repliesWithoutEpisode(executor: Executor, userId: string, messageIds?: string[]) {
   if (messageIds?.length === 0) return [];
-  return getDb()
+  return executor
     .select({ id: messages.id, conversationId: messages.conversationId })
     .from(messages)
     .where(

@@ -38,7 +38,7 @@ import { generateReply } from './memory/context/generate-reply';
 import type { TurnState } from './memory/context/state';
 import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/context/turn-record';
 import { forgetBeforeReply } from './memory/corrections/forget-in-chat';
-import { prepareMessageCorrection } from './memory/corrections/messages';
+import { applyMessageCorrection, finishMessageCorrection, planMessageCorrection } from './memory/corrections/messages';
 import { withForgetOutcome } from './memory/forget-outcome';
 import { enqueuePostTurn, postTurnWork, schedulePostTurn } from './memory/jobs/queue';
 import { readRedacted } from './memory/redaction';
@@ -137,15 +137,16 @@ async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor:
       const turn = await insertQuestionAndPlaceholder(scope, { content: input.message.text }, { model, jobKinds });
       return { ...turn, settle: async () => 1 };
     }
-    const correction = await prepareMessageCorrection(scope, replaced, actor, 'edit');
+    const correction = await planMessageCorrection(scope, replaced, actor, 'edit');
     return await getDb().transaction(async (tx) => {
-      await correction.apply(tx);
-      const question = await putUserMessage(tx, scope, { id: input.message.id, content: input.message.text });
+      const { applied, changed: question } = await applyMessageCorrection(tx, correction, (tx) =>
+        putUserMessage(tx, scope, { id: input.message.id, content: input.message.text }),
+      );
       const placeholder = await insertAssistantPlaceholder(tx, scope, question.id, model);
-      await enqueuePostTurn(scope, placeholder.id, tx);
+      await enqueuePostTurn(tx, scope, placeholder.id);
       // A new reply row: its first attempt, once the correction is done.
       const settle = async () => {
-        await correction.after();
+        await finishMessageCorrection(correction, applied);
         return 1;
       };
       return { question, placeholder, settle };
@@ -161,8 +162,8 @@ async function reopenReply(scope: Scope, model: string): Promise<StartedTurn> {
     const reopened = await reopenLastReply(tx, scope, model);
     const placeholder = reopened.reply ?? (await insertAssistantPlaceholder(tx, scope, reopened.question.id, model));
     // Its post-turn work runs again once the new attempt is written.
-    await resetJobs(scope.userId, placeholder.id, undefined, tx);
-    await enqueuePostTurn(scope, placeholder.id, tx);
+    await resetJobs(tx, scope.userId, placeholder.id);
+    await enqueuePostTurn(tx, scope, placeholder.id);
     return { question: reopened.question, reply: placeholder };
   });
   const settle = async () => {

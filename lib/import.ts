@@ -78,9 +78,9 @@ export async function ingestImport(
       await tx.insert(messages).values(stored.map((row) => messageRow(row, scope)));
       // Committed with the messages: an import cut off midway leaves no reply without its jobs.
       await enqueuePostTurns(
+        tx,
         scope,
         stored.filter((row) => row.role === 'assistant').map((row) => row.id),
-        tx,
       );
       await record(tx, { messagesStored: start + stored.length });
     });

@@ -1,3 +1,4 @@
+import { getDb } from '@/db/client';
 import { listConversations } from '@/db/conversations';
 import { listFacts, withSources } from '@/db/facts';
 import { deadImport, deadImports, reviveImport } from '@/db/imports';
@@ -178,7 +179,7 @@ function importForStaff(row: Awaited<ReturnType<typeof deadImports>>[number]) {
 export async function retryJob(staff: Staff, jobId: string) {
   const job = await getJob(jobId);
   if (!job) throw notFound('Job', jobId);
-  await resetJobs(job.userId, job.messageId, job.kind);
+  await resetJobs(getDb(), job.userId, job.messageId, job.kind);
   await audit(userActor(staff.user, staff.request), job.userId, [
     {
       objectType: 'job',

@@ -7,7 +7,7 @@ import { memoryFloor } from '@/db/users';
 import type { Actor } from '../audit';
 import { notFound } from '../errors';
 import { removeMessages } from '../memory/corrections';
-import { prepareMessageCorrection } from '../memory/corrections/messages';
+import { planMessageCorrection } from '../memory/corrections/messages';
 
 /** A part of a message memory no longer carries, as the chat marks it. */
 export type MessageMark = { start: number; end: number; kind: 'forgotten' | 'corrected'; replacement: string | null; at: string };
@@ -51,8 +51,8 @@ export async function messageWithDerived(userId: string, id: string) {
 /** What removing one of the user's messages would do to memory (see `MessageCorrectionPlan`); nothing changes. */
 export async function messageRemovalPlan(userId: string, id: string, actor: Actor) {
   const message = await messageOf(userId, id);
-  const { plan } = await prepareMessageCorrection({ userId, conversationId: message.conversationId }, [id], actor, 'remove');
-  return { message: { id: message.id, role: message.role, conversationId: message.conversationId }, ...plan };
+  const { counts } = await planMessageCorrection({ userId, conversationId: message.conversationId }, [id], actor, 'remove');
+  return { message: { id: message.id, role: message.role, conversationId: message.conversationId }, ...counts };
 }
 
 /** Removes one of the user's messages, with what was derived from it alone; answers what it did and how to undo it. */

@@ -1,6 +1,6 @@
 /**
  * The kinds of fact memlens keeps, as data: adding a kind is one entry here (plus its matchers in
- * lib/memory/rules/en/slots.ts and zh/slots.ts, and its tests). Everything else reads this list:
+ * lib/memory/rules/en/slots.ts and zh/slots.ts, which its `examples` check, and its tests). Everything else reads this list:
  * the slots the API and the memory model accept, which kinds hold one value at a time, the words
  * that name a kind in a request to forget or a question, the labels on /memory, and the memory
  * model's instructions. Pure data: the browser reads the labels too.
@@ -14,6 +14,12 @@ type Kind = {
   keyed: boolean;
   /** A kind a story is about: what a sentence says of it lends a later clause its topic. */
   story: boolean;
+  /**
+   * A statement of this kind in each language that the offline rules must read as it (every kind but
+   * 'statement', which only people add): the matchers live with the rules, by sentence pattern, and
+   * tests/unit/memory/rules/fact-kind-examples.test.ts holds them to these.
+   */
+  examples?: { en: string; zh: string };
   /** The words that name the kind in a request to forget or a question ("my address", "怎么称呼我"). */
   named: { en?: RegExp; zh?: RegExp };
   /** How the memory model's instructions name it in their list of kinds (none: explained apart). */
@@ -35,6 +41,7 @@ export const FACT_KINDS = [
     values: 'one',
     keyed: false,
     story: false,
+    examples: { en: 'Hi there, my name is Teodora.', zh: '你好，我叫林海。' },
     named: {
       en: /(?:^|\band |, )(?:my |the )?(?:first |last |full |real |sur)?names?\b|\bwhat (?:i am|i'm) called\b|\bwhat to call me\b|\bmy nickname\b/i,
       zh: /名字|姓名|叫什么|称呼/u,
@@ -47,6 +54,7 @@ export const FACT_KINDS = [
     values: 'one',
     keyed: false,
     story: true,
+    examples: { en: 'I live in Tallinn these days.', zh: '我住在成都。' },
     named: {
       en: /\b(?:address|where i (?:live|am from|'m from|come from|grew up|am based|'m based|stay|moved)|location|hometown|home town|my city|my home|my country|where my home is)\b/i,
       zh: /地址|住址|住哪|住在哪|住的地方|住处|哪里人|哪儿人|家乡|老家|所在城市|城市|在哪住|搬到哪|住在/u,
@@ -59,6 +67,7 @@ export const FACT_KINDS = [
     values: 'one',
     keyed: false,
     story: true,
+    examples: { en: 'I work as a sound engineer.', zh: '我是一名护士。' },
     named: {
       en: /\b(?:job|jobs|work|where i work|employer|company|profession|occupation|career|workplace|what i do(?: for a living)?)\b/i,
       zh: /工作|职业|公司|单位|上班|工作单位/u,
@@ -71,6 +80,7 @@ export const FACT_KINDS = [
     values: 'one',
     keyed: false,
     story: false,
+    examples: { en: 'I am vegan.', zh: '我吃素。' },
     named: { en: /\b(?:diet|dietary|what i eat|eating habits|vegetarianism|veganism)\b/i, zh: /饮食|吃素|素食|忌口/u },
     hint: 'diet',
   },
@@ -80,6 +90,7 @@ export const FACT_KINDS = [
     values: 'many',
     keyed: false,
     story: false,
+    examples: { en: 'I am allergic to shellfish.', zh: '我对芒果过敏。' },
     named: { en: /\ballerg(?:y|ies|ic)\b/i, zh: /过敏/u },
     hint: 'allergies',
   },
@@ -89,6 +100,7 @@ export const FACT_KINDS = [
     values: 'many',
     keyed: true,
     story: true,
+    examples: { en: 'My brother is called Jonas.', zh: '我弟弟叫小明。' },
     named: { en: /\b(?:family|relatives|kids|children|parents|family members)\b/i, zh: /家人|家庭|亲人|家里人/u },
     hint: 'family',
   },
@@ -98,6 +110,7 @@ export const FACT_KINDS = [
     values: 'many',
     keyed: true,
     story: true,
+    examples: { en: 'I have a parrot named Kiwi.', zh: '我养了一只狗，叫豆豆。' },
     named: { en: /\b(?:pets?|animals)\b/i, zh: /宠物/u },
     hint: 'pets',
   },
@@ -107,6 +120,7 @@ export const FACT_KINDS = [
     values: 'many',
     keyed: false,
     story: false,
+    examples: { en: 'I love playing chess.', zh: '我喜欢下围棋。' },
     named: {
       en: /\b(?:my likes|what i like|what i love|preferences|interests|hobbies|favou?rites|favou?rite things|things i like)\b/i,
       zh: /喜好|爱好|兴趣|(?<!不)喜欢的|偏好/u,
@@ -119,6 +133,7 @@ export const FACT_KINDS = [
     values: 'many',
     keyed: false,
     story: false,
+    examples: { en: 'I hate loud music.', zh: '我讨厌下雨天。' },
     named: { en: /\b(?:dislikes|what i (?:hate|dislike|do not like|don't like)|things i (?:hate|dislike))\b/i, zh: /讨厌的|不喜欢的/u },
     hint: 'dislikes',
   },
@@ -128,6 +143,7 @@ export const FACT_KINDS = [
     values: 'many',
     keyed: true,
     story: false,
+    examples: { en: 'My birthday is on 14 March.', zh: '我的生日是五月三日。' },
     named: { en: /\b(?:birthday|birth ?date|date of birth|anniversary|my age|how old i am)\b/i, zh: /生日|纪念日|出生日期|年龄|多大/u },
     hint: 'dates',
   },
@@ -137,6 +153,7 @@ export const FACT_KINDS = [
     values: 'many',
     keyed: false,
     story: false,
+    examples: { en: 'I am planning a trip to Norway next summer.', zh: '我打算明年去日本旅行。' },
     named: { en: /\b(?:my plans|plans|my schedule|itinerary|travel plans)\b/i, zh: /计划|打算|行程/u },
     hint: 'plans',
   },
@@ -147,6 +164,7 @@ export const FACT_KINDS = [
     values: 'many',
     keyed: true,
     story: false,
+    examples: { en: 'I used to live in Porto.', zh: '我以前住在大连。' },
     named: {},
   },
 ] as const satisfies readonly Kind[];

@@ -80,7 +80,11 @@ export function setEnv(values: Record<string, string | undefined>) {
   resetConfigForTests();
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
+/**
+ * Polls until `probe` gives a value. The deadline only bounds a state that never comes: it is well
+ * past what a busy 2-core machine needs (the test's own timeout is 30 s), never a measure of speed.
+ */
+export async function waitFor<T>(probe: () => Promise<T | undefined | false>, timeoutMs = 25_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -75,12 +75,12 @@ export async function correctFact(
       touches: [`fact:${factId}`, ...touched.map((id) => `message:${id}`)],
       snapshot: { rows: { facts: [edited.old], messageRedactions: corrections }, addedRedactions: added, rederive: { messages: touched } },
     });
-    return { touched, undo };
+    const messages = await getMessages(userId, touched, tx);
+    await queueRederivation(tx, userId, { reindex: touched, rebuild: await summariesCovering(tx, userId, messages) });
+    return { undo };
   });
   if (!edit) return undefined;
-  const { touched, undo } = edit;
-  const messages = await getMessages(userId, touched);
-  await queueRederivation(userId, { reindex: touched, rebuild: await summariesCovering(userId, messages) });
+  const { undo } = edit;
   scheduleRederivation(userId);
   await audit(actor, userId, [
     { objectType: 'fact', objectId: factId, action: 'edit', before: { content: fact.content }, after: { content } },
@@ -113,10 +113,10 @@ export async function forgetEpisode(userId: string, episodeId: string, by: strin
       replacement: null,
       actor: actor.label,
     }));
-  const rebuild = await summariesCovering(userId, messages);
   const undo = await getDb().transaction(async (tx) => {
     await deleteEpisodes(tx, userId, [episodeId]);
     const added = await addRedactions(tx, rows);
+    await queueRederivation(tx, userId, { reindex: [], rebuild: await summariesCovering(tx, userId, messages) });
     return captureUndoable(tx, {
       userId,
       kind: 'episode_forget',
@@ -125,7 +125,6 @@ export async function forgetEpisode(userId: string, episodeId: string, by: strin
       snapshot: { addedRedactions: added, rederive: { messages: messages.map((m) => m.id) } },
     });
   });
-  await queueRederivation(userId, { reindex: [], rebuild });
   scheduleRederivation(userId);
   const texts = [episode.content, ...episode.content.split('\n'), ...messages.map((m) => m.content)];
   const keys = [`episode:${episodeId}`];

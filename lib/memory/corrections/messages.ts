@@ -2,10 +2,10 @@ import { getDb } from '@/db/client';
 import { episodeReplies } from '@/db/episodes';
 import { endUnsupportedFacts, factsReplacedBy, getFact, reactivateFact } from '@/db/facts';
 import { deleteMessages, getMessages, type Scope } from '@/db/history';
-import { addRedactions, derivedFrom, dropRedactions, type Executor, factsOnlyFrom, unlinkFacts } from '@/db/provenance';
-import type { Fact } from '@/db/schema';
+import { addRedactions, derivedFrom, dropRedactions, type Executor, factsOnlyFrom, type NewRedaction, unlinkFacts } from '@/db/provenance';
+import type { Fact, Message } from '@/db/schema';
 import { messagesCoveredBySummary } from '@/db/summaries';
-import { factRowsOf, linksAndRedactionsOf } from '@/db/undo';
+import { factRowsOf, linksAndRedactionsOf, type UndoSnapshot } from '@/db/undo';
 import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
 import { redactAuditTrail, redactionNote } from '../edits/audit-redaction';
@@ -22,32 +22,47 @@ import { sentencesOf } from '../redaction';
  * derived again (or go), summaries that covered them are rebuilt, replies elsewhere that quoted them
  * lose those sentences.
  */
-type MessageCorrectionPlan = { factsEnded: number; episodesRederived: number; summariesRebuilt: number; repliesMarked: number };
+type MessageCorrectionCounts = { factsEnded: number; episodesRederived: number; summariesRebuilt: number; repliesMarked: number };
 
 /**
- * An edit or removal of messages, prepared before the messages change: `apply` runs inside the
- * transaction that changes them, `after` once it has committed (it answers how many turn records it
- * redacted).
+ * An edit or removal of messages, planned from reads before they change. Then `applyMessageCorrection`
+ * makes the change in one transaction (memory's part, the messages' own change, the jobs it needs),
+ * and `finishMessageCorrection`, once that has committed, does what reads the committed state.
  */
-export type MessageCorrection = {
-  plan: MessageCorrectionPlan;
-  apply: (tx: Executor) => Promise<void>;
-  after: () => Promise<{ recordsRedacted: number }>;
-  undo: () => UndoRef | null;
+export type MessageCorrectionPlan = {
+  counts: MessageCorrectionCounts;
+  scope: Scope;
+  messageIds: string[];
+  actor: Actor;
+  change: 'edit' | 'remove';
+  /** The messages as they were, oldest first. */
+  changing: Message[];
+  /** Episodes and facts derived from them; the facts learned from them alone. */
+  derived: { episodeIds: string[] };
+  orphaned: string[];
+  /** Of those, the current ones that end, and where replies quoted or cited them. */
+  ending: Fact[];
+  endingTexts: string[];
+  /** Replies elsewhere that lose quoted sentences, and those sentences. */
+  quotes: NewRedaction[];
+  quoting: Message[];
+  /** Replies whose episodes are derived again; conversations whose summaries are rebuilt. */
+  replies: string[];
+  rebuilt: string[];
 };
 
-const NOTHING: MessageCorrectionPlan = { factsEnded: 0, episodesRederived: 0, summariesRebuilt: 0, repliesMarked: 0 };
+/** What the transaction did that the finish reports: facts ended, facts current again, the undo. */
+export type AppliedMessageCorrection = { endedCurrent: string[]; restored: Fact[]; undo: UndoRef | null };
 
-export async function prepareMessageCorrection(
+const reasonOf = (change: 'edit' | 'remove') => (change === 'edit' ? 'its source message was edited' : 'its source message was removed');
+
+export async function planMessageCorrection(
   scope: Scope,
   messageIds: string[],
   by: string | Actor,
   change: 'edit' | 'remove',
-): Promise<MessageCorrection> {
-  if (messageIds.length === 0)
-    return { plan: NOTHING, apply: async () => {}, after: async () => ({ recordsRedacted: 0 }), undo: () => null };
+): Promise<MessageCorrectionPlan> {
   const actor = asActor(by);
-  const reason = change === 'edit' ? 'its source message was edited' : 'its source message was removed';
   const changing = (await getMessages(scope.userId, messageIds)).sort(
     (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.seq - b.seq,
   );
@@ -66,107 +81,150 @@ export async function prepareMessageCorrection(
     (r) => !affected.has(r.messageId),
   );
   const quoting = await getMessages(scope.userId, [...new Set(quotes.map((r) => r.messageId))]);
-  const rebuilt = [...new Set([...(rebuild ? [scope.conversationId] : []), ...(await summariesCovering(scope.userId, quoting))])];
-  const restore: Fact[] = [];
-  let endedCurrent: string[] = [];
-  let undo: UndoRef | null = null;
+  const rebuilt = [...new Set([...(rebuild ? [scope.conversationId] : []), ...(await summariesCovering(db, scope.userId, quoting))])];
   return {
-    undo: () => undo,
-    plan: {
+    counts: {
       factsEnded: ending.length,
       episodesRederived: derived.episodeIds.length,
       summariesRebuilt: rebuilt.length,
       repliesMarked: quoting.length,
     },
-    async apply(tx) {
-      const before = {
-        facts: (await factRowsOf(tx, scope.userId, orphaned)).facts ?? [],
-        ...(await linksAndRedactionsOf(tx, scope.userId, messageIds)),
-      };
-      // A fact one of the ended facts had replaced is current again, unless these messages alone
-      // stated it too: then the walk goes on to the one before it.
-      const unsupported = new Set(orphaned);
-      const seen = new Set<string>();
-      endedCurrent = await endUnsupportedFacts(tx, scope.userId, orphaned, reason, actor.label);
-      for (let frontier = await factsReplacedBy(tx, scope.userId, endedCurrent); frontier.length > 0; ) {
-        const fresh = frontier.filter((f) => !seen.has(f.id));
-        for (const f of fresh) seen.add(f.id);
-        restore.push(...fresh.filter((f) => !unsupported.has(f.id) && f.status === 'superseded'));
-        frontier = await factsReplacedBy(
-          tx,
-          scope.userId,
-          fresh.filter((f) => unsupported.has(f.id)).map((f) => f.id),
-        );
-      }
-      await unlinkFacts(tx, scope.userId, messageIds);
-      await dropRedactions(tx, scope.userId, messageIds);
-      const added = await addRedactions(tx, quotes);
-      if (change === 'remove') {
-        const replaced =
-          (
-            await factRowsOf(
-              tx,
-              scope.userId,
-              restore.map((f) => f.id),
-            )
-          ).facts ?? [];
-        const rederive = [...messageIds, ...quoting.map((m) => m.id)];
-        undo = await captureUndoable(tx, {
-          userId: scope.userId,
-          kind: 'message_remove',
-          actor: actor.label,
-          touches: [
-            `conversation:${scope.conversationId}`,
-            ...rederive.map((id) => `message:${id}`),
-            ...[...orphaned, ...restore.map((f) => f.id)].map((id) => `fact:${id}`),
-          ],
-          snapshot: {
-            rows: { ...before, messages: changing, facts: [...before.facts, ...replaced] },
-            addedRedactions: added,
-            rederive: { messages: rederive, conversations: [scope.conversationId] },
-          },
-        });
-      }
-    },
-    async after() {
-      const models = getModels();
-      for (const fact of restore) {
-        const [embedding] = await embedTexts(models, [fact.content]);
-        await reactivateFact(scope.userId, fact.id, embedding, actor.label);
-      }
-      await queueRederivation(scope.userId, { reindex: quoting.map((m) => m.id), replies, rebuild: rebuilt });
-      // Turn records and citations that quoted the old words, or recalled what is taken away with
-      // them, are redacted as on a deletion of a fact.
-      const texts = [...changing.flatMap((m) => [m.content, ...sentencesOf(m.content)]), ...endingPlan.texts];
-      const keys = [
-        ...messageIds.map((id) => `message:${id}`),
-        ...ending.map((f) => `fact:${f.id}`),
-        ...derived.episodeIds.map((id) => `episode:${id}`),
-      ];
-      const recordsRedacted = await redactAuditTrail(
-        scope.userId,
-        { needles: texts, keys },
-        () => ({ texts, keys }),
-        redactionNote(actor, change === 'edit' ? 'message edited' : 'message deleted'),
-      );
-      // The edited message is the user's again (its new text is in the chat); a removed one's text is gone.
-      await audit(actor, scope.userId, [
-        ...changing.map((m) => ({
-          objectType: 'message',
-          objectId: m.id,
-          action: change === 'edit' && m === changing[0] ? 'edit' : 'delete',
-          before: { role: m.role, conversationId: m.conversationId, content: redactedText },
-          after: null,
-        })),
-        ...endedCurrent.map((id) => ({ objectType: 'fact', objectId: id, action: 'end', before: null, after: { reason } })),
-        ...restore.map((f) => ({ objectType: 'fact', objectId: f.id, action: 'restore', before: null, after: { content: f.content } })),
-      ]);
-      return { recordsRedacted };
-    },
+    ...{ scope, messageIds, actor, change, changing, derived, orphaned, ending, endingTexts: endingPlan.texts, quotes, quoting },
+    replies,
+    rebuilt,
   };
 }
 
-export type MessageRemoval = MessageCorrectionPlan & { removed: number; recordsRedacted: number };
+/**
+ * In the caller's transaction: memory lets go of the messages, `changeMessages` changes them (an
+ * edit puts the new text, a removal deletes them), and the re-derivation they need is queued, after
+ * the change so that the jobs key on messages that remain.
+ */
+export async function applyMessageCorrection<T>(
+  tx: Executor,
+  plan: MessageCorrectionPlan,
+  changeMessages: (tx: Executor) => Promise<T>,
+): Promise<{ applied: AppliedMessageCorrection; changed: T }> {
+  const { scope, messageIds, orphaned, actor } = plan;
+  const before = {
+    facts: (await factRowsOf(tx, scope.userId, orphaned)).facts ?? [],
+    ...(await linksAndRedactionsOf(tx, scope.userId, messageIds)),
+  };
+  const endedCurrent = await endUnsupportedFacts(tx, scope.userId, orphaned, reasonOf(plan.change), actor.label);
+  const restored = await factsCurrentAgain(tx, scope.userId, orphaned, endedCurrent);
+  await unlinkFacts(tx, scope.userId, messageIds);
+  await dropRedactions(tx, scope.userId, messageIds);
+  const added = await addRedactions(tx, plan.quotes);
+  const undo = plan.change === 'remove' ? await captureRemoval(tx, plan, { before, restored, added }) : null;
+  const changed = await changeMessages(tx);
+  await queueRederivation(tx, scope.userId, { reindex: plan.quoting.map((m) => m.id), replies: plan.replies, rebuild: plan.rebuilt });
+  return { applied: { endedCurrent, restored, undo }, changed };
+}
+
+/**
+ * A fact one of the ended facts had replaced is current again, unless the changed messages alone
+ * stated it too: then the walk goes on to the one before it.
+ */
+async function factsCurrentAgain(tx: Executor, userId: string, orphaned: string[], endedCurrent: string[]): Promise<Fact[]> {
+  const unsupported = new Set(orphaned);
+  const seen = new Set<string>();
+  const restore: Fact[] = [];
+  for (let frontier = await factsReplacedBy(tx, userId, endedCurrent); frontier.length > 0; ) {
+    const fresh = frontier.filter((f) => !seen.has(f.id));
+    for (const f of fresh) seen.add(f.id);
+    restore.push(...fresh.filter((f) => !unsupported.has(f.id) && f.status === 'superseded'));
+    frontier = await factsReplacedBy(
+      tx,
+      userId,
+      fresh.filter((f) => unsupported.has(f.id)).map((f) => f.id),
+    );
+  }
+  return restore;
+}
+
+/** A removal's undo: the messages, their links and redactions, the facts it ends or brings back. */
+async function captureRemoval(
+  tx: Executor,
+  plan: MessageCorrectionPlan,
+  taken: { before: NonNullable<UndoSnapshot['rows']>; restored: Fact[]; added: string[] },
+): Promise<UndoRef> {
+  const { scope, messageIds } = plan;
+  const replaced =
+    (
+      await factRowsOf(
+        tx,
+        scope.userId,
+        taken.restored.map((f) => f.id),
+      )
+    ).facts ?? [];
+  const rederive = [...messageIds, ...plan.quoting.map((m) => m.id)];
+  return captureUndoable(tx, {
+    userId: scope.userId,
+    kind: 'message_remove',
+    actor: plan.actor.label,
+    touches: [
+      `conversation:${scope.conversationId}`,
+      ...rederive.map((id) => `message:${id}`),
+      ...[...plan.orphaned, ...taken.restored.map((f) => f.id)].map((id) => `fact:${id}`),
+    ],
+    snapshot: {
+      rows: { ...taken.before, messages: plan.changing, facts: [...(taken.before.facts ?? []), ...replaced] },
+      addedRedactions: taken.added,
+      rederive: { messages: rederive, conversations: [scope.conversationId] },
+    },
+  });
+}
+
+/**
+ * Once the change has committed: facts current again get their embeddings back, and turn records
+ * and citations that quoted the old words, or recalled what is taken away with them, are redacted as
+ * on a deletion of a fact. Answers how many turn records it redacted.
+ */
+export async function finishMessageCorrection(
+  plan: MessageCorrectionPlan,
+  applied: AppliedMessageCorrection,
+): Promise<{ recordsRedacted: number }> {
+  const { scope, actor, change, changing } = plan;
+  const models = getModels();
+  for (const fact of applied.restored) {
+    const [embedding] = await embedTexts(models, [fact.content]);
+    await reactivateFact(scope.userId, fact.id, embedding, actor.label);
+  }
+  const texts = [...changing.flatMap((m) => [m.content, ...sentencesOf(m.content)]), ...plan.endingTexts];
+  const keys = [
+    ...plan.messageIds.map((id) => `message:${id}`),
+    ...plan.ending.map((f) => `fact:${f.id}`),
+    ...plan.derived.episodeIds.map((id) => `episode:${id}`),
+  ];
+  const recordsRedacted = await redactAuditTrail(
+    scope.userId,
+    { needles: texts, keys },
+    () => ({ texts, keys }),
+    redactionNote(actor, change === 'edit' ? 'message edited' : 'message deleted'),
+  );
+  // The edited message is the user's again (its new text is in the chat); a removed one's text is gone.
+  const reason = reasonOf(change);
+  await audit(actor, scope.userId, [
+    ...changing.map((m) => ({
+      objectType: 'message',
+      objectId: m.id,
+      action: change === 'edit' && m === changing[0] ? 'edit' : 'delete',
+      before: { role: m.role, conversationId: m.conversationId, content: redactedText },
+      after: null,
+    })),
+    ...applied.endedCurrent.map((id) => ({ objectType: 'fact', objectId: id, action: 'end', before: null, after: { reason } })),
+    ...applied.restored.map((f) => ({
+      objectType: 'fact',
+      objectId: f.id,
+      action: 'restore',
+      before: null,
+      after: { content: f.content },
+    })),
+  ]);
+  return { recordsRedacted };
+}
+
+export type MessageRemoval = MessageCorrectionCounts & { removed: number; recordsRedacted: number };
 
 /** Removes messages (one, or a whole conversation's when clearing it) with everything derived from them alone. */
 export async function removeMessages(
@@ -174,12 +232,11 @@ export async function removeMessages(
   messageIds: string[],
   actor: string | Actor,
 ): Promise<MessageRemoval & { undo: UndoRef | null }> {
-  const correction = await prepareMessageCorrection(scope, messageIds, actor, 'remove');
-  const removed = await getDb().transaction(async (tx) => {
-    await correction.apply(tx);
-    return deleteMessages(tx, scope, messageIds);
-  });
-  const { recordsRedacted } = await correction.after();
+  const plan = await planMessageCorrection(scope, messageIds, actor, 'remove');
+  const { applied, changed: removed } = await getDb().transaction((tx) =>
+    applyMessageCorrection(tx, plan, (tx) => deleteMessages(tx, scope, messageIds)),
+  );
+  const { recordsRedacted } = await finishMessageCorrection(plan, applied);
   scheduleRederivation(scope.userId);
-  return { ...correction.plan, removed, recordsRedacted, undo: correction.undo() };
+  return { ...plan.counts, removed, recordsRedacted, undo: applied.undo };
 }

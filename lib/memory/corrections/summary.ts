@@ -53,14 +53,16 @@ export async function clearSummary(scope: Scope, by: string | Actor) {
       scope,
       { content: '', coveredMessageCount: 0, coveredUntil: null, floorSeq, sourceMessageIds: [], actor: actor.label, action: 'clear' },
       current.version,
-      async (tx, replaced) => {
-        undo = await captureUndoable(tx, {
-          userId: scope.userId,
-          kind: 'summary_clear',
-          actor: actor.label,
-          touches: [`conversation:${scope.conversationId}`],
-          snapshot: { summaryFloors: [{ conversationId: scope.conversationId, floorSeq: replaced?.floorSeq ?? 0 }] },
-        });
+      {
+        also: async (tx, replaced) => {
+          undo = await captureUndoable(tx, {
+            userId: scope.userId,
+            kind: 'summary_clear',
+            actor: actor.label,
+            touches: [`conversation:${scope.conversationId}`],
+            snapshot: { summaryFloors: [{ conversationId: scope.conversationId, floorSeq: replaced?.floorSeq ?? 0 }] },
+          });
+        },
       },
     );
     if (!written || !undo) continue;

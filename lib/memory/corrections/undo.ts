@@ -1,7 +1,8 @@
 import { getDb } from '@/db/client';
 import { getConversation } from '@/db/conversations';
 import { deleteFacts } from '@/db/facts';
-import { getMessages } from '@/db/history';
+import { getMessages, type Scope } from '@/db/history';
+import type { Executor } from '@/db/provenance';
 import type { UndoableChange } from '@/db/schema';
 import { getSummary, writeSummary } from '@/db/summaries';
 import {
@@ -32,7 +33,7 @@ const undoableBy = (change: UndoableChange, userId: string) =>
  */
 export async function undoChange(userId: string, id: string, by: Actor | string) {
   const actor = asActor(by);
-  const { change, snapshot, restored } = await getDb().transaction(async (tx) => {
+  const { change, restored } = await getDb().transaction(async (tx) => {
     const change = await lockUndoable(tx, userId, id);
     if (!change || !undoableBy(change, userId)) throw notFound('Change', id);
     if (change.undoneAt) throw new DomainError('already_undone', 'This change was already undone.', { undoneAt: change.undoneAt });
@@ -47,10 +48,12 @@ export async function undoChange(userId: string, id: string, by: Actor | string)
     await deleteRedactionsById(tx, userId, snapshot.addedRedactions ?? []);
     const restored = await putRowsBack(tx, userId, snapshot.rows ?? {});
     if (snapshot.memoryFloorSeq !== undefined) await setMemoryFloor(tx, userId, snapshot.memoryFloorSeq);
-    return { change, snapshot, restored };
+    for (const { conversationId, floorSeq } of snapshot.summaryFloors ?? [])
+      await restoreClearPoint(tx, { userId, conversationId }, floorSeq, actor);
+    await deriveAgain(tx, userId, snapshot);
+    return { change, restored };
   });
-  for (const { conversationId, floorSeq } of snapshot.summaryFloors ?? []) await restoreClearPoint(userId, conversationId, floorSeq, actor);
-  await deriveAgain(userId, snapshot);
+  scheduleRederivation(userId);
   await audit(actor, userId, [
     { objectType: 'change', objectId: id, action: 'undo', before: { kind: change.kind, at: change.createdAt }, after: { restored } },
   ]);
@@ -58,32 +61,30 @@ export async function undoChange(userId: string, id: string, by: Actor | string)
 }
 
 /** The summary's clear point as it was before: an empty summary there, rebuilt from the messages after it. */
-async function restoreClearPoint(userId: string, conversationId: string, floorSeq: number, actor: Actor): Promise<void> {
-  const scope = { userId, conversationId };
-  if (!(await getConversation(userId, conversationId))) return;
+async function restoreClearPoint(tx: Executor, scope: Scope, floorSeq: number, actor: Actor): Promise<void> {
+  if (!(await getConversation(scope.userId, scope.conversationId, tx))) return;
   for (;;) {
-    const current = await getSummary(scope);
+    const current = await getSummary(scope, tx);
     const write = { content: '', coveredMessageCount: 0, coveredUntil: null, floorSeq, sourceMessageIds: [], actor: actor.label };
-    if (await writeSummary(scope, { ...write, action: 'rebuild' }, current?.version ?? null)) return;
+    if (await writeSummary(scope, { ...write, action: 'rebuild' }, current?.version ?? null, { executor: tx })) return;
   }
 }
 
 /** Queues deriving again what the change had taken away; with forget everything undone, every turn of the user. */
-async function deriveAgain(userId: string, snapshot: UndoSnapshot): Promise<void> {
+async function deriveAgain(tx: Executor, userId: string, snapshot: UndoSnapshot): Promise<void> {
   const work = snapshot.rederive;
   const everything = snapshot.memoryFloorSeq !== undefined;
   if (!work && !everything && !snapshot.summaryFloors) return;
   const messageIds = work?.messages ?? [];
-  const touched = await getMessages(userId, messageIds);
-  const replies = await repliesWithoutEpisode(userId, everything ? undefined : messageIds);
-  await queueRederivation(userId, {
+  const touched = await getMessages(userId, messageIds, tx);
+  const replies = await repliesWithoutEpisode(tx, userId, everything ? undefined : messageIds);
+  await queueRederivation(tx, userId, {
     reindex: messageIds,
     replies: replies.map((r) => r.id),
     rebuild: [
       ...(work?.conversations ?? []),
       ...(snapshot.summaryFloors ?? []).map((s) => s.conversationId),
-      ...(await summariesCovering(userId, touched)),
+      ...(await summariesCovering(tx, userId, touched)),
     ],
   });
-  scheduleRederivation(userId);
 }

@@ -29,7 +29,7 @@ export async function endFacts(
   if (facts.length === 0) return { deleted: [], messagesMarked: 0, recordsRedacted: 0, undo: null };
   const plan = await planRedactions(userId, facts, 'forgotten', null, actor.label);
   const ids = facts.map((f) => f.id);
-  const { deleted, corrected, undo } = await getDb().transaction(async (tx) => {
+  const { deleted, marked, undo } = await getDb().transaction(async (tx) => {
     const kept = await factRowsOf(tx, userId, ids);
     const corrections = await correctionsOfFacts(tx, userId, ids);
     const deleted = (await deleteFacts(tx, userId, ids)).map((r) => r.id);
@@ -47,11 +47,10 @@ export async function endFacts(
             touches: [...deleted.map((id) => `fact:${id}`), ...touched.map((id) => `message:${id}`)],
             snapshot: { rows: { ...kept, messageRedactions: corrections }, addedRedactions: added, rederive: { messages: touched } },
           });
-    return { deleted, corrected, undo };
+    const marked = await getMessages(userId, touched, tx);
+    await queueRederivation(tx, userId, { reindex: touched, rebuild: await summariesCovering(tx, userId, marked) });
+    return { deleted, marked, undo };
   });
-  const marked = await getMessages(userId, [...new Set([...plan.rows.map((r) => r.messageId), ...corrected])]);
-  const rebuild = await summariesCovering(userId, marked);
-  await queueRederivation(userId, { reindex: marked.map((m) => m.id), rebuild });
   const keys = deleted.map((id) => `fact:${id}`);
   const recordsRedacted = await redactAuditTrail(
     userId,

@@ -2,6 +2,7 @@ import { after } from 'next/server';
 import pLimit from 'p-limit';
 import { ownerOf, type Scope } from '@/db/history';
 import { claimDueJobs, completeJobs, enqueueJobs, failJob, type JobFilter, renewLeases } from '@/db/jobs';
+import type { Executor } from '@/db/provenance';
 import type { Job } from '@/db/schema';
 import { type AppConfig, getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
@@ -19,26 +20,18 @@ export const postTurnWork: JobWork[] = [indexEpisode, extractFacts, refreshSumma
 const jobWork: JobWork[] = [...postTurnWork, rebuildSummary];
 
 /**
- * A reply's post-turn jobs. Given the transaction that stores the reply's placeholder (or an
- * import's messages), they are committed with it: a crash can lose neither one without the other.
+ * A reply's post-turn jobs, in the transaction that stores the reply's placeholder (or an import's
+ * messages): a crash can lose neither one without the other.
  */
-export async function enqueuePostTurn(
-  scope: Scope,
-  assistantMessageId: string,
-  executor?: Parameters<typeof enqueueJobs>[1],
-): Promise<void> {
-  await enqueuePostTurns(scope, [assistantMessageId], executor);
+export async function enqueuePostTurn(tx: Executor, scope: Scope, assistantMessageId: string): Promise<void> {
+  await enqueuePostTurns(tx, scope, [assistantMessageId]);
 }
 
 /** Many replies' jobs (an import's) in one statement, in reply order and post-turn order: the order they run in. */
-export async function enqueuePostTurns(
-  scope: Scope,
-  assistantMessageIds: string[],
-  executor?: Parameters<typeof enqueueJobs>[1],
-): Promise<void> {
+export async function enqueuePostTurns(tx: Executor, scope: Scope, assistantMessageIds: string[]): Promise<void> {
   await enqueueJobs(
+    tx,
     assistantMessageIds.flatMap((messageId) => postTurnWork.map((work) => ({ kind: work.kind, messageId, ...ownerOf(scope) }))),
-    executor,
   );
 }
 

@@ -79,7 +79,7 @@ async function storeAsChatted(userId: string, input: ImportInput): Promise<strin
       .returning();
     if (message.role === 'user') lastUserId = row.id;
     else {
-      await enqueuePostTurn(scope, row.id);
+      await enqueuePostTurn(getDb(), scope, row.id);
       replies.push(row.id);
     }
   }

@@ -57,7 +57,7 @@ describe('post-turn work yields to live turns', () => {
     await readToEnd(turn);
     expect(liveTurns()).toBe(0);
     // The turn's end wakes the worker: no poll to wait for (a minute away by the bound).
-    await waitFor(async () => (await jobStates(waiting)).done === 3 && (await jobStates(chatting)).done === 6, 5_000);
+    await waitFor(async () => (await jobStates(waiting)).done === 3 && (await jobStates(chatting)).done === 6);
   });
 
   it('a turn stops counting as live however it ends: read to its end, left by its client, or refused', async () => {
