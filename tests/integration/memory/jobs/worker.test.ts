@@ -25,7 +25,8 @@ afterEach(async () => {
 
 describe('the post-turn worker', () => {
   it('enqueues a turn’s jobs with its placeholder; they wait while the reply is written, then run', async () => {
-    setEnv({ OFFLINE_STREAM_DELAY_MS: '40' });
+    // Slow enough that the reply is still being written while the test looks, however busy the machine.
+    setEnv({ OFFLINE_STREAM_DELAY_MS: '250' });
     try {
       const client = await newClient();
       const conversationId = await importTurns(client.user.id, [['Hello there.', 'Hi.']]);
