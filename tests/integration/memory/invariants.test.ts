@@ -16,8 +16,8 @@ import { type Client, newClient, params, readChunks, setEnv } from '@/tests/supp
 import { postTurnSettled } from '@/tests/support/memory';
 
 /**
- * The memory invariants under random sequences of everything a user can do: chat, edit and remove
- * messages, edit and delete facts, edit and clear summaries, forget everything, retry. After each
+ * The memory invariants under random sequences of everything a user can do: chat (statements, and
+ * questions whose replies quote memory), edit and remove messages, edit and delete facts, edit and clear summaries, forget everything, retry. After each
  * step a probe's context is assembled for the user who acted, and:
  * - no corrected-away text is in it (a deleted fact's words anywhere; an edited fact's old words or
  *   an edited-away message's words in memory and in the recent window; nothing from before a clear
@@ -49,16 +49,19 @@ function random(seed: number) {
 
 type Rng = ReturnType<typeof random>;
 
-/** Statement templates that the offline rules turn into a fact whose text is the statement itself. */
-const STATEMENTS = [
-  (t: string) => `I live in ${t}.`,
-  (t: string) => `My brother is called ${t}.`,
-  (t: string) => `I have a dog named ${t}.`,
-  (t: string) => `My favourite band is ${t}.`,
-  (t: string) => `I work at ${t}.`,
-  (t: string) => `我住在${t}。`,
-  (t: string) => `我的狗叫${t}。`,
-  (t: string) => `我最喜欢的乐队是${t}。`,
+/**
+ * Statement templates that the offline rules turn into a fact whose text is the statement itself,
+ * each with a question that asks for it without naming it (the reply quotes what memory holds).
+ */
+const STATEMENTS: Array<{ say: (t: string) => string; ask: string }> = [
+  { say: (t) => `I live in ${t}.`, ask: 'Which town is my home?' },
+  { say: (t) => `My brother is called ${t}.`, ask: "What is my brother's name?" },
+  { say: (t) => `I have a dog named ${t}.`, ask: 'What did I name my dog?' },
+  { say: (t) => `My favourite band is ${t}.`, ask: 'Which band do I like most?' },
+  { say: (t) => `I work at ${t}.`, ask: 'Where is my job?' },
+  { say: (t) => `我住在${t}。`, ask: '我家在哪个城市？' },
+  { say: (t) => `我的狗叫${t}。`, ask: '我的狗叫什么名字？' },
+  { say: (t) => `我最喜欢的乐队是${t}。`, ask: '我最爱听哪个乐队？' },
 ];
 const FILLERS = [
   'How do I fold a paper crane?',
@@ -110,7 +113,7 @@ class World {
   statement(user: User): string {
     const token = this.token();
     user.tokens.add(token);
-    return this.rng.pick(STATEMENTS)(token);
+    return this.rng.pick(STATEMENTS).say(token);
   }
 }
 
@@ -152,10 +155,16 @@ async function act(world: World, user: User): Promise<string> {
   const roll = rng.next();
   const userMessages = messages.filter((m) => m.role === 'user');
 
-  if (roll < 0.3 || userMessages.length === 0) {
+  if (roll < 0.24 || userMessages.length === 0) {
     const text = rng.next() < 0.75 ? world.statement(user) : rng.pick(FILLERS);
     await say(user, conversationId, text);
     return `say ${JSON.stringify(text)}`;
+  }
+  if (roll < 0.3) {
+    // A question whose reply quotes memory: the quote is a copy that every later correction must reach.
+    const question = rng.pick(STATEMENTS).ask;
+    await say(user, conversationId, question);
+    return `ask ${JSON.stringify(question)}`;
   }
   if (roll < 0.38) {
     const target = rng.pick(userMessages);
