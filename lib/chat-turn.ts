@@ -3,7 +3,6 @@ import {
   createUIMessageStreamResponse,
   type LanguageModelUsage,
   toUIMessageStream,
-  type UIMessageChunk,
   type UIMessageStreamWriter,
 } from 'ai';
 import { z } from 'zod';
@@ -36,12 +35,13 @@ import { assertQuestionFits } from './memory/context/budget-policy';
 import { assembleContext, round } from './memory/context/chain';
 import { generateReply } from './memory/context/generate-reply';
 import type { TurnState } from './memory/context/state';
-import { buildTurnRecord, recordTurnEnd, recordTurnStart } from './memory/context/turn-record';
+import { buildTurnRecord, recordTurnEnd, recordTurnStart, type TurnRecord } from './memory/context/turn-record';
 import { forgetBeforeReply } from './memory/corrections/forget-in-chat';
 import { applyMessageCorrection, finishMessageCorrection, planMessageCorrection } from './memory/corrections/messages';
 import { withForgetOutcome } from './memory/forget-outcome';
 import { enqueuePostTurn, postTurnWork, schedulePostTurn } from './memory/jobs/queue';
 import { readRedacted } from './memory/redaction';
+import { afterChunk, failed, NOTHING_YET, passesOn, type StreamedReply, timedOut } from './reply-stream';
 import { strictObject, text as textField } from './validation';
 
 function chatRequestSchema(config: AppConfig) {
@@ -219,27 +219,23 @@ async function streamReply(state: TurnState, writer: UIMessageStreamWriter, stop
   // The inspector fills from this before the reply's first word.
   writer.write({ type: 'data-turn', id: state.assistantMessageId, data: record });
   const started = performance.now();
-  let usage: Promise<LanguageModelUsage | undefined> = Promise.resolve(undefined);
-  let text = '';
-  // Time to first token: from the start of generation (as the 'generate' step) to the first text.
-  let firstTokenMs: number | null = null;
-  let status: 'complete' | 'incomplete' | 'failed' = 'incomplete';
-  let error: string | undefined;
-  const flusher = setInterval(
-    () => void saveStreamingText(state.scope.userId, state.assistantMessageId, text).catch(() => {}),
-    FLUSH_INTERVAL_MS,
+  // Stored beside the model call, not before it: the reply does not need it, and the final record
+  // waits for it so that it lands last.
+  const recordStarted = recordTurnStart(state, record).catch((failure) =>
+    logError('could not record the turn', failure, { requestId: state.requestId }),
   );
-  let finish: UIMessageChunk | undefined;
   // Nothing more is written once the client has gone.
   const send = new TextDeltaBatcher((chunk) => stopped.aborted || writer.write(chunk));
   const deadline = new ReplyDeadline({
     firstTokenMs: state.config.CHAT_FIRST_TOKEN_TIMEOUT_MS,
     idleMs: state.config.CHAT_IDLE_TIMEOUT_MS,
   });
-  // Stored beside the model call, not before it: the reply does not need it, and the final record
-  // waits for it so that it lands last.
-  const recordStarted = recordTurnStart(state, record).catch((failure) =>
-    logError('could not record the turn', failure, { requestId: state.requestId }),
+  // The reply as the stream has brought it so far (lib/reply-stream.ts), saved every second meanwhile.
+  let reply = NOTHING_YET;
+  let usage: Promise<LanguageModelUsage | undefined> = Promise.resolve(undefined);
+  const flusher = setInterval(
+    () => void saveStreamingText(state.scope.userId, state.assistantMessageId, reply.text).catch(() => {}),
+    FLUSH_INTERVAL_MS,
   );
   try {
     deadline.start();
@@ -247,60 +243,65 @@ async function streamReply(state: TurnState, writer: UIMessageStreamWriter, stop
     usage = Promise.resolve(result.usage).catch(() => undefined);
     const reader = toUIMessageStream({ stream: result.stream, sendStart: false, onError: describeError }).getReader();
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
-      const chunk: UIMessageChunk = next.value;
+      const chunk = next.value;
       if (chunk.type === 'text-delta' || chunk.type === 'reasoning-delta') deadline.token();
-      if (chunk.type === 'text-delta') {
-        if (firstTokenMs === null && chunk.delta !== '') firstTokenMs = round(performance.now() - started);
-        text += chunk.delta;
-      } else if (chunk.type === 'error') {
-        status = 'failed';
-        error = chunk.errorText;
-      } else if (chunk.type === 'finish') {
-        deadline.stop();
-        if (status !== 'failed' && !stopped.aborted) status = 'complete';
-        finish = chunk; // sent after the final turn record
-        continue;
-      } else if (chunk.type === 'abort') {
-        continue; // the client left (nobody to tell) or a deadline passed (told below, as an error)
-      }
-      send.push(chunk);
+      if (chunk.type === 'finish') deadline.stop();
+      reply = afterChunk(reply, chunk, { ms: round(performance.now() - started), stopped: stopped.aborted });
+      if (passesOn(chunk)) send.push(chunk);
     }
     const timeout = deadline.expired;
     if (timeout && !stopped.aborted) {
-      // The text so far is kept; the UI shows why the reply ended.
-      status = text ? 'incomplete' : 'failed';
-      error = timeout.message;
-      send.push({ type: 'error', errorText: error });
+      // The UI shows why the reply ended.
+      reply = timedOut(reply, timeout.message);
+      send.push({ type: 'error', errorText: timeout.message });
     }
   } catch (caught) {
     if (!stopped.aborted) {
-      status = 'failed';
-      error = describeError(caught);
+      const error = describeError(caught);
+      reply = failed(reply, error);
       send.push({ type: 'error', errorText: error });
     }
   } finally {
     deadline.stop();
     send.flush();
     clearInterval(flusher);
-    const generateMs = round(performance.now() - started);
-    const recorded = (async () => {
-      // An aborted call may never report usage; do not wait for it.
-      const settledUsage = await Promise.race([usage, new Promise<undefined>((r) => setTimeout(r, 100, undefined))]);
-      await recordStarted;
-      return recordTurnEnd(state, record, { text, status, usage: settledUsage, generateMs, firstTokenMs });
-    })().catch((failure) => {
-      logError('could not record the turn', failure, { requestId: state.requestId });
-      return record;
-    });
-    // The reply's row and its record are written side by side; the stream ends once both are.
-    const [, final] = await Promise.all([
-      finalizeAssistantMessage(state.scope.userId, state.assistantMessageId, { status, content: text, error }),
-      recorded,
-    ]);
-    send.push({ type: 'data-turn', id: state.assistantMessageId, data: final });
-    if (finish) send.push(finish);
-    schedulePostTurn(state.scope, state.assistantMessageId);
+    await finishReply(state, record, reply, { usage, ms: round(performance.now() - started), recordStarted }, send);
   }
+}
+
+/**
+ * What a reply's end writes, once, however the stream ended: the reply's row and the end of its
+ * record side by side (the stream ends once both are), then the final record and the model's finish
+ * to the client, and the post-turn work.
+ */
+async function finishReply(
+  state: TurnState,
+  record: TurnRecord,
+  reply: StreamedReply,
+  generation: { usage: Promise<LanguageModelUsage | undefined>; ms: number; recordStarted: Promise<unknown> },
+  send: TextDeltaBatcher,
+): Promise<void> {
+  const recorded = (async () => {
+    // An aborted call may never report usage; do not wait for it.
+    const usage = await Promise.race([generation.usage, new Promise<undefined>((r) => setTimeout(r, 100, undefined))]);
+    await generation.recordStarted;
+    const { text, status, firstTokenMs } = reply;
+    return recordTurnEnd(state, record, { text, status, usage, generateMs: generation.ms, firstTokenMs });
+  })().catch((failure) => {
+    logError('could not record the turn', failure, { requestId: state.requestId });
+    return record;
+  });
+  const [, final] = await Promise.all([
+    finalizeAssistantMessage(state.scope.userId, state.assistantMessageId, {
+      status: reply.status,
+      content: reply.text,
+      error: reply.error,
+    }),
+    recorded,
+  ]);
+  send.push({ type: 'data-turn', id: state.assistantMessageId, data: final });
+  if (reply.finish) send.push(reply.finish);
+  schedulePostTurn(state.scope, state.assistantMessageId);
 }
 
 // no-transform: Next would otherwise gzip the event stream frame by frame, which cost a tenth of the

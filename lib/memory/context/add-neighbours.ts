@@ -1,6 +1,7 @@
 import { neighbourEpisodes } from '@/db/episode-neighbours';
+import { type EpisodeItem, type MemoryItem, UNRANKED } from './context-item';
 import { episodeItem } from './recall-episodes';
-import { type ContextItem, step } from './state';
+import { step } from './state';
 
 /**
  * What was said right before and after the best earlier exchanges: an answer often spans two
@@ -20,16 +21,16 @@ export const addNeighbours = step({
     const wanted = config.NEIGHBOUR_ANCHORS || Math.max(1, Math.round(episodesTopK / config.NEIGHBOUR_EVERY));
     const anchors = episodes.slice(0, wanted);
     if (anchors.length === 0 || config.NEIGHBOUR_SPAN === 0) return { candidates };
-    const idOf = (item: ContextItem) => item.key.slice('episode:'.length);
+    const idOf = (item: EpisodeItem) => item.key.slice('episode:'.length);
     const found = await neighbourEpisodes(scope.userId, anchors.map(idOf), config.NEIGHBOUR_SPAN);
     const taken = new Set(episodes.map(idOf));
     const own = new Set([question.id, assistantMessageId]);
-    const byAnchor = new Map<string, ContextItem[]>();
+    const byAnchor = new Map<string, MemoryItem[]>();
     for (const neighbour of found.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
       if (taken.has(neighbour.id) || own.has(neighbour.userMessageId) || own.has(neighbour.assistantMessageId)) continue;
       taken.add(neighbour.id);
       const anchor = anchors.find((a) => idOf(a) === neighbour.anchorId)!;
-      const item = episodeItem(neighbour, { vectorRank: null, lexicalRank: null, meta: { neighbourOf: anchor.key, side: neighbour.side } });
+      const item = episodeItem(neighbour, UNRANKED, { neighbourOf: anchor.key, side: neighbour.side });
       byAnchor.set(anchor.key, [...(byAnchor.get(anchor.key) ?? []), item]);
     }
     return { candidates: candidates.flatMap((c) => [c, ...(byAnchor.get(c.key) ?? [])]) };

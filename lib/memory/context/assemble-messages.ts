@@ -9,7 +9,7 @@ export const assembleMessages = step({
   writes: ['system', 'messages'],
   run({ config, numbered, keptHistory, question }) {
     const messages: ModelMessage[] = [
-      ...keptHistory.map((item) => ({ role: item.role!, content: item.text }) as ModelMessage),
+      ...keptHistory.map((item): ModelMessage => ({ role: item.role, content: item.text })),
       { role: 'user', content: question.content },
     ];
     return { system: renderSystemPrompt(config, numbered), messages };

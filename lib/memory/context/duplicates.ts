@@ -1,5 +1,5 @@
 import { words } from '@/lib/text/search-terms';
-import type { ContextItem } from './state';
+import type { MemoryItem, SummaryItem } from './context-item';
 
 /** The share of an item's word pairs found in another item from which it says nothing more. */
 const CONTAINED = 0.8;
@@ -7,7 +7,7 @@ const CONTAINED = 0.8;
 const MESSAGE_PAIRS = 5;
 
 /** 'whole': all of the item is said by the other; 'message': its user message is (the replies differ). */
-export type Duplicate = { item: ContextItem; of: ContextItem; part: 'whole' | 'message' };
+export type Duplicate = { item: MemoryItem; of: MemoryItem; part: 'whole' | 'message' };
 
 /**
  * The memory items that say what another of them already says: a fact stated in several
@@ -22,7 +22,7 @@ export type Duplicate = { item: ContextItem; of: ContextItem; part: 'whole' | 'm
  * fact or the summary that says it. Dates, speaker labels and a fact's notes are not words of what
  * was said.
  */
-export function duplicatesAmong(items: ContextItem[]): Duplicate[] {
+export function duplicatesAmong(items: MemoryItem[]): Duplicate[] {
   const pairs = items.map((item, index) => ({
     index,
     item,
@@ -34,7 +34,7 @@ export function duplicatesAmong(items: ContextItem[]): Duplicate[] {
   // pairs' postings, not by comparing it with each of them (the candidates run to a hundred).
   const inWhole = postings(pairs.map((p) => p.pairs));
   const inMessage = postings(pairs.map((p) => p.message));
-  const dropped = new Set<ContextItem>();
+  const dropped = new Set<MemoryItem>();
   const found: Duplicate[] = [];
   for (const [i, a] of pairs.entries()) {
     if (a.pairs.size === 0) continue;
@@ -79,7 +79,7 @@ function containedIn(small: Set<string>, index: Map<string, number[]>): Set<numb
 }
 
 /** A line of the summary that another item sent says, and that item. */
-export type SaidElsewhere = { line: number; of: ContextItem };
+export type SaidElsewhere = { line: number; of: MemoryItem };
 
 /**
  * The summary's lines that another item sent already says (a statement the summary quotes that a
@@ -87,7 +87,7 @@ export type SaidElsewhere = { line: number; of: ContextItem };
  * words with what it adds (the reply, the date, the fact's notes). Never every line: a summary all
  * said elsewhere is sent whole.
  */
-export function summaryLinesSaidElsewhere(summary: ContextItem, sent: ContextItem[]): SaidElsewhere[] {
+export function summaryLinesSaidElsewhere(summary: SummaryItem, sent: MemoryItem[]): SaidElsewhere[] {
   const others = sent.filter((item) => item.key !== summary.key);
   const index = postings(others.map((item) => wordPairs(said(item))));
   const lines = summaryLines(summary.text);
@@ -104,8 +104,8 @@ export function summaryLinesSaidElsewhere(summary: ContextItem, sent: ContextIte
 export const summaryLines = (text: string) => text.split('\n');
 
 /** What an item says: without the date, the speaker labels or a fact's notes. */
-function said(item: ContextItem): string {
-  return withoutLabels(typeof item.meta?.content === 'string' ? item.meta.content : item.text);
+function said(item: MemoryItem): string {
+  return withoutLabels(item.kind === 'fact' ? item.meta.content : item.text);
 }
 
 function withoutLabels(text: string): string {
@@ -113,8 +113,8 @@ function withoutLabels(text: string): string {
 }
 
 /** An exchange's user message or its reply; nothing for other items. */
-function exchangePart(item: ContextItem, part: 'message' | 'reply'): string {
-  if (item.block !== 'episodes') return '';
+function exchangePart(item: MemoryItem, part: 'message' | 'reply'): string {
+  if (item.kind !== 'episode') return '';
   const match = /(?:^|\) )User: (.*?)(?: \/ Assistant: (.*))?$/su.exec(item.text);
   return (part === 'message' ? match?.[1] : match?.[2]) ?? '';
 }

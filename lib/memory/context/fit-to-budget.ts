@@ -1,9 +1,10 @@
 import { alreadySaidReason, IN_WINDOW_REASON } from '@/lib/shared/budget-reasons';
 import { BLOCK_PRIORITY, type BlockName, type BudgetItem, fitToBudget as decide } from './budget';
 import { assertQuestionFits, blockLimits, lendUnusedShares, requiredLines } from './budget-policy';
+import type { HistoryItem, MemoryItem } from './context-item';
 import { type ListedBlock, memoryLine, SECTION_HEADERS } from './context-layout';
 import { type Duplicate, duplicatesAmong, summaryLines, summaryLinesSaidElsewhere } from './duplicates';
-import { type BudgetReport, type ContextItem, type NumberedItem, step, type TurnState } from './state';
+import { type BudgetReport, type NumberedItem, step, type TurnState } from './state';
 import { MESSAGE_OVERHEAD_TOKENS, memoizedTokenCounter, modelLimits, type TokenCounter } from './tokens';
 
 /**
@@ -18,7 +19,7 @@ import { MESSAGE_OVERHEAD_TOKENS, memoizedTokenCounter, modelLimits, type TokenC
  * summary another sent item says. Setting such items aside frees room for more, so the budget is
  * fitted again until nothing changes.
  */
-const KIND_NAMES = { fact: 'a fact', summary: 'the summary', episode: 'an earlier exchange', history: 'a recent message' } as const;
+const KIND_NAMES: Record<MemoryItem['kind'], string> = { fact: 'a fact', summary: 'the summary', episode: 'an earlier exchange' };
 
 type Reads = 'config' | 'models' | 'question' | 'history' | 'summaryCovers' | 'candidates';
 
@@ -57,7 +58,7 @@ export const fitToBudgetStep = step({
  * Fits the budget until nothing changes: an exchange sent raw in the window, or saying what another
  * sent item says, is set aside and the rest fitted again; each pass sets aside at least one item.
  */
-function settle(state: Pick<TurnState, Reads>, candidates: ContextItem[], count: TokenCounter) {
+function settle(state: Pick<TurnState, Reads>, candidates: MemoryItem[], count: TokenCounter) {
   const covered = new Set(state.summaryCovers);
   // Candidates never sent, with why: their messages are sent raw, or another kept item says the same.
   const setAside = new Map<string, string>();
@@ -107,9 +108,9 @@ function namingRepeated(fit: ReturnType<typeof fitOnce>, repeats: Map<string, Du
 /** One pass of the budget over the given memory candidates and window messages. */
 function fitOnce(
   state: Pick<TurnState, Reads>,
-  candidates: ContextItem[],
+  candidates: MemoryItem[],
   window: TurnState['history'],
-  setAside: Array<{ item: ContextItem; reason: string }>,
+  setAside: Array<{ item: MemoryItem; reason: string }>,
   count: TokenCounter,
 ) {
   const { config, models } = state;
@@ -119,19 +120,9 @@ function fitOnce(
   // Memory items are priced at provisional numbers in priority order (the budget renumbers the kept
   // ones). Facts that share nothing with the question (recall_facts: related false) are placed late.
   const listed = (['facts', 'summary', 'episodes'] as ListedBlock[]).flatMap((block) => candidates.filter((c) => c.block === block));
-  const unrelated = listed.filter((item) => item.meta?.related === false);
-  const memory = listed.filter((item) => item.meta?.related !== false);
-  const history = [...window].reverse().map(
-    (m): ContextItem => ({
-      key: `message:${m.id}`,
-      kind: 'history',
-      block: 'history',
-      text: m.content,
-      role: m.role,
-      sourceMessageIds: [m.id],
-      meta: { status: m.status, at: m.createdAt.toISOString() },
-    }),
-  );
+  const unrelated = listed.filter(isUnrelated);
+  const memory = listed.filter((item) => !isUnrelated(item));
+  const history = [...window].reverse().map(historyItem);
   const byKey = new Map(listed.map((item) => [item.key, item]));
   const lineTokens = (key: string, n: number) => count(memoryLine(n, byKey.get(key)!.text));
   const blocks = Object.fromEntries(BLOCK_PRIORITY.map((b) => [b, [] as BudgetItem[]])) as Record<BlockName, BudgetItem[]>;
@@ -177,3 +168,15 @@ function fitOnce(
     keptHistory,
   } satisfies Partial<TurnState>;
 }
+
+/** A fact that shares nothing with the question (recall_facts): placed after everything else. */
+const isUnrelated = (item: MemoryItem) => item.kind === 'fact' && !item.meta.related;
+
+const historyItem = (m: TurnState['history'][number]): HistoryItem => ({
+  key: `message:${m.id}`,
+  kind: 'history',
+  block: 'history',
+  text: m.content,
+  role: m.role,
+  sourceMessageIds: [m.id],
+});

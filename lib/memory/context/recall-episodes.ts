@@ -2,9 +2,10 @@ import { type EpisodeHit, type EpisodeQuery, searchEpisodesAtOnce } from '@/db/e
 import type { LexicalQuery } from '@/db/search-vector';
 import { searchKeywords } from '../keywords';
 import { recallTopK } from './budget-policy';
+import type { EpisodeItem, Ranking } from './context-item';
 import { decomposeQuery, namesNotIn, withoutHedges } from './decompose-query';
 import { fuseRankings } from './fuse-rankings';
-import { type ContextItem, step, type TurnState } from './state';
+import { step, type TurnState } from './state';
 import { readTimeQuestion, type TimeQuestion } from './time-question';
 
 /**
@@ -79,10 +80,7 @@ type EpisodeRow = Pick<EpisodeHit, 'id' | 'content' | 'conversationId' | 'userMe
  * An earlier exchange as a memory item: its date first (when it was said, so questions about when
  * find their answer in the line), then its messages on one line.
  */
-export function episodeItem(
-  hit: EpisodeRow,
-  found: Pick<ContextItem, 'score' | 'rank' | 'vectorRank' | 'lexicalRank' | 'meta'>,
-): ContextItem {
+export function episodeItem(hit: EpisodeRow, found: Ranking, neighbour?: Pick<EpisodeItem['meta'], 'neighbourOf' | 'side'>): EpisodeItem {
   return {
     ...found,
     key: `episode:${hit.id}`,
@@ -90,7 +88,7 @@ export function episodeItem(
     block: 'episodes',
     text: `(${hit.createdAt.toISOString().slice(0, 10)}) ${hit.content.replace(/(?<!\s)[^\S\n]*\n\s*/gu, ' / ')}`,
     sourceMessageIds: [hit.userMessageId, hit.assistantMessageId],
-    meta: { conversationId: hit.conversationId, at: hit.createdAt.toISOString(), ...found.meta },
+    meta: { conversationId: hit.conversationId, at: hit.createdAt.toISOString(), ...neighbour },
   };
 }
 

@@ -1,8 +1,9 @@
 import { type FactHit, searchFacts } from '@/db/facts';
 import { searchKeywords } from '../keywords';
 import { recallTopK } from './budget-policy';
+import type { FactItem } from './context-item';
 import { withoutHedges } from './decompose-query';
-import { type ContextItem, step } from './state';
+import { step } from './state';
 
 /** The user's active facts (user scope, across conversations), by hybrid search on the retrieval query. */
 export const recallFacts = step({
@@ -28,7 +29,7 @@ export const recallFacts = step({
     // when there is room (a diet matters to "suggest a dinner"), but after everything else: it must
     // not take the room of earlier turns that answer (fit_to_budget).
     const related = (hit: FactHit) => hit.lexicalRank !== null || (hit.vectorScore ?? -1) >= config.FACTS_MIN_SIMILARITY;
-    const items: ContextItem[] = hits.map((hit, index) => ({
+    const items: FactItem[] = hits.map((hit, index) => ({
       key: `fact:${hit.fact.id}`,
       kind: 'fact',
       block: 'facts',

@@ -1,5 +1,6 @@
 import { summaryForRecall } from '@/db/summaries';
-import { type ContextItem, step } from './state';
+import type { SummaryItem } from './context-item';
+import { step } from './state';
 
 /** The conversation's current rolling summary, if it has one, and which window messages it already stands for. */
 export const recallSummary = step({
@@ -17,7 +18,7 @@ export const recallSummary = step({
       return { summaryVersion: null, runs: [{ ...run, skipped: 'no summary yet', candidates: [] }] };
     }
     const { summary, sources, covers } = read;
-    const item: ContextItem = {
+    const item: SummaryItem = {
       key: `summary:${scope.conversationId}@v${summary.version}`,
       kind: 'summary',
       block: 'summary',

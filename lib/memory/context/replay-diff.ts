@@ -1,6 +1,6 @@
 import { episodeStates, factStates } from '@/db/replay';
 import type { BlockName } from './budget';
-import type { MemoryKind } from './state';
+import type { MemoryKind } from './context-item';
 import type { TurnRecord } from './turn-record';
 
 /**
@@ -72,7 +72,7 @@ export function summarize(record: StoredRecord): ContextSummary {
     return rank;
   };
   const memory: ReplayItem[] = recalled
-    .filter((item) => item.kept && item.kind !== 'history')
+    .filter((item) => item.kept)
     .sort((a, b) => (a.n ?? Infinity) - (b.n ?? Infinity))
     .map((item) => ({
       key: item.key,

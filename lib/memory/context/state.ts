@@ -4,30 +4,10 @@ import type { Message } from '@/db/schema';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
 import type { BlockName, ItemDecision } from './budget';
+import type { HistoryItem, MemoryItem } from './context-item';
 import type { ModelLimits } from './tokens';
 
 type StepTiming = { step: string; ms: number };
-
-export type MemoryKind = 'fact' | 'summary' | 'episode' | 'history';
-
-/** One thing that may be placed in the context, with where it came from. */
-export type ContextItem = {
-  /** Stable citation key: fact:<id>, summary:<conversation>@v<n>, episode:<id>, message:<id>. */
-  key: string;
-  kind: MemoryKind;
-  block: BlockName;
-  text: string;
-  /** For history items, the message's role. */
-  role?: 'user' | 'assistant';
-  /** The messages this item stands for (provenance). */
-  sourceMessageIds: string[];
-  /** Retrieval scores, when it was recalled by search. */
-  score?: number;
-  rank?: number;
-  vectorRank?: number | null;
-  lexicalRank?: number | null;
-  meta?: Record<string, unknown>;
-};
 
 type RetrievalRun = {
   kind: 'facts' | 'episodes' | 'summary';
@@ -55,7 +35,7 @@ export type BudgetReport = {
 };
 
 /** A kept memory item and the number it is listed under in the system prompt. */
-export type NumberedItem = ContextItem & { n: number; tokens: number };
+export type NumberedItem = MemoryItem & { n: number; tokens: number };
 
 /**
  * One turn's state. Each step of the chain reads what it needs from here and returns what it adds;
@@ -80,7 +60,7 @@ export type TurnState = {
   retrieval: Retrieval;
   queryEmbedding: number[];
   /** Everything recalled, before the budget. */
-  candidates: ContextItem[];
+  candidates: MemoryItem[];
   /** How many earlier exchanges the budget asks recall for (recallTopK), worked out once by recall_episodes. */
   episodesTopK: number;
   runs: RetrievalRun[];
@@ -89,7 +69,7 @@ export type TurnState = {
   /** Memory items kept, in the order listed in the system prompt. */
   numbered: NumberedItem[];
   /** History messages kept, oldest first. */
-  keptHistory: ContextItem[];
+  keptHistory: HistoryItem[];
   /** Built afresh each turn, never stored as a message. */
   system: string;
   /** Exactly what is sent to the model after the system prompt. */

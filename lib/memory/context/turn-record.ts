@@ -1,10 +1,23 @@
 import type { LanguageModelUsage } from 'ai';
 import { finishTurnRecord, saveCitations, saveTurnRecord, setCitedKeys } from '@/db/turns';
+import { type MemoryItem, type Ranking, UNRANKED } from './context-item';
 import { citedKeys } from './context-layout';
 import type { TurnState } from './state';
 
 /** What the inspector shows for one assistant message. Stored as JSON; streamed as a `data-turn` part. */
 export type TurnRecord = ReturnType<typeof buildTurnRecord>;
+
+/** The budget's verdict on a recalled item: its number in the system prompt (null: not sent), its tokens and why. */
+type Verdict = { n: number | null; kept: boolean; tokens: number | null; reason: string | null };
+
+/**
+ * A recalled item as the record stores it: the item as its step made it, its kind's own fields
+ * (`meta`) included, without the block (its kind names it), ranked (a summary is not: nulls) and
+ * with the budget's verdict. A union by kind, as the items are.
+ */
+export type RecalledItem = Recorded<MemoryItem>;
+/** Distributes over the kinds, so that each keeps its own `meta`. */
+type Recorded<Item extends MemoryItem> = Item extends MemoryItem ? Omit<Item, 'block'> & Ranking & Verdict : never;
 
 export function buildTurnRecord(state: TurnState) {
   const numberOf = new Map(state.numbered.map((item) => [item.key, item.n]));
@@ -16,21 +29,16 @@ export function buildTurnRecord(state: TurnState) {
     conversationId: state.scope.conversationId,
     question: { id: state.question.id, text: state.question.content },
     retrieval: state.retrieval,
-    recalled: state.candidates.map((item) => ({
-      key: item.key,
-      kind: item.kind,
-      text: item.text,
-      score: item.score ?? null,
-      rank: item.rank ?? null,
-      vectorRank: item.vectorRank ?? null,
-      lexicalRank: item.lexicalRank ?? null,
-      sourceMessageIds: item.sourceMessageIds,
-      meta: item.meta ?? {},
-      n: numberOf.get(item.key) ?? null,
-      kept: decisionOf.get(item.key)?.kept ?? false,
-      tokens: decisionOf.get(item.key)?.tokens ?? null,
-      reason: decisionOf.get(item.key)?.reason ?? null,
-    })),
+    recalled: state.candidates.map(
+      ({ block: _, ...item }): RecalledItem => ({
+        ...UNRANKED,
+        ...item,
+        n: numberOf.get(item.key) ?? null,
+        kept: decisionOf.get(item.key)?.kept ?? false,
+        tokens: decisionOf.get(item.key)?.tokens ?? null,
+        reason: decisionOf.get(item.key)?.reason ?? null,
+      }),
+    ),
     summary: state.numbered.find((item) => item.kind === 'summary')
       ? { version: state.summaryVersion, text: state.numbered.find((item) => item.kind === 'summary')!.text }
       : null,

@@ -279,7 +279,7 @@ async function checkInvariants(world: World, user: User): Promise<void> {
     for (const t of other.tokens) expect(text, `${other.name}'s "${t}" reached ${user.name}: ${around(text, t)}`).not.toContain(t);
   }
 
-  const memory = state.numbered.filter((item) => item.kind !== 'history');
+  const memory = state.numbered;
   const seqs = await seqOf([...new Set(memory.flatMap((item) => item.sourceMessageIds))]);
   for (const item of memory) {
     for (const id of item.sourceMessageIds) {

@@ -6,8 +6,9 @@ import { createGuestUser } from '@/db/users';
 import { getConfig } from '@/lib/config';
 import { getModels } from '@/lib/llm';
 import { assembleContext } from '@/lib/memory/context/chain';
+import { type FactItem, UNRANKED } from '@/lib/memory/context/context-item';
 import { previewContext } from '@/lib/memory/context/preview';
-import { type ContextItem, step, type TurnInput } from '@/lib/memory/context/state';
+import { step, type TurnInput } from '@/lib/memory/context/state';
 import { embedTexts } from '@/lib/memory/embed';
 import { searchKeywords } from '@/lib/memory/keywords';
 import { importTurns } from '@/tests/support/memory';
@@ -91,7 +92,7 @@ describe('recall as one wait for the database', () => {
   it("under the default scope one search ranks every conversation; this conversation's exchanges come first", async () => {
     const { user, conversationId } = await gardener();
     const state = await previewContext({ userId: user.id, conversationId }, 'Why does the rotavator stall?');
-    const episodes = state.candidates.filter((c) => c.kind === 'episode' && c.meta?.neighbourOf === undefined);
+    const episodes = state.candidates.filter((c) => c.kind === 'episode').filter((c) => c.meta.neighbourOf === undefined);
     const firstElsewhere = episodes.findIndex((c) => c.meta?.conversationId !== conversationId);
     expect(firstElsewhere).toBeGreaterThan(0);
     expect(episodes.slice(firstElsewhere).every((c) => c.meta?.conversationId !== conversationId)).toBe(true);
@@ -100,7 +101,15 @@ describe('recall as one wait for the database', () => {
 });
 
 describe('steps run at once', () => {
-  const item = (key: string): ContextItem => ({ key, kind: 'fact', block: 'facts', text: key, sourceMessageIds: [] });
+  const item = (key: string): FactItem => ({
+    key,
+    kind: 'fact',
+    block: 'facts',
+    text: key,
+    sourceMessageIds: [],
+    ...UNRANKED,
+    meta: { factId: key, slot: 'statement', conversationId: null, content: key, related: true },
+  });
   /** A question in a new conversation of a new user. */
   async function turnIn(title: string): Promise<TurnInput> {
     const user = await createGuestUser();

@@ -107,7 +107,7 @@ async function activeFactsOf(client: Client) {
 /** The memory blocks a question about the word would be given, by kind. */
 async function recall(word: string) {
   const state = await previewContext({ userId: owner.user.id, conversationId }, `What do you know about ${word}?`);
-  return state.numbered.filter((item) => item.kind !== 'history').map((item) => ({ kind: item.kind, text: item.text }));
+  return state.numbered.map((item) => ({ kind: item.kind, text: item.text }));
 }
 const inScope = (scope: Scope, kind: string) => scope === 'memory' || kind === 'summary' || (scope === 'derived' && kind === 'episode');
 /** Whether a correction that took `t` away at `scope` also takes it from where `wanted` looks. */
