@@ -47,8 +47,7 @@ async function member(): Promise<{ client: Client; conversationId: string }> {
 }
 
 const factAbout = async (userId: string, words: string) =>
-  (await getSql()`select id from facts where user_id = ${userId} and status = 'active' and content like ${`%${words}%`}`)[0]
-    ?.id as string;
+  (await getSql()`select id from facts where user_id = ${userId} and status = 'active' and content like ${`%${words}%`}`)[0]?.id as string;
 
 const messageSaying = async (userId: string, words: string) =>
   (await getSql()`select id from messages where user_id = ${userId} and content like ${`%${words}%`}`)[0]?.id as string;
