@@ -10,7 +10,7 @@ import { getModels } from '@/lib/llm';
 import { cjkTerms } from '@/lib/text/search-terms';
 import { redactAuditTrail, redactionNote } from '../edits/audit-redaction';
 import { endFacts, type ForgetResult } from '../edits/forget-facts';
-import { planRedactions } from '../edits/quotes';
+import { dedupe, planRedactions, quotesOfMessages } from '../edits/quotes';
 import { queueRederivation, summariesCovering } from '../edits/rederive';
 import { captureUndoable, type UndoRef } from '../edits/undo-capture';
 import { embedTexts } from '../embed';
@@ -93,7 +93,7 @@ export async function correctFact(
  * Forgets one remembered exchange: its messages are marked forgotten as a whole (the chat keeps
  * them, marked), so no memory reads them again (the episode goes and is not indexed again, a
  * summary covering them is rebuilt, the window sends them as forgotten), and turn records that
- * quoted the exchange are redacted. Facts learned from it stay: they are listed, and deleted, on
+ * quoted the exchange are redacted, as are the sentences of other replies that quoted its words. Facts learned from it stay: they are listed, and deleted, on
  * their own.
  */
 export async function forgetEpisode(userId: string, episodeId: string, by: string | Actor): Promise<ForgetResult | undefined> {
@@ -113,16 +113,21 @@ export async function forgetEpisode(userId: string, episodeId: string, by: strin
       replacement: null,
       actor: actor.label,
     }));
+  // Replies elsewhere that quoted the exchange's words lose those sentences, and are derived again.
+  const quotes = await quotesOfMessages(userId, messages, actor.label);
+  const quoting = await getMessages(userId, [...new Set(quotes.map((r) => r.messageId))]);
+  const touched = [...messages, ...quoting].map((m) => m.id);
   const undo = await getDb().transaction(async (tx) => {
     await deleteEpisodes(tx, userId, [episodeId]);
-    const added = await addRedactions(tx, rows);
-    await queueRederivation(tx, userId, { reindex: [], rebuild: await summariesCovering(tx, userId, messages) });
+    const added = await addRedactions(tx, dedupe([...rows, ...quotes]));
+    const rebuild = await summariesCovering(tx, userId, [...messages, ...quoting]);
+    await queueRederivation(tx, userId, { reindex: quoting.map((m) => m.id), rebuild });
     return captureUndoable(tx, {
       userId,
       kind: 'episode_forget',
       actor: actor.label,
-      touches: messages.map((m) => `message:${m.id}`),
-      snapshot: { addedRedactions: added, rederive: { messages: messages.map((m) => m.id) } },
+      touches: touched.map((id) => `message:${id}`),
+      snapshot: { addedRedactions: added, rederive: { messages: touched } },
     });
   });
   scheduleRederivation(userId);
