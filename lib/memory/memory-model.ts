@@ -12,7 +12,7 @@ import type { SummaryInput } from './rules/summarise';
  * (in their threads, lib/memory/rules/bounded.ts); getModels chooses which, once.
  */
 export type MemoryModel = {
-  /** What did the work, as the rewrite's reason and cache key record it: `<provider>:<model>` or `offline-rules`. */
+  /** What does the work, in the rewrite cache's key and a model's rewrite reason: `<provider>:<model>` or `offline-rules`. */
   id: string;
   /** The actor recorded on the facts it learns, changes or ends: `model:<model>` or `offline-rules`. */
   factActor: string;
