@@ -1,6 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import type { EmbeddingModelV4, LanguageModelV4 } from '@ai-sdk/provider';
 import { type AppConfig, getConfig } from '@/lib/config';
+import { languageMemoryModel, type MemoryModel, rulesMemoryModel } from '@/lib/memory/memory-model';
 import { createLocalEmbedder } from './local-embedder';
 import { createOfflineModel, OFFLINE_MODEL_ID } from './offline-model';
 import { createSentenceEncoder } from './sentence-encoder';
@@ -8,8 +9,8 @@ import { embeddingModelWithTimeout, languageModelWithTimeout } from './timeouts'
 
 export type Models = {
   chat: LanguageModelV4;
-  /** For rewrite, summary and extraction; null when offline, where those steps use rules instead. */
-  memory: LanguageModelV4 | null;
+  /** The retrieval rewrite, fact extraction and the summary: the memory model, or offline the rules. */
+  memoryModel: MemoryModel;
   embedding: EmbeddingModelV4;
   embeddingDimensions: number;
   chatModelId: string;
@@ -42,7 +43,7 @@ export function getModels(): Models {
     models = {
       // The offline model judges which evidence answers with the same embedder the memory searches with.
       chat: createOfflineModel({ chunkDelayMs: config.OFFLINE_STREAM_DELAY_MS, embedding }),
-      memory: null,
+      memoryModel: rulesMemoryModel,
       embedding,
       embeddingDimensions: config.EMBEDDING_DIMENSIONS,
       chatModelId: OFFLINE_MODEL_ID,
@@ -56,7 +57,9 @@ export function getModels(): Models {
     // context or post-turn work). The chat model's deadlines depend on its tokens: see streamTurn.
     models = {
       chat: languageModel(config.CHAT_MODEL),
-      memory: languageModelWithTimeout(languageModel(config.memoryModel), config.MEMORY_MODEL_TIMEOUT_MS, 'the memory model'),
+      memoryModel: languageMemoryModel(
+        languageModelWithTimeout(languageModel(config.memoryModel), config.MEMORY_MODEL_TIMEOUT_MS, 'the memory model'),
+      ),
       // No embedding model named (an endpoint that serves none): the built-in embedder.
       embedding: config.EMBEDDING_MODEL
         ? embeddingModelWithTimeout(provider.embedding(config.EMBEDDING_MODEL), config.EMBED_TIMEOUT_MS, 'the embedder')

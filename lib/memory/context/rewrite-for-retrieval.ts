@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { generateText } from 'ai';
 import { cacheRewrite, getCachedRewrite } from '@/db/turns';
 import { isModelTimeout } from '@/lib/llm/timeouts';
 import { rules } from '../rules/bounded';
-import { step, type TurnState } from './state';
+import { step } from './state';
 
 /**
  * Rewrites the question into a standalone retrieval query, for retrieval only: the message shown
@@ -26,71 +25,42 @@ export const rewriteForRetrieval = step({
       return { retrieval: { query: question.content, reason: trigger.reason, rewritten: false, cached: false, datesResolved: [] } };
     }
 
-    const modelId = models.memory ? `${models.memory.provider}:${models.memory.modelId}` : 'offline-rules';
+    const { memoryModel } = models;
     const key = createHash('sha256')
-      .update(JSON.stringify([history.map((m) => [m.id, m.content]), question.content, modelId, now.toISOString().slice(0, 10)]))
+      .update(JSON.stringify([history.map((m) => [m.id, m.content]), question.content, memoryModel.id, now.toISOString().slice(0, 10)]))
       .digest('hex');
     const cached = await getCachedRewrite(scope.userId, key);
     if (cached) return { retrieval: { query: cached.query, reason: cached.reason, rewritten: true, cached: true, datesResolved: [] } };
 
-    if (models.memory) {
-      try {
-        const { query, datesResolved } = await rewriteWithModel(state);
-        const reason = `${trigger.reason}; rewritten by ${modelId}`;
-        await cacheRewrite(scope.userId, key, query, reason);
-        return { retrieval: { query, reason, rewritten: true, cached: false, datesResolved } };
-      } catch (error) {
-        // The memory model is down or too slow: the offline rules still resolve the reference (not cached).
-        const { value: offline } = await rules.rewriteOffline(question.content, recentTurns(state), now);
-        const { query, datesResolved } = offline;
-        const why = error instanceof Error ? error.message : String(error);
-        const what = isModelTimeout(error) ? 'timed out' : 'failed';
-        return {
-          retrieval: {
-            query,
-            reason: `${trigger.reason}; offline rules (the memory model ${what})`,
-            rewritten: true,
-            cached: false,
-            datesResolved,
-          },
-          warnings: [...state.warnings, `the retrieval rewrite model ${what} (${why})`],
-        };
-      }
+    // The whole recent window: the offline rules carry terms from the user's turns in it, newest first.
+    const rewrite = await memoryModel.rewrite(
+      question.content,
+      history.map((m) => ({ role: m.role, content: m.content })),
+      now,
+    );
+    const { query, datesResolved } = rewrite;
+    if (rewrite.by === 'fallback') {
+      // The offline rules stood in for the memory model: not cached, so the next turn asks the model again.
+      const why = rewrite.modelError instanceof Error ? rewrite.modelError.message : String(rewrite.modelError);
+      const what = isModelTimeout(rewrite.modelError) ? 'timed out' : 'failed';
+      return {
+        retrieval: {
+          query,
+          reason: `${trigger.reason}; offline rules (the memory model ${what})`,
+          rewritten: true,
+          cached: false,
+          datesResolved,
+        },
+        warnings: [...state.warnings, `the retrieval rewrite model ${what} (${why})`],
+      };
     }
-    const { value: offline, gaveUp } = await rules.rewriteOffline(question.content, recentTurns(state), now);
-    const { query, datesResolved } = offline;
     // A give-up is not an answer worth keeping: the next turn with this question tries again.
-    if (gaveUp)
+    if (rewrite.by === 'rules' && rewrite.gaveUp)
       return {
         retrieval: { query, reason: `${trigger.reason}; the offline rules gave up on it`, rewritten: false, cached: false, datesResolved },
       };
-    const reason = `${trigger.reason}; resolved by offline rules`;
+    const reason = `${trigger.reason}; ${rewrite.by === 'model' ? `rewritten by ${memoryModel.id}` : 'resolved by offline rules'}`;
     await cacheRewrite(scope.userId, key, query, reason);
     return { retrieval: { query, reason, rewritten: true, cached: false, datesResolved } };
   },
 });
-
-/** The whole recent window: the offline rules carry terms from the user's turns in it, newest first. */
-function recentTurns(state: Pick<TurnState, 'history'>) {
-  return state.history.map((m) => ({ role: m.role, content: m.content }));
-}
-
-/** The LLM rewrite sees the last three user turns (and the reply before the question, for "it"). */
-async function rewriteWithModel(state: Pick<TurnState, Reads>): Promise<{ query: string; datesResolved: string[] }> {
-  const userTurns = state.history.filter((m) => m.role === 'user').slice(-3);
-  const lastReply = [...state.history].reverse().find((m) => m.role === 'assistant');
-  const { text } = await generateText({
-    model: state.models.memory!,
-    instructions:
-      'Rewrite the final question into one standalone search query for a memory search. Replace pronouns and references with what they refer to, keep names and titles exactly, and write dates as YYYY-MM-DD. Answer with the query only, in the language of the question.',
-    prompt: [
-      `Today is ${state.now.toISOString().slice(0, 10)}.`,
-      ...userTurns.map((m) => `User: ${m.content}`),
-      ...(lastReply ? [`Assistant: ${lastReply.content}`] : []),
-      `Final question: ${state.question.content}`,
-    ].join('\n'),
-    maxRetries: 1,
-  });
-  const { text: query, resolved } = await rules.absolutizeRelativeDates(text.trim() || state.question.content, state.now);
-  return { query, datesResolved: resolved.map((r: { phrase: string; date: string }) => `${r.phrase} → ${r.date}`) };
-}

@@ -1,6 +1,4 @@
-import { generateText, Output } from 'ai';
 import pLimit from 'p-limit';
-import { z } from 'zod';
 import {
   addFact,
   confirmFact,
@@ -14,7 +12,6 @@ import {
 import type { Fact, Job, Message } from '@/db/schema';
 import { asActor } from '@/lib/audit';
 import type { Models } from '@/lib/llm';
-import { KIND_HINTS } from '@/lib/shared/fact-kinds';
 import { cjkTerms } from '@/lib/text/search-terms';
 import { endFacts } from '../edits/forget-facts';
 import { captureUndoable } from '../edits/undo-capture';
@@ -22,7 +19,7 @@ import { embedTexts } from '../embed';
 import { searchKeywords } from '../keywords';
 import { locateStatement } from '../redaction';
 import { rules } from '../rules/bounded';
-import { splitKey, TYPED_SLOTS } from '../rules/fact-types';
+import { splitKey } from '../rules/fact-types';
 import type { ExistingFact, FactCandidate, FactDecision, FactSlot, ForgetRequest } from '../rules/facts';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
 import type { JobWork } from './work';
@@ -32,7 +29,8 @@ import type { JobWork } from './work';
  * active facts, and ADD, UPDATE (supersede), DELETE (end) or do nothing. An explicit request to
  * forget deletes the matching facts outright: a chat turn has done so before its reply
  * (forget-in-chat.ts), so here it catches an imported request, and a fact the turn could not see
- * yet because the job learning it had not run. LLM with a JSON schema, or offline rules by slot.
+ * yet because the job learning it had not run. Extracting and deciding are the memory model's
+ * (models.memoryModel): an LLM with a JSON schema, or offline rules by slot.
  */
 export const extractFacts: JobWork = {
   kind: 'extract_facts',
@@ -114,15 +112,11 @@ async function statementsOf(turn: Turn | undefined, models: Models): Promise<Lea
     else
       steps.push({
         ...statement,
-        candidates: models.memory
-          ? await extractWithModel(models, question.content, question.createdAt)
-          : await rules.extractFactCandidates(question.content, question.createdAt),
+        candidates: await models.memoryModel.extract(question.content, question.createdAt),
       });
   }
   return steps;
 }
-
-const actorOf = (models: Models) => (models.memory ? `model:${models.memory.modelId}` : 'offline-rules');
 
 async function forget({ question, forget }: Statement & { forget: ForgetRequest }, userId: string, models: Models): Promise<void> {
   const active = await listFacts(userId, 'active');
@@ -130,7 +124,7 @@ async function forget({ question, forget }: Statement & { forget: ForgetRequest 
   await endFacts(
     userId,
     active.filter((f) => ids.has(f.id)),
-    asActor(actorOf(models)),
+    asActor(models.memoryModel.factActor),
     `the user asked to forget it (message ${question.id})`,
   );
 }
@@ -146,15 +140,13 @@ async function reconcile(
     const write: FactWrite = {
       userId: job.userId,
       conversationId: job.conversationId,
-      actor: actorOf(models),
+      actor: models.memoryModel.factActor,
       source: { messageId: question.id, ...locateStatement(written, candidate.text) },
     };
     // A past statement is weighed against the current facts of what it was ("work:siemens" against work).
     const slots = candidate.slot === 'past' ? ['past', splitKey(candidate.value)[0]] : [candidate.slot];
     const related = await findRelatedActiveFacts(job.userId, slots, embeddings[i], searchKeywords(candidate.text));
-    const decisions = models.memory
-      ? await decideWithModel(models, candidate, related)
-      : await rules.decideFactUpdate(candidate, related.map(existing));
+    const decisions = await models.memoryModel.reconcile(candidate, related.map(existing));
     for (const decision of decisions) await apply(write, decision, embeddings[i], question.createdAt);
   }
 }
@@ -195,54 +187,4 @@ function recordLearning(write: FactWrite): OnFactWritten {
 
 function existing(fact: Fact): ExistingFact {
   return { id: fact.id, slot: fact.slot as FactSlot, text: fact.content, value: fact.value };
-}
-
-const candidateSchema = z.object({
-  facts: z.array(
-    z.object({
-      slot: z.enum(TYPED_SLOTS),
-      text: z.string().describe('The user\'s own clause, first person, e.g. "I\'m pescatarian now"'),
-      value: z.string().describe('Normalised value to compare facts of a slot, lower-case for Latin script'),
-      negated: z.boolean().describe('true when the statement ends something ("no longer", "not anymore")'),
-      validFrom: z.string().nullable().describe('YYYY-MM-DD when the user says when it became true, else null'),
-    }),
-  ),
-});
-
-async function extractWithModel(models: Models, text: string, saidAt: Date): Promise<FactCandidate[]> {
-  const { output } = await generateText({
-    model: models.memory!,
-    output: Output.object({ schema: candidateSchema }),
-    instructions: `Extract durable facts the user states about themselves (${KIND_HINTS}). What held before or where they come from ("I grew up in Gdańsk", "I used to work at Siemens") is slot past, valued "origin:gdańsk" or "<slot>:<value>" ("work:siemens"): it never replaces a current fact. Ignore questions, requests, one-off events and opinions about other people. Return an empty list when there are none.`,
-    prompt: `Message sent on ${saidAt.toISOString().slice(0, 10)}:\n${text}`,
-    maxRetries: 1,
-  });
-  return output.facts.map((f) => ({ ...f, validFrom: f.validFrom ?? undefined }));
-}
-
-const decisionSchema = z.object({
-  decisions: z.array(
-    z.object({
-      event: z.enum(['ADD', 'UPDATE', 'DELETE', 'NONE']),
-      factId: z.string().nullable().describe('The id of the existing fact for UPDATE, DELETE and NONE'),
-    }),
-  ),
-});
-
-async function decideWithModel(models: Models, candidate: FactCandidate, related: Fact[]): Promise<FactDecision[]> {
-  if (related.length === 0) return [{ event: 'ADD', candidate }];
-  const { output } = await generateText({
-    model: models.memory!,
-    output: Output.object({ schema: decisionSchema }),
-    instructions:
-      'You maintain a memory of facts about a user. Given a new fact and the existing related facts, decide: ADD (new information), UPDATE <id> (the new fact replaces an existing one, e.g. a move or a changed diet), DELETE <id> (the new fact says an existing one stopped being true), or NONE <id> (already known). Prefer one decision.',
-    prompt: JSON.stringify({ newFact: candidate, existingFacts: related.map((f) => ({ id: f.id, slot: f.slot, text: f.content })) }),
-    maxRetries: 1,
-  });
-  const known = new Set(related.map((f) => f.id));
-  return output.decisions.flatMap((d): FactDecision[] => {
-    if (d.event === 'ADD') return [{ event: 'ADD', candidate }];
-    if (!d.factId || !known.has(d.factId)) return [];
-    return [{ event: d.event, factId: d.factId, candidate }];
-  });
 }

@@ -1,11 +1,9 @@
-import { generateText } from 'ai';
 import type { Scope } from '@/db/history';
 import type { Message, Summary } from '@/db/schema';
 import { coveredUntil, getSummary, summarySources, writeSummary } from '@/db/summaries';
 import { memoryFloor } from '@/db/users';
 import type { AppConfig } from '@/lib/config';
 import type { Models } from '@/lib/llm';
-import { rules } from '../rules/bounded';
 import { readFromDatabase, readOnce, type SummaryReader } from './summary-reader';
 import { nextSummaryAt } from './summary-schedule';
 import type { JobWork } from './work';
@@ -118,12 +116,7 @@ async function writeVersion(
 ) {
   const fresh = await reader.readForMemory(stored);
   const previous = base?.content || null;
-  const content =
-    fresh.length === 0
-      ? ''
-      : models.memory
-        ? await summariseWithModel(models, previous, fresh)
-        : (await rules.summariseExtractive(previous, fresh.map(asInput))).value;
+  const content = fresh.length === 0 ? '' : await models.memoryModel.summarise(previous, fresh.map(asInput));
   const earlier = base?.content ? await summarySources(scope, base.version) : [];
   const last = fresh.at(-1);
   return writeSummary(
@@ -132,10 +125,10 @@ async function writeVersion(
       content,
       coveredMessageCount: (base?.content ? base.coveredMessageCount : 0) + fresh.length,
       coveredUntil: last ? ((await reader.position(last.id)) ?? null) : null,
-      sourceMessageIds: models.memory
-        ? [...earlier, ...fresh.map((m) => m.id)]
-        : sourcesOf(content, [...(await reader.readForMemory(await reader.byIds(earlier))), ...fresh]),
-      actor: models.memory ? `model:${models.memory.modelId}` : 'offline-summariser',
+      sourceMessageIds: models.memoryModel.extractiveSummaries
+        ? sourcesOf(content, [...(await reader.readForMemory(await reader.byIds(earlier))), ...fresh])
+        : [...earlier, ...fresh.map((m) => m.id)],
+      actor: models.memoryModel.summaryActor,
       action,
     },
     expectedVersion,
@@ -159,15 +152,4 @@ function sourcesOf(summary: string, messages: Message[]): string[] {
       .trim(),
   );
   return messages.filter((m) => lines.some((line) => line.length > 3 && m.content.includes(line))).map((m) => m.id);
-}
-
-async function summariseWithModel(models: Models, previous: string | null, messages: Message[]): Promise<string> {
-  const { text } = await generateText({
-    model: models.memory!,
-    instructions:
-      'You maintain the running summary of a conversation. Update the previous summary with the new messages. Keep names, numbers, dates, decisions and everything the user said about themselves. Keep any wording a person wrote into the previous summary. Never repeat text marked as forgotten. Answer with the summary only, as short bullet lines, in the language of the conversation.',
-    prompt: `Previous summary:\n${previous ?? '(none)'}\n\nNew messages:\n${messages.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content}`).join('\n')}`,
-    maxRetries: 1,
-  });
-  return text.trim();
 }

@@ -6,7 +6,7 @@ import type { FactSlot } from '@/lib/shared/fact-kinds';
 import { contentFeatures } from '@/lib/text/text-features';
 
 // The kinds of fact are data (lib/shared/fact-kinds.ts); what fits none stays findable in the conversation's episodes.
-export { FACT_SLOTS, type FactSlot, KEYED_SLOTS, SINGLE_VALUED_SLOTS, TYPED_SLOTS } from '@/lib/shared/fact-kinds';
+export { FACT_SLOTS, type FactSlot, KEYED_SLOTS, SINGLE_VALUED_SLOTS } from '@/lib/shared/fact-kinds';
 
 export type FactCandidate = {
   slot: FactSlot;
