@@ -54,14 +54,20 @@ describe('a correction reaches the copies of what it corrects', () => {
     const [episode] = await getSql()`select e.id from episodes e join memory_sources s on s.episode_id = e.id
       join messages m on m.id = s.message_id where e.user_id = ${client.user.id} and m.content = ${c.statement} limit 1`;
     expect(episode).toBeDefined();
-    expect((await forgetEpisode(client.request(`/api/episodes/${episode.id}`, { method: 'DELETE' }), params({ id: episode.id }))).status).toBe(200);
-    const facts = await getSql()`select id from facts where user_id = ${client.user.id} and status = 'active' and content like ${`%${c.word}%`}`;
+    expect(
+      (await forgetEpisode(client.request(`/api/episodes/${episode.id}`, { method: 'DELETE' }), params({ id: episode.id }))).status,
+    ).toBe(200);
+    const facts =
+      await getSql()`select id from facts where user_id = ${client.user.id} and status = 'active' and content like ${`%${c.word}%`}`;
     for (const fact of facts)
       expect((await deleteFact(client.request(`/api/facts/${fact.id}`, { method: 'DELETE' }), params({ id: fact.id }))).status).toBe(200);
     await postTurnSettled(client.user.id);
 
     const episodes = await getSql()`select content from episodes where user_id = ${client.user.id} and content like ${`%${c.word}%`}`;
-    expect(episodes.map((e) => e.content), JSON.stringify(episodes)).toEqual([]);
+    expect(
+      episodes.map((e) => e.content),
+      JSON.stringify(episodes),
+    ).toEqual([]);
     for (const where of [conversationId, await newConversation(client)]) {
       const text = contextText(await previewContext({ userId: client.user.id, conversationId: where }, c.later));
       expect(text.replace(c.later, '')).not.toContain(c.word);
