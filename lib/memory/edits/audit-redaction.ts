@@ -43,11 +43,43 @@ function replaceAll(haystack: string, needle: string): string {
   return out + haystack.slice(at);
 }
 
+/**
+ * A rewritten query copies words from the window or memory next to the question ("And how old is
+ * it? (dog, Biscuit)"): each word it added that a redacted text holds is redacted too. Words of the
+ * question itself are the user's and stay.
+ */
+function scrubRewrite(query: string, question: string, texts: string[]): string {
+  const asked = question.toLowerCase();
+  const lowered = texts.map((t) => t.toLowerCase());
+  const copied = [...new Set(query.split(/[\s\p{P}\p{S}]+/u))].filter((word) => {
+    const w = word.toLowerCase();
+    return word.length >= 2 && !asked.includes(w) && lowered.some((text) => text.includes(w));
+  });
+  return scrub(
+    query,
+    copied.sort((a, b) => b.length - a.length),
+  ) as string;
+}
+
+/** The record's rewritten queries (the turn's, and each retrieval run's) with copied words redacted. */
+function scrubRewrites(record: Record<string, unknown>, texts: string[]): Record<string, unknown> {
+  const question = (record.question as { text?: unknown } | undefined)?.text;
+  if (typeof question !== 'string' || texts.length === 0) return record;
+  const fix = (query: unknown) => (typeof query === 'string' ? scrubRewrite(query, question, texts) : query);
+  const retrieval = record.retrieval as Record<string, unknown> | undefined;
+  const runs = Array.isArray(record.runs) ? (record.runs as Array<Record<string, unknown>>) : undefined;
+  return {
+    ...record,
+    ...(retrieval ? { retrieval: { ...retrieval, query: fix(retrieval.query) } } : {}),
+    ...(runs ? { runs: runs.map((run) => ({ ...run, query: fix(run.query) })) } : {}),
+  };
+}
+
 /** One record with the texts redacted and the items of the keys marked; null when nothing in it changed. */
 function redactRecord(record: Record<string, unknown>, redaction: Redaction, note: RedactionNote): Record<string, unknown> | null {
   const texts = [...new Set(redaction.texts.map((t) => t.trim()).filter((t) => t.length >= 2))].sort((a, b) => b.length - a.length);
   const keys = new Set(redaction.keys);
-  const scrubbed = scrub(record as Json, texts) as Record<string, unknown>;
+  const scrubbed = scrubRewrites(scrub(record as Json, texts) as Record<string, unknown>, texts);
   const before = JSON.stringify(record);
   const recalled = Array.isArray(scrubbed.recalled) ? (scrubbed.recalled as Array<Record<string, unknown>>) : [];
   const original = Array.isArray(record.recalled) ? (record.recalled as Array<Record<string, unknown>>) : [];

@@ -52,11 +52,14 @@ export function factsToForget(request: ForgetRequest, facts: ExistingFact[]): st
     .map((fact) => fact.id);
 }
 
-/** A term matches at a word start ("sister" in "sisters", "sushi" in "sushi:"), or anywhere for CJK. */
+/**
+ * A term matches at a word start ("sister" in "sisters", "sushi" in "sushi:"; a Latin word right
+ * after Chinese, as in "我住在Porto", starts one), or anywhere for CJK.
+ */
 function mentions(haystack: string, term: string): boolean {
   if (HAN.test(term)) return haystack.includes(term);
   const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}`, 'iu').test(haystack);
+  return new RegExp(`(?:^|[^\\p{L}\\p{N}]|\\p{Script=Han})${escaped}`, 'iu').test(haystack);
 }
 
 function request(all: boolean, slots: FactSlot[], terms: string[]): ForgetRequest | null {
@@ -250,10 +253,12 @@ function detectChinese(text: string): ForgetRequest | null {
   if (!object || /^(?:它|这个|那个|这|那|吧)$/u.test(object)) return null;
   if (object.replace(CHINESE_ALL_WORDS, '') === '') return request(true, [], []);
 
-  const slots = namedIn(ZH_SLOTS, object);
-  const terms = [...(object.match(ZH_ENTITIES) ?? [])];
-  // "我喜欢爵士乐这件事": what the user likes, not "这件事" ("this matter").
-  if (/^我(?!的)/u.test(object) && !slots.length) terms.push(...termsOf(object.replace(/(?:的)?(?:这件事|那件事|这事|那事|事情)$/u, '')));
+  // "我喜欢爵士乐这件事", "我住在成都这件事": name what the fact is about (not "这件事", "this matter"),
+  // as in English; "我的地址", "我住哪儿": name the kind.
+  const said = object.replace(/(?:的)?(?:这件事|那件事|这事|那事|事情)$/u, '');
+  const clause = /^我(?!的)/u.test(object) && extractFactCandidates(said, new Date(0)).length > 0 ? termsOf(said) : [];
+  const slots = clause.length ? [] : namedIn(ZH_SLOTS, object);
+  const terms = [...(object.match(ZH_ENTITIES) ?? []), ...clause];
   if (!slots.length && !terms.length) {
     const rest = object
       .replace(/^(?:关于)?我的?|^我(?:说过|告诉过你|提到过?)的?(?:关于)?/u, '')

@@ -164,7 +164,11 @@ async function act(world: World, user: User): Promise<string> {
     // A question whose reply quotes memory: the quote is a copy that every later correction must reach.
     const question = rng.pick(STATEMENTS).ask;
     await say(user, conversationId, question);
-    return `ask ${JSON.stringify(question)}`;
+    if (rng.next() < 0.5) return `ask ${JSON.stringify(question)}`;
+    // A follow-up that names nothing: its rewritten query copies words from the window.
+    const followUp = /\p{Script=Han}/u.test(question) ? '那是从什么时候开始的？' : 'And since when is that?';
+    await say(user, conversationId, followUp);
+    return `ask ${JSON.stringify(question)}, then ${JSON.stringify(followUp)}`;
   }
   if (roll < 0.38) {
     const target = rng.pick(userMessages);

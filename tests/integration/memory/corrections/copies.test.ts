@@ -12,9 +12,13 @@ import { postTurnSettled } from '@/tests/support/memory';
 // exchange made from that reply, and later contexts in this conversation and in a new one.
 
 async function say(client: Client, conversationId: string, text: string): Promise<{ id: string; text: string }> {
-  const chunks = await readChunks(await chat(client.request('/api/chat', { body: { conversationId, message: { text } } })));
+  const response = await chat(client.request('/api/chat', { body: { conversationId, message: { text } } }));
+  if (response.status !== 200) throw new Error(`the chat answered ${response.status}: ${await response.text()}`);
+  const chunks = await readChunks(response);
   await postTurnSettled(client.user.id);
-  const id = chunks.find((c) => c.type === 'start')!.messageId as string;
+  const start = chunks.find((c) => c.type === 'start');
+  if (!start) throw new Error(`the chat answered ${JSON.stringify(chunks).slice(0, 400)}`);
+  const id = start.messageId as string;
   const [reply] = await getSql()`select content from messages where id = ${id}`;
   return { id, text: reply.content as string };
 }
@@ -71,6 +75,51 @@ describe('a correction reaches the copies of what it corrects', () => {
     for (const where of [conversationId, await newConversation(client)]) {
       const text = contextText(await previewContext({ userId: client.user.id, conversationId: where }, c.later));
       expect(text.replace(c.later, '')).not.toContain(c.word);
+    }
+  });
+
+  it.each([
+    {
+      lang: 'en',
+      statement: 'I have a dog named Biscuit.',
+      question: 'Remind me what my dog is called?',
+      followUp: 'And how old is it?',
+      word: 'Biscuit',
+    },
+    { lang: 'zh', statement: '我养了一只狗，叫饼干。', question: '我的狗叫什么来着？', followUp: '它几岁了？', word: '饼干' },
+  ])("deleting a fact leaves no copy of it in any field of an earlier reply's record ($lang)", async (c) => {
+    const client = await newClient();
+    const conversationId = await newConversation(client);
+    await say(client, conversationId, c.statement);
+    await say(client, conversationId, 'What is a good way to clean a kettle?');
+    const asked = await say(client, conversationId, c.question);
+    const [before] = await getSql()`select record::text as record from turn_records where assistant_message_id = ${asked.id}`;
+    expect(before.record).toContain(c.word);
+    // A follow-up: its rewritten query reads the window, where the reply quoted the name.
+    const followUp = await say(client, conversationId, c.followUp);
+    const [next] = await getSql()`select record->'retrieval' as retrieval from turn_records where assistant_message_id = ${followUp.id}`;
+    console.info(c.lang, JSON.stringify(next.retrieval));
+
+    const facts =
+      await getSql()`select id from facts where user_id = ${client.user.id} and status = 'active' and content like ${`%${c.word}%`}`;
+    expect(facts.length).toBeGreaterThan(0);
+    for (const fact of facts)
+      expect((await deleteFact(client.request(`/api/facts/${fact.id}`, { method: 'DELETE' }), params({ id: fact.id }))).status).toBe(200);
+    await postTurnSettled(client.user.id);
+
+    for (const row of await getSql()`select assistant_message_id, record from turn_records where user_id = ${client.user.id}`) {
+      const fields: string[] = [];
+      const walk = (value: unknown, path: string) => {
+        if (typeof value === 'string' && value.includes(c.word)) fields.push(`${path}: ${value.slice(0, 160)}`);
+        else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`));
+        else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`);
+      };
+      walk(row.record, 'record');
+      // The user's own words stay in the chat and in what was sent of them; every other copy goes.
+      expect(
+        fields.filter((f) => !f.startsWith('record.question') && !f.includes(c.question)),
+        row.assistant_message_id,
+      ).toEqual([]);
     }
   });
 });

@@ -534,7 +534,8 @@ describe('detectForgetRequest', () => {
     ['请把我的名字忘掉', false, ['name'], []],
     ['忘记我的工作', false, ['work'], []],
     ['删除我的过敏信息', false, ['allergy'], []],
-    ['请忘掉我吃素这件事', false, ['diet'], []],
+    // A statement names what it is about, as "forget that I like sushi" does in English.
+    ['请忘掉我吃素这件事', false, [], ['vegetarian']],
     ['不要记住我的生日', false, ['date'], []],
     ['忘记我喜欢寿司', false, [], ['寿司']],
     ['忘记我所有的信息', true, [], []],
@@ -597,6 +598,16 @@ describe('factsToForget', () => {
         fact('b', 'pet', 'cat', 'I have cats'),
       ]),
     ).toEqual(['b']);
+  });
+
+  it('a Latin name right after Chinese starts a word, whatever the fact was filed under', () => {
+    const request = detectForgetRequest('请忘记我住在Valdora这件事。');
+    expect(
+      factsToForget(request!, [
+        fact('moved', 'like', '我住在valdora', '我住在Valdora'),
+        fact('other', 'like', 'avaldora', '我喜欢Avaldora'),
+      ]),
+    ).toEqual(['moved']);
   });
 });
 
