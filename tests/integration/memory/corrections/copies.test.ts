@@ -111,7 +111,7 @@ describe('a correction reaches the copies of what it corrects', () => {
       const fields: string[] = [];
       const walk = (value: unknown, path: string) => {
         if (typeof value === 'string' && value.includes(c.word)) fields.push(`${path}: ${value.slice(0, 160)}`);
-        else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`));
+        else if (Array.isArray(value)) for (const [i, v] of value.entries()) walk(v, `${path}[${i}]`);
         else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`);
       };
       walk(row.record, 'record');
