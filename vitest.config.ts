@@ -1,11 +1,13 @@
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Two kinds of test file. tests/unit/ needs no database and starts no server: the `fast` project runs it
 // once, in seconds (`npm run test:fast`). tests/integration/ talks to a database: it runs on the embedded
 // PGlite and, when TEST_DATABASE_URL names a real Postgres, on it too (tests/support/global-db.ts gives
 // each of those projects its own database).
 const databases = process.env.TEST_DATABASE_URL?.trim() ? ['pglite', 'postgres'] : ['pglite'];
+// Tests of the embedded database itself start their own; run once, not again beside a real Postgres.
+const embeddedOnly = ['tests/integration/db/embedded-*.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -18,6 +20,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Two files at a time even on two cores: most of a file's time is waiting on a database, a
+    // stream or a timer, and the PGlite and Postgres projects then run side by side.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -28,6 +33,7 @@ export default defineConfig({
         test: {
           name,
           include: ['tests/integration/**/*.test.ts', 'lib/**/*.test.ts', 'db/**/*.test.ts'],
+          exclude: name === 'postgres' ? [...configDefaults.exclude, ...embeddedOnly] : configDefaults.exclude,
           globalSetup: ['tests/support/global-db.ts'],
           setupFiles: ['tests/support/env.ts', 'tests/support/database-env.ts'],
         },
