@@ -15,17 +15,22 @@ export const loadHistory = step({
   async run({ scope, question, assistantMessageId, config }) {
     // The window's redactions are read with it, in one statement.
     const { messages: window, redactions } = await loadRecentWindow(scope, config.HISTORY_WINDOW, [question.id, assistantMessageId]);
-    const rows = await readRedacted(window, 'memory', redactions);
-    // A failed or empty reply carries nothing the model should see. Markers are stripped after the
-    // redactions, whose spans are offsets into the stored text, and before fit_to_budget counts
-    // the tokens, so the recorded tokens are those of the text actually sent.
-    return {
-      history: rows
-        .filter((m) => m.content.trim() !== '' && m.status !== 'failed')
-        .map((m) => (m.role === 'assistant' ? { ...m, content: stripCitationMarkers(m.content) } : m)),
-    };
+    return { history: windowAsSent(await readRedacted(window, 'memory', redactions)) };
   },
 });
+
+/**
+ * Window messages, read with their redactions, as the model is sent them: a failed or empty reply
+ * carries nothing it should see, and earlier replies lose their citation markers. Markers are
+ * stripped after the redactions, whose spans are offsets into the stored text, and before
+ * fit_to_budget counts the tokens, so the recorded tokens are those of the text actually sent.
+ * Replay reads its window through this too, so a replay differs only where memory does.
+ */
+export function windowAsSent<M extends { role: string; content: string; status: string }>(rows: M[]): M[] {
+  return rows
+    .filter((m) => m.content.trim() !== '' && m.status !== 'failed')
+    .map((m) => (m.role === 'assistant' ? { ...m, content: stripCitationMarkers(m.content) } : m));
+}
 
 /**
  * `[n]` markers at the start of a line or after an opening quote or bracket, with the blanks after them;

@@ -1,6 +1,7 @@
 import { episodeStates, factStates } from '@/db/replay';
 import type { BlockName } from './budget';
 import type { MemoryKind } from './context-item';
+import { stripCitationMarkers } from './load-history';
 import type { TurnRecord } from './turn-record';
 
 /**
@@ -123,6 +124,9 @@ export function summarize(record: StoredRecord): ContextSummary {
   };
 }
 
+/** A text as memory put it in: citation markers and spacing are how a reply was written, not what memory held. */
+const asMemory = (text: string) => stripCitationMarkers(text).replace(/\s+/gu, ' ').trim();
+
 function blockOfKind(kind: MemoryKind): BlockName {
   return kind === 'fact' ? 'facts' : kind === 'episode' ? 'episodes' : kind === 'summary' ? 'summary' : 'history';
 }
@@ -208,7 +212,8 @@ export async function diffOf(
     if (item.kind !== 'history' && was.rank !== item.rank) {
       reranked.push({ key: item.key, kind: item.kind, block: item.block, text: item.text, before: was.rank, after: item.rank });
     }
-    if (was.text !== item.text) changed.push({ key: item.key, kind: item.kind, block: item.block, before: was.text, after: item.text });
+    if (asMemory(was.text) !== asMemory(item.text))
+      changed.push({ key: item.key, kind: item.kind, block: item.block, before: was.text, after: item.text });
   }
 
   return {

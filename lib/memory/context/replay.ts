@@ -8,6 +8,7 @@ import { whyNoRecord } from '@/lib/turn-context';
 import { readRedacted } from '../redaction';
 import { overBudget, recallTopK } from './budget-policy';
 import { assembleContext } from './chain';
+import { windowAsSent } from './load-history';
 import { type ContextSummary, diffOf, type ReplayDiff, type StoredRecord, summarize } from './replay-diff';
 import { step } from './state';
 import { modelLimits } from './tokens';
@@ -154,8 +155,7 @@ export async function replayTurn(
         await loadWindowBefore(conversation, end, current.HISTORY_WINDOW, [question.id, assistantMessageId]),
         'memory',
       );
-      // As load_history: a failed or empty reply carries nothing the model should see.
-      return { history: rows.filter((m) => m.content.trim() !== '' && m.status !== 'failed') };
+      return { history: windowAsSent(rows) };
     },
   });
 

@@ -73,6 +73,17 @@ describe('replay', () => {
     expect(result.replay.items.filter((i) => i.kind === 'history')).toHaveLength(4);
   });
 
+  it('with unchanged memory, earlier replies that cited memory ([n]) make no difference either', async () => {
+    const client = await newClient();
+    const conversationId = await importTurns(client.user.id, [['I have a parrot named Pistachio.', 'What a bright name.']]);
+    const citing = await ask(client, conversationId, 'What did I name my parrot?');
+    expect((await recordOf(client, citing)).cited.length, 'the reply cites memory').toBeGreaterThan(0);
+    const id = await ask(client, conversationId, 'What should I feed a parrot?');
+    const result = await replayOk(client, id);
+    expect(result.diff).toMatchObject({ added: [], removed: [], reranked: [], changed: [] });
+    expect(result.diff.total.after).toBe(result.diff.total.before);
+  });
+
   it('stored: the record as it was, and an empty diff', async () => {
     const client = await newClient();
     const conversationId = await importTurns(client.user.id, [['My cat is called Miso.', 'A lovely name.']]);
