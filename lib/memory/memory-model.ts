@@ -1,6 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { generateText, Output } from 'ai';
-import { extractPrompt, reconcilePrompt, rewritePrompt, summarisePrompt } from '@/lib/llm/memory-prompts';
+import { extractPrompt, reconcilePrompt, rewritePrompt, summarisePrompt } from './memory-prompts';
 import { rules } from './rules/bounded';
 import type { ExistingFact, FactCandidate, FactDecision } from './rules/facts';
 import type { RecentTurn } from './rules/rewrite';
@@ -58,7 +58,7 @@ export const rulesMemoryModel: MemoryModel = {
   summarise: async (previous, messages) => (await rules.summariseExtractive(previous, messages)).value,
 };
 
-/** A configured language model, asked as lib/llm/memory-prompts.ts says; one retry per call. */
+/** A configured language model, asked as memory-prompts.ts says; one retry per call. */
 export function languageMemoryModel(model: LanguageModelV4): MemoryModel {
   const actor = `model:${model.modelId}`;
   return {

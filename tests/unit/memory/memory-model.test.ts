@@ -3,8 +3,8 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { resetConfigForTests } from '@/lib/config';
 import { getModels } from '@/lib/llm';
-import { extractPrompt, reconcilePrompt, rewritePrompt, summarisePrompt } from '@/lib/llm/memory-prompts';
 import { languageMemoryModel, type MemoryModel, rulesMemoryModel } from '@/lib/memory/memory-model';
+import { extractPrompt, reconcilePrompt, rewritePrompt, summarisePrompt } from '@/lib/memory/memory-prompts';
 import { closeRules, rules } from '@/lib/memory/rules/bounded';
 
 // The memory work has one interface and two implementations, chosen once in getModels: the call
