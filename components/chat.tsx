@@ -13,8 +13,9 @@ import { DeleteMessageDialog } from './delete-message';
 import { AlertIcon, CloseIcon, EraseIcon } from './icons';
 import { boundMessage, useInspector, useInspectorStore, usePublishChat } from './inspector/store';
 import { MessageView, ThinkingIndicator } from './message';
+import { useMessageTokens } from './message-tokens';
 import { useShell } from './shell-context';
-import { type ChatMessage, type ConversationSummary, type MessageStatus, type ModelInfo, validateMessage } from './types';
+import { type ChatMessage, type ConversationSummary, type MessageStatus, type ModelInfo, tooLong, validateMessage } from './types';
 
 type Props = {
   conversation: ConversationSummary;
@@ -27,6 +28,7 @@ export function Chat({ conversation, initialMessages, model }: Props) {
   const conversationId = conversation.id;
   const [input, setInput] = useState('');
   const [inputError, setInputError] = useState<string | null>(null);
+  const inputTokens = useMessageTokens(input, model);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ChatMessage | null>(null);
   const session = useChatSession({
@@ -78,12 +80,12 @@ export function Chat({ conversation, initialMessages, model }: Props) {
   // A conversation started from the home page's message box: send the message typed there, once.
   // Only on arrival (the message is taken from storage as it is read), with the values of that render:
   // biome-ignore lint/correctness/useExhaustiveDependencies(messages.length): read on arrival only
-  // biome-ignore lint/correctness/useExhaustiveDependencies(model.maxMessageChars): read on arrival only
+  // biome-ignore lint/correctness/useExhaustiveDependencies(model): read on arrival only
   // biome-ignore lint/correctness/useExhaustiveDependencies(send): read on arrival only
   useEffect(() => {
     const text = takeFirstMessage(conversationId);
     if (text === null) return;
-    if (messages.length > 0 || validateMessage(text, model.maxMessageChars)) setInput(text);
+    if (messages.length > 0 || validateMessage(text, model, null)) setInput(text);
     else send(text);
   }, [conversationId]);
 
@@ -106,7 +108,7 @@ export function Chat({ conversation, initialMessages, model }: Props) {
 
   const submit = () => {
     if (busy) return;
-    const problem = validateMessage(input, model.maxMessageChars);
+    const problem = validateMessage(input, model, inputTokens);
     if (problem) {
       setInputError(problem);
       return;
@@ -200,7 +202,7 @@ export function Chat({ conversation, initialMessages, model }: Props) {
                 editing={editingId === message.id}
                 canEdit={!busy && message.role === 'user'}
                 canRetry={retryable(message, index) || (unansweredQuestion && index === lastUserIndex && index === messages.length - 1)}
-                maxChars={model.maxMessageChars}
+                model={model}
                 onEdit={() => setEditingId(message.id)}
                 onCancelEdit={() => setEditingId(null)}
                 onSaveEdit={(text) => saveEdit(message.id, text)}
@@ -237,10 +239,11 @@ export function Chat({ conversation, initialMessages, model }: Props) {
             value={input}
             onChange={(value) => {
               setInput(value);
-              if (inputError) setInputError(value.length > model.maxMessageChars ? validateMessage(value, model.maxMessageChars) : null);
+              if (inputError) setInputError(null);
             }}
-            error={inputError ?? (input.length > model.maxMessageChars ? validateMessage(input, model.maxMessageChars) : null)}
+            error={inputError ?? tooLong(input, model, inputTokens)}
             maxChars={model.maxMessageChars}
+            tokens={{ count: inputTokens, max: model.maxMessageTokens }}
             busy={busy}
             onSubmit={submit}
             onStop={() => void stop()}

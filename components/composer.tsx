@@ -53,6 +53,7 @@ export function Composer({
   onChange,
   error,
   maxChars,
+  tokens,
   busy,
   onSubmit,
   onStop,
@@ -63,6 +64,8 @@ export function Composer({
   onChange: (value: string) => void;
   error: string | null;
   maxChars: number;
+  /** The message's tokens as the server counts them (null: too short to be over) and the server's limit. */
+  tokens?: { count: number | null; max: number };
   busy: boolean;
   onSubmit: () => void;
   /** Stops the reply in flight; without it, `busy` only disables sending (e.g. while a conversation is created). */
@@ -79,8 +82,8 @@ export function Composer({
     ref.current?.focus();
   }, []);
 
-  const over = value.length > maxChars;
-  const showCount = value.length > maxChars * 0.8;
+  const tokenCount = tokens?.count ?? null;
+  const over = value.length > maxChars || (tokens !== undefined && tokenCount !== null && tokenCount > tokens.max);
 
   return (
     <form
@@ -117,7 +120,11 @@ export function Composer({
             {busy && onStop ? 'Esc to stop the reply' : 'Enter to send · Shift+Enter for a new line'}
           </span>
           <div className="ml-auto flex items-center gap-3">
-            {showCount ? (
+            {tokens && tokenCount !== null && tokenCount > tokens.max * 0.8 ? (
+              <span className={`text-xs tabular-nums ${over ? 'font-medium text-danger' : 'text-faint'}`} data-testid="token-count">
+                {tokenCount.toLocaleString('en-US')} / {tokens.max.toLocaleString('en-US')} tokens
+              </span>
+            ) : value.length > maxChars * 0.8 ? (
               <span className={`text-xs tabular-nums ${over ? 'font-medium text-danger' : 'text-faint'}`} data-testid="char-count">
                 {value.length.toLocaleString('en-US')} / {maxChars.toLocaleString('en-US')}
               </span>

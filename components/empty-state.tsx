@@ -8,7 +8,8 @@ import { api, conversationsKey } from './api';
 import { ChatHeader } from './chat-header';
 import { Composer, stashFirstMessage } from './composer';
 import { LensIcon, PlusIcon } from './icons';
-import { type ModelInfo, validateMessage } from './types';
+import { useMessageTokens } from './message-tokens';
+import { type ModelInfo, tooLong, validateMessage } from './types';
 
 const suggestions = [
   'My name is Ada and I work on compilers. What should I read next?',
@@ -24,6 +25,7 @@ export function EmptyState({ model }: { model: ModelInfo }) {
   const queryClient = useQueryClient();
   const [input, setInput] = useState('');
   const [inputError, setInputError] = useState<string | null>(null);
+  const inputTokens = useMessageTokens(input, model);
   const create = useMutation({
     mutationFn: (_firstMessage: string | null) => api.createConversation(),
     onSuccess: (conversation, firstMessage) => {
@@ -33,7 +35,7 @@ export function EmptyState({ model }: { model: ModelInfo }) {
     },
   });
   const submit = () => {
-    const problem = validateMessage(input, model.maxMessageChars);
+    const problem = validateMessage(input, model, inputTokens);
     if (problem) {
       setInputError(problem);
       return;
@@ -61,8 +63,9 @@ export function EmptyState({ model }: { model: ModelInfo }) {
                 setInput(value);
                 if (inputError) setInputError(null);
               }}
-              error={inputError ?? (input.length > model.maxMessageChars ? validateMessage(input, model.maxMessageChars) : null)}
+              error={inputError ?? tooLong(input, model, inputTokens)}
               maxChars={model.maxMessageChars}
+              tokens={{ count: inputTokens, max: model.maxMessageTokens }}
               busy={create.isPending}
               onSubmit={submit}
               placeholder="Ask anything to start a conversation…"

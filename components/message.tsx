@@ -6,7 +6,8 @@ import { CheckIcon, CopyIcon, InspectorIcon, LensIcon, PencilIcon, RetryIcon, Tr
 import { Markdown, type OnCite } from './markdown';
 import { MemoryNotice } from './memory-notice';
 import { CorrectionsCaption, MarkedText, ReplyMarksNote } from './message-marks';
-import { type ChatMessage, type MessageStatus, textOf, validateMessage } from './types';
+import { useMessageTokens } from './message-tokens';
+import { type ChatMessage, type MessageStatus, type ModelInfo, textOf, validateMessage } from './types';
 
 type Props = {
   message: ChatMessage;
@@ -16,7 +17,8 @@ type Props = {
   editing: boolean;
   canEdit: boolean;
   canRetry: boolean;
-  maxChars: number;
+  /** The server's limits on a message (an edit is a new message). */
+  model: ModelInfo;
   onEdit: () => void;
   onCancelEdit: () => void;
   onSaveEdit: (text: string) => void;
@@ -49,10 +51,10 @@ export function MessageView(props: Props) {
   );
 }
 
-function UserMessage({ message, editing, canEdit, canRetry, maxChars, onEdit, onCancelEdit, onSaveEdit, onRetry, onDelete }: Props) {
+function UserMessage({ message, editing, canEdit, canRetry, model, onEdit, onCancelEdit, onSaveEdit, onRetry, onDelete }: Props) {
   const text = textOf(message);
   const marks = message.metadata?.marks;
-  if (editing) return <EditForm initial={text} maxChars={maxChars} onCancel={onCancelEdit} onSave={onSaveEdit} />;
+  if (editing) return <EditForm initial={text} model={model} onCancel={onCancelEdit} onSave={onSaveEdit} />;
   return (
     <div className="flex flex-col items-end gap-1">
       <div className="max-w-[85%] rounded-2xl rounded-br-md bg-bubble px-4 py-2.5 text-[15px] leading-7 break-words whitespace-pre-wrap">
@@ -87,17 +89,18 @@ function UserMessage({ message, editing, canEdit, canRetry, maxChars, onEdit, on
 
 function EditForm({
   initial,
-  maxChars,
+  model,
   onCancel,
   onSave,
 }: {
   initial: string;
-  maxChars: number;
+  model: ModelInfo;
   onCancel: () => void;
   onSave: (text: string) => void;
 }) {
   const [value, setValue] = useState(initial);
   const [error, setError] = useState<string | null>(null);
+  const tokens = useMessageTokens(value, model);
   const ref = useRef<HTMLTextAreaElement>(null);
   useAutosize(ref, value);
 
@@ -109,7 +112,7 @@ function EditForm({
   }, []);
 
   const save = () => {
-    const problem = validateMessage(value, maxChars);
+    const problem = validateMessage(value, model, tokens);
     if (problem) {
       setError(problem);
       return;

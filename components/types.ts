@@ -44,7 +44,14 @@ export function turnRecordOf(message: Pick<ChatMessage, 'parts'>): TurnRecord | 
 export type ConversationSummary = Json<Pick<Conversation, 'id' | 'title' | 'createdAt' | 'updatedAt'>>;
 
 /** GET /api/me → model */
-export type ModelInfo = { chat: string; offline: boolean; maxMessageChars: number };
+export type ModelInfo = {
+  chat: string;
+  offline: boolean;
+  maxMessageChars: number;
+  /** The server's limit for one message in tokens of `encoding` (its context budget less what is always sent). */
+  maxMessageTokens: number;
+  encoding: 'o200k_base' | 'cl100k_base';
+};
 
 /** What the chat reads of a message row (GET /api/conversations/:id/messages answers the whole row). */
 export type StoredMessage = Json<Pick<Message, 'id' | 'role' | 'content' | 'status' | 'error' | 'model' | 'createdAt'>> & {
@@ -70,12 +77,32 @@ export function textOf(message: Pick<ChatMessage, 'parts'>): string {
   return message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-/** Client-side mirror of the server's message rules; returns the problem, or null. */
-export function validateMessage(text: string, maxChars: number): string | null {
+/**
+ * Client-side mirror of the server's message rules; returns the problem, or null. `tokens` is the
+ * message counted as the server counts it (`useMessageTokens`; null while it cannot be over).
+ */
+export function validateMessage(
+  text: string,
+  model: Pick<ModelInfo, 'maxMessageChars' | 'maxMessageTokens'>,
+  tokens: number | null,
+): string | null {
   if (text.trim().length === 0) return 'Write a message first.';
-  if (text.length > maxChars) {
-    const over = text.length - maxChars;
-    return `Your message is too long: ${text.length.toLocaleString('en-US')} characters, the limit is ${maxChars.toLocaleString('en-US')}. Remove ${over.toLocaleString('en-US')} character${over === 1 ? '' : 's'}.`;
+  return tooLong(text, model, tokens);
+}
+
+/** Why a message is over a limit (characters, or the model's tokens), or null. */
+export function tooLong(
+  text: string,
+  model: Pick<ModelInfo, 'maxMessageChars' | 'maxMessageTokens'>,
+  tokens: number | null,
+): string | null {
+  const count = (n: number) => n.toLocaleString('en-US');
+  if (text.length > model.maxMessageChars) {
+    const over = text.length - model.maxMessageChars;
+    return `Your message is too long: ${count(text.length)} characters, the limit is ${count(model.maxMessageChars)}. Remove ${count(over)} character${over === 1 ? '' : 's'}.`;
+  }
+  if (tokens !== null && tokens > model.maxMessageTokens) {
+    return `Your message is too long for the model: ${count(tokens)} tokens, the limit is ${count(model.maxMessageTokens)}. Shorten it by about ${count(tokens - model.maxMessageTokens)} tokens (a token is a short word or part of one).`;
   }
   return null;
 }

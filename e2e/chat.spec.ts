@@ -278,6 +278,29 @@ test('bad input is refused with a visible error and nothing is stored', async ({
   expect(await memory.storedMessages(conversationId)).toEqual([]);
 });
 
+test("the composer counts tokens as the server does: a message under the character limit but over the model's is refused in the browser", async ({
+  page,
+  chat,
+}) => {
+  await chat.newConversation();
+  const composer = page.getByTestId('composer');
+  const me = await (await page.request.get('/api/me')).json();
+  const { maxMessageTokens, maxMessageChars } = me.model as { maxMessageTokens: number; maxMessageChars: number };
+  // Digits with spaces: one token each, two characters each.
+  const digits = (tokens: number) => ['7', ...Array.from({ length: tokens - 1 }, (_, i) => ` ${i % 10}`)].join('');
+  const over = digits(maxMessageTokens + 1);
+  expect(over.length).toBeLessThan(maxMessageChars);
+  await composer.fill(over);
+  await expect(page.getByTestId('composer-error')).toContainText('too long for the model');
+  await expect(page.getByTestId('token-count')).toHaveText(
+    `${(maxMessageTokens + 1).toLocaleString('en-US')} / ${maxMessageTokens.toLocaleString('en-US')} tokens`,
+  );
+  await expect(page.getByTestId('send')).toBeDisabled();
+  await composer.fill(digits(maxMessageTokens));
+  await expect(page.getByTestId('composer-error')).toHaveCount(0);
+  await expect(page.getByTestId('send')).toBeEnabled();
+});
+
 test('a reply that fails mid-stream shows the error, and Retry answers again', async ({ page, chat, memory }) => {
   const conversationId = await chat.newConversation();
   const failure = 'The model provider is overloaded (simulated).';

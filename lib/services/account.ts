@@ -6,6 +6,7 @@ import { deleteUser, memoryCounts } from '@/db/users';
 import { audit, userActor } from '../audit';
 import { getConfig } from '../config';
 import { getModels } from '../llm';
+import { messageTokenLimit } from '../memory/context/budget-policy';
 import { userFromHeaders } from '../session';
 
 // For the pages: they read the session cookie, so every page using `currentUser` is dynamic.
@@ -13,10 +14,16 @@ import { userFromHeaders } from '../session';
 /** The signed-in member, else this browser's guest; undefined before its first write (a page view makes nothing). */
 export const currentUser = cache(async () => userFromHeaders(await headers()));
 
-/** The chat model the app answers with, as the client shows it. */
+/** The chat model the app answers with, as the client shows it, and how long a message may be (characters, and tokens as counted in `encoding`). */
 export function modelInfo() {
   const models = getModels();
-  return { chat: models.chatModelId, offline: models.offline, maxMessageChars: getConfig().MAX_MESSAGE_CHARS };
+  const config = getConfig();
+  return {
+    chat: models.chatModelId,
+    offline: models.offline,
+    maxMessageChars: config.MAX_MESSAGE_CHARS,
+    ...messageTokenLimit(config, models.chatModelId),
+  };
 }
 
 /** Who this browser is, for the client; before its first write a guest with no id yet. */

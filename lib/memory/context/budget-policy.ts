@@ -42,6 +42,16 @@ export function overBudget(config: AppConfig, modelId: string, question: { id: s
   return required > limits.budget ? { required, budget: limits.budget } : null;
 }
 
+/**
+ * The most tokens a message may have: the budget less the lines always sent with it. The composer
+ * counts a message in `encoding` against it, as `overBudget` will (a line's tokens add up).
+ */
+export function messageTokenLimit(config: AppConfig, modelId: string) {
+  const limits = modelLimits(config, modelId);
+  const fixed = requiredLines(config, limits, { id: '', content: '' }).reduce((sum, line) => sum + line.tokens, 0);
+  return { maxMessageTokens: Math.max(0, limits.budget - fixed), encoding: limits.encoding };
+}
+
 /** A question that alone does not fit is refused before anything is stored, and before the budget is fitted. */
 export function assertQuestionFits(config: AppConfig, modelId: string, question: { id: string; content: string }): void {
   const over = overBudget(config, modelId, question);

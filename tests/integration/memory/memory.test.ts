@@ -6,12 +6,13 @@ import { DELETE as clearSummary, PUT as editSummary, GET as getSummary } from '@
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { DELETE as deleteFact, GET as getFact } from '@/app/api/facts/[id]/route';
 import { GET as listFacts } from '@/app/api/facts/route';
+import { GET as me } from '@/app/api/me/route';
 import { DELETE as deleteMemory } from '@/app/api/memory/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { getSql } from '@/db/client';
 import { createGuestUser } from '@/db/users';
 import { contextText, previewContext } from '@/lib/memory/context/preview';
-import { countChatTokens } from '@/lib/memory/context/tokens';
+import { countChatTokens, countTokens } from '@/lib/memory/context/tokens';
 import { memoryLine } from '@/lib/memory/memory-line';
 import { newClient, params, readChunks, setEnv, storedMessages } from '@/tests/support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from '@/tests/support/memory';
@@ -341,6 +342,31 @@ describe('token budget', () => {
       expect(dropped.length).toBeGreaterThan(0);
       for (const d of dropped) expect(d.reason).toMatch(/cap|budget|older than a dropped message|sent in the recent window/);
       expect(contextText(state)).toContain('What is my name?');
+    } finally {
+      setEnv({ CONTEXT_BUDGET: undefined });
+    }
+  });
+
+  it("the limit /api/me gives the composer is the server's, to the token", async () => {
+    const client = await newClient();
+    const conversationId = await newConversation(client);
+    setEnv({ CONTEXT_BUDGET: '400' });
+    try {
+      const { model } = await (await me(client.request('/api/me'))).json();
+      expect(model.encoding).toBe('o200k_base');
+      // Digits with spaces: one token each (" 7"), so the count is exact whatever the tokenizer merges.
+      const message = (tokens: number) => ['7', ...Array.from({ length: tokens - 1 }, (_, i) => ` ${i % 10}`)].join('');
+      expect(countTokens(message(model.maxMessageTokens), model.encoding)).toBe(model.maxMessageTokens);
+      const over = await chat(
+        client.request('/api/chat', { body: { conversationId, message: { text: message(model.maxMessageTokens + 1) } } }),
+      );
+      expect(over.status).toBe(400);
+      expect((await over.json()).error.code).toBe('exceeds_context_budget');
+      const fits = await chat(
+        client.request('/api/chat', { body: { conversationId, message: { text: message(model.maxMessageTokens) } } }),
+      );
+      expect(fits.status).toBe(200);
+      await readChunks(fits);
     } finally {
       setEnv({ CONTEXT_BUDGET: undefined });
     }
