@@ -286,9 +286,9 @@ test("the composer counts tokens as the server does: a message under the charact
   const composer = page.getByTestId('composer');
   const me = await (await page.request.get('/api/me')).json();
   const { maxMessageTokens, maxMessageChars } = me.model as { maxMessageTokens: number; maxMessageChars: number };
-  // Digits with spaces: one token each, two characters each.
-  const digits = (tokens: number) => ['7', ...Array.from({ length: tokens - 1 }, (_, i) => ` ${i % 10}`)].join('');
-  const over = digits(maxMessageTokens + 1);
+  // One word again and again: one token each (a tokenizer never merges across words).
+  const words = (tokens: number) => `the${' the'.repeat(tokens - 1)}`;
+  const over = words(maxMessageTokens + 1);
   expect(over.length).toBeLessThan(maxMessageChars);
   await composer.fill(over);
   await expect(page.getByTestId('composer-error')).toContainText('too long for the model');
@@ -296,7 +296,7 @@ test("the composer counts tokens as the server does: a message under the charact
     `${(maxMessageTokens + 1).toLocaleString('en-US')} / ${maxMessageTokens.toLocaleString('en-US')} tokens`,
   );
   await expect(page.getByTestId('send')).toBeDisabled();
-  await composer.fill(digits(maxMessageTokens));
+  await composer.fill(words(maxMessageTokens));
   await expect(page.getByTestId('composer-error')).toHaveCount(0);
   await expect(page.getByTestId('send')).toBeEnabled();
 });

@@ -354,8 +354,8 @@ describe('token budget', () => {
     try {
       const { model } = await (await me(client.request('/api/me'))).json();
       expect(model.encoding).toBe('o200k_base');
-      // Digits with spaces: one token each (" 7"), so the count is exact whatever the tokenizer merges.
-      const message = (tokens: number) => ['7', ...Array.from({ length: tokens - 1 }, (_, i) => ` ${i % 10}`)].join('');
+      // One word again and again: one token each (a tokenizer never merges across words).
+      const message = (tokens: number) => `the${' the'.repeat(tokens - 1)}`;
       expect(countTokens(message(model.maxMessageTokens), model.encoding)).toBe(model.maxMessageTokens);
       const over = await chat(
         client.request('/api/chat', { body: { conversationId, message: { text: message(model.maxMessageTokens + 1) } } }),
