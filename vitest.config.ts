@@ -20,8 +20,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Two files at a time even on two cores: most of a file's time is waiting on a database, a
-    // stream or a timer, and the PGlite and Postgres projects then run side by side.
+    // Two workers even on two cores: most of a file's time is waiting on a database, a stream or a
+    // timer. The PGlite and Postgres projects run side by side; within each, one file at a time
+    // (below), as files share their project's database and some run every user's due jobs.
     maxWorkers: 2,
     projects: [
       {
@@ -34,6 +35,7 @@ export default defineConfig({
           name,
           include: ['tests/integration/**/*.test.ts', 'lib/**/*.test.ts', 'db/**/*.test.ts'],
           exclude: name === 'postgres' ? [...configDefaults.exclude, ...embeddedOnly] : configDefaults.exclude,
+          fileParallelism: false,
           globalSetup: ['tests/support/global-db.ts'],
           setupFiles: ['tests/support/env.ts', 'tests/support/database-env.ts'],
         },
