@@ -1,5 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { generateText, Output } from 'ai';
+import type { z } from 'zod';
 import { extractPrompt, reconcilePrompt, rewritePrompt, summarisePrompt } from './memory-prompts';
 import { rules } from './rules/bounded';
 import type { ExistingFact, FactCandidate, FactDecision } from './rules/facts';
@@ -58,6 +59,22 @@ export const rulesMemoryModel: MemoryModel = {
   summarise: async (previous, messages) => (await rules.summariseExtractive(previous, messages)).value,
 };
 
+/** The model's answer to a prompt that answers in JSON, read by the prompt's schema; one retry. */
+async function answerIn<Schema extends z.ZodType>(
+  model: LanguageModelV4,
+  asked: { instructions: string; schema: Schema },
+  prompt: string,
+): Promise<z.infer<Schema>> {
+  const { output } = await generateText({
+    model,
+    output: Output.object({ schema: asked.schema }),
+    instructions: asked.instructions,
+    prompt,
+    maxRetries: 1,
+  });
+  return output as z.infer<Schema>;
+}
+
 /** A configured language model, asked as memory-prompts.ts says; one retry per call. */
 export function languageMemoryModel(model: LanguageModelV4): MemoryModel {
   const actor = `model:${model.modelId}`;
@@ -84,24 +101,12 @@ export function languageMemoryModel(model: LanguageModelV4): MemoryModel {
       }
     },
     async extract(text, saidAt) {
-      const { output } = await generateText({
-        model,
-        output: Output.object({ schema: extractPrompt.schema }),
-        instructions: extractPrompt.instructions,
-        prompt: extractPrompt.prompt(text, saidAt),
-        maxRetries: 1,
-      });
+      const output = await answerIn(model, extractPrompt, extractPrompt.prompt(text, saidAt));
       return output.facts.map((f) => ({ ...f, validFrom: f.validFrom ?? undefined }));
     },
     async reconcile(candidate, related) {
       if (related.length === 0) return [{ event: 'ADD', candidate }];
-      const { output } = await generateText({
-        model,
-        output: Output.object({ schema: reconcilePrompt.schema }),
-        instructions: reconcilePrompt.instructions,
-        prompt: reconcilePrompt.prompt(candidate, related),
-        maxRetries: 1,
-      });
+      const output = await answerIn(model, reconcilePrompt, reconcilePrompt.prompt(candidate, related));
       // A decision about a fact it was not shown is dropped.
       const known = new Set(related.map((f) => f.id));
       return output.decisions.flatMap((d): FactDecision[] => {
