@@ -7,34 +7,44 @@ import { type Actor, asActor, audit } from '@/lib/audit';
 import { memoryItemsOf, redactAuditTrail, redactionNote } from '../edits/audit-redaction';
 import { captureUndoable, type UndoRef } from '../edits/undo-capture';
 
-/** A person edits the summary: the text becomes the base of the next refresh; a stale `version` is refused. */
+/**
+ * A person edits the summary: the text becomes the base of the next refresh. A stale `version` is
+ * refused; without one the edit applies to whatever is current, so a rebuild written meanwhile (by a
+ * job another correction queued) is read again, a few times at most.
+ */
 export async function editSummary(scope: Scope, content: string, version: number | undefined, by: string | Actor) {
   const actor = asActor(by);
-  const current = await getSummary(scope);
-  if (version !== undefined && current?.version !== version) return { status: 'stale' as const, current: current?.version ?? null };
-  const written = await writeSummary(
-    scope,
-    {
-      content,
-      coveredMessageCount: current?.coveredMessageCount ?? 0,
-      coveredUntil: coveredUntil(current),
-      sourceMessageIds: current ? await summarySources(scope, current.version) : [],
-      actor: actor.label,
-      action: 'edit',
-    },
-    current?.version ?? null,
-  );
-  if (!written) return { status: 'stale' as const, current: current?.version ?? null };
-  await audit(actor, scope.userId, [
-    {
-      objectType: 'summary',
-      objectId: scope.conversationId,
-      action: 'edit',
-      before: { version: current?.version ?? null, content: current?.content ?? null },
-      after: { version: written.version, content },
-    },
-  ]);
-  return { status: 'edited' as const, summary: written };
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+    const current = await getSummary(scope);
+    if (version !== undefined && current?.version !== version) return { status: 'stale' as const, current: current?.version ?? null };
+    const written = await writeSummary(
+      scope,
+      {
+        content,
+        coveredMessageCount: current?.coveredMessageCount ?? 0,
+        coveredUntil: coveredUntil(current),
+        sourceMessageIds: current ? await summarySources(scope, current.version) : [],
+        actor: actor.label,
+        action: 'edit',
+      },
+      current?.version ?? null,
+    );
+    if (!written) {
+      if (version !== undefined) return { status: 'stale' as const, current: current?.version ?? null };
+      continue;
+    }
+    await audit(actor, scope.userId, [
+      {
+        objectType: 'summary',
+        objectId: scope.conversationId,
+        action: 'edit',
+        before: { version: current?.version ?? null, content: current?.content ?? null },
+        after: { version: written.version, content },
+      },
+    ]);
+    return { status: 'edited' as const, summary: written };
+  }
+  return { status: 'stale' as const, current: (await getSummary(scope))?.version ?? null };
 }
 
 /**
@@ -44,7 +54,7 @@ export async function editSummary(scope: Scope, content: string, version: number
  */
 export async function clearSummary(scope: Scope, by: string | Actor) {
   const actor = asActor(by);
-  for (let attempt = 0; attempt < CLEAR_ATTEMPTS; attempt++) {
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const current = await getSummary(scope);
     if (!current) return { status: 'missing' as const };
     const floorSeq = await maxSeq(getDb(), scope);
@@ -80,7 +90,8 @@ export async function clearSummary(scope: Scope, by: string | Actor) {
   return { status: 'stale' as const };
 }
 
-const CLEAR_ATTEMPTS = 3;
+/** How often an edit or clear without a version re-reads a summary that a job rewrote meanwhile. */
+const WRITE_ATTEMPTS = 3;
 
 /**
  * Forget everything: no fact, episode or summary of the user remains, nothing said before now is
