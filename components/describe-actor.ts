@@ -31,3 +31,13 @@ function splitLabel(actor: string): [string, string?] {
   const colon = actor.indexOf(':');
   return colon < 0 ? [actor] : [actor.slice(0, colon), actor.slice(colon + 1)];
 }
+
+/**
+ * Why memory was redacted or a fact ended, in a member's words. Records and histories written
+ * before the reasons were worded for people held the request's message id or a "staff:" prefix.
+ */
+export function reasonInWords(reason: string): string {
+  if (/^the user asked to forget it \(message [0-9a-f-]+\)$/u.test(reason)) return 'asked in the chat to forget it';
+  const staff = /^deleted by staff: (.*)$/su.exec(reason);
+  return staff ? `fact deleted (“${staff[1]}”)` : reason;
+}

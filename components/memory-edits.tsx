@@ -5,7 +5,7 @@ import { type ReactNode, useId, useRef, useState } from 'react';
 import { api, memoryKeys } from './api';
 import type { Fact, FactEvent, FactPage } from './api-types';
 import { ConfirmDialog } from './confirm-dialog';
-import { describeActorWithReason } from './describe-actor';
+import { describeActorWithReason, reasonInWords } from './describe-actor';
 import { withoutFact } from './fact-pages';
 import { useAfterMemoryChange } from './memory-changed';
 import { Badge, Notice } from './ui/badge';
@@ -285,7 +285,10 @@ export function FactHistory({ factId, place }: { factId: string; place: FactPlac
                     <del className="decoration-danger/60">{event.oldContent}</del> →{' '}
                   </>
                 ) : null}
-                <span className="text-fg">{event.newContent}</span>
+                {/* An ending's text is its reason. */}
+                <span className="text-fg">
+                  {event.event === 'DELETE' && event.newContent ? reasonInWords(event.newContent) : event.newContent}
+                </span>
               </p>
             ) : null}
           </li>

@@ -1,4 +1,5 @@
 import { Fragment } from 'react';
+import { describeActorWithReason } from './describe-actor';
 import { EraseIcon, PencilIcon } from './icons';
 import type { MessageMark } from './types';
 import { VisibleText } from './visible-text';
@@ -7,8 +8,15 @@ import { VisibleText } from './visible-text';
 // sentence that quoted it) or that the user corrected in memory. The message stays as written;
 // the marks say what the model is no longer sent.
 
-const FORGOTTEN_TITLE = 'memlens forgot this; it is no longer sent to the model';
-const correctedTitle = (replacement: string | null) => (replacement ? `corrected in memory: ${replacement}` : 'corrected in memory');
+/** Who changed a part, in the member's words: "you", "memlens", or "staff (“reason”)". */
+const whoChanged = (mark: Pick<MessageMark, 'by' | 'reason'>) => describeActorWithReason(mark.by, mark.reason);
+/** "changed by staff (“reason”)" for a part staff changed, nothing otherwise (the member's own change needs no name). */
+const byStaff = (mark: Pick<MessageMark, 'by' | 'reason'>) => (mark.by.startsWith('staff:') ? ` by ${whoChanged(mark)}` : '');
+
+const forgottenTitle = (mark: MessageMark) =>
+  `memlens forgot this${byStaff(mark) ? ` (deleted${byStaff(mark)})` : ''}; it is no longer sent to the model`;
+const correctedTitle = (mark: MessageMark) =>
+  `${byStaff(mark) ? `changed${byStaff(mark)}` : 'corrected'} in memory${mark.replacement ? `: ${mark.replacement}` : ''}`;
 
 type Segment = { text: string; mark: MessageMark | null };
 
@@ -81,15 +89,15 @@ export function MarkedText({
               <del
                 data-testid="forgotten-part"
                 data-at={mark.at}
-                title={FORGOTTEN_TITLE}
+                title={forgottenTitle(mark)}
                 className="text-muted decoration-muted/80 decoration-[1.5px]"
               >
-                <span className="sr-only">[forgotten by memlens, no longer sent to the model: </span>
+                <span className="sr-only">[{forgottenTitle(mark)}: </span>
                 {shown(segment.text)}
                 <span className="sr-only">]</span>
               </del>
               {after}
-              <span aria-hidden="true" title={FORGOTTEN_TITLE} className={`${pill} border-line bg-surface/70 text-muted`}>
+              <span aria-hidden="true" title={forgottenTitle(mark)} className={`${pill} border-line bg-surface/70 text-muted`}>
                 forgotten
               </span>
             </Fragment>
@@ -101,42 +109,21 @@ export function MarkedText({
             <span
               data-testid="corrected-part"
               data-at={mark.at}
-              title={correctedTitle(mark.replacement)}
+              title={correctedTitle(mark)}
               className="underline decoration-accent/70 decoration-dotted decoration-2 underline-offset-4"
             >
-              <span className="sr-only">[{correctedTitle(mark.replacement)}; you first said: </span>
+              <span className="sr-only">[{correctedTitle(mark)}; you first said: </span>
               {shown(segment.text)}
               <span className="sr-only">]</span>
             </span>
             {after}
-            <span
-              aria-hidden="true"
-              title={correctedTitle(mark.replacement)}
-              className={`${pill} border-accent/30 bg-accent-soft text-accent`}
-            >
+            <span aria-hidden="true" title={correctedTitle(mark)} className={`${pill} border-accent/30 bg-accent-soft text-accent`}>
               corrected
             </span>
           </Fragment>
         );
       })}
     </>
-  );
-}
-
-/** The corrections of a user message, spelled out under it (a tooltip cannot be read on a phone). */
-export function CorrectionsCaption({ marks }: { marks: MessageMark[] | undefined }) {
-  const replacements = [...new Set((marks ?? []).filter((m) => m.kind === 'corrected' && m.replacement).map((m) => m.replacement!))];
-  if (replacements.length === 0) return null;
-  return (
-    <p data-testid="message-corrections" className="max-w-[85%] text-right text-xs leading-5 text-muted">
-      Corrected in memory:{' '}
-      {replacements.map((text, index) => (
-        <Fragment key={text}>
-          {index > 0 ? '; ' : null}
-          <span className="text-fg">“{text}”</span>
-        </Fragment>
-      ))}
-    </p>
   );
 }
 
@@ -147,6 +134,29 @@ const quoted = (texts: string[]) =>
       <span className="text-fg">“{text}”</span>
     </Fragment>
   ));
+
+/** The corrections of a user message, spelled out under it (a tooltip cannot be read on a phone), staff's named as staff's. */
+export function CorrectionsCaption({ marks }: { marks: MessageMark[] | undefined }) {
+  const corrected = (marks ?? []).filter((m) => m.kind === 'corrected' && m.replacement);
+  if (corrected.length === 0) return null;
+  const groups = new Map<string, string[]>();
+  for (const mark of corrected) {
+    const label = byStaff(mark) ? `Changed${byStaff(mark)} in memory:` : 'Corrected in memory:';
+    const texts = groups.get(label) ?? [];
+    if (!texts.includes(mark.replacement!)) texts.push(mark.replacement!);
+    groups.set(label, texts);
+  }
+  return (
+    <p data-testid="message-corrections" className="max-w-[85%] text-right text-xs leading-5 text-muted">
+      {[...groups].map(([label, texts], index) => (
+        <Fragment key={label}>
+          {index > 0 ? ' ' : null}
+          {label} {quoted(texts)}
+        </Fragment>
+      ))}
+    </p>
+  );
+}
 
 /** Under a reply with marks: the reply stays as written, but part of it is no longer sent as it was. */
 export function ReplyMarksNote({ text, marks }: { text: string; marks: MessageMark[] | undefined }) {
@@ -160,6 +170,11 @@ export function ReplyMarksNote({ text, marks }: { text: string; marks: MessageMa
   ];
   const corrected = segments.some((s) => s.mark!.kind === 'corrected');
   const subject = forgotten ? 'It also mentions' : 'Part of this reply mentions';
+  // "something you corrected", or "something changed by staff (“reason”)" when staff made a correction.
+  const correctedMark = segments.find((s) => s.mark!.kind === 'corrected')?.mark;
+  const what = correctedMark && byStaff(correctedMark) ? `something changed${byStaff(correctedMark)}` : 'something you corrected';
+  const forgottenMark = segments.find((s) => s.mark!.kind === 'forgotten')?.mark;
+  const forgottenBy = forgottenMark ? byStaff(forgottenMark) : '';
   const excerpt = segments.map((s) => s.text.trim()).join(' … ');
   const Icon = forgotten ? EraseIcon : PencilIcon;
   return (
@@ -171,15 +186,17 @@ export function ReplyMarksNote({ text, marks }: { text: string; marks: MessageMa
     >
       <Icon width={13} height={13} className="mt-[3px] shrink-0" />
       <span className="min-w-0">
-        {forgotten ? `${whole ? 'This reply was' : 'Part of this reply was'} forgotten and is no longer sent to the model.` : null}
+        {forgotten
+          ? `${whole ? 'This reply was' : 'Part of this reply was'} forgotten${forgottenBy ? ` (deleted${forgottenBy})` : ''} and is no longer sent to the model.`
+          : null}
         {forgotten && corrected ? ' ' : null}
         {corrected && corrections.length > 0 ? (
           <>
-            {subject} something you corrected; memlens now remembers {quoted(corrections)}
+            {subject} {what}; memlens now remembers {quoted(corrections)}
             {/[.!?。！？]$/u.test(corrections.at(-1)!) ? null : '.'}
           </>
         ) : corrected ? (
-          `${subject} something you corrected in memory.`
+          `${subject} ${what} in memory.`
         ) : null}
       </span>
     </p>

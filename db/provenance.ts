@@ -124,22 +124,28 @@ export async function redactionsOf(userId: string, messageIds: string[]): Promis
     .orderBy(messageRedactions.spanStart);
 }
 
-/** A fact edited again: its corrections in memory carry the newest text. */
-export async function updateCorrections(executor: Executor, userId: string, factId: string, replacement: string): Promise<string[]> {
+/** A fact edited again: its corrections in memory carry the newest text, and who wrote it. */
+export async function updateCorrections(
+  executor: Executor,
+  userId: string,
+  factId: string,
+  replacement: string,
+  actor: string,
+): Promise<string[]> {
   const rows = await executor
     .update(messageRedactions)
-    .set({ replacement })
+    .set({ replacement, actor })
     .where(and(eq(messageRedactions.userId, userId), eq(messageRedactions.factId, factId), eq(messageRedactions.kind, 'corrected')))
     .returning({ messageId: messageRedactions.messageId });
   return [...new Set(rows.map((r) => r.messageId))];
 }
 
 /** A corrected fact that is then deleted: its corrections become forgotten parts too. Returns the messages touched. */
-export async function forgetCorrections(executor: Executor, userId: string, factIds: string[]): Promise<string[]> {
+export async function forgetCorrections(executor: Executor, userId: string, factIds: string[], actor: string): Promise<string[]> {
   if (factIds.length === 0) return [];
   const rows = await executor
     .update(messageRedactions)
-    .set({ kind: 'forgotten', replacement: null })
+    .set({ kind: 'forgotten', replacement: null, actor })
     .where(and(eq(messageRedactions.userId, userId), inArray(messageRedactions.factId, factIds), eq(messageRedactions.kind, 'corrected')))
     .returning({ messageId: messageRedactions.messageId });
   return [...new Set(rows.map((r) => r.messageId))];

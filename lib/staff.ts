@@ -131,7 +131,7 @@ export async function editFactAsStaff(staff: Staff, factId: string, content: str
 export async function deleteFactAsStaff(staff: Staff, factId: string, reason: string) {
   const owner = await ownerOfFact(factId);
   if (!owner) throw notFound('Fact', factId);
-  return forgetFacts(owner, [factId], staffActor(staff.user, staff.request, reason), `deleted by staff: ${reason}`);
+  return forgetFacts(owner, [factId], staffActor(staff.user, staff.request, reason), `fact deleted (“${reason}”)`);
 }
 
 export async function clearSummaryAsStaff(staff: Staff, conversationId: string, reason: string) {

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import type { PriorAttempt, TurnRecord } from '../api-types';
-import { describeActor } from '../describe-actor';
+import { describeActor, reasonInWords } from '../describe-actor';
 import { RetryIcon } from '../icons';
 import { Badge, Notice } from '../ui/badge';
 import { formatDateTime, formatRelative, formatTokens, plural } from '../ui/format';
@@ -31,7 +31,7 @@ export function RecordRedactedNotice({ record }: { record: TurnRecord }) {
               <time dateTime={redaction.at} title={formatDateTime(redaction.at)}>
                 {formatRelative(redaction.at)}
               </time>
-              : {redaction.reason}
+              : {reasonInWords(redaction.reason)}
               {redaction.items > 0 ? ` (${plural(redaction.items, 'recalled item')})` : ''}.
             </li>
           ))}

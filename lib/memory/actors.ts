@@ -34,3 +34,21 @@ export async function factEventsForOwner(ownerId: string, factId: string, events
     return { ...event, actor, reason: actor.startsWith('staff:') ? reasonOf(event) : null };
   });
 }
+
+/**
+ * The reason staff gave for each fact they changed (edited or deleted), newest first per fact, read
+ * from the audit log; for the owner's chat, which says "changed by staff (reason)".
+ */
+export async function staffReasonsByFact(ownerId: string): Promise<Map<string, string>> {
+  const entries = (
+    await Promise.all((['edit', 'delete'] as const).map((action) => listAudit({ targetUserId: ownerId, objectType: 'fact', action }, 500)))
+  )
+    .flat()
+    .sort((a, b) => b.id - a.id);
+  const reasons = new Map<string, string>();
+  for (const entry of entries) {
+    if (entry.objectId && entry.reason && labelForOwner(entry.actor, ownerId).startsWith('staff:') && !reasons.has(entry.objectId))
+      reasons.set(entry.objectId, entry.reason);
+  }
+  return reasons;
+}

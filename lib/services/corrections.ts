@@ -1,5 +1,6 @@
 import { getFact } from '@/db/facts';
 import { getMessage } from '@/db/history';
+import { redactionsOf } from '@/db/provenance';
 import type { UndoableChange } from '@/db/schema';
 import { changesFromMessage, replyJobsPending } from '@/db/undo';
 import { DomainError, notFound } from '../errors';
@@ -58,9 +59,13 @@ export async function memoryChangesOfReply(userId: string, replyId: string) {
 
 const EXCERPT_CHARS = 80;
 
-/** The message as the chat may quote it: what the user had memlens forget is left out. */
+/**
+ * The message as the chat may quote it: as written, with what memlens forgot left out (a corrected
+ * part stays as the user wrote it, as the chat shows it; no marker is ever shown).
+ */
 async function excerptOf(message: NonNullable<Awaited<ReturnType<typeof getMessage>>>): Promise<string> {
-  const [read] = await readRedacted([message], 'memory');
+  const forgotten = (await redactionsOf(message.userId, [message.id])).filter((r) => r.kind === 'forgotten');
+  const [read] = await readRedacted([message], 'memory', forgotten);
   const text = read.content.replaceAll(FORGOTTEN, '…').replace(/\s+/gu, ' ').trim();
   const chars = [...text];
   return chars.length > EXCERPT_CHARS ? `${chars.slice(0, EXCERPT_CHARS - 1).join('')}…` : text;

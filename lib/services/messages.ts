@@ -6,11 +6,23 @@ import type { Message } from '@/db/schema';
 import { memoryFloor } from '@/db/users';
 import type { Actor } from '../audit';
 import { notFound } from '../errors';
+import { labelForOwner, staffReasonsByFact } from '../memory/actors';
 import { removeMessages } from '../memory/corrections';
 import { planMessageCorrection } from '../memory/corrections/messages';
 
-/** A part of a message memory no longer carries, as the chat marks it. */
-export type MessageMark = { start: number; end: number; kind: 'forgotten' | 'corrected'; replacement: string | null; at: string };
+/**
+ * A part of a message memory no longer carries, as the chat marks it: who changed it (an actor label
+ * as the owner reads it, see components/describe-actor.ts) and, for staff, the reason they gave.
+ */
+export type MessageMark = {
+  start: number;
+  end: number;
+  kind: 'forgotten' | 'corrected';
+  replacement: string | null;
+  at: string;
+  by: string;
+  reason: string | null;
+};
 
 /**
  * The conversation's messages as the chat shows them: as written, with the parts memlens forgot or
@@ -24,22 +36,45 @@ export async function conversationMessages(scope: Scope): Promise<Array<Message 
     rows.map((m) => m.id),
   );
   const floor = await memoryFloor(scope.userId);
-  const floorAt = rows.some((m) => m.seq <= floor) ? await forgetEverythingAt(scope.userId) : undefined;
+  const everything = rows.some((m) => m.seq <= floor) ? await forgetEverythingEntry(scope.userId) : undefined;
+  const byOwner = (actor: string) => labelForOwner(actor, scope.userId);
+  const reasons = spans.some((s) => byOwner(s.actor).startsWith('staff:')) ? await staffReasonsByFact(scope.userId) : new Map();
   return rows.map((m) => ({
     ...m,
     marks:
       m.seq <= floor
-        ? [{ start: 0, end: m.content.length, kind: 'forgotten', replacement: null, at: (floorAt ?? m.createdAt).toISOString() }]
+        ? [
+            {
+              start: 0,
+              end: m.content.length,
+              kind: 'forgotten',
+              replacement: null,
+              at: (everything?.at ?? m.createdAt).toISOString(),
+              by: byOwner(everything?.actor ?? `user:${scope.userId}`),
+              reason: everything?.reason ?? null,
+            },
+          ]
         : spans
             .filter((s) => s.messageId === m.id)
-            .map((s) => ({ start: s.spanStart, end: s.spanEnd, kind: s.kind, replacement: s.replacement, at: s.createdAt.toISOString() })),
+            .map((s) => {
+              const by = byOwner(s.actor);
+              return {
+                start: s.spanStart,
+                end: s.spanEnd,
+                kind: s.kind,
+                replacement: s.replacement,
+                at: s.createdAt.toISOString(),
+                by,
+                reason: by.startsWith('staff:') && s.factId ? (reasons.get(s.factId) ?? null) : null,
+              };
+            }),
   }));
 }
 
-/** When the user last chose "forget everything", as the audit log has it. */
-async function forgetEverythingAt(userId: string): Promise<Date | undefined> {
+/** When and by whom "forget everything" was last chosen, as the audit log has it. */
+async function forgetEverythingEntry(userId: string) {
   const [entry] = await listAudit({ targetUserId: userId, objectType: 'memory', action: 'forget' }, 1);
-  return entry?.at;
+  return entry;
 }
 
 /** The user's message with every memory derived from it (provenance in reverse); anyone else's is not found. */

@@ -9,7 +9,7 @@ import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
 import { cjkTerms } from '@/lib/text/search-terms';
 import { redactAuditTrail, redactionNote } from '../edits/audit-redaction';
-import { endFacts, type ForgetResult } from '../edits/forget-facts';
+import { endFacts, type ForgetRequestSource, type ForgetResult } from '../edits/forget-facts';
 import { dedupe, planRedactions, quotesOfMessages } from '../edits/quotes';
 import { queueRederivation, summariesCovering } from '../edits/rederive';
 import { captureUndoable, type UndoRef } from '../edits/undo-capture';
@@ -18,17 +18,17 @@ import { scheduleRederivation } from '../jobs/queue';
 
 /**
  * Deletes facts everywhere (see `endFacts`), as a person asks: in the memory page, the staff
- * console, the API, or in the chat (`sourceMessageId`: the message that asked, so its reply says so).
+ * console, the API, or in the chat (`request`: the message that asked, so its reply says so).
  */
 export async function forgetFacts(
   userId: string,
   factIds: string[],
   by: string | Actor,
   reason = 'fact deleted',
-  sourceMessageId?: string,
+  request?: ForgetRequestSource,
 ): Promise<ForgetResult> {
   const facts = (await Promise.all(factIds.map((id) => getFact(userId, id)))).filter((f): f is Fact => f !== undefined);
-  const result = await endFacts(userId, facts, asActor(by), reason, sourceMessageId);
+  const result = await endFacts(userId, facts, asActor(by), reason, request);
   scheduleRederivation(userId);
   return result;
 }
@@ -64,7 +64,7 @@ export async function correctFact(
     const corrections = await correctionsOfFacts(tx, userId, [factId]);
     const edited = await editFact(tx, userId, factId, content, cjkTerms(content), embedding, actor.label);
     if (!edited) return undefined;
-    const updated = await updateCorrections(tx, userId, factId, content);
+    const updated = await updateCorrections(tx, userId, factId, content, actor.label);
     const added = await addRedactions(tx, fresh);
     const touched = [...new Set([...updated, ...fresh.map((r) => r.messageId)])];
     const undo = await captureUndoable(tx, {

@@ -1,8 +1,9 @@
 import { getDb } from '@/db/client';
 import { listFacts } from '@/db/facts';
-import { addRedactions, redactionsOf } from '@/db/provenance';
+import { addRedactions, type NewRedaction, redactionsOf } from '@/db/provenance';
 import type { Message } from '@/db/schema';
 import type { Actor } from '@/lib/audit';
+import { ASKED_IN_CHAT } from '../edits/forget-facts';
 import type { ForgetInChat } from '../forget-outcome';
 import { rules } from '../rules/bounded';
 import type { FactSlot } from '../rules/facts';
@@ -30,28 +31,32 @@ export async function forgetBeforeReply(question: Message, actor: Actor): Promis
     request,
     active.map((f) => ({ id: f.id, slot: f.slot as FactSlot, text: f.content, value: f.value })),
   );
-  const { deleted } = await forgetFacts(
-    question.userId,
-    covered,
-    actor,
-    `the user asked to forget it (message ${question.id})`,
-    question.id,
-  );
-  const object = request.all ? null : await rules.forgetRequestObject(question.content);
-  const earlier = await redactionsOf(question.userId, [question.id]);
-  if (object && !earlier.some((r) => r.kind === 'forgotten' && r.spanStart <= object.start && r.spanEnd >= object.end)) {
-    await addRedactions(getDb(), [
-      {
-        messageId: question.id,
-        userId: question.userId,
-        kind: 'forgotten',
-        spanStart: object.start,
-        spanEnd: object.end,
-        factId: null,
-        replacement: null,
-        actor: actor.label,
-      },
-    ]);
+  const redactions = await requestRedactions(question, request.all, actor);
+  // With facts to forget, the request's words go in the same change, and its undo brings them back.
+  if (covered.length === 0) {
+    await addRedactions(getDb(), redactions);
+    return { done: false };
   }
+  const { deleted } = await forgetFacts(question.userId, covered, actor, ASKED_IN_CHAT, { messageId: question.id, redactions });
   return { done: deleted.length > 0 };
+}
+
+/** The part of the request that names what to forget, unless an earlier redaction already covers it ("everything" names nothing). */
+async function requestRedactions(question: Message, all: boolean, actor: Actor): Promise<NewRedaction[]> {
+  const object = all ? null : await rules.forgetRequestObject(question.content);
+  if (!object) return [];
+  const earlier = await redactionsOf(question.userId, [question.id]);
+  if (earlier.some((r) => r.kind === 'forgotten' && r.spanStart <= object.start && r.spanEnd >= object.end)) return [];
+  return [
+    {
+      messageId: question.id,
+      userId: question.userId,
+      kind: 'forgotten',
+      spanStart: object.start,
+      spanEnd: object.end,
+      factId: null,
+      replacement: null,
+      actor: actor.label,
+    },
+  ];
 }

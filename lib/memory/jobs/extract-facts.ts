@@ -13,7 +13,7 @@ import type { Fact, Job, Message } from '@/db/schema';
 import { asActor } from '@/lib/audit';
 import type { Models } from '@/lib/llm';
 import { cjkTerms } from '@/lib/text/search-terms';
-import { endFacts } from '../edits/forget-facts';
+import { ASKED_IN_CHAT, endFacts } from '../edits/forget-facts';
 import { captureUndoable } from '../edits/undo-capture';
 import { embedTexts } from '../embed';
 import { searchKeywords } from '../keywords';
@@ -125,7 +125,9 @@ async function forget({ question, forget }: Statement & { forget: ForgetRequest 
     userId,
     active.filter((f) => ids.has(f.id)),
     asActor(models.memoryModel.factActor),
-    `the user asked to forget it (message ${question.id})`,
+    ASKED_IN_CHAT,
+    // Linked to the message that asked, so its reply's notice lists what was forgotten, with its undo.
+    { messageId: question.id, redactions: [] },
   );
 }
 

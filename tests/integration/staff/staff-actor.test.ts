@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
+import { GET as listMessages } from '@/app/api/conversations/[id]/messages/route';
 import { PATCH as editFact, GET as factOf } from '@/app/api/facts/[id]/route';
 import { GET as turnContext } from '@/app/api/messages/[id]/context/route';
 import { DELETE as staffDeleteFact, PATCH as staffEditFact } from '@/app/api/staff/facts/[id]/route';
@@ -70,6 +71,20 @@ describe("staff corrections read as staff's to the owner", () => {
     expect(record.redactions).toEqual([
       expect.objectContaining({ by: `staff:${staffId}`, reason: expect.stringContaining('用户要求删除') }),
     ]);
+    expect(record.redactions[0].reason).not.toMatch(/staff:|[0-9a-f]{8}-/u); // words for people: no label, no id
+
+    // The chat marks the statements as staff's changes, with staff's reason, never as the user's.
+    const { messages } = await (
+      await listMessages(user.request(`/api/conversations/${conversationId}/messages`), params({ id: conversationId }))
+    ).json();
+    const marksOf = (text: string) =>
+      (messages as Array<{ content: string; marks: Array<{ kind: string; by: string; reason: string | null }> }>).find((m) =>
+        m.content.includes(text),
+      )!.marks;
+    expect(marksOf('carpenter')).toEqual([
+      expect.objectContaining({ kind: 'corrected', by: `staff:${staffId}`, reason: 'the user wrote to support with the right trade' }),
+    ]);
+    expect(marksOf('豆豆')).toEqual([expect.objectContaining({ kind: 'forgotten', by: `staff:${staffId}`, reason: '用户要求删除' })]);
   });
 
   it("an edit recorded under the staff member's user label before staff labels existed still reads as staff", async () => {

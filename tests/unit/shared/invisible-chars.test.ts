@@ -91,7 +91,9 @@ describe('where the inspector and the staff console render text', () => {
       () =>
         createElement(MarkedText, {
           text,
-          marks: [{ kind: 'forgotten', start: 0, end: 4, replacement: null, at: '2026-01-01T00:00:00Z' }],
+          marks: [
+            { kind: 'forgotten', start: 0, end: 4, replacement: null, at: '2026-01-01T00:00:00Z', by: 'offline-rules', reason: null },
+          ],
           showInvisible: true,
         }),
     ],
