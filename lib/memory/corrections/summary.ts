@@ -1,11 +1,15 @@
 import { getDb } from '@/db/client';
 import { maxSeq, type Scope } from '@/db/history';
-import { coveredUntil, getSummary, summarySources, writeSummary } from '@/db/summaries';
+import { addRedactions, type Executor, type NewRedaction } from '@/db/provenance';
+import { coveredUntil, getSummary, listSummaryVersions, summarySources, writeSummary } from '@/db/summaries';
 import { factRowsOf, floorsOf } from '@/db/undo';
 import { deleteAllMemory } from '@/db/users';
 import { type Actor, asActor, audit } from '@/lib/audit';
 import { memoryItemsOf, redactAuditTrail, redactionNote } from '../edits/audit-redaction';
+import { quotesOfSummary } from '../edits/quotes';
+import { queueRederivation } from '../edits/rederive';
 import { captureUndoable, type UndoRef } from '../edits/undo-capture';
+import { scheduleRederivation } from '../jobs/queue';
 
 /**
  * A person edits the summary: the text becomes the base of the next refresh. A stale `version` is
@@ -17,6 +21,7 @@ export async function editSummary(scope: Scope, content: string, version: number
   for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
     const current = await getSummary(scope);
     if (version !== undefined && current?.version !== version) return { status: 'stale' as const, current: current?.version ?? null };
+    const copies = current ? await quotesOfSummary(scope, [current], content, actor.label) : [];
     const written = await writeSummary(
       scope,
       {
@@ -28,11 +33,17 @@ export async function editSummary(scope: Scope, content: string, version: number
         action: 'edit',
       },
       current?.version ?? null,
+      {
+        also: async (tx) => {
+          await forgetCopies(tx, scope, copies);
+        },
+      },
     );
     if (!written) {
       if (version !== undefined) return { status: 'stale' as const, current: current?.version ?? null };
       continue;
     }
+    if (copies.length > 0) scheduleRederivation(scope.userId);
     await audit(actor, scope.userId, [
       {
         objectType: 'summary',
@@ -58,6 +69,8 @@ export async function clearSummary(scope: Scope, by: string | Actor) {
     const current = await getSummary(scope);
     if (!current) return { status: 'missing' as const };
     const floorSeq = await maxSeq(getDb(), scope);
+    const versions = (await listSummaryVersions(scope)).map((v) => ({ version: v.version, content: v.after ?? '' }));
+    const copies = await quotesOfSummary(scope, versions, '', actor.label);
     let undo: UndoRef | undefined;
     const written = await writeSummary(
       scope,
@@ -65,17 +78,23 @@ export async function clearSummary(scope: Scope, by: string | Actor) {
       current.version,
       {
         also: async (tx, replaced) => {
+          const { added, replies } = await forgetCopies(tx, scope, copies);
           undo = await captureUndoable(tx, {
             userId: scope.userId,
             kind: 'summary_clear',
             actor: actor.label,
-            touches: [`conversation:${scope.conversationId}`],
-            snapshot: { summaryFloors: [{ conversationId: scope.conversationId, floorSeq: replaced?.floorSeq ?? 0 }] },
+            touches: [`conversation:${scope.conversationId}`, ...replies.map((id) => `message:${id}`)],
+            snapshot: {
+              summaryFloors: [{ conversationId: scope.conversationId, floorSeq: replaced?.floorSeq ?? 0 }],
+              addedRedactions: added,
+              rederive: { messages: replies },
+            },
           });
         },
       },
     );
     if (!written || !undo) continue;
+    if (copies.length > 0) scheduleRederivation(scope.userId);
     await audit(actor, scope.userId, [
       {
         objectType: 'summary',
@@ -88,6 +107,14 @@ export async function clearSummary(scope: Scope, by: string | Actor) {
     return { status: 'cleared' as const, summary: written, undo };
   }
   return { status: 'stale' as const };
+}
+
+/** In the summary change's transaction: replies' copies of the withdrawn text are forgotten, and their exchanges made again. */
+async function forgetCopies(tx: Executor, scope: Scope, copies: NewRedaction[]): Promise<{ added: string[]; replies: string[] }> {
+  const added = await addRedactions(tx, copies);
+  const replies = [...new Set(copies.map((r) => r.messageId))];
+  if (replies.length > 0) await queueRederivation(tx, scope.userId, { reindex: replies, rebuild: [] });
+  return { added, replies };
 }
 
 /** How often an edit or clear without a version re-reads a summary that a job rewrote meanwhile. */

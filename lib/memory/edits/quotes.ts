@@ -124,3 +124,61 @@ export async function quotesOfMessages(userId: string, changing: Message[], acto
   }
   return rows;
 }
+
+/**
+ * Replies that copied a summary text being withdrawn (a clear, or an edit that drops it): each
+ * sentence that quotes a withdrawn sentence of the summary, or cites a withdrawn version as [n],
+ * goes from memory, unless the user's own messages (or the summary's new text) still say it. A
+ * summary line the user wrote by hand lives nowhere else, so a reply's copy of it would keep it alive.
+ */
+export async function quotesOfSummary(
+  scope: { userId: string; conversationId: string },
+  withdrawn: Array<{ version: number; content: string }>,
+  kept: string,
+  actor: string,
+): Promise<NewRedaction[]> {
+  const { userId } = scope;
+  const said = [...new Set(withdrawn.flatMap((v) => summarySentences(v.content)))].filter((text) => occurrences(kept, text).length === 0);
+  const found = await messagesContaining(userId, said);
+  const stillSaid = new Set(said.filter((text) => found.some((m) => m.role === 'user' && occurrences(m.content, text).length > 0)));
+  const rows: NewRedaction[] = [];
+  const add = (message: Message, hit: { start: number; end: number }) => {
+    const span = sentenceAround(message.content, hit.start, hit.end);
+    rows.push({
+      messageId: message.id,
+      userId,
+      kind: 'forgotten',
+      spanStart: span.start,
+      spanEnd: span.end,
+      factId: null,
+      replacement: null,
+      actor,
+    });
+  };
+  for (const message of found.filter((m) => m.role === 'assistant')) {
+    for (const text of said.filter((t) => !stillSaid.has(t))) for (const hit of occurrences(message.content, text)) add(message, hit);
+  }
+  // Cited as [n]: the reply's sentence that cites the withdrawn version.
+  const keys = withdrawn.map((v) => `summary:${scope.conversationId}@v${v.version}`);
+  const cited = await citationsQuoting(userId, [], keys);
+  const replies = new Map((await getMessages(userId, [...new Set(cited.map((c) => c.assistantMessageId))])).map((m) => [m.id, m]));
+  for (const row of cited) {
+    const reply = replies.get(row.assistantMessageId);
+    if (!reply) continue;
+    const items = (row.items as Array<{ key: string; n: number | null }>).filter((i) => keys.includes(i.key) && i.n);
+    for (const item of items) {
+      for (const hit of occurrences(reply.content, `[${item.n}]`)) {
+        // A cited sentence that quotes words the user still says (or the summary still holds) stays.
+        const span = sentenceAround(reply.content, hit.start, hit.end);
+        const sentence = reply.content.slice(span.start, span.end);
+        if (![...stillSaid, ...summarySentences(kept)].some((text) => occurrences(sentence, text).length > 0)) add(reply, hit);
+      }
+    }
+  }
+  return dedupe(rows);
+}
+
+/** A summary's sentences, each line without its list mark ("- "). */
+function summarySentences(content: string): string[] {
+  return content.split('\n').flatMap((line) => sentencesOf(line.replace(/^\s*(?:[-*•]|\d+[.)])\s+/u, '')));
+}
