@@ -34,7 +34,7 @@ export type OpenAIStub = {
   embeddingRequests: Array<{ model: string; input: string[]; dimensions?: number }>;
   reply: StubReply;
   /** Per-request answer (e.g. JSON for structured-output calls); undefined falls back to `reply`. */
-  respond?: (request: ChatCompletionRequest) => StubReply | undefined;
+  respond?: (request: ChatCompletionRequest) => StubReply | undefined | Promise<StubReply | undefined>;
   /** Answer /v1/embeddings with this HTTP status instead. */
   embeddingErrorStatus?: number;
   /** Never answer /v1/embeddings (an embedder that hangs). */
@@ -69,7 +69,7 @@ export async function startOpenAIStub(initial: StubReply = { text: 'Hello from t
     }
     if (req.method === 'POST' && req.url === '/v1/chat/completions') {
       stub.requests.push(body);
-      const reply = stub.respond?.(body) ?? stub.reply;
+      const reply = (await stub.respond?.(body)) ?? stub.reply;
       if (reply.hangBeforeHeaders || (!body.stream && reply.hangAfterChunks !== undefined)) return untilClientLeaves(res);
       if (reply.errorStatus) {
         res.writeHead(reply.errorStatus, { 'content-type': 'application/json' });

@@ -1,6 +1,7 @@
 import type { AppConfig } from '@/lib/config';
 import { type ListedBlock, memoryLine, SECTION_HEADERS } from '../memory-line';
-import { FORGOTTEN } from '../redaction';
+import { FORGOTTEN, sentencesOf } from '../redaction';
+import { said } from './duplicates';
 import type { NumberedItem } from './state';
 
 /**
@@ -44,4 +45,18 @@ export function citedKeys(reply: string, numbered: NumberedItem[]): string[] {
     if (key) keys.add(key);
   }
   return [...keys];
+}
+
+/**
+ * Items the reply repeats word for word, cited or not (a sentence of what the item says): the
+ * reply is linked to them as to what it cites, so a correction of an item finds this copy even
+ * when the model quoted it without its [n]. A paraphrase without [n] is not traced.
+ */
+export function repeatedKeys(reply: string, numbered: NumberedItem[]): string[] {
+  const text = reply.toLowerCase();
+  const sentences = (item: NumberedItem) =>
+    said(item)
+      .split(/\n| \/ /u)
+      .flatMap((line) => sentencesOf(line.replace(/^- /u, '')));
+  return numbered.filter((item) => sentences(item).some((s) => text.includes(s.toLowerCase()))).map((item) => item.key);
 }

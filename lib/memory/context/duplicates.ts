@@ -104,7 +104,7 @@ export function summaryLinesSaidElsewhere(summary: SummaryItem, sent: MemoryItem
 export const summaryLines = (text: string) => text.split('\n');
 
 /** What an item says: without the date, the speaker labels or a fact's notes. */
-function said(item: MemoryItem): string {
+export function said(item: MemoryItem): string {
   return withoutLabels(item.kind === 'fact' ? item.meta.content : item.text);
 }
 

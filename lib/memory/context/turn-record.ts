@@ -1,7 +1,7 @@
 import type { LanguageModelUsage } from 'ai';
 import { finishTurnRecord, saveCitations, saveTurnRecord, setCitedKeys } from '@/db/turns';
 import { type MemoryItem, type Ranking, UNRANKED } from './context-item';
-import { citedKeys } from './context-layout';
+import { citedKeys, repeatedKeys } from './context-layout';
 import type { TurnState } from './state';
 
 /** What the inspector shows for one assistant message. Stored as JSON; streamed as a `data-turn` part. */
@@ -99,14 +99,16 @@ export async function recordTurnEnd(
     firstTokenMs: outcome.firstTokenMs ?? null,
   };
   const key = { userId: state.scope.userId, assistantMessageId: state.assistantMessageId };
+  // The provenance link: what the reply cites, and what it repeats without citing.
+  const linked = [...new Set([...end.cited, ...repeatedKeys(outcome.text, state.numbered)])];
   const [stored] = await Promise.all([
     finishTurnRecord({ ...key, attempt: state.attempt }, end),
-    setCitedKeys({ ...key, requestId: state.requestId }, end.cited),
+    setCitedKeys({ ...key, requestId: state.requestId }, linked),
   ]);
   if (stored) return stored as TurnRecord;
   // The start's write failed: store the whole record now, as at the start.
   const final = { ...record, ...end };
   await recordTurnStart(state, final);
-  await setCitedKeys({ ...key, requestId: state.requestId }, end.cited);
+  await setCitedKeys({ ...key, requestId: state.requestId }, linked);
   return final;
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { DELETE as clearSummary, PUT as editSummary } from '@/app/api/conversations/[id]/summary/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
@@ -14,6 +14,8 @@ import { countChatTokens } from '@/lib/memory/context/tokens';
 import { FORGOTTEN } from '@/lib/memory/redaction';
 import { type Client, newClient, params, readChunks, setEnv } from '@/tests/support/app';
 import { postTurnSettled } from '@/tests/support/memory';
+import { type OpenAIStub, startOpenAIStub } from '@/tests/support/openai-stub';
+import { repeatingModel } from '@/tests/support/repeating-model';
 
 /**
  * The memory invariants under random sequences of everything a user can do: chat (statements, and
@@ -34,6 +36,8 @@ import { postTurnSettled } from '@/tests/support/memory';
  */
 const SEED = Number(process.env.INVARIANT_SEED ?? 20261122);
 const STEPS = Number(process.env.INVARIANT_STEPS ?? 60);
+/** Steps of the run through the OpenAI-compatible stub (INVARIANT_OPENAI_STEPS). */
+const OPENAI_STEPS = Number(process.env.INVARIANT_OPENAI_STEPS ?? 60);
 
 function random(seed: number) {
   let a = seed >>> 0;
@@ -332,8 +336,9 @@ afterAll(() =>
   }),
 );
 
-it(`memory invariants hold over ${STEPS} random steps (seed ${SEED})`, { timeout: Math.max(120_000, STEPS * 3_000) }, async () => {
-  const world = new World(random(SEED));
+/** `steps` random steps of three users from `seed`, each followed by the checks; a failure prints the steps so far. */
+async function runInvariants(seed: number, steps: number, label: string): Promise<void> {
+  const world = new World(random(seed));
   for (const name of ['ana', 'bo', 'chen']) {
     const client = await newClient();
     const created = await createConversation(client.request('/api/conversations', { method: 'POST' }));
@@ -352,15 +357,38 @@ it(`memory invariants hold over ${STEPS} random steps (seed ${SEED})`, { timeout
     });
   }
   const started = Date.now();
-  for (let step = 1; step <= STEPS; step++) {
+  for (let step = 1; step <= steps; step++) {
     const user = world.rng.pick(world.users);
     try {
       world.log.push(`${step}. ${user.name}: ${await act(world, user)}`);
       await checkInvariants(world, user);
     } catch (error) {
-      console.error(`Invariant failed. Seed ${SEED}, step ${step}. Steps:\n${world.log.join('\n')}`);
+      console.error(`Invariant failed (${label}). Seed ${seed}, step ${step}. Steps:\n${world.log.join('\n')}`);
       throw error;
     }
   }
-  console.info(`invariants: ${STEPS} steps, seed ${SEED}, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.info(`invariants (${label}): ${steps} steps, seed ${seed}, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+it(`memory invariants hold over ${STEPS} random steps (seed ${SEED})`, { timeout: Math.max(120_000, STEPS * 3_000) }, () =>
+  runInvariants(SEED, STEPS, 'offline model'),
+);
+
+describe('through an OpenAI-compatible model that repeats its context without citing it', () => {
+  let stub: OpenAIStub;
+  beforeAll(async () => {
+    stub = await startOpenAIStub();
+    stub.respond = repeatingModel;
+    setEnv({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: stub.baseURL, CHAT_MODEL: 'stub-chat', MEMORY_MODEL: 'stub-memory' });
+  });
+  afterAll(async () => {
+    setEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, CHAT_MODEL: undefined, MEMORY_MODEL: undefined });
+    await stub.close();
+  });
+
+  it(
+    `memory invariants hold over ${OPENAI_STEPS} random steps (seed ${SEED + 1})`,
+    { timeout: Math.max(120_000, OPENAI_STEPS * 3_000) },
+    () => runInvariants(SEED + 1, OPENAI_STEPS, 'repeating OpenAI-compatible model'),
+  );
 });
