@@ -2,10 +2,12 @@ import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import { type HybridSearch, hybridSearches, type SearchHit } from './hybrid-search';
+import { stillRunning } from './jobs';
 import { type Executor, linkSources } from './provenance';
 import { episodes, memorySources } from './schema';
 import type { LexicalQuery } from './search-vector';
 import { searchVector } from './search-vector';
+import { forgottenAmong } from './users';
 
 export type NewEpisode = {
   userId: string;
@@ -24,13 +26,28 @@ export type NewEpisode = {
  * a correction), and its provenance links are those of the latest text. Many at once (an import's
  * turns) in one transaction of two or three statements.
  */
-export async function putEpisodes(list: Array<NewEpisode & { sourceMessageIds: string[] }>): Promise<void> {
+/**
+ * Writes episodes with their sources. `jobOf`: the job that derived each (by its reply's id); once a
+ * correction queued it again (its messages changed meanwhile), what it derived is stale and is not
+ * written: the job runs again with the new text.
+ */
+export async function putEpisodes(list: Array<NewEpisode & { sourceMessageIds: string[] }>, jobOf?: Map<string, string>): Promise<void> {
   if (list.length === 0) return;
-  const rows = list.map(({ sourceMessageIds: _, cjkTerms, ...episode }) => ({
-    ...episode,
-    searchVector: searchVector(episode.content, cjkTerms),
-  }));
   await getDb().transaction(async (tx) => {
+    const running = jobOf ? await stillRunning(tx, [...jobOf.values()]) : undefined;
+    const current = running ? list.filter((e) => running.has(jobOf!.get(e.assistantMessageId) ?? '')) : list;
+    // A turn "forget everything" took while it was being indexed is not indexed again (a call holds one user's turns).
+    const forgotten = await forgottenAmong(
+      tx,
+      list[0].userId,
+      list.flatMap((e) => e.sourceMessageIds),
+    );
+    const kept = current.filter((episode) => !episode.sourceMessageIds.some((id) => forgotten.has(id)));
+    if (kept.length === 0) return;
+    const rows = kept.map(({ sourceMessageIds: _, cjkTerms, ...episode }) => ({
+      ...episode,
+      searchVector: searchVector(episode.content, cjkTerms),
+    }));
     const stored = await tx
       .insert(episodes)
       .values(rows)
@@ -50,7 +67,7 @@ export async function putEpisodes(list: Array<NewEpisode & { sourceMessageIds: s
     if (reindexed.length > 0) await tx.delete(memorySources).where(inArray(memorySources.episodeId, reindexed));
     await linkSources(
       tx,
-      list.flatMap((episode) =>
+      kept.flatMap((episode) =>
         episode.sourceMessageIds.map((messageId) => ({
           userId: episode.userId,
           messageId,

@@ -5,6 +5,7 @@ import { type HybridSearch, hybridSearch, type SearchHit } from './hybrid-search
 import { type Executor, factSources, linkSources, type Span } from './provenance';
 import { type Fact, factEvents, facts, memorySources } from './schema';
 import { type LexicalQuery, searchVector } from './search-vector';
+import { forgottenAmong } from './users';
 
 // Every function takes the signed-in user's id and filters by it.
 
@@ -106,8 +107,16 @@ const sourceMessageId = (write: FactWrite) => write.source?.messageId ?? null;
 /** Runs in the transaction that learned `fact` (and ended `replaced`), to record the change with it. */
 export type OnFactWritten = (tx: Executor, written: { fact: Fact; replaced?: Fact }) => Promise<void>;
 
-export async function addFact(write: FactWrite, fact: NewFact, also?: OnFactWritten): Promise<Fact> {
+/** A fact learned from a message "forget everything" took meanwhile is not learned (answers undefined). */
+const sourceForgotten = async (tx: Executor, write: FactWrite) =>
+  write.source !== null && (await forgottenAmong(tx, write.userId, [write.source.messageId])).size > 0;
+
+/** ADD; a fact with a source is not added when "forget everything" took that message meanwhile. */
+export async function addFact(write: FactWrite & { source: null }, fact: NewFact, also?: OnFactWritten): Promise<Fact>;
+export async function addFact(write: FactWrite, fact: NewFact, also?: OnFactWritten): Promise<Fact | undefined>;
+export async function addFact(write: FactWrite, fact: NewFact, also?: OnFactWritten): Promise<Fact | undefined> {
   return getDb().transaction(async (tx) => {
+    if (await sourceForgotten(tx, write)) return undefined;
     const [row] = await tx.insert(facts).values(factRow(write, fact)).returning();
     await linkSource(tx, write, row.id);
     await tx.insert(factEvents).values({
@@ -123,9 +132,10 @@ export async function addFact(write: FactWrite, fact: NewFact, also?: OnFactWrit
   });
 }
 
-/** UPDATE: the old fact ends (kept, superseded, no longer searchable) and the new one starts. */
+/** UPDATE: the old fact ends (kept, superseded, no longer searchable) and the new one starts; not when its source was forgotten meanwhile. */
 export async function supersedeFact(write: FactWrite, oldFactId: string, fact: NewFact, also?: OnFactWritten): Promise<Fact | undefined> {
   return getDb().transaction(async (tx) => {
+    if (await sourceForgotten(tx, write)) return undefined;
     const [old] = await tx
       .select()
       .from(facts)

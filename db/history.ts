@@ -204,10 +204,10 @@ export async function maxSeq(executor: Executor, filter: { userId: string; conve
 }
 
 /** The user's messages holding any of these texts (case-insensitive): where a forgotten statement was repeated or quoted. */
-export async function messagesContaining(userId: string, needles: string[]): Promise<Message[]> {
+export async function messagesContaining(userId: string, needles: string[], executor: Executor = getDb()): Promise<Message[]> {
   const wanted = [...new Set(needles.map((n) => n.trim().toLowerCase()).filter((n) => n.length >= 2))];
   if (wanted.length === 0) return [];
-  return getDb()
+  return executor
     .select()
     .from(messages)
     .where(

@@ -114,6 +114,21 @@ export async function renewLeases(ids: string[]): Promise<void> {
     .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running')));
 }
 
+/**
+ * Of these running jobs, those still running as claimed, held until the caller's transaction ends: a
+ * job a correction queued again meanwhile (its inputs changed) is not, and must not write what it
+ * derived from the old inputs. The correction takes the job's row before what the job writes.
+ */
+export async function stillRunning(tx: Executor, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(inArray(jobs.id, ids), eq(jobs.status, 'running')))
+    .for('share');
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Jobs done; one queued again while it ran (its inputs changed meanwhile) stays due. */
 export async function completeJobs(ids: string[]): Promise<void> {
   if (ids.length === 0) return;

@@ -377,6 +377,8 @@ export const citations = pgTable(
     userId: ownedBy(),
     items: jsonb('items').$type<unknown[]>().notNull(),
     citedKeys: text('cited_keys').array().notNull().default(sql`'{}'::text[]`),
+    // Items the reply repeats word for word without citing them: a copy a correction must find too.
+    repeatedKeys: text('repeated_keys').array().notNull().default(sql`'{}'::text[]`),
     retrievalRuns: jsonb('retrieval_runs').$type<unknown[]>().notNull(),
     createdAt: createdAt(),
   },

@@ -4,6 +4,7 @@ import { getDb } from './client';
 import { ownerOf, type Scope } from './history';
 import { type Executor, linkSources } from './provenance';
 import { memorySources, messages, type Summary, type SummaryAction, summaries, summaryVersions } from './schema';
+import { forgottenAmong } from './users';
 
 // The rolling summary of a conversation: one current row, every change kept as a version, and each
 // version linked to the messages it came from.
@@ -129,6 +130,9 @@ export async function writeSummary(
   { also, executor = getDb() }: { also?: (tx: Executor, replaced: Summary | undefined) => Promise<void>; executor?: Executor } = {},
 ): Promise<Summary | undefined> {
   return executor.transaction(async (tx) => {
+    // The user's floor before the summary's row, the order "forget everything" takes them in: a
+    // summary of messages it took meanwhile is not written (the writer reads again, as on a conflict).
+    if ((await forgottenAmong(tx, scope.userId, write.sourceMessageIds)).size > 0) return undefined;
     const [current] = await tx
       .select()
       .from(summaries)

@@ -133,11 +133,15 @@ export async function saveCitations(row: {
     });
 }
 
-/** What a finished reply cited; the items stay as stored (and as redacted since). */
-export async function setCitedKeys(key: Pick<CitationRow, 'userId' | 'assistantMessageId' | 'requestId'>, citedKeys: string[]) {
+/** What a finished reply cited as [n], and what it repeated without citing; the items stay as stored (and as redacted since). */
+export async function setCitedKeys(
+  key: Pick<CitationRow, 'userId' | 'assistantMessageId' | 'requestId'>,
+  citedKeys: string[],
+  repeatedKeys: string[],
+) {
   await getDb()
     .update(citations)
-    .set({ citedKeys })
+    .set({ citedKeys, repeatedKeys })
     .where(
       and(
         eq(citations.userId, key.userId),
@@ -172,7 +176,7 @@ export async function citationsQuoting(
         eq(citations.userId, userId),
         options.all
           ? undefined
-          : sql`(${citations.citedKeys} && ${sql.param(keys)}::text[]
+          : sql`(${citations.citedKeys} && ${sql.param(keys)}::text[] or ${citations.repeatedKeys} && ${sql.param(keys)}::text[]
               or exists (select 1 from unnest(${sql.param(wanted)}::text[]) as n(t) where strpos(${citations.items}::text, n.t) > 0))`,
         after
           ? sql`(${citations.assistantMessageId}, ${citations.requestId}) > (${after.assistantMessageId}::uuid, ${after.requestId}::uuid)`

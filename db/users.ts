@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, getTableName, sql } from 'drizzle-orm';
+import { and, eq, getTableName, inArray, lte, sql } from 'drizzle-orm';
 import { erasePayloadsOf } from './audit';
 import { getDb } from './client';
 import { maxSeq } from './history';
@@ -119,6 +119,9 @@ export async function memoryCounts(userId: string): Promise<{ removed: Record<st
  */
 export async function deleteAllMemory(userId: string, before?: (tx: Executor) => Promise<void>): Promise<Record<string, number>> {
   return getDb().transaction(async (tx) => {
+    // First, the user's row: a job writing memory holds it shared (see `forgottenAmong`), so it
+    // either commits before the deletes below (which then find its rows) or sees the new floor.
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
     await before?.(tx);
     const counts: Record<string, number> = {};
     for (const table of MEMORY_TABLES) {
@@ -133,6 +136,22 @@ export async function deleteAllMemory(userId: string, before?: (tx: Executor) =>
       .where(eq(users.id, userId));
     return counts;
   });
+}
+
+/**
+ * In the transaction that writes memory derived from these messages: those of them from before the
+ * user's memory floor (forgotten by "forget everything"). The floor is held until commit, so a
+ * "forget everything" running at the same time waits for this write (and deletes what it wrote),
+ * or this write sees its floor.
+ */
+export async function forgottenAmong(tx: Executor, userId: string, messageIds: string[]): Promise<Set<string>> {
+  const [user] = await tx.select({ floor: users.memoryFloorSeq }).from(users).where(eq(users.id, userId)).for('share');
+  if (messageIds.length === 0 || !user || user.floor === 0) return new Set();
+  const rows = await tx
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.userId, userId), inArray(messages.id, messageIds), lte(messages.seq, user.floor)));
+  return new Set(rows.map((r) => r.id));
 }
 
 export async function memoryFloor(userId: string): Promise<number> {

@@ -21,6 +21,7 @@ import {
   saveStreamingText,
 } from '@/db/history';
 import { resetJobs } from '@/db/jobs';
+import { dropRedactions } from '@/db/provenance';
 import type { Message, User } from '@/db/schema';
 import { nextAttempt } from '@/db/turns';
 import { type Actor, userActor } from './audit';
@@ -161,6 +162,8 @@ async function reopenReply(scope: Scope, model: string): Promise<StartedTurn> {
   const { question, reply } = await getDb().transaction(async (tx) => {
     const reopened = await reopenLastReply(tx, scope, model);
     const placeholder = reopened.reply ?? (await insertAssistantPlaceholder(tx, scope, reopened.question.id, model));
+    // The earlier attempt's redactions marked spans of its text, not of the one about to be written.
+    await dropRedactions(tx, scope.userId, [placeholder.id]);
     // Its post-turn work runs again once the new attempt is written.
     await resetJobs(tx, scope.userId, placeholder.id);
     await enqueuePostTurn(tx, scope, placeholder.id);

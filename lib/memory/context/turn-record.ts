@@ -99,16 +99,16 @@ export async function recordTurnEnd(
     firstTokenMs: outcome.firstTokenMs ?? null,
   };
   const key = { userId: state.scope.userId, assistantMessageId: state.assistantMessageId };
-  // The provenance link: what the reply cites, and what it repeats without citing.
-  const linked = [...new Set([...end.cited, ...repeatedKeys(outcome.text, state.numbered)])];
+  // The provenance links: what the reply cites, and what it repeats without citing.
+  const repeated = repeatedKeys(outcome.text, state.numbered).filter((key) => !end.cited.includes(key));
   const [stored] = await Promise.all([
     finishTurnRecord({ ...key, attempt: state.attempt }, end),
-    setCitedKeys({ ...key, requestId: state.requestId }, linked),
+    setCitedKeys({ ...key, requestId: state.requestId }, end.cited, repeated),
   ]);
   if (stored) return stored as TurnRecord;
   // The start's write failed: store the whole record now, as at the start.
   const final = { ...record, ...end };
   await recordTurnStart(state, final);
-  await setCitedKeys({ ...key, requestId: state.requestId }, linked);
+  await setCitedKeys({ ...key, requestId: state.requestId }, end.cited, repeated);
   return final;
 }

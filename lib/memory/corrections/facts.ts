@@ -10,7 +10,7 @@ import { getModels } from '@/lib/llm';
 import { cjkTerms } from '@/lib/text/search-terms';
 import { redactAuditTrail, redactionNote } from '../edits/audit-redaction';
 import { endFacts, type ForgetRequestSource, type ForgetResult } from '../edits/forget-facts';
-import { dedupe, planRedactions, quotesOfMessages } from '../edits/quotes';
+import { dedupe, planRedactions, quotesOfMessages, repliesHolding } from '../edits/quotes';
 import { queueRederivation, summariesCovering } from '../edits/rederive';
 import { captureUndoable, type UndoRef } from '../edits/undo-capture';
 import { embedTexts } from '../embed';
@@ -66,7 +66,8 @@ export async function correctFact(
     if (!edited) return undefined;
     const updated = await updateCorrections(tx, userId, factId, content, actor.label);
     const added = await addRedactions(tx, fresh);
-    const touched = [...new Set([...updated, ...fresh.map((r) => r.messageId)])];
+    const copies = await repliesHolding(tx, userId, corrections);
+    const touched = [...new Set([...updated, ...copies, ...fresh.map((r) => r.messageId)])];
     const undo = await captureUndoable(tx, {
       userId,
       kind: 'fact_edit',

@@ -6,7 +6,7 @@ import type { Fact } from '@/db/schema';
 import { correctionsOfFacts, factRowsOf } from '@/db/undo';
 import { type Actor, audit, redactedText } from '@/lib/audit';
 import { redactAuditTrail, redactionNote } from './audit-redaction';
-import { planRedactions } from './quotes';
+import { planRedactions, repliesHolding } from './quotes';
 import { queueRederivation, summariesCovering } from './rederive';
 import { captureUndoable, type UndoRef } from './undo-capture';
 
@@ -45,7 +45,8 @@ export async function endFacts(
     const deleted = (await deleteFacts(tx, userId, ids)).map((r) => r.id);
     const corrected = await forgetCorrections(tx, userId, deleted, actor.label);
     const added = await addRedactions(tx, plan.rows);
-    const touched = [...new Set([...plan.rows.map((r) => r.messageId), ...corrected])];
+    const copies = await repliesHolding(tx, userId, corrections);
+    const touched = [...new Set([...plan.rows.map((r) => r.messageId), ...corrected, ...copies])];
     const undo =
       deleted.length === 0
         ? null

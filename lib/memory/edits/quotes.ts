@@ -1,5 +1,5 @@
 import { getMessages, messagesContaining, repliesTo } from '@/db/history';
-import { factSources, type NewRedaction } from '@/db/provenance';
+import { type Executor, factSources, type NewRedaction } from '@/db/provenance';
 import type { Fact, Message } from '@/db/schema';
 import { citationsQuoting } from '@/db/turns';
 import { locateStatement, occurrences, sentenceAround, sentencesOf } from '../redaction';
@@ -181,4 +181,14 @@ export async function quotesOfSummary(
 /** A summary's sentences, each line without its list mark ("- "). */
 function summarySentences(content: string): string[] {
   return content.split('\n').flatMap((line) => sentencesOf(line.replace(/^\s*(?:[-*•]|\d+[.)])\s+/u, '')));
+}
+
+/**
+ * Replies that hold a corrected text word for word: memory reads each of them with the correction
+ * in place (lib/memory/redaction.ts), so when the correction changes or ends, what was derived
+ * from them is stale too.
+ */
+export async function repliesHolding(tx: Executor, userId: string, corrections: Array<{ needle: string | null }>): Promise<string[]> {
+  const needles = corrections.flatMap((c) => (c.needle ? [c.needle] : []));
+  return (await messagesContaining(userId, needles, tx)).filter((m) => m.role === 'assistant').map((m) => m.id);
 }

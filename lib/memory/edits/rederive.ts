@@ -35,7 +35,7 @@ export async function summariesCovering(
 export async function queueRederivation(tx: Executor, userId: string, work: Rederivation): Promise<void> {
   const derived = await derivedFrom(tx, userId, work.reindex);
   const replies = [...new Set([...(work.replies ?? []), ...(await episodeReplies(userId, derived.episodeIds, tx))])];
-  await blankEpisodesOf(tx, userId, replies);
+  // The jobs' rows before the episodes', the order a job writing an episode takes them in (db/episodes.ts putEpisodes).
   await requeueJobs(
     tx,
     (await getMessages(userId, replies, tx)).map((reply) => ({
@@ -45,6 +45,7 @@ export async function queueRederivation(tx: Executor, userId: string, work: Rede
       conversationId: reply.conversationId,
     })),
   );
+  await blankEpisodesOf(tx, userId, replies);
   for (const conversationId of new Set(work.rebuild)) {
     const scope = { userId, conversationId };
     await emptySummary(tx, scope);

@@ -11,7 +11,7 @@ import type { JobWork } from './work';
 export const indexEpisode: JobWork = {
   kind: 'index_episode',
   ownInputs: true,
-  run: ({ job, models }) => indexTurn(job.userId, job.messageId, models),
+  run: ({ job, models }) => indexTurn(job.userId, job.messageId, models, new Map([[job.messageId, job.id]])),
   // An import's turns: read together, embedded in one call, written in one transaction.
   async runMany(jobs, { models }) {
     const [{ userId, conversationId }] = jobs;
@@ -24,18 +24,20 @@ export const indexEpisode: JobWork = {
       { userId, conversationId },
       jobs.map((j) => turns.get(j.messageId)),
       models,
+      new Map(jobs.map((j) => [j.messageId, j.id])),
     );
     return new Map();
   },
 };
 
 /** (Re)indexes one turn from its messages as memory reads them; a turn with nothing left to index has no episode. */
-async function indexTurn(userId: string, assistantMessageId: string, models: Models): Promise<void> {
+async function indexTurn(userId: string, assistantMessageId: string, models: Models, jobOf: Map<string, string>): Promise<void> {
   const turn = await loadTurn(userId, assistantMessageId);
-  if (turn) await indexTurns({ userId, conversationId: turn.answer.conversationId }, [turn], models);
+  if (turn) await indexTurns({ userId, conversationId: turn.answer.conversationId }, [turn], models, jobOf);
 }
 
-async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: Models): Promise<void> {
+/** `jobOf`: the job indexing each turn, by its reply's id; a turn whose job was queued again meanwhile is not written (see `putEpisodes`). */
+async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: Models, jobOf: Map<string, string>): Promise<void> {
   const planned = turns.flatMap((turn) => (turn ? [{ turn, episode: episodeOf(turn) }] : []));
   const gone = planned.filter((p) => p.episode === 'none').map((p) => p.turn.answer.id);
   const kept = planned.flatMap((p) => (typeof p.episode === 'object' ? [{ turn: p.turn, ...p.episode }] : []));
@@ -57,6 +59,7 @@ async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: 
       createdAt: opener.createdAt,
       sourceMessageIds,
     })),
+    jobOf,
   );
 }
 

@@ -252,7 +252,10 @@ async function act(world: World, user: User): Promise<string> {
       await chat(user.client.request('/api/chat', { body: { conversationId, trigger: 'regenerate-message' } })),
     );
     await postTurnSettled(user.client.user.id);
-    return `retry (${chunks.find((c) => c.type === 'start')?.messageId ?? 'refused'})`;
+    const retried = chunks.find((c) => c.type === 'start')?.messageId as string | undefined;
+    // Written afresh from a context that held nothing forgotten: a new text, not the forgotten one.
+    if (retried) user.forgottenMessages.delete(retried);
+    return `retry (${retried ?? 'refused'})`;
   }
   const created = await createConversation(user.client.request('/api/conversations', { method: 'POST' }));
   user.conversations.push((await created.json()).conversation.id);

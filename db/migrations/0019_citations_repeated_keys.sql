@@ -1,0 +1,1 @@
+ALTER TABLE "citations" ADD COLUMN "repeated_keys" text[] DEFAULT '{}'::text[] NOT NULL;
