@@ -186,6 +186,23 @@ export async function citationsQuoting(
   return limit === undefined ? query : query.orderBy(citations.assistantMessageId, citations.requestId).limit(limit);
 }
 
+/** A citation row's retrieval runs as its turn record now has them (redacted with it). */
+export async function replaceCitationRuns(
+  row: Pick<CitationRow, 'userId' | 'assistantMessageId' | 'requestId'>,
+  retrievalRuns: unknown[],
+): Promise<void> {
+  await getDb()
+    .update(citations)
+    .set({ retrievalRuns })
+    .where(
+      and(
+        eq(citations.userId, row.userId),
+        eq(citations.assistantMessageId, row.assistantMessageId),
+        eq(citations.requestId, row.requestId),
+      ),
+    );
+}
+
 export async function replaceCitationItems(
   row: Pick<CitationRow, 'userId' | 'assistantMessageId' | 'requestId'>,
   items: unknown[],

@@ -2,6 +2,7 @@ import {
   type CitationKey,
   citationsQuoting,
   replaceCitationItems,
+  replaceCitationRuns,
   replaceTurnRecord,
   type TurnRecordKey,
   turnRecordsQuoting,
@@ -120,6 +121,9 @@ export async function redactAuditTrail(
       const redacted = redactRecord(row.record, pick(row.record), note);
       if (!redacted) continue;
       await replaceTurnRecord(userId, row.assistantMessageId, row.attempt, redacted);
+      // The citation row keeps a copy of the record's retrieval runs (their queries may have copied the text).
+      if (typeof redacted.requestId === 'string' && Array.isArray(redacted.runs))
+        await replaceCitationRuns({ userId, assistantMessageId: row.assistantMessageId, requestId: redacted.requestId }, redacted.runs);
       changed++;
     }
     record = page.length === pageSize ? keyOf(page[page.length - 1]) : undefined;

@@ -314,7 +314,10 @@ async function checkInvariants(world: World, user: User): Promise<void> {
     await getSql()`select assistant_message_id, record::text as record from turn_records where user_id = ${user.client.user.id}`;
   const recorded = new Set(records.map((r) => r.assistant_message_id as string));
   for (const reply of user.replies) expect(recorded.has(reply), `the turn record of ${reply} is gone`).toBe(true);
-  for (const row of records) {
+  // Every text field of a record, and of its citation row (items sent, retrieval runs).
+  const citations =
+    await getSql()`select assistant_message_id, (items::text || retrieval_runs::text) as record from citations where user_id = ${user.client.user.id}`;
+  for (const row of [...records, ...citations]) {
     for (const t of user.deleted)
       expect(row.record as string, `a turn record still quotes deleted "${t}": ${around(row.record as string, t)}`).not.toContain(t);
   }

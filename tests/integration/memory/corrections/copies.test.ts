@@ -107,7 +107,13 @@ describe('a correction reaches the copies of what it corrects', () => {
       expect((await deleteFact(client.request(`/api/facts/${fact.id}`, { method: 'DELETE' }), params({ id: fact.id }))).status).toBe(200);
     await postTurnSettled(client.user.id);
 
-    for (const row of await getSql()`select assistant_message_id, record from turn_records where user_id = ${client.user.id}`) {
+    const rows = [
+      ...(await getSql()`select assistant_message_id, record from turn_records where user_id = ${client.user.id}`),
+      // The citation rows keep copies of the items sent and of the retrieval runs.
+      ...(await getSql()`select assistant_message_id, json_build_object('items', items, 'runs', retrieval_runs) as record
+        from citations where user_id = ${client.user.id}`),
+    ];
+    for (const row of rows) {
       const fields: string[] = [];
       const walk = (value: unknown, path: string) => {
         if (typeof value === 'string' && value.includes(c.word)) fields.push(`${path}: ${value.slice(0, 160)}`);
