@@ -115,6 +115,42 @@ export async function changesFromMessage(userId: string, sourceMessageId: string
     .orderBy(undoableChanges.createdAt);
 }
 
+/** A change as the user's list of recent changes reads it: never its snapshot, which may hold every fact of the user. */
+export type ListedChange = Omit<UndoableChange, 'snapshot' | 'userId'> & {
+  /** Whether its snapshot is still kept (erased once undone or once its time ran out). */
+  kept: boolean;
+  /** How many messages a `message_remove` took away, while its snapshot is kept (one message, or a cleared conversation's). */
+  messagesRemoved: number | null;
+};
+
+/**
+ * The user's changes, newest first, `limit` of them after the change `after` (the last one of the
+ * page before; one that is not the user's gives nothing).
+ */
+export async function listChanges(userId: string, { limit, after }: { limit: number; after?: string }): Promise<ListedChange[]> {
+  const { snapshot, userId: _, ...columns } = getTableColumns(undoableChanges);
+  return getDb()
+    .select({
+      ...columns,
+      kept: sql<boolean>`${snapshot} is not null`,
+      messagesRemoved: sql<
+        number | null
+      >`case when jsonb_typeof(${snapshot} -> 'rows' -> 'messages') = 'array' then jsonb_array_length(${snapshot} -> 'rows' -> 'messages') end`,
+    })
+    .from(undoableChanges)
+    .where(
+      and(
+        eq(undoableChanges.userId, userId),
+        after
+          ? // Compared in SQL: a Date holds milliseconds, the column microseconds.
+            sql`(${undoableChanges.createdAt}, ${undoableChanges.id}) < (select c.created_at, c.id from undoable_changes c where c.id = ${after} and c.user_id = ${userId})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(undoableChanges.createdAt), desc(undoableChanges.id))
+    .limit(limit);
+}
+
 /** Whether post-turn work of this reply is still to run. */
 export async function replyJobsPending(userId: string, replyId: string): Promise<boolean> {
   const [row] = await getDb()
