@@ -25,6 +25,8 @@ type RecentChange = {
   reason: string | null;
   undone: boolean;
   undo: { id: string; expiresAt: string } | null;
+  /** With `undo`: a later change that still stands touched the same memory, so that one must be undone first. */
+  blocked: boolean;
 };
 
 /** How long a change can be undone after it is made, in minutes (the dialogs that make one say so). */
@@ -104,10 +106,12 @@ export async function recentChangesOf(userId: string, { cursor, limit }: { curso
             .map((id) => reasons.get(id))
             .find(Boolean)
         : undefined;
+    // The fact it left is gone since (deleted, or ended with its message): said, never named.
+    const gone = SHOWS_TEXT.has(change.kind) && text === undefined;
     return {
       id: change.id,
       kind: change.kind,
-      what: describeChange(change),
+      what: gone ? `${describeChange(change)} (deleted since)` : describeChange(change),
       ...(text === undefined ? {} : { text }),
       ...(previousText === undefined ? {} : { previousText }),
       at: change.createdAt.toISOString(),
@@ -115,6 +119,7 @@ export async function recentChangesOf(userId: string, { cursor, limit }: { curso
       reason: staffReason ?? null,
       undone: change.undoneAt !== null,
       undo: open ? { id: change.id, expiresAt: change.expiresAt.toISOString() } : null,
+      blocked: open && change.blocked,
     };
   });
   return { changes, nextCursor: rows.length > size ? page[page.length - 1].id : null, undoMinutes: undoWindowMinutes() };

@@ -24,6 +24,7 @@ type Listed = {
   reason: string | null;
   undone: boolean;
   undo: { id: string; expiresAt: string } | null;
+  blocked: boolean;
 };
 type Page = { changes: Listed[]; nextCursor: string | null; undoMinutes: number };
 
@@ -79,6 +80,13 @@ describe('GET /api/corrections', () => {
     const learned = body.changes.filter((c) => c.kind === 'fact_learned');
     expect(learned.length).toBeGreaterThanOrEqual(3);
     expect(learned.every((c) => !c.by.startsWith('user:') && !c.by.startsWith('staff:'))).toBe(true);
+    // Each learned fact was touched by a later correction that stands: that one is undone first.
+    expect(learned.every((c) => c.undo !== null && c.blocked)).toBe(true);
+    expect([message, edit, deletion].map((c) => c.blocked)).toEqual([false, false, false]);
+    expect(learned.find((c) => c.text === 'I live in Tromsø.')).toMatchObject({ what: 'Fact learned from your message' });
+    const gone = learned.filter((c) => c.text === undefined);
+    expect(gone.length).toBeGreaterThanOrEqual(2);
+    for (const change of gone) expect(change.what).toBe('Fact learned from your message (deleted since)');
     const everything = JSON.stringify(body);
     expect(everything).not.toContain('Pebble');
     expect(everything).not.toContain('rooibos');
