@@ -2,7 +2,6 @@ import type { withSources } from '@/db/facts';
 import type { EpisodeListing, MemoryUsage } from '@/db/memory-page';
 import type { Summary } from '@/db/schema';
 import type { listSummaryVersions } from '@/db/summaries';
-import type { memoryCounts } from '@/db/users';
 import type { BlockName as MemoryBlockName } from '@/lib/memory/context/budget';
 import type { TurnRecord as BuiltTurnRecord } from '@/lib/memory/context/turn-record';
 import type { WhyNotRecalled } from '@/lib/memory/context/why-not-recalled';
@@ -15,7 +14,9 @@ import type { PageFact as ServerPageFact } from '@/lib/memory/memory-page';
 import type { REDACTED as SERVER_REDACTED } from '@/lib/memory/redaction';
 import type { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
 import type { memoryChangesOfReply } from '@/lib/services/corrections';
-import type { factWithHistory } from '@/lib/services/memory';
+import type { factWithHistory, memoryCountsOf } from '@/lib/services/memory';
+import type { deleteMessage, messageRemovalPlan } from '@/lib/services/messages';
+import type { recentChangesOf } from '@/lib/services/recent-changes';
 import type { turnContext } from '@/lib/turn-context';
 import type { Json, JsonResult } from './json';
 
@@ -69,8 +70,18 @@ export type Fact = JsonResult<typeof withSources>[number];
 export type FactStatus = Fact['status'];
 export type FactEvent = JsonResult<typeof factWithHistory>['history'][number];
 
-/** GET /api/memory: what "forget everything" would remove now, and what stays. */
-export type MemoryCounts = JsonResult<typeof memoryCounts>;
+/** GET /api/memory: what "forget everything" would remove now, what stays, and for how many minutes it can be undone. */
+export type MemoryCounts = JsonResult<typeof memoryCountsOf>;
+
+/** GET /api/messages/:id/removal: what deleting the message would do, and for how many minutes the deletion can be undone. */
+export type MessageRemovalPlan = JsonResult<typeof messageRemovalPlan> & { undoMinutes: number };
+
+/** DELETE /api/messages/:id: what the deletion did, and how to undo it. */
+export type MessageRemoval = JsonResult<typeof deleteMessage> & { deleted: string };
+
+/** GET /api/corrections: a page of the user's recent changes to memory. */
+export type RecentChangesPage = JsonResult<typeof recentChangesOf>;
+export type RecentChange = RecentChangesPage['changes'][number];
 
 /** DELETE /api/memory */
 export type ForgetResult = JsonResult<typeof forgetEverything>;

@@ -13,6 +13,9 @@ import type {
   MemoryChanges,
   MemoryCounts,
   MemoryDeleteResult,
+  MessageRemoval,
+  MessageRemovalPlan,
+  RecentChangesPage,
   ReplayOptions,
   ReplayResponse,
   SummaryResponse,
@@ -95,8 +98,14 @@ export const api = {
     request<EpisodePage>(`/api/episodes${query({ q: filter.q, cursor: filter.cursor ?? undefined })}`, { cache: 'no-store' }),
   deleteEpisode: (id: string) => request<EpisodeDeleteResult>(`/api/episodes/${id}`, { method: 'DELETE' }),
 
-  // ---- undo: what a reply changed in memory, and undoing a change
+  // ---- deleting a message: what it would do, then doing it (its answer offers Undo like every correction)
+  messageRemovalPlan: (messageId: string) => request<MessageRemovalPlan>(`/api/messages/${messageId}/removal`, { cache: 'no-store' }),
+  deleteMessage: (messageId: string) => request<MessageRemoval>(`/api/messages/${messageId}`, { method: 'DELETE' }),
+
+  // ---- undo: what a reply changed in memory, the user's recent changes, and undoing a change
   memoryChanges: (replyId: string) => request<MemoryChanges>(`/api/messages/${replyId}/memory-changes`, { cache: 'no-store' }),
+  recentChanges: (cursor: string | null, limit: number) =>
+    request<RecentChangesPage>(`/api/corrections${query({ cursor: cursor ?? undefined, limit: String(limit) })}`, { cache: 'no-store' }),
   undoChange: (id: string) => request<UndoResult>(`/api/corrections/${id}/undo`, { method: 'POST' }),
 };
 
@@ -169,4 +178,6 @@ export const memoryKeys = {
   pageFacts: (scope: 'active' | 'all', q: string) => ['memory', 'facts', 'page', scope, q] as const,
   episodes: (q: string) => ['memory', 'episodes', q] as const,
   episodesAll: ['memory', 'episodes'] as const,
+  /** The Memory page's list of recent changes (under `all`: any correction or undo refreshes it). */
+  recentChanges: ['memory', 'recent-changes'] as const,
 };

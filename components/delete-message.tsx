@@ -1,17 +1,11 @@
 'use client';
 
 import { type UseQueryResult, useMutation, useQuery } from '@tanstack/react-query';
-import type { deleteMessage, messageRemovalPlan } from '@/lib/services/messages';
+import { api } from './api';
+import type { MessageRemoval, MessageRemovalPlan } from './api-types';
 import { ConfirmDialog } from './confirm-dialog';
-import { fetchOrThrow } from './http';
-import type { JsonResult } from './json';
 import { useAfterMemoryChange } from './memory-changed';
 import { plural } from './ui/format';
-
-type RemovalPlan = JsonResult<typeof messageRemovalPlan>;
-type Removal = JsonResult<typeof deleteMessage> & { deleted: string };
-
-const readJson = async <T,>(path: string, init: RequestInit = {}) => (await (await fetchOrThrow(path, init)).json()) as T;
 
 /**
  * "Delete message": its dialog says what deleting it does to memory, counted by the server as the
@@ -25,20 +19,21 @@ export function DeleteMessageDialog({
   /** The message to delete; null when the dialog is closed. */
   message: { id: string; role: string } | null;
   onCancel: () => void;
-  onDeleted: (removal: Removal) => void;
+  onDeleted: (removal: MessageRemoval) => void;
 }) {
   const afterMemoryChange = useAfterMemoryChange();
   const messageId = message?.id ?? null;
   const plan = useQuery({
     queryKey: ['message-removal', messageId],
-    queryFn: () => readJson<RemovalPlan>(`/api/messages/${messageId}/removal`, { cache: 'no-store' }),
+    queryFn: () => api.messageRemovalPlan(messageId!),
     enabled: messageId !== null,
     staleTime: 0,
     gcTime: 0,
     retry: 1,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => readJson<Removal>(`/api/messages/${id}`, { method: 'DELETE' }),
+    // Through the shared request layer: its answer's `undo` is offered in the toast, as every correction's is.
+    mutationFn: (id: string) => api.deleteMessage(id),
     onSuccess: (removal) => {
       onDeleted(removal);
       afterMemoryChange();
@@ -65,7 +60,7 @@ export function DeleteMessageDialog({
 }
 
 /** "1 fact learned only from it is forgotten": each effect the deletion has, in the user's words. */
-function describeRemoval(plan: Omit<RemovalPlan, 'message'>): string[] {
+function describeRemoval(plan: Omit<MessageRemovalPlan, 'message' | 'undoMinutes'>): string[] {
   return [
     plan.factsEnded > 0
       ? `${plural(plan.factsEnded, 'fact')} learned only from it ${plan.factsEnded === 1 ? 'is' : 'are'} forgotten`
@@ -82,7 +77,7 @@ function describeRemoval(plan: Omit<RemovalPlan, 'message'>): string[] {
   ].filter((line): line is string => line !== null);
 }
 
-function RemovalPlanText({ query }: { query: UseQueryResult<RemovalPlan> }) {
+function RemovalPlanText({ query }: { query: UseQueryResult<MessageRemovalPlan> }) {
   if (query.isPending && !query.isError) {
     return (
       <p data-testid="delete-plan-loading" role="status">
@@ -94,11 +89,11 @@ function RemovalPlanText({ query }: { query: UseQueryResult<RemovalPlan> }) {
     return (
       <p>
         Could not count what memlens learned from it ({query.error?.message ?? 'no answer'}). Deleting it also forgets every fact learned
-        only from it. This cannot be undone.
+        only from it. You can undo the deletion for a while afterwards, under Recent changes on the Memory page.
       </p>
     );
   }
-  const { message, ...counts } = query.data;
+  const { message, undoMinutes, ...counts } = query.data;
   const effects = describeRemoval(counts);
   const what = message.role === 'assistant' ? 'reply' : 'message';
   return (
@@ -114,7 +109,11 @@ function RemovalPlanText({ query }: { query: UseQueryResult<RemovalPlan> }) {
           ))}
         </ul>
       ) : null}
-      <p>Inspector records that quoted it keep their place with its words redacted. This cannot be undone.</p>
+      <p>Inspector records that quoted it keep their place with its words redacted.</p>
+      <p data-testid="delete-plan-undo">
+        You can undo this for {plural(undoMinutes, 'minute')}: the {what} comes back in its place, with what memlens learned from it
+        (inspector records stay redacted). Undo is offered once it is deleted, and under Recent changes on the Memory page.
+      </p>
     </div>
   );
 }

@@ -121,11 +121,12 @@ function ForgetPlan({ query }: { query: UseQueryResult<MemoryCounts> }) {
     return (
       <p>
         Could not count what would be removed ({query.error?.message ?? 'no answer'}). Every fact, remembered exchange and summary is
-        deleted, in all your conversations; your conversations and messages stay. This cannot be undone.
+        deleted, in all your conversations; your conversations and messages stay. You can undo it for a while afterwards, under Recent
+        changes on the Memory page.
       </p>
     );
   }
-  const { removed, kept } = query.data;
+  const { removed, kept, undoMinutes } = query.data;
   const nothing = total(removed) === 0;
   return (
     <div data-testid="forget-plan" className="space-y-2">
@@ -150,7 +151,13 @@ function ForgetPlan({ query }: { query: UseQueryResult<MemoryCounts> }) {
         </span>
         . The inspector records of earlier replies stay too, with the memory they recalled redacted.
       </p>
-      {nothing ? null : <p>This cannot be undone.</p>}
+      {nothing ? null : (
+        <p data-testid="forget-plan-undo">
+          You can undo this for {plural(undoMinutes, 'minute')}: the facts come back, and remembered exchanges and summaries are made again
+          from your messages. A later change to memory (a fact learned in a new chat, say) must be undone first. A summary you edited by
+          hand is rebuilt rather than restored, and inspector records stay redacted.
+        </p>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, getTableColumns, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { getDb } from './client';
 import type { Executor } from './provenance';
@@ -84,22 +84,24 @@ export async function lockUndoable(tx: Executor, userId: string, id: string): Pr
   return row;
 }
 
-/** Whether a later change that still stands touched what this one touched (`all` touches everything). */
+/**
+ * A later change of the user's that still stands and touched what a change touched (`all` touches
+ * everything): while there is one, that change must wait. Compared in SQL: a Date holds milliseconds, the column microseconds.
+ */
+const laterStandingChange = (userId: SQL | string, createdAt: SQL, touches: SQL) =>
+  sql`exists (select 1 from undoable_changes l where l.user_id = ${userId} and l.created_at > ${createdAt} and l.undone_at is null
+    and (l.touches && ${touches} or 'all' = any(l.touches) or 'all' = any(${touches})))`;
+
+/** Whether a later change that still stands touched what this one touched. */
 export async function laterChangeOverlaps(tx: Executor, change: UndoableChange): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: undoableChanges.id })
-    .from(undoableChanges)
-    .where(
-      and(
-        eq(undoableChanges.userId, change.userId),
-        // Compared in SQL: a Date holds milliseconds, the column microseconds.
-        sql`${undoableChanges.createdAt} > (select c.created_at from undoable_changes c where c.id = ${change.id})`,
-        isNull(undoableChanges.undoneAt),
-        sql`(${undoableChanges.touches} && ${sql.param(change.touches)}::text[] or 'all' = any(${undoableChanges.touches}) or 'all' = any(${sql.param(change.touches)}::text[]))`,
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
+  const [row] = await tx.execute<{ blocked: boolean }>(
+    sql`select ${laterStandingChange(
+      change.userId,
+      sql`(select c.created_at from undoable_changes c where c.id = ${change.id})`,
+      sql`${sql.param(change.touches)}::text[]`,
+    )} as blocked`,
+  );
+  return row?.blocked === true;
 }
 
 export async function markUndone(tx: Executor, id: string): Promise<void> {
@@ -113,6 +115,49 @@ export async function changesFromMessage(userId: string, sourceMessageId: string
     .from(undoableChanges)
     .where(and(eq(undoableChanges.userId, userId), eq(undoableChanges.sourceMessageId, sourceMessageId)))
     .orderBy(undoableChanges.createdAt);
+}
+
+/** A change as the user's list of recent changes reads it: never its snapshot, which may hold every fact of the user. */
+export type ListedChange = Omit<UndoableChange, 'snapshot' | 'userId'> & {
+  /** Whether its snapshot is still kept (erased once undone or once its time ran out). */
+  kept: boolean;
+  /** How many messages a `message_remove` took away, while its snapshot is kept (one message, or a cleared conversation's). */
+  messagesRemoved: number | null;
+  /** Whether a later change that still stands touched the same memory (undo that one first). */
+  blocked: boolean;
+};
+
+/**
+ * The user's changes, newest first, `limit` of them after the change `after` (the last one of the
+ * page before; one that is not the user's gives nothing).
+ */
+export async function listChanges(userId: string, { limit, after }: { limit: number; after?: string }): Promise<ListedChange[]> {
+  const { snapshot, userId: _, ...columns } = getTableColumns(undoableChanges);
+  return getDb()
+    .select({
+      ...columns,
+      kept: sql<boolean>`${snapshot} is not null`,
+      blocked: laterStandingChange(
+        sql`${undoableChanges.userId}`,
+        sql`${undoableChanges.createdAt}`,
+        sql`${undoableChanges.touches}`,
+      ).mapWith(Boolean),
+      messagesRemoved: sql<
+        number | null
+      >`case when jsonb_typeof(${snapshot} -> 'rows' -> 'messages') = 'array' then jsonb_array_length(${snapshot} -> 'rows' -> 'messages') end`,
+    })
+    .from(undoableChanges)
+    .where(
+      and(
+        eq(undoableChanges.userId, userId),
+        after
+          ? // Compared in SQL: a Date holds milliseconds, the column microseconds.
+            sql`(${undoableChanges.createdAt}, ${undoableChanges.id}) < (select c.created_at, c.id from undoable_changes c where c.id = ${after} and c.user_id = ${userId})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(undoableChanges.createdAt), desc(undoableChanges.id))
+    .limit(limit);
 }
 
 /** Whether post-turn work of this reply is still to run. */

@@ -6,12 +6,14 @@ import type { ConversationSummary, ModelInfo } from '../types';
 import { EpisodesPanel } from './episodes-panel';
 import { FactsPanel } from './facts-panel';
 import { Panel } from './panel';
+import { RecentChangesPanel } from './recent-changes-panel';
 import { SummariesPanel } from './summaries-panel';
 
 const PARTS = [
   ['facts', 'Facts'],
   ['episodes', 'Exchanges'],
   ['summaries', 'Summaries'],
+  ['changes', 'Recent changes'],
   ['forget', 'Forget everything'],
 ] as const;
 
@@ -45,6 +47,7 @@ export function MemoryPage({ conversations, model }: { conversations: Conversati
           <FactsPanel />
           <EpisodesPanel />
           <SummariesPanel initialConversations={conversations} />
+          <RecentChangesPanel />
           <Panel id="forget" tone="danger" title="Forget everything" description={FORGET_EVERYTHING_DESCRIPTION}>
             <div data-testid="danger-zone">
               <ForgetEverything />

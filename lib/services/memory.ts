@@ -6,6 +6,7 @@ import { memoryCounts } from '@/db/users';
 import { notFound } from '../errors';
 import { factEventsForOwner } from '../memory/actors';
 import { describeFacts, encodeCursor, withEpisodeUsage } from '../memory/memory-page';
+import { undoWindowMinutes } from './recent-changes';
 
 /**
  * A page of the user's facts matching the filter, newest change first, each with its sources and the
@@ -46,5 +47,5 @@ export async function episodeWithSources(userId: string, id: string) {
   return { ...listed, sourceMessageIds: await episodeSources(userId, id) };
 }
 
-/** What "forget everything" would remove now, and what stays. */
-export const memoryCountsOf = (userId: string) => memoryCounts(userId);
+/** What "forget everything" would remove now, what stays, and for how many minutes it can be undone. */
+export const memoryCountsOf = async (userId: string) => ({ ...(await memoryCounts(userId)), undoMinutes: undoWindowMinutes() });

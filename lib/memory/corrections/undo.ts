@@ -21,7 +21,7 @@ import { queueRederivation, summariesCovering } from '../edits/rederive';
 import { scheduleRederivation } from '../jobs/queue';
 
 /** A user undoes what they did themselves or what memlens did in their chat; a change staff made is staff's to undo. */
-const undoableBy = (change: UndoableChange, userId: string) =>
+export const undoableBy = (change: Pick<UndoableChange, 'actor'>, userId: string) =>
   change.actor === `user:${userId}` || !(change.actor.startsWith('user:') || change.actor.startsWith('staff:'));
 
 /**

@@ -51,7 +51,9 @@ describe('deleting one message', () => {
     const response = await deleteMessage(client.request(url, { method: 'DELETE' }), params({ id: statement.question }));
     expect(response.status).toBe(200);
     const done = await response.json();
-    const { message: _, ...counts } = plan;
+    // The dialog says for how long the deletion can be undone.
+    const { message: _, undoMinutes, ...counts } = plan;
+    expect(undoMinutes).toBe(30);
     expect(done).toMatchObject({ deleted: statement.question, ...counts });
     expect(done.recordsRedacted).toBeGreaterThanOrEqual(2);
     await postTurnSettled(client.user.id);
