@@ -74,6 +74,16 @@ export const api = {
   editFact: (id: string, content: string) =>
     request<{ fact: Fact }>(`/api/facts/${id}`, { method: 'PATCH', json: { content } }).then((r) => r.fact),
   deleteFact: (id: string) => request<MemoryDeleteResult>(`/api/facts/${id}`, { method: 'DELETE' }),
+  /** Corrects a listed item's text: every fact of it (one per kind its statement gave), as one change. */
+  editFactItem: (ids: string[], content: string) =>
+    ids.length === 1
+      ? api.editFact(ids[0], content)
+      : request<{ facts: Fact[] }>('/api/facts', { method: 'PATCH', json: { ids, content } }).then((r) => r.facts[0]),
+  /** Forgets a listed item: every fact of it, as one change. */
+  deleteFactItem: (ids: string[]): Promise<Omit<MemoryDeleteResult, 'deleted'>> =>
+    ids.length === 1
+      ? api.deleteFact(ids[0])
+      : request<Omit<MemoryDeleteResult, 'deleted'>>('/api/facts', { method: 'DELETE', json: { ids } }),
   memoryCounts: () => request<MemoryCounts>('/api/memory', { cache: 'no-store' }),
   forgetEverything: () => request<ForgetResult>('/api/memory', { method: 'DELETE' }),
   messageLocation: (messageId: string) =>
@@ -120,6 +130,8 @@ const undoListeners = new Set<(offer: UndoOffer) => void>();
 const UNDO_LABELS: Array<[RegExp, string, string]> = [
   [/^\/api\/facts\/[^/]+$/u, 'PATCH', 'Fact edited.'],
   [/^\/api\/facts\/[^/]+$/u, 'DELETE', 'Fact deleted.'],
+  [/^\/api\/facts$/u, 'PATCH', 'Fact edited.'],
+  [/^\/api\/facts$/u, 'DELETE', 'Fact deleted.'],
   [/^\/api\/episodes\/[^/]+$/u, 'DELETE', 'Remembered exchange forgotten.'],
   [/^\/api\/conversations\/[^/]+\/summary$/u, 'DELETE', 'Summary cleared.'],
   [/^\/api\/memory$/u, 'DELETE', 'Everything memlens remembered is forgotten.'],

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, conversationsKey } from './api';
-import { ChatHeader } from './chat-header';
+import { ChatHeader, HEADER_BUTTON, HEADER_LABEL } from './chat-header';
 import { useChatSession } from './chat-session';
 import { useClearConversation } from './clear-conversation';
 import { Composer, takeFirstMessage } from './composer';
@@ -172,11 +172,12 @@ export function Chat({ conversation, initialMessages, model }: Props) {
             data-testid="clear-conversation"
             onClick={clearing.ask}
             disabled={messages.length === 0 || busy}
-            className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-sm text-muted hover:bg-subtle hover:text-fg disabled:pointer-events-none disabled:opacity-40"
+            className={`${HEADER_BUTTON} text-muted disabled:pointer-events-none disabled:opacity-40`}
+            title="Clear conversation"
           >
             <EraseIcon />
-            <span className="hidden @lg:inline">Clear</span>
-            <span className="sr-only @lg:hidden">Clear conversation</span>
+            <span className={HEADER_LABEL}>Clear</span>
+            <span className="sr-only"> conversation</span>
           </button>
         }
       />

@@ -24,16 +24,17 @@ export function useFactPages(queryKey: readonly unknown[], filter: { q?: string;
   return { query, facts, total: query.data?.pages[0]?.total ?? 0 };
 }
 
-/** Loaded fact pages without one fact (deleted), the count lowered where it was listed. */
-export function withoutFact(data: InfiniteData<FactPage> | undefined, id: string): InfiniteData<FactPage> | undefined {
+/** Loaded fact pages without the items holding these facts (deleted), the count lowered by the items dropped. */
+export function withoutFact(data: InfiniteData<FactPage> | undefined, ids: string[]): InfiniteData<FactPage> | undefined {
   if (!data) return data;
-  const listed = data.pages.some((page) => page.facts.some((fact) => fact.id === id));
+  const gone = (fact: FactPage['facts'][number]) => ids.includes(fact.id) || (fact.ids ?? []).some((id) => ids.includes(id));
+  const dropped = data.pages.reduce((sum, page) => sum + page.facts.filter(gone).length, 0);
   return {
     ...data,
     pages: data.pages.map((page) => ({
       ...page,
-      facts: page.facts.filter((fact) => fact.id !== id),
-      total: page.total - (listed ? 1 : 0),
+      facts: page.facts.filter((fact) => !gone(fact)),
+      total: page.total - dropped,
     })),
   };
 }

@@ -8,6 +8,7 @@ import { ConfirmDialog } from './confirm-dialog';
 import { describeActorWithReason, reasonInWords } from './describe-actor';
 import { withoutFact } from './fact-pages';
 import { useAfterMemoryChange } from './memory-changed';
+import { kindLabel } from './memory-page/types';
 import { Badge, Notice } from './ui/badge';
 import { formatDateTime, plural } from './ui/format';
 import { Skeleton } from './ui/loading';
@@ -66,21 +67,25 @@ export function ActionNotice({ notice, testId }: { notice: ReturnType<typeof use
   );
 }
 
-/** One fact's edit and delete: the draft, the confirmation, the two requests and what they refresh. */
-export function useFactEdits(fact: { id: string; content: string }, onDeleted: (message: string) => void) {
+/**
+ * One listed fact's edit and delete: the draft, the confirmation, the two requests and what they
+ * refresh. An item holds every fact its statement gave (`ids`, one per kind): both act on all of them.
+ */
+export function useFactEdits(fact: { id: string; ids?: string[]; content: string }, onDeleted: (message: string) => void) {
   const queryClient = useQueryClient();
   const afterMemoryChange = useAfterMemoryChange();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(fact.content);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const ids = fact.ids ?? [fact.id];
 
   const edit = useMutation({
-    mutationFn: (content: string) => api.editFact(fact.id, content),
+    mutationFn: (content: string) => api.editFactItem(ids, content),
     onSuccess: async () => {
       setEditing(false);
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: memoryKeys.factsAll }),
-        queryClient.invalidateQueries({ queryKey: memoryKeys.fact(fact.id) }),
+        ...ids.map((id) => queryClient.invalidateQueries({ queryKey: memoryKeys.fact(id) })),
       ]);
       // Earlier mentions of the old text are marked corrected in the chat.
       afterMemoryChange();
@@ -88,12 +93,12 @@ export function useFactEdits(fact: { id: string; content: string }, onDeleted: (
   });
 
   const remove = useMutation({
-    mutationFn: () => api.deleteFact(fact.id),
+    mutationFn: () => api.deleteFactItem(ids),
     onSuccess: (result) => {
       setConfirmingDelete(false);
       // Every fact list (the inspector's, the page's searches) sits under factsAll.
-      queryClient.setQueriesData<InfiniteData<FactPage>>({ queryKey: memoryKeys.factsAll }, (data) => withoutFact(data, fact.id));
-      queryClient.removeQueries({ queryKey: memoryKeys.fact(fact.id) });
+      queryClient.setQueriesData<InfiniteData<FactPage>>({ queryKey: memoryKeys.factsAll }, (data) => withoutFact(data, ids));
+      for (const id of ids) queryClient.removeQueries({ queryKey: memoryKeys.fact(id) });
       // The facts, the summaries and the turn records changed on the server; the chat's messages are marked.
       afterMemoryChange();
       onDeleted(describeForgetting(result));
@@ -140,7 +145,7 @@ export function FactItem({
   badges,
   children,
 }: {
-  fact: Pick<Fact, 'id' | 'content' | 'status'>;
+  fact: Pick<Fact, 'id' | 'content' | 'status'> & { kinds?: string[] };
   edits: FactEdits;
   place: FactPlace;
   badges: ReactNode;
@@ -169,7 +174,7 @@ export function FactItem({
         </div>
       )}
       {children}
-      <FactDeleteDialog content={fact.content} edits={edits} place={place} />
+      <FactDeleteDialog content={fact.content} kinds={fact.kinds ?? []} edits={edits} place={place} />
     </li>
   );
 }
@@ -231,14 +236,17 @@ function FactEditForm({ edits, place }: { edits: FactEdits; place: FactPlace }) 
 }
 
 /** "Delete this fact?", mounted only while asked: a list holds many facts and needs one such dialog at a time. */
-function FactDeleteDialog({ content, edits, place }: { content: string; edits: FactEdits; place: FactPlace }) {
+function FactDeleteDialog({ content, kinds, edits, place }: { content: string; kinds: string[]; edits: FactEdits; place: FactPlace }) {
   if (!edits.confirmingDelete) return null;
   const { remove } = edits;
+  // One statement kept as several kinds is one memory item: deleting it forgets every kind.
+  const asKinds =
+    kinds.length > 1 ? ` It is kept as ${kinds.length} kinds (${kinds.map(kindLabel).join(', ')}): all of them are deleted.` : '';
   return (
     <ConfirmDialog
       open
       title="Delete this fact?"
-      description={`“${content}” is deleted with its history, and memlens stops recalling it: the statement is removed from the exchanges and summaries it remembers. Your messages stay in the chat, with the part that said it marked as forgotten and no longer sent to the model. Inspector records of earlier replies stay, with this text shown as redacted.`}
+      description={`“${content}” is deleted with its history, and memlens stops recalling it: the statement is removed from the exchanges and summaries it remembers.${asKinds} Your messages stay in the chat, with the part that said it marked as forgotten and no longer sent to the model. Inspector records of earlier replies stay, with this text shown as redacted.`}
       confirmLabel="Delete"
       busy={remove.isPending}
       error={remove.error ? remove.error.message : null}

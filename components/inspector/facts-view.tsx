@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { memoryKeys } from '../api';
-import type { Fact } from '../api-types';
+import type { PageFact as Fact } from '../api-types';
 import { MoreFacts, useFactPages } from '../fact-pages';
 import { HistoryIcon, PencilIcon, RefreshIcon, TrashIcon } from '../icons';
 import { DismissibleNotice, FactHistory, FactItem, useFactEdits } from '../memory-edits';
@@ -92,9 +92,13 @@ export function FactsSection({ conversationId, onReveal }: { conversationId: str
   );
 }
 
+/** Items under their first kind: a statement read as several kinds is listed once, its other kinds beside it. */
 function groupBySlot(facts: Fact[]): Array<[string, Fact[]]> {
   const groups = new Map<string, Fact[]>();
-  for (const fact of facts) groups.set(fact.slot, [...(groups.get(fact.slot) ?? []), fact]);
+  for (const fact of facts) {
+    const slot = fact.kinds[0] ?? fact.slot;
+    groups.set(slot, [...(groups.get(slot) ?? []), fact]);
+  }
   const order = (f: Fact) => (f.status === 'active' ? 0 : 1);
   return [...groups.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
@@ -124,10 +128,19 @@ function FactRow({
       edits={edits}
       place="inspector"
       badges={
-        active ? null : (
-          <Badge tone={fact.status === 'deleted' ? 'danger' : 'warn'} testId="fact-status">
-            {fact.status}
-          </Badge>
+        active && fact.kinds.length < 2 ? null : (
+          <span className="flex shrink-0 flex-wrap justify-end gap-1">
+            {fact.kinds.slice(1).map((kind) => (
+              <Badge key={kind} title="Also of this kind" testId="fact-also-kind">
+                <span className="font-mono">+{kind}</span>
+              </Badge>
+            ))}
+            {active ? null : (
+              <Badge tone={fact.status === 'deleted' ? 'danger' : 'warn'} testId="fact-status">
+                {fact.status}
+              </Badge>
+            )}
+          </span>
         )
       }
     >

@@ -15,10 +15,8 @@ import { formatDate, formatDateTime, formatRelative, plural } from '../ui/format
 import { SearchField, SearchResults, useDebounced } from '../ui/search';
 import { buttons } from '../ui/styles';
 import { messageHref, Panel } from './panel';
-import { FACT_KINDS } from './types';
+import { FACT_KINDS, kindLabel } from './types';
 import { SentWith } from './usage';
-
-const KIND_LABELS = new Map<string, string>(FACT_KINDS);
 
 /** Facts about the user: search, add by hand, edit, delete, each one's history, sources and use. */
 export function FactsPanel() {
@@ -121,7 +119,7 @@ function AddFactForm({ onDone, onCancel }: { onDone: (message: string) => void; 
       afterMemoryChange();
       onDone(
         result.replaced
-          ? `Added. It replaces your earlier ${KIND_LABELS.get(kind)?.toLowerCase() ?? kind}, which stays in its history.`
+          ? `Added. It replaces your earlier ${kindLabel(kind).toLowerCase()}, which stays in its history.`
           : 'Added. memlens recalls it from your next message on.',
       );
     },
@@ -224,7 +222,12 @@ function FactCard({ fact, onDeleted }: { fact: PageFact; onDeleted: (message: st
               {fact.status === 'superseded' ? 'replaced' : 'ended'}
             </Badge>
           ) : null}
-          <Badge title="Kind of fact">{KIND_LABELS.get(fact.slot) ?? fact.slot}</Badge>
+          {/* One statement is one item: each kind it was read as is a badge. */}
+          {fact.kinds.map((kind) => (
+            <Badge key={kind} title="Kind of fact" testId="memory-fact-kind">
+              {kindLabel(kind)}
+            </Badge>
+          ))}
         </div>
       }
     >

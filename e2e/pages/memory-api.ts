@@ -1,6 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 
-export type FactRow = { id: string; content: string; status: string };
+/** A listed item: the facts one statement gave (`ids`, one per kind in `kinds`), `id` the newest changed. */
+export type FactRow = { id: string; ids: string[]; kinds: string[]; content: string; status: string };
 
 export type StoredMessage = {
   id: string;

@@ -15,7 +15,7 @@ import { type Actor, audit } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
 import { cjkTerms } from '@/lib/text/search-terms';
 import { embedTexts } from './embed';
-import { type FactSlot, SINGLE_VALUED_SLOTS } from './rules/fact-types';
+import { FACT_SLOTS, type FactSlot, SINGLE_VALUED_SLOTS } from './rules/fact-types';
 
 // The user's Memory page (/memory): what its routes need beyond the plain queries.
 
@@ -71,47 +71,69 @@ type FactSource = {
   excerpt: string | null;
 };
 
+/**
+ * One listed item: the facts one statement gave, one per kind (the newest changed first: its `id`,
+ * `slot`, times and status are the item's), with `ids` and `kinds` of them all, their sources and
+ * the replies that held or cited any of them.
+ */
 export type PageFact = Omit<Fact, 'embedding' | 'searchVector' | 'inGraph'> & {
+  ids: string[];
+  kinds: FactSlot[];
   sources: FactSource[];
   sourceMessageIds: string[];
   usedIn: FactUsage;
 };
 
 const EXCERPT_CHARS = 160;
+const KIND_ORDER = new Map<string, number>(FACT_SLOTS.map((slot, i) => [slot, i]));
 
-/** Facts as the API shows them, with where each source message is and the replies that cited the fact. */
-export async function describeFacts(userId: string, rows: Fact[]): Promise<PageFact[]> {
-  const listed = await withSources(userId, rows);
-  const messageIds = [...new Set(listed.flatMap((f) => f.sourceMessageIds))];
+/**
+ * Items as the API shows them (each the facts of one statement, as `listFactsPage` groups them; a
+ * fact alone is an item of one), with where each source message is and the replies that cited it.
+ */
+export async function describeFacts(userId: string, items: Fact[][]): Promise<PageFact[]> {
+  items = items.filter((item) => item.length > 0);
+  const listed = new Map((await withSources(userId, items.flat())).map((fact) => [fact.id, fact]));
+  const messageIds = [...new Set([...listed.values()].flatMap((f) => f.sourceMessageIds))];
   const [places, usage, redactions] = await Promise.all([
     messagePlaces(userId, messageIds),
     factUsage(
       userId,
-      rows.map((f) => f.id),
+      items.map((item) => item.map((f) => f.id)),
     ),
     redactionsOf(userId, messageIds),
   ]);
-  return listed.map((fact) => ({
-    ...fact,
-    sources: fact.sources.map((span) => {
-      const place = places.get(span.messageId);
-      const forgotten = redactions.some(
-        (r) =>
-          r.messageId === span.messageId &&
-          r.kind === 'forgotten' &&
-          r.spanStart < (span.spanEnd ?? Number.POSITIVE_INFINITY) &&
-          r.spanEnd > (span.spanStart ?? 0),
-      );
-      return {
-        ...span,
-        conversationId: place?.conversationId ?? null,
-        conversationTitle: place?.conversationTitle ?? null,
-        role: place?.role ?? null,
-        excerpt: place && !forgotten ? excerptOf(place.content, span.spanStart, span.spanEnd) : null,
-      };
-    }),
-    usedIn: usage.get(fact.id) ?? { count: 0, sent: 0, replies: [] },
-  }));
+  return items.map((item) => {
+    const members = item.map((f) => listed.get(f.id)!);
+    const byKind = members.toSorted((a, b) => (KIND_ORDER.get(a.slot) ?? 99) - (KIND_ORDER.get(b.slot) ?? 99));
+    const spans = [
+      ...new Map(members.flatMap((f) => f.sources).map((span) => [`${span.messageId}:${span.spanStart}:${span.spanEnd}`, span])).values(),
+    ];
+    return {
+      ...members[0],
+      ids: byKind.map((f) => f.id),
+      kinds: [...new Set(byKind.map((f) => f.slot as FactSlot))],
+      sourceMessageIds: [...new Set(members.flatMap((f) => f.sourceMessageIds))],
+      sources: spans.map((span) => {
+        const place = places.get(span.messageId);
+        const forgotten = redactions.some(
+          (r) =>
+            r.messageId === span.messageId &&
+            r.kind === 'forgotten' &&
+            r.spanStart < (span.spanEnd ?? Number.POSITIVE_INFINITY) &&
+            r.spanEnd > (span.spanStart ?? 0),
+        );
+        return {
+          ...span,
+          conversationId: place?.conversationId ?? null,
+          conversationTitle: place?.conversationTitle ?? null,
+          role: place?.role ?? null,
+          excerpt: place && !forgotten ? excerptOf(place.content, span.spanStart, span.spanEnd) : null,
+        };
+      }),
+      usedIn: usage.get(item[0].id) ?? { count: 0, sent: 0, replies: [] },
+    };
+  });
 }
 
 function excerptOf(content: string, start: number | null, end: number | null): string {

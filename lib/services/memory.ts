@@ -9,12 +9,13 @@ import { describeFacts, encodeCursor, withEpisodeUsage } from '../memory/memory-
 import { undoWindowMinutes } from './recent-changes';
 
 /**
- * A page of the user's facts matching the filter, newest change first, each with its sources and the
- * replies that cited it; `nextCursor` asks for the next page (null on the last).
+ * A page of the user's facts matching the filter, newest change first, one item per statement (the
+ * facts one sentence gave, with their `ids` and `kinds`), each with its sources and the replies that
+ * cited it; `nextCursor` asks for the next page (null on the last).
  */
 export async function factsPage(userId: string, query: { status?: Fact['status']; q?: string; cursor?: PageCursor; limit: number }) {
   const page = await listFactsPage(userId, query);
-  return { facts: await describeFacts(userId, page.facts), nextCursor: page.next ? encodeCursor(page.next) : null, total: page.total };
+  return { facts: await describeFacts(userId, page.items), nextCursor: page.next ? encodeCursor(page.next) : null, total: page.total };
 }
 
 /** One of the user's facts with its sources and its history of events; anyone else's is not found. */
@@ -28,6 +29,9 @@ export async function factWithHistory(userId: string, id: string) {
 export async function factWithSources(userId: string, fact: Fact) {
   return (await withSources(userId, [fact]))[0];
 }
+
+/** Facts as the API answers them after a change: with their sources. */
+export const factsWithSources = (userId: string, facts: Fact[]) => withSources(userId, facts);
 
 /** A page of the user's remembered exchanges, newest first; `nextCursor` asks for the next page (null on the last). */
 export async function episodesPage(userId: string, query: { q?: string; cursor?: PageCursor; limit: number }) {

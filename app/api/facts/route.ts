@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { userActor } from '@/lib/audit';
-import { DomainError } from '@/lib/errors';
+import { DomainError, notFound } from '@/lib/errors';
 import { HttpError, otherMethods, parseInput, readJson, route } from '@/lib/http';
+import { correctFacts, forgetFacts } from '@/lib/memory/corrections';
 import { addFactByHand, decodeCursor, describeFacts } from '@/lib/memory/memory-page';
 import { FACT_SLOTS } from '@/lib/memory/rules/fact-types';
 import { enforceRateLimit } from '@/lib/rate-limit';
-import { factsPage } from '@/lib/services/memory';
-import { requireReader, requireUserOrStartGuest } from '@/lib/session';
+import { factsPage, factsWithSources } from '@/lib/services/memory';
+import { requireReader, requireUser, requireUserOrStartGuest } from '@/lib/session';
 import { strictObject, text } from '@/lib/validation';
 
 const listQuery = z.object({
@@ -21,7 +22,9 @@ const listQuery = z.object({
  * GET /api/facts?status=active|superseded|deleted (default: all)&q=words&cursor=&limit=: the user's
  * facts, newest change first, a page at a time (50 unless `limit`, at most 100; `nextCursor` asks for
  * the next page, null on the last; `total` counts every match), each with its sources (message, span,
- * conversation) and the replies that cited it (`usedIn`).
+ * conversation) and the replies that cited it (`usedIn`). One statement is one item: the facts it
+ * gave (one per kind: "My wife and I moved to Lisbon" is family and home) are listed once, with
+ * their `ids` and `kinds`, and counted and paged as one.
  */
 export const GET = route(async (request: Request) => {
   const user = await requireReader(request);
@@ -58,9 +61,49 @@ export const POST = route(async (request: Request) => {
   if (added.status === 'duplicate') {
     throw new DomainError('duplicate', 'memlens already keeps this fact.', { factId: added.fact.id });
   }
-  const [fact] = await describeFacts(user.id, [added.fact]);
+  const [fact] = await describeFacts(user.id, [[added.fact]]);
   return Response.json({ fact, replaced: added.replaced }, { status: 201 });
 });
 
+/** The facts of one listed item (its `ids`): a statement, one fact per kind it gave. */
+const itemIds = z
+  .array(z.uuid({ error: 'must be fact ids (uuid)' }), { error: 'must be an array of fact ids' })
+  .min(1, 'must name at least one fact')
+  .max(50, 'names more than 50 facts');
+
+const itemNotFound = (ids: string[]) => notFound('Fact', ids.join(', '));
+
+/**
+ * PATCH /api/facts {ids, content}: corrects the text of a listed item, every fact of it (its `ids`),
+ * as one change with one undo. Facts not found are left out; 404 when none is.
+ */
+export const PATCH = route(async (request: Request) => {
+  const user = await requireUser(request);
+  const { ids, content } = await readJson(
+    request,
+    strictObject({ ids: itemIds, content: text().trim().min(1, 'must not be empty').max(2000, 'is longer than 2000 characters') }),
+  );
+  const edited = await correctFacts(user.id, ids, content, userActor(user, request));
+  if (!edited) throw itemNotFound(ids);
+  return Response.json({ facts: await factsWithSources(user.id, edited.facts), undo: edited.undo });
+});
+
+/**
+ * DELETE /api/facts {ids}: forgets a listed item, every fact of it (its `ids`), as one change with one
+ * undo, as DELETE /api/facts/:id forgets one. Facts not found are left out; 404 when none is.
+ */
+export const DELETE = route(async (request: Request) => {
+  const user = await requireUser(request);
+  const { ids } = await readJson(request, strictObject({ ids: itemIds }));
+  const result = await forgetFacts(user.id, ids, userActor(user, request));
+  if (result.deleted.length === 0) throw itemNotFound(ids);
+  return Response.json({
+    deleted: result.deleted,
+    messagesMarked: result.messagesMarked,
+    recordsRedacted: result.recordsRedacted,
+    undo: result.undo,
+  });
+});
+
 // Any other method: a 405 JSON error naming the allowed ones.
-export const { OPTIONS, PUT, DELETE, PATCH } = otherMethods(['GET', 'POST']);
+export const { OPTIONS, PUT } = otherMethods(['GET', 'POST', 'PATCH', 'DELETE']);

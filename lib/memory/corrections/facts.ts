@@ -44,13 +44,29 @@ export async function correctFact(
   content: string,
   by: string | Actor,
 ): Promise<{ fact: Fact; undo: UndoRef } | undefined> {
+  const edited = await correctFacts(userId, [factId], content, by);
+  return edited && { fact: edited.facts[0], undo: edited.undo };
+}
+
+/**
+ * `correctFact` of several facts at once, as one change with one undo: the facts one statement gave
+ * (one per kind) are one memory item, and a correction of its text is a correction of each.
+ * Facts not found (not the user's, or gone) are left out; undefined when none is found.
+ */
+export async function correctFacts(
+  userId: string,
+  factIds: string[],
+  content: string,
+  by: string | Actor,
+): Promise<{ facts: Fact[]; undo: UndoRef } | undefined> {
   const actor = asActor(by);
-  const fact = await getFact(userId, factId);
-  if (!fact) return undefined;
+  const facts = (await Promise.all([...new Set(factIds)].map((id) => getFact(userId, id)))).filter((f): f is Fact => f !== undefined);
+  if (facts.length === 0) return undefined;
+  const ids = facts.map((f) => f.id);
   const [embedding] = await embedTexts(getModels(), [content]);
-  // Where the fact's current text was stated or quoted (its earlier corrections included, as a
+  // Where the facts' current text was stated or quoted (their earlier corrections included, as a
   // reply may quote an earlier correction): corrected to the new text, old parts not repeated.
-  const plan = await planRedactions(userId, [fact], 'corrected', content, actor.label);
+  const plan = await planRedactions(userId, facts, 'corrected', content, actor.label);
   const known = new Set(
     (
       await redactionsOf(
@@ -59,12 +75,19 @@ export async function correctFact(
       )
     ).map((r) => `${r.messageId}:${r.spanStart}:${r.spanEnd}`),
   );
-  const fresh = plan.rows.filter((r) => !known.has(`${r.messageId}:${r.spanStart}:${r.spanEnd}`));
+  // The facts of one statement share its spans: each span is corrected once.
+  const fresh = dedupe(plan.rows.filter((r) => !known.has(`${r.messageId}:${r.spanStart}:${r.spanEnd}`)));
   const edit = await getDb().transaction(async (tx) => {
-    const corrections = await correctionsOfFacts(tx, userId, [factId]);
-    const edited = await editFact(tx, userId, factId, content, cjkTerms(content), embedding, actor.label);
-    if (!edited) return undefined;
-    const updated = await updateCorrections(tx, userId, factId, content, actor.label);
+    const corrections = await correctionsOfFacts(tx, userId, ids);
+    const old: Fact[] = [];
+    const updated: string[] = [];
+    for (const id of ids) {
+      const edited = await editFact(tx, userId, id, content, cjkTerms(content), embedding, actor.label);
+      if (!edited) continue;
+      old.push(edited.old);
+      updated.push(...(await updateCorrections(tx, userId, id, content, actor.label)));
+    }
+    if (old.length === 0) return undefined;
     const added = await addRedactions(tx, fresh);
     const copies = await repliesHolding(tx, userId, corrections);
     const touched = [...new Set([...updated, ...copies, ...fresh.map((r) => r.messageId)])];
@@ -72,22 +95,29 @@ export async function correctFact(
       userId,
       kind: 'fact_edit',
       actor: actor.label,
-      factId,
-      touches: [`fact:${factId}`, ...touched.map((id) => `message:${id}`)],
-      snapshot: { rows: { facts: [edited.old], messageRedactions: corrections }, addedRedactions: added, rederive: { messages: touched } },
+      factId: old[0].id,
+      touches: [...old.map((f) => `fact:${f.id}`), ...touched.map((id) => `message:${id}`)],
+      snapshot: { rows: { facts: old, messageRedactions: corrections }, addedRedactions: added, rederive: { messages: touched } },
     });
     const messages = await getMessages(userId, touched, tx);
     await queueRederivation(tx, userId, { reindex: touched, rebuild: await summariesCovering(tx, userId, messages) });
-    return { undo };
+    return { undo, old };
   });
   if (!edit) return undefined;
-  const { undo } = edit;
   scheduleRederivation(userId);
-  await audit(actor, userId, [
-    { objectType: 'fact', objectId: factId, action: 'edit', before: { content: fact.content }, after: { content } },
-  ]);
-  const edited = await getFact(userId, factId);
-  return edited && { fact: edited, undo };
+  await audit(
+    actor,
+    userId,
+    edit.old.map((fact) => ({
+      objectType: 'fact' as const,
+      objectId: fact.id,
+      action: 'edit' as const,
+      before: { content: fact.content },
+      after: { content },
+    })),
+  );
+  const edited = (await Promise.all(edit.old.map((fact) => getFact(userId, fact.id)))).filter((f): f is Fact => f !== undefined);
+  return edited.length > 0 ? { facts: edited, undo: edit.undo } : undefined;
 }
 
 /**

@@ -10,6 +10,6 @@
  * 4. Deletions redact the turn records that quoted the deleted text (the audit trail stays).
  */
 
-export { correctFact, forgetEpisode, forgetFacts } from './facts';
+export { correctFact, correctFacts, forgetEpisode, forgetFacts } from './facts';
 export { removeMessages } from './messages';
 export { clearSummary, editSummary, forgetEverything } from './summary';
