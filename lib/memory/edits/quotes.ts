@@ -93,36 +93,50 @@ export function dedupe(rows: NewRedaction[]): NewRedaction[] {
   });
 }
 
+/** The sentence of a message around a hit, forgotten: what a reply that quoted withdrawn words loses. */
+function forgottenSentence(userId: string, message: Message, hit: { start: number; end: number }, actor: string): NewRedaction {
+  const span = sentenceAround(message.content, hit.start, hit.end);
+  return {
+    messageId: message.id,
+    userId,
+    kind: 'forgotten',
+    spanStart: span.start,
+    spanEnd: span.end,
+    factId: null,
+    replacement: null,
+    actor,
+  };
+}
+
+/**
+ * The sentences of replies that quote any of `texts`, forgotten, except texts a user's message
+ * (other than those in `changing`, which are going) still says; answers those too.
+ */
+async function quotingSentences(
+  userId: string,
+  texts: string[],
+  actor: string,
+  changing: Set<string> = new Set(),
+): Promise<{ rows: NewRedaction[]; stillSaid: Set<string> }> {
+  const found = await messagesContaining(userId, texts);
+  const stillSaid = new Set(
+    texts.filter((text) => found.some((m) => m.role === 'user' && !changing.has(m.id) && occurrences(m.content, text).length > 0)),
+  );
+  const rows: NewRedaction[] = [];
+  for (const message of found.filter((m) => m.role === 'assistant' && !changing.has(m.id))) {
+    for (const text of texts.filter((t) => !stillSaid.has(t)))
+      for (const hit of occurrences(message.content, text)) rows.push(forgottenSentence(userId, message, hit, actor));
+  }
+  return { rows, stillSaid };
+}
+
 /**
  * Replies that quoted what the user said in messages being edited away or removed: each sentence
  * that holds such words goes from memory, unless the user still says the same elsewhere.
  */
 export async function quotesOfMessages(userId: string, changing: Message[], actor: string): Promise<NewRedaction[]> {
-  const affected = new Set(changing.map((m) => m.id));
   const said = [...new Set(changing.filter((m) => m.role === 'user').flatMap((m) => sentencesOf(m.content)))];
-  const found = await messagesContaining(userId, said);
-  const stillSaid = new Set(
-    said.filter((text) => found.some((m) => m.role === 'user' && !affected.has(m.id) && occurrences(m.content, text).length > 0)),
-  );
-  const rows: NewRedaction[] = [];
-  for (const message of found.filter((m) => m.role === 'assistant' && !affected.has(m.id))) {
-    for (const text of said.filter((t) => !stillSaid.has(t))) {
-      for (const hit of occurrences(message.content, text)) {
-        const span = sentenceAround(message.content, hit.start, hit.end);
-        rows.push({
-          messageId: message.id,
-          userId,
-          kind: 'forgotten',
-          spanStart: span.start,
-          spanEnd: span.end,
-          factId: null,
-          replacement: null,
-          actor,
-        });
-      }
-    }
-  }
-  return rows;
+  return (await quotingSentences(userId, said, actor, new Set(changing.map((m) => m.id)))).rows;
 }
 
 /**
@@ -139,25 +153,8 @@ export async function quotesOfSummary(
 ): Promise<NewRedaction[]> {
   const { userId } = scope;
   const said = [...new Set(withdrawn.flatMap((v) => summarySentences(v.content)))].filter((text) => occurrences(kept, text).length === 0);
-  const found = await messagesContaining(userId, said);
-  const stillSaid = new Set(said.filter((text) => found.some((m) => m.role === 'user' && occurrences(m.content, text).length > 0)));
-  const rows: NewRedaction[] = [];
-  const add = (message: Message, hit: { start: number; end: number }) => {
-    const span = sentenceAround(message.content, hit.start, hit.end);
-    rows.push({
-      messageId: message.id,
-      userId,
-      kind: 'forgotten',
-      spanStart: span.start,
-      spanEnd: span.end,
-      factId: null,
-      replacement: null,
-      actor,
-    });
-  };
-  for (const message of found.filter((m) => m.role === 'assistant')) {
-    for (const text of said.filter((t) => !stillSaid.has(t))) for (const hit of occurrences(message.content, text)) add(message, hit);
-  }
+  const { rows, stillSaid } = await quotingSentences(userId, said, actor);
+  const stays = [...stillSaid, ...summarySentences(kept)];
   // Cited as [n]: the reply's sentence that cites the withdrawn version.
   const keys = withdrawn.map((v) => `summary:${scope.conversationId}@v${v.version}`);
   const cited = await citationsQuoting(userId, [], keys);
@@ -171,7 +168,7 @@ export async function quotesOfSummary(
         // A cited sentence that quotes words the user still says (or the summary still holds) stays.
         const span = sentenceAround(reply.content, hit.start, hit.end);
         const sentence = reply.content.slice(span.start, span.end);
-        if (![...stillSaid, ...summarySentences(kept)].some((text) => occurrences(sentence, text).length > 0)) add(reply, hit);
+        if (!stays.some((text) => occurrences(sentence, text).length > 0)) rows.push(forgottenSentence(userId, reply, hit, actor));
       }
     }
   }
