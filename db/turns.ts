@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import type { Executor } from './provenance';
 import { citations, retrievalCache, turnRecords } from './schema';
@@ -149,6 +149,25 @@ export async function setCitedKeys(
         eq(citations.requestId, key.requestId),
       ),
     );
+}
+
+/**
+ * The texts (as stored, redacted since) of the items each reply cited or repeated word for word, by
+ * reply id: what an exchange made from a reply links to instead of copying.
+ */
+export async function quotedItemTexts(userId: string, assistantMessageIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (assistantMessageIds.length === 0) return out;
+  const rows = await getDb()
+    .select({ id: citations.assistantMessageId, items: citations.items, cited: citations.citedKeys, repeated: citations.repeatedKeys })
+    .from(citations)
+    .where(and(eq(citations.userId, userId), inArray(citations.assistantMessageId, assistantMessageIds)));
+  for (const row of rows) {
+    const keys = new Set([...row.cited, ...row.repeated]);
+    const texts = (row.items as Array<{ key: string; text: string }>).filter((item) => keys.has(item.key)).map((item) => item.text);
+    out.set(row.id, [...(out.get(row.id) ?? []), ...texts]);
+  }
+  return out;
 }
 
 export async function getCitations(userId: string, assistantMessageId: string) {

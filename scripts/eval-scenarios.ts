@@ -2,7 +2,8 @@
  * npm run eval:scenarios -- --file ../shared/bench/scenarios/visible.json [--json report.json] [--reply]
  * Exits 0 only when every scenario passes. `--reply` also has the chat model (the offline one unless
  * a model is configured) answer each probe from its context, and prints how many of the expected
- * values the replies hold: of those the contexts hold, and of all.
+ * values the replies hold (of those the contexts hold, and of all), and how precisely they answer:
+ * whether the first item quoted holds an expected value, whether anything quoted holds none.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,6 +30,13 @@ if (values.reply) {
   const rates = replyRates(results);
   console.log(
     `\nreplies: ${percent(rates.inReplyWhenInContext)} of the ${rates.inContext} expected values the contexts hold are in the replies; ${percent(rates.inReply)} of all ${rates.expected}`,
+  );
+  console.log(
+    `of the ${rates.answerable} replies whose context holds an expected value: the first item quoted holds one in ${percent(rates.firstQuotedHolds)}; ` +
+      `${percent(rates.quotesUnrelated)} quote something holding none; ${percent(rates.saysNothingWhenInContext)} quote nothing`,
+  );
+  console.log(
+    `of the ${rates.unanswerable} probes nothing answers: ${percent(rates.quotesWhenNothingAnswers)} of the replies quote something`,
   );
 }
 fs.mkdirSync(path.dirname(values.json!), { recursive: true });

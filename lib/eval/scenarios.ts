@@ -30,6 +30,10 @@ export const scenarioFileSchema = z.object({
         context_once: z.array(z.string().min(1)).optional(),
         /** Strings some active fact given in the context must hold. */
         facts_present: z.array(z.string().min(1)).optional(),
+        /** The values a right answer quotes (each item of a list); without it, context_contains and facts_present. */
+        reply_holds: z.array(z.string().min(1)).optional(),
+        /** Nothing the user said answers the probe: a right reply quotes nothing. */
+        reply_none: z.literal(true).optional(),
       }),
     }),
   ),
@@ -42,7 +46,7 @@ export type ScenarioResult = {
   pass: boolean;
   missing: string[];
   /** With `reply`: the chat model's reply to the probe's context, and which of the expected values it holds. */
-  reply?: { text: string; expected: ExpectedInReply[] };
+  reply?: ReplyReading;
   retrievalQuery: string;
   rewriteReason: string;
   facts: string[];
@@ -52,6 +56,17 @@ export type ScenarioResult = {
 
 /** An expected value (`context_contains`, `facts_present`): whether the context holds it, and whether the reply does. */
 type ExpectedInReply = { value: string; inContext: boolean; inReply: boolean };
+
+/**
+ * A reply as the answer measures read it: its text, the expected values, and what it quotes of memory
+ * in order (`quotedItems`), each with whether it holds an expected value. `none`: nothing answers the probe.
+ */
+type ReplyReading = {
+  text: string;
+  expected: ExpectedInReply[];
+  quoted: Array<{ text: string; holdsExpected: boolean }>;
+  none: boolean;
+};
 
 /**
  * Each scenario gets a fresh user; its conversations are imported in order, then the probe's context
@@ -87,6 +102,7 @@ export async function runScenarios(file: ScenarioFile, options: { reply?: boolea
       ...(expect.facts_present ?? []).filter((s) => !facts.some((f) => f.includes(s))).map((s) => `no active fact given holds "${s}"`),
     ];
     const reply = options.reply ? await replyTo(state) : undefined;
+    const expectedValues = expect.reply_holds ?? [...(expect.context_contains ?? []), ...(expect.facts_present ?? [])];
     results.push({
       id: scenario.id,
       pass: missing.length === 0,
@@ -96,11 +112,12 @@ export async function runScenarios(file: ScenarioFile, options: { reply?: boolea
         : {
             reply: {
               text: reply,
-              expected: [...(expect.context_contains ?? []), ...(expect.facts_present ?? [])].map((value) => ({
-                value,
-                inContext: text.includes(value),
-                inReply: reply.includes(value),
+              expected: expectedValues.map((value) => ({ value, inContext: text.includes(value), inReply: reply.includes(value) })),
+              quoted: quotedItems(reply, state.numbered).map((quoted) => ({
+                text: quoted,
+                holdsExpected: expectedValues.some((value) => quoted.includes(value)),
               })),
+              none: expect.reply_none === true,
             },
           }),
       retrievalQuery: state.retrieval.query,
@@ -120,17 +137,48 @@ async function replyTo(state: Awaited<ReturnType<typeof previewContext>>): Promi
 }
 
 /**
- * Of the expected values the contexts hold, the share the replies hold too; and the share of all
- * expected values in the replies. Null when there is nothing to count.
+ * What a reply quotes of memory, in order: for each citation [n], the numbered item's text; for a quote
+ * cited by nothing (a line of the conversation), the quoted words. A reply quoting nothing gives none.
+ */
+export function quotedItems(reply: string, numbered: Array<{ n: number; text: string }>): string[] {
+  const out: string[] = [];
+  // Split at runs of citations: a piece of text, then what cites it ("You told me: "…" [2][3]." cites two items).
+  const parts = reply.split(/(\[\d+\](?:\s?\[\d+\])*)/u);
+  for (let i = 0; i < parts.length; i += 2) {
+    const cited = [...(parts[i + 1] ?? '').matchAll(/\[(\d+)\]/gu)].map((m) => Number(m[1]));
+    const items = cited.flatMap((n) => numbered.filter((item) => item.n === n).map((item) => item.text));
+    const quotes = [...parts[i].matchAll(/"([^"]+)"|“([^“”]+)”/gu)].map((m) => m[1] ?? m[2]);
+    // The citations own the piece's last quote; quotes before it are cited by nothing.
+    out.push(...(items.length > 0 ? [...quotes.slice(0, -1), ...items] : quotes));
+  }
+  return out;
+}
+
+/**
+ * The answer measures, each a share (null when there is nothing to count):
+ * - `inReplyWhenInContext`: of the expected values the contexts hold, those the replies hold; `inReply`: of all.
+ * - Over the replies to probes whose context holds an expected value: `firstQuotedHolds`, the first item
+ *   quoted holds one; `quotesUnrelated`, something quoted holds none; `saysNothingWhenInContext`, nothing quoted.
+ * - Over the probes nothing answers (`reply_none`): `quotesWhenNothingAnswers`, the reply quotes something anyway.
  */
 export function replyRates(results: ScenarioResult[]) {
-  const expected = results.flatMap((r) => r.reply?.expected ?? []);
+  const replies = results.flatMap((r) => (r.reply ? [r.reply] : []));
+  const expected = replies.flatMap((reply) => reply.expected);
   const inContext = expected.filter((e) => e.inContext);
+  const answerable = replies.filter((reply) => !reply.none && reply.expected.some((e) => e.inContext));
+  const unanswerable = replies.filter((reply) => reply.none);
+  const count = (list: ReplyReading[], test: (reply: ReplyReading) => boolean) => share(list.filter(test).length, list.length);
   return {
     expected: expected.length,
     inContext: inContext.length,
     inReplyWhenInContext: share(inContext.filter((e) => e.inReply).length, inContext.length),
     inReply: share(expected.filter((e) => e.inReply).length, expected.length),
+    answerable: answerable.length,
+    firstQuotedHolds: count(answerable, (reply) => reply.quoted[0]?.holdsExpected === true),
+    quotesUnrelated: count(answerable, (reply) => reply.quoted.some((quoted) => !quoted.holdsExpected)),
+    saysNothingWhenInContext: count(answerable, (reply) => reply.quoted.length === 0),
+    unanswerable: unanswerable.length,
+    quotesWhenNothingAnswers: count(unanswerable, (reply) => reply.quoted.length > 0),
   };
 }
 
@@ -146,14 +194,21 @@ export function formatTable(results: ScenarioResult[]): string {
       .filter((e) => e.inContext && !e.inReply)
       .map((e) => e.value)
       .join('; ') || '-';
+  const quotesRead = (r: ScenarioResult) => (r.reply?.quoted ?? []).map((q) => (q.holdsExpected ? '+' : '-')).join('') || 'nothing';
   const rows = results.map((r) => [
     r.id,
     r.pass ? 'pass' : 'FAIL',
     String(r.tokens),
     r.missing.join('; ') || '-',
-    ...(replies ? [missedInReply(r)] : []),
+    ...(replies ? [missedInReply(r), quotesRead(r)] : []),
   ]);
-  const header = ['scenario', 'result', 'tokens', 'missing', ...(replies ? ['in the context, not in the reply'] : [])];
+  const header = [
+    'scenario',
+    'result',
+    'tokens',
+    'missing',
+    ...(replies ? ['in the context, not in the reply', 'quoted (+ holds an expected value, - not)'] : []),
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');

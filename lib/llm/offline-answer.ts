@@ -18,17 +18,19 @@ const UNSURE = { en: "Nothing you've told me answers that directly, but ", zh: '
 const ASSISTANT_PRIOR = -0.08;
 // From this likeness up, evidence is alike in meaning to the question (on the sentence encoder's scale).
 const FLOOR = 0.2;
-// Evidence scoring within this of the best goes with it, up to MAX_BESIDE pieces.
-const MARGIN = 0.25;
-const MAX_BESIDE = 2;
+// For a question asking for several things, evidence scoring within this of the best goes with it, up to MAX_MANY pieces.
+const LIST_MARGIN = 0.3;
+const MAX_MANY = 5;
 // The newest of the user's statements in the window is the likeliest thing a question points at.
 const AGE_STEP = 0.01;
 // What the first item of a block is worth for the memory having ranked it first (the second half that, and so on).
 const RANK_WEIGHT = 0.06;
 
 /**
- * The offline model's reply to a prompt: for a question, the words of the evidence in its context
- * that answer it best, cited [n]; for a statement, a short acknowledgement.
+ * The offline model's reply to a prompt: for a question, the one piece of evidence in its context that
+ * answers it, whole and cited [n] (every piece, for a question asking for several things); when nothing
+ * in the context is related to the question, one honest sentence and no quote. For a statement, a short
+ * acknowledgement.
  */
 export async function answerFromContext(prompt: LanguageModelV4Prompt, similarity: Similarity): Promise<string> {
   const messages = prompt.filter((m) => m.role !== 'system');
@@ -42,13 +44,18 @@ export async function answerFromContext(prompt: LanguageModelV4Prompt, similarit
   const earlier = messages.filter((m) => m !== question);
   const system = prompt.filter((m) => m.role === 'system').map((m) => textOf(m.content));
   const evidence = fullest(await current([...system.flatMap(memoryEvidence), ...windowEvidence(earlier)]));
-  const ranked = await rank(questionText, earlier, evidence, similarity);
+  // A question asked before is no answer: what it tells beyond what it asks is in the user's other statements.
+  const ranked = (await rank(questionText, earlier, evidence, similarity)).filter((r) => !r.evidence.asked);
   const best = ranked[0];
-  // Weakly alike, a memory item is still what the memory judged closest, worth showing as that; a line of the window is not.
   if (!best || (!best.related && best.evidence.block === 'window')) return NO_ANSWER[language];
-  const quoted = [best, ...(await alsoQuoted(questionText, best, ranked, similarity))];
-  const quotes = quoted.map((r, i) => quote(r.evidence, language, i === 0 ? (best.related ? 'first' : 'closest') : 'also'));
-  return quotes.join(language === 'zh' ? '' : ' ');
+  if (!best.related) {
+    // Weakly alike, the memory's first pick of what the user stated is still its closest: quoted alone, owned as not an answer.
+    // A question asked before or an earlier reply is never that.
+    const closest = ranked.find((r) => r.evidence.block !== 'window' && r.evidence.speaker === 'user' && !r.evidence.asked);
+    return closest ? quote(closest.evidence, language, 'closest') : NO_ANSWER[language];
+  }
+  const quoted = (await rules.asksForMany(questionText)) ? severalAnswers(best, ranked) : [theAnswer(questionText, best, ranked)];
+  return quoted.map((r, i) => quote(r.evidence, language, i === 0 ? 'first' : 'also')).join(language === 'zh' ? '' : ' ');
 }
 
 /** What the offline model replies to a statement: memory picks it up after the reply, so it only says it heard. */
@@ -58,16 +65,9 @@ export function acknowledgement(statement: string): string {
 
 const languageOf = (text: string) => ([...text].some(isCjk) ? 'zh' : 'en');
 
-/**
- * What goes with the best evidence, at most two more. First what it leads to: the exchange right after
- * it when its reply asked something back (the user's answer came next), or the evidence sharing a word
- * with it that nothing else holds ("my cousin in Tromsø" finds "Rosalind", and Rosalind's new job is the
- * answer). Then facts of its type ("a fan of green tea", "switched over to rooibos") and what scores close to it.
- */
-async function alsoQuoted(question: string, best: Ranked, ranked: Ranked[], similarity: Similarity): Promise<Ranked[]> {
-  // Only what the user said goes with it: an earlier reply's advice is long and rarely what was asked.
-  // Nor the best item's other lines: another item, not more of the same one.
-  const others = ranked.filter(
+/** Other items the user stated that may go with the best one: never its own lines, never a question asked before. */
+const otherStatements = (best: Ranked, ranked: Ranked[]) =>
+  ranked.filter(
     (r) =>
       r.evidence.block !== 'window' &&
       r.evidence.speaker === 'user' &&
@@ -75,33 +75,37 @@ async function alsoQuoted(question: string, best: Ranked, ranked: Ranked[], simi
       r.evidence.text !== best.evidence.text &&
       (r.evidence.n === undefined || r.evidence.n !== best.evidence.n),
   );
-  const answeredNext = best.evidence.asksBack
-    ? others.filter((r) => r.evidence.block === 'episodes' && r.evidence.n === best.evidence.n! + 1)
-    : [];
-  const sameType = others.filter((r) => best.evidence.slot !== undefined && r.evidence.slot === best.evidence.slot);
-  const close = others.filter((r) => r.score >= best.score - MARGIN);
-  const picked: Ranked[] = [];
-  const ledTo = [
-    ...answeredNext,
-    ...sharingRareWords(question, best, ranked, others),
-    ...(await likestTogether(question, best, others, similarity)),
-  ];
-  for (const r of [...ledTo, ...sameType, ...close]) {
-    if (picked.length >= MAX_BESIDE) break;
-    if (!picked.includes(r)) picked.push(r);
+
+/**
+ * The one piece of evidence that answers, which is the best one unless it only leads to the answer:
+ * the exchange right after it when its reply asked something back (the user's answer came next), or the
+ * evidence sharing with it a word nothing else holds that says what the question asks and it does not
+ * ("my cousin in Tromsø" finds "Rosalind"; Rosalind's new job is the answer).
+ */
+function theAnswer(question: string, best: Ranked, ranked: Ranked[]): Ranked {
+  const others = otherStatements(best, ranked);
+  if (best.evidence.asksBack) {
+    const next = others.find((r) => r.evidence.block === 'episodes' && r.evidence.n === best.evidence.n! + 1);
+    if (next) return next;
   }
-  return picked;
+  const asked = new Set(contentFeatures(question));
+  const says = (r: Ranked) => new Set(contentFeatures(r.evidence.text).filter((f) => asked.has(f)));
+  const bestSays = says(best);
+  const saysMore = sharingRareWords(question, best, ranked, others).filter((r) => [...says(r)].some((f) => !bestSays.has(f)));
+  return saysMore[0] ?? best;
 }
 
-/** The evidence most like the question and the best evidence together. */
-async function likestTogether(question: string, best: Ranked, others: Ranked[], similarity: Similarity): Promise<Ranked[]> {
-  if (others.length === 0) return [];
-  const likeness = await similarity(
-    `${question} ${best.evidence.text}`,
-    others.map((r) => matchedText(r.evidence)),
-  );
-  const top = likeness.indexOf(Math.max(...likeness));
-  return likeness[top] >= FLOOR ? [others[top]] : [];
+/** For a question asking for several things (a list, or two questions in one), each related item scoring near the best, one line per item. */
+function severalAnswers(best: Ranked, ranked: Ranked[]): Ranked[] {
+  // Scoring near the best is enough: the items of a list are alike to each other more than each is to the question that names their kind.
+  const near = otherStatements(best, ranked).filter((r) => r.score >= best.score - LIST_MARGIN);
+  const picked = [best];
+  for (const r of near) {
+    if (picked.length >= MAX_MANY) break;
+    if (!picked.some((p) => p.evidence.text === r.evidence.text || (p.evidence.n !== undefined && p.evidence.n === r.evidence.n)))
+      picked.push(r);
+  }
+  return picked;
 }
 
 /** Of `others`, the evidence that shares with the best one a word the question does not have and no other evidence holds. */

@@ -38,6 +38,8 @@ export type Evidence = {
 // user (facts, the summary) before what was said in passing, and what the user said before what was replied.
 const PRIOR: Record<Evidence['block'], number> = { facts: 0.15, summary: 0.1, episodes: 0, window: 0.02 };
 const ASKED_PRIOR = -0.2;
+// A quotation closed and cited: `"…" [2]`, `“…”（自…起）[2]`.
+const QUOTES_MEMORY = /["”](?:\s?[(（][^()（）]*[)）])?\s?\[\d{1,3}\]/u;
 
 /** The memory items of the system prompt, as evidence: each section's items read as what they are. */
 export function memoryEvidence(system: string): Evidence[] {
@@ -105,7 +107,10 @@ function conversationEvidence(parts: string[], item: Pick<Evidence, 'n' | 'block
     const said = plain(match ? match[2] : part);
     if (!said) continue;
     if (match?.[1] === 'Assistant') {
-      if (asked && addsToQuestion(said, asked)) out.push({ ...item, speaker: 'assistant', text: said, age: 0, prior: PRIOR[item.block] });
+      // A reply that quoted memory is no evidence of its own: what it quoted is, as the item it cited.
+      if (QUOTES_MEMORY.test(said)) asked = '';
+      else if (asked && addsToQuestion(said, asked))
+        out.push({ ...item, speaker: 'assistant', text: said, age: 0, prior: PRIOR[item.block] });
       else if (!asked && /[?？]\s*$/u.test(said)) for (const e of out) e.asksBack = true;
       asked = '';
     } else {

@@ -1,7 +1,8 @@
 import type { AppConfig } from '@/lib/config';
 import { type ListedBlock, memoryLine, SECTION_HEADERS } from '../memory-line';
-import { FORGOTTEN, sentencesOf } from '../redaction';
-import { said } from './duplicates';
+import { FORGOTTEN, occurrences, sentencesOf } from '../redaction';
+import { said, withoutLabels } from './duplicates';
+import type { HistoryItem } from './context-item';
 import type { NumberedItem } from './state';
 
 /**
@@ -48,15 +49,36 @@ export function citedKeys(reply: string, numbered: NumberedItem[]): string[] {
 }
 
 /**
- * Items the reply repeats word for word, cited or not (a sentence of what the item says): the
+ * Items the reply repeats word for word, cited or not (a sentence of what the item says, or of a
+ * message of the window the model was sent): the
  * reply is linked to them as to what it cites, so a correction of an item finds this copy even
  * when the model quoted it without its [n]. A paraphrase without [n] is not traced.
  */
-export function repeatedKeys(reply: string, numbered: NumberedItem[]): string[] {
+export function repeatedKeys(reply: string, items: Array<NumberedItem | HistoryItem>): string[] {
   const text = reply.toLowerCase();
-  const sentences = (item: NumberedItem) =>
-    said(item)
-      .split(/\n| \/ /u)
-      .flatMap((line) => sentencesOf(line.replace(/^- /u, '')));
-  return numbered.filter((item) => sentences(item).some((s) => text.includes(s.toLowerCase()))).map((item) => item.key);
+  const saying = (item: NumberedItem | HistoryItem) => (item.kind === 'history' ? item.text : said(item));
+  return items.filter((item) => sentencesSaid(saying(item)).some((s) => text.includes(s.toLowerCase()))).map((item) => item.key);
+}
+
+/** The sentences of what an item says, line by line (a summary's lines, an exchange's two sides). */
+const sentencesSaid = (text: string) => text.split(/\n| \/ /u).flatMap((line) => sentencesOf(line.replace(/^- /u, '')));
+
+/**
+ * A reply in its own words, for the exchange memory makes of it: each sentence of an item it cited or
+ * repeated (`quoted`, the items' texts as listed) is left out as "…". The exchange keeps the link to
+ * those items (the reply's citation row), not a second copy that a correction of them would have to chase.
+ */
+export function ownWords(reply: string, quoted: string[]): string {
+  const spans = quoted
+    .flatMap((text) => sentencesSaid(withoutLabels(text)))
+    .flatMap((sentence) => occurrences(reply, sentence))
+    .sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    if (span.end <= at) continue;
+    out += `${reply.slice(at, Math.max(at, span.start))}…`;
+    at = span.end;
+  }
+  return out + reply.slice(at);
 }

@@ -108,7 +108,8 @@ export function said(item: MemoryItem): string {
   return withoutLabels(item.kind === 'fact' ? item.meta.content : item.text);
 }
 
-function withoutLabels(text: string): string {
+/** An item's text without the exchange labels and date it is listed with. */
+export function withoutLabels(text: string): string {
   return text.replace(/^\(\d{4}-\d{2}-\d{2}\) /u, '').replace(/(^|\/ |- )(User|Assistant): /gu, '$1');
 }
 

@@ -100,7 +100,8 @@ export async function recordTurnEnd(
   };
   const key = { userId: state.scope.userId, assistantMessageId: state.assistantMessageId };
   // The provenance links: what the reply cites, and what it repeats without citing.
-  const repeated = repeatedKeys(outcome.text, state.numbered).filter((key) => !end.cited.includes(key));
+  const told = state.keptHistory.filter((message) => message.role === 'user');
+  const repeated = repeatedKeys(outcome.text, [...state.numbered, ...told]).filter((key) => !end.cited.includes(key));
   const [stored] = await Promise.all([
     finishTurnRecord({ ...key, attempt: state.attempt }, end),
     setCitedKeys({ ...key, requestId: state.requestId }, end.cited, repeated),

@@ -1,7 +1,9 @@
 import { deleteEpisodeOf, type NewEpisode, putEpisodes } from '@/db/episodes';
 import type { Scope } from '@/db/history';
+import { quotedItemTexts } from '@/db/turns';
 import type { Models } from '@/lib/llm';
 import { cjkTerms } from '@/lib/text/search-terms';
+import { ownWords } from '../context/context-layout';
 import { embedTexts } from '../embed';
 import { FORGOTTEN } from '../redaction';
 import { loadTurn, loadTurns, type Turn } from './turn-messages';
@@ -38,7 +40,12 @@ async function indexTurn(userId: string, assistantMessageId: string, models: Mod
 
 /** `jobOf`: the job indexing each turn, by its reply's id; a turn whose job was queued again meanwhile is not written (see `putEpisodes`). */
 async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: Models, jobOf: Map<string, string>): Promise<void> {
-  const planned = turns.flatMap((turn) => (turn ? [{ turn, episode: episodeOf(turn) }] : []));
+  const present = turns.filter((turn) => turn !== undefined);
+  const quoted = await quotedItemTexts(
+    scope.userId,
+    present.map((turn) => turn.answer.id),
+  );
+  const planned = present.map((turn) => ({ turn, episode: episodeOf(turn, quoted.get(turn.answer.id) ?? []) }));
   const gone = planned.filter((p) => p.episode === 'none').map((p) => p.turn.answer.id);
   const kept = planned.flatMap((p) => (typeof p.episode === 'object' ? [{ turn: p.turn, ...p.episode }] : []));
   const embeddings = await embedTexts(
@@ -65,15 +72,22 @@ async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: 
 
 /**
  * A turn's episode: the message that opens it, its text and sources; 'none' when nothing is left to
- * index, 'later' while the reply is being written.
+ * index, 'later' while the reply is being written. The reply is kept in its own words: what it quoted
+ * of memory (`quoted`) is left out, the reply's citations linking to it.
  */
-function episodeOf(turn: Turn): { opener: Turn['answer']; content: string; sourceMessageIds: string[] } | 'none' | 'later' {
+function episodeOf(
+  turn: Turn,
+  quoted: string[],
+): { opener: Turn['answer']; content: string; sourceMessageIds: string[] } | 'none' | 'later' {
   if (turn.answer.status === 'streaming') return 'later';
   const forgotten = (m: { content: string }) => m.content.split(FORGOTTEN).join('').trim() === '';
   // A reply that answers only forgotten questions is not indexed on its own: it would tell what they asked.
   const unanswerable = turn.questions.length === 0 && !turn.answersNothing;
   if (unanswerable || turn.answer.status === 'failed' || [turn.answer, ...turn.questions].every(forgotten)) return 'none';
-  const content = [...turn.questions.map((q) => `User: ${q.content.trim()}`), `Assistant: ${turn.answer.content.trim()}`].join('\n');
+  const content = [
+    ...turn.questions.map((q) => `User: ${q.content.trim()}`),
+    `Assistant: ${ownWords(turn.answer.content, quoted).trim()}`,
+  ].join('\n');
   // A reply that follows another reply is its own episode, opened by itself.
   const opener = turn.questions[0] ?? turn.answer;
   return { opener, content, sourceMessageIds: [...turn.questions.map((q) => q.id), turn.answer.id] };

@@ -9,10 +9,11 @@
  */
 import { STORY_SLOTS } from '@/lib/shared/fact-kinds';
 import { english } from './en';
-import { opensWithCommand } from './en/read';
+import { asksForMany as asksForManyEn, opensWithCommand } from './en/read';
 import { type FactCandidate, type Found, isChinese, type Language, type Reading } from './fact-types';
 import { findDates } from './relative-dates';
 import { chinese } from './zh';
+import { asksForMany as asksForManyZh } from './zh/read';
 
 export function extractFactCandidates(text: string, now: Date): FactCandidate[] {
   const out: FactCandidate[] = [];
@@ -139,6 +140,11 @@ export function readClause(clause: string): string {
   const raw = language.normalise(language.clauses(clause)[0] ?? clause);
   const dates = findDates(raw, new Date(0));
   return withoutTimes(raw, [...dates, ...presentWords(language, raw, dates)]);
+}
+
+/** Whether a question asks for several things (a list, or two questions in one): the offline model then answers with each. */
+export function asksForMany(question: string): boolean {
+  return isChinese(question) ? asksForManyZh(question) : asksForManyEn(question);
 }
 
 /** Whether a message asks something, a question or a request, in any of its sentences: the offline model answers those. */

@@ -5,7 +5,15 @@
  * The task's port says when the rule starts, so the budget counts the rule, not the queue.
  */
 import type { MessagePort } from 'node:worker_threads';
-import { asksSomething, decideFactUpdate, detectForgetRequest, extractFactCandidates, factsToForget, slotsNamed } from './facts';
+import {
+  asksForMany,
+  asksSomething,
+  decideFactUpdate,
+  detectForgetRequest,
+  extractFactCandidates,
+  factsToForget,
+  slotsNamed,
+} from './facts';
 import { forgetRequestObject } from './forget';
 import { absolutizeRelativeDates } from './relative-dates';
 import { detectRewriteTrigger, rewriteOffline } from './rewrite';
@@ -13,6 +21,7 @@ import { summariseExtractive } from './summarise';
 
 export const RULES = {
   absolutizeRelativeDates,
+  asksForMany,
   asksSomething,
   decideFactUpdate,
   detectForgetRequest,

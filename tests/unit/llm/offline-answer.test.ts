@@ -181,3 +181,75 @@ describe('citations quote whole items (randomized)', () => {
     }
   });
 });
+
+// What a person would accept: the item that answers alone; every item for a list; the original, never a reply's copy of it.
+describe('the offline model answers precisely', () => {
+  const cites = (text: string) => [...text.matchAll(/\[(\d+)\]/gu)].map((m) => Number(m[1]));
+
+  it('quotes only the item that answers, not others that share its words', async () => {
+    const text = await reply(
+      facts(
+        'My partner Ilario teaches at a music school (partner, current since 2026-10-01)',
+        'I repair clocks for a living (work, current since 2026-10-01)',
+        'My partner and I are saving for a canal boat (plan, current since 2026-10-01)',
+      ),
+      ['user', 'What is my partner called?'],
+    );
+    expect(cites(text)).toEqual([1]);
+    expect(text).toContain('Ilario');
+  });
+
+  it('quotes every item for a question asking for all of a kind', async () => {
+    const text = await reply(
+      exchanges(
+        1,
+        '(2026-10-02) User: Back from Slovenia, the lakes were unreal. / Assistant: Sounds lovely.',
+        '(2026-10-09) User: Booked flights, I visited Morocco last spring and want to go back. / Assistant: Great.',
+        '(2026-10-15) User: My boss keeps scheduling calls at lunch. / Assistant: Annoying.',
+      ),
+      ['user', 'Which countries have I been to?'],
+    );
+    expect(text).toContain('Slovenia');
+    expect(text).toContain('Morocco');
+    expect(cites(text)).not.toContain(3);
+  });
+
+  it("quotes the user's own statement, never an earlier reply that quoted it", async () => {
+    const text = await reply(
+      facts('My tortoise is named Basalt (pet, current since 2026-09-01)') +
+        exchanges(
+          2,
+          '(2026-10-01) User: Remind me of my tortoise’s name? / Assistant: You told me: "My tortoise is named Basalt" (since 2026-09-01) [1].',
+        ),
+      ['user', "What's my tortoise called?"],
+    );
+    expect(text).toContain('Basalt');
+    expect(cites(text)).toEqual([1]);
+  });
+
+  it('says one honest sentence and quotes nothing when only questions asked before are in memory', async () => {
+    const text = await reply(exchanges(1, '(2026-10-01) User: What is a good board game for four? / Assistant: Try Azul.'), [
+      'user',
+      'What colour is my bicycle?',
+    ]);
+    expect(text).toBe(NO_ANSWER.en);
+  });
+
+  it('in Chinese too: one item for one question, each item for 哪些', async () => {
+    const one = await reply(
+      facts('我在一家花店上班 (work, current since 2026-10-01)', '我妹妹在花店旁边开了面馆 (sister, current since 2026-10-01)'),
+      ['user', '我做什么工作？'],
+    );
+    expect(cites(one)).toEqual([1]);
+    const many = await reply(
+      exchanges(
+        1,
+        '(2026-10-01) User: 我周末学陶艺。 / Assistant: 不错。',
+        '(2026-10-02) User: 我还喜欢夜跑，一次跑五公里。 / Assistant: 厉害。',
+      ),
+      ['user', '我有哪些爱好？'],
+    );
+    expect(many).toContain('陶艺');
+    expect(many).toContain('夜跑');
+  });
+});

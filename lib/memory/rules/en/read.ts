@@ -141,6 +141,31 @@ export function asks(clause: string): boolean {
   return QUESTION_START.test(s) || REQUEST.test(s);
 }
 
+/**
+ * Whether a question asks for several things, by its grammar: a question word before a plural ("which
+ * countries", "who are my cousins"), a quantifier over all of a kind ("every", "all"), or two questions
+ * joined ("where … and what …").
+ */
+export function asksForMany(question: string): boolean {
+  const terms = termsOf(question);
+  const is = (t: Term | undefined, tag: string) => t?.tags.includes(tag) === true;
+  return terms.some((t, i) => {
+    if (is(t, 'QuestionWord')) {
+      // The noun asked about: right after the question word, or after its copula and determiners ("what is your dogs' …").
+      let j = i + 1;
+      // "who are", "what were": a plural subject follows.
+      if (['are', 'were'].includes(terms[j]?.normal ?? '')) return true;
+      if (is(terms[j], 'Copula')) j++;
+      while (is(terms[j], 'Possessive') || is(terms[j], 'Determiner') || is(terms[j], 'Adjective')) j++;
+      if (is(terms[j], 'Plural')) return true;
+      return terms
+        .slice(i + 1)
+        .some((later, k) => is(later, 'QuestionWord') && terms.slice(i + 1, i + 1 + k).some((c) => is(c, 'Conjunction')));
+    }
+    return is(t, 'Determiner') && (t.normal === 'every' || t.normal === 'all');
+  });
+}
+
 /** Contractions spelled out so one pattern covers "I'm" / "I am" / "im", "don't" / "do not". */
 export function expandEnglish(text: string): string {
   return text

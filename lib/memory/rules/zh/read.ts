@@ -75,4 +75,19 @@ const REQUEST =
   /^(?:我(?:需要|要|想要)(?:一|个|点|些|几)|请|麻烦|帮我|帮忙|给我|告诉我|推荐|介绍|说说|讲讲|写|翻译|解释|总结|列出|计算|查|搜|找|你能|你可以|你会|你帮|你给|你把|你来|能不能|能否|可不可以|可以|让我们|我们来|把|别|不要|忘|删|清除|清空|提醒我|我想知道|我想问|我想请你|我需要你|我要你|我想让你|我希望你|我想了解|帮帮我)/u;
 
 export const asks = (clause: string) => QUESTION.test(clause) || REQUEST.test(clause);
+
+// 哪些 (which ones), 分别 (each), 所有/每 (all, every).
+const ASKS_FOR_MANY = /哪些|分别|所有|每[个一样位]/u;
+const ASKS_WHAT = /什么|哪|谁|几|多少/u;
+
+/** Whether a question asks for several things: a list, 都 before its question word (都学过什么), or two questions joined by 和/还有. */
+export function asksForMany(question: string): boolean {
+  const asked = question.search(ASKS_WHAT);
+  const all = question.indexOf('都');
+  return (
+    ASKS_FOR_MANY.test(question) ||
+    (all >= 0 && asked > all) ||
+    question.split(/和|还有/u).filter((part) => ASKS_WHAT.test(part)).length >= 2
+  );
+}
 export const normalise = (clause: string) => clause.replace(/\s+/g, '');

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { asksForMany } from '@/lib/memory/rules/facts';
+
+// Questions in words of their own: a list or two questions in one ask for several things; one thing is one.
+describe('a question asking for several things', () => {
+  it.each([
+    'Which rivers have I kayaked on?',
+    'Who are my godchildren?',
+    'What are the dishes I said I can cook?',
+    'Remind me of every course I signed up for.',
+    'Where was I born and what did I study?',
+    '我养过哪些宠物？',
+    '我的两个孩子分别叫什么？',
+    '我都学过什么语言？',
+    '我住在哪里，还有我做什么工作？',
+  ])('asks for several: %s', (question) => {
+    expect(asksForMany(question)).toBe(true);
+  });
+
+  it.each([
+    'Which river did I kayak on last summer?',
+    "What's my godson's name?",
+    'Where was I born?',
+    '我养的猫叫什么？',
+    '我在哪个城市上班？',
+  ])('asks for one: %s', (question) => {
+    expect(asksForMany(question)).toBe(false);
+  });
+});
