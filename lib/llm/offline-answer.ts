@@ -21,6 +21,8 @@ const FLOOR = 0.2;
 // For a question asking for several things, evidence scoring within this of the best goes with it, up to MAX_MANY pieces.
 const LIST_MARGIN = 0.3;
 const MAX_MANY = 5;
+// What a statement about someone other than the question asks about is set back by.
+const OTHER_SUBJECT = 0.15;
 // The newest of the user's statements in the window is the likeliest thing a question points at.
 const AGE_STEP = 0.01;
 // What the first item of a block is worth for the memory having ranked it first (the second half that, and so on).
@@ -44,14 +46,15 @@ export async function answerFromContext(prompt: LanguageModelV4Prompt, similarit
   const earlier = messages.filter((m) => m !== question);
   const system = prompt.filter((m) => m.role === 'system').map((m) => textOf(m.content));
   const evidence = fullest(await current([...system.flatMap(memoryEvidence), ...windowEvidence(earlier)]));
-  // A question asked before is no answer: what it tells beyond what it asks is in the user's other statements.
-  const ranked = (await rank(questionText, earlier, evidence, similarity)).filter((r) => !r.evidence.asked);
+  const ranked = await rank(questionText, earlier, evidence, similarity);
   const best = ranked[0];
   if (!best || (!best.related && best.evidence.block === 'window')) return NO_ANSWER[language];
   if (!best.related) {
     // Weakly alike, the memory's first pick of what the user stated is still its closest: quoted alone, owned as not an answer.
-    // A question asked before or an earlier reply is never that.
-    const closest = ranked.find((r) => r.evidence.block !== 'window' && r.evidence.speaker === 'user' && !r.evidence.asked);
+    // A question asked before, an earlier reply, or a statement about someone the question does not ask about is never that.
+    const closest = ranked.find(
+      (r) => r.evidence.block !== 'window' && r.evidence.speaker === 'user' && !r.evidence.asked && !r.aboutOther,
+    );
     return closest ? quote(closest.evidence, language, 'closest') : NO_ANSWER[language];
   }
   const quoted = (await rules.asksForMany(questionText)) ? severalAnswers(best, ranked) : [theAnswer(questionText, best, ranked)];
@@ -129,7 +132,7 @@ function rankPrior(e: Evidence, evidence: Evidence[]): number {
 const matchedText = (e: Evidence) => (e.slot ? `${e.text} (${e.slot})` : e.text);
 
 /** `related`: alike in meaning (FLOOR), or sharing a word with the question, or naming what it points at. */
-type Ranked = { evidence: Evidence; likeness: number; score: number; related: boolean };
+type Ranked = { evidence: Evidence; likeness: number; score: number; related: boolean; aboutOther: boolean };
 
 /** The evidence by how well it answers: its likeness to the question as the offline rewrite reads it, and what kind it is. */
 async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: Evidence[], similarity: Similarity): Promise<Ranked[]> {
@@ -149,9 +152,13 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
   const asksAbout = new Set<string>(await rules.slotsNamed(question));
   const ofKindAsked = (e: Evidence) => e.slot !== undefined && asksAbout.has(e.slot);
   const sharesWord = (e: Evidence) => contentFeatures(e.text).some((f) => questionWords.has(f));
+  // Asked about the user, a statement about someone else answers less; asked about someone else, one about the user does.
+  const [asked, ...about] = await rules.subjectsOf([question, ...evidence.map((e) => e.text)]);
+  const aboutOther = (i: number) => asked !== 'unsaid' && about[i] !== 'unsaid' && about[i] !== asked;
   return evidence
     .map((e, i) => {
-      const related = likeness[i] >= FLOOR || names(e) || sharesWord(e) || ofKindAsked(e);
+      // A question asked before answers only by the words it shares ("Since I'm giving the toast in Porto, …?" for "where is the toast?"), never by likeness alone.
+      const related = names(e) || sharesWord(e) || (!e.asked && (likeness[i] >= FLOOR || ofKindAsked(e)));
       // Named or of the kind asked, evidence is taken as alike as the floor, however little it shares.
       const alike = names(e) || ofKindAsked(e) ? Math.max(likeness[i], FLOOR) : likeness[i];
       // What kind of evidence it is counts only for evidence related to the question: an unrelated fact is no better than an unrelated exchange.
@@ -160,7 +167,8 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
         evidence: e,
         likeness: likeness[i],
         related,
-        score: alike + worth + (e.speaker === 'assistant' ? ASSISTANT_PRIOR : 0) - AGE_STEP * e.age,
+        aboutOther: aboutOther(i),
+        score: alike + worth + (e.speaker === 'assistant' ? ASSISTANT_PRIOR : 0) - AGE_STEP * e.age - (aboutOther(i) ? OTHER_SUBJECT : 0),
       };
     })
     .sort((a, b) => b.score - a.score);

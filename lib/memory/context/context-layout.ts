@@ -1,8 +1,8 @@
 import type { AppConfig } from '@/lib/config';
 import { type ListedBlock, memoryLine, SECTION_HEADERS } from '../memory-line';
 import { FORGOTTEN, occurrences, sentencesOf } from '../redaction';
-import { said, withoutLabels } from './duplicates';
 import type { HistoryItem } from './context-item';
+import { said, withoutLabels } from './duplicates';
 import type { NumberedItem } from './state';
 
 /**

@@ -76,6 +76,15 @@ export const rules = {
   absolutizeRelativeDates: (text: string, now: Date) =>
     value(run('absolutizeRelativeDates', [forRules(text), now], { text, resolved: [] })),
   slotsNamed: (text: string) => value(run('slotsNamed', [forRules(text)], [])),
+  // Given up, whom each text is about is unsaid: no evidence is set back.
+  subjectsOf: (texts: string[]) =>
+    value(
+      run(
+        'subjectsOf',
+        [texts.map(forRules)],
+        texts.map(() => 'unsaid' as const),
+      ),
+    ),
   summariseExtractive: (previous: string | null, messages: SummaryInput[]) =>
     run('summariseExtractive', [previous, inputs(messages)], previous ?? ''),
 };

@@ -17,6 +17,7 @@ import {
 import { forgetRequestObject } from './forget';
 import { absolutizeRelativeDates } from './relative-dates';
 import { detectRewriteTrigger, rewriteOffline } from './rewrite';
+import { subjectsOf } from './subject';
 import { summariseExtractive } from './summarise';
 
 export const RULES = {
@@ -31,6 +32,7 @@ export const RULES = {
   forgetRequestObject,
   rewriteOffline,
   slotsNamed,
+  subjectsOf,
   summariseExtractive,
 };
 

@@ -90,6 +90,17 @@ describe('the scenario runner with replies', () => {
             expect: { context_contains: ['Dagger Katana'] },
           },
           {
+            id: 'reply-none',
+            conversations: [
+              [
+                { role: 'user', content: 'My cousin Tamsin restores narrowboats.' },
+                { role: 'assistant', content: 'What a craft.' },
+              ],
+            ],
+            probe: { conversation: 'new', message: 'What is my blood type?' },
+            expect: { reply_none: true },
+          },
+          {
             id: 'reply-absent',
             conversations: [
               [
@@ -104,11 +115,24 @@ describe('the scenario runner with replies', () => {
       },
       { reply: true },
     );
-    const [kayak, absent] = results;
+    const [kayak, none, absent] = results;
     expect(kayak.reply?.text).toContain('Dagger Katana');
     expect(kayak.reply?.expected).toEqual([{ value: 'Dagger Katana', inContext: true, inReply: true }]);
+    expect(kayak.reply?.quoted).toEqual([{ text: expect.stringContaining('Dagger Katana'), holdsExpected: true }]);
     expect(absent.reply?.expected).toEqual([{ value: 'Philippa', inContext: false, inReply: false }]);
-    expect(replyRates(results)).toEqual({ expected: 2, inContext: 1, inReplyWhenInContext: 1, inReply: 0.5 });
+    const quotesSomething = (none.reply?.quoted.length ?? 0) > 0;
+    expect(replyRates(results)).toEqual({
+      expected: 2,
+      inContext: 1,
+      inReplyWhenInContext: 1,
+      inReply: 0.5,
+      answerable: 1,
+      firstQuotedHolds: 1,
+      quotesUnrelated: 0,
+      saysNothingWhenInContext: 0,
+      unanswerable: 1,
+      quotesWhenNothingAnswers: quotesSomething ? 1 : 0,
+    });
     expect(formatTable(results)).toContain('in the context, not in the reply');
   });
 

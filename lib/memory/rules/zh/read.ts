@@ -1,4 +1,5 @@
 /** Reading Chinese clauses: splitting, lead-ins, questions and requests, and the value helpers the slot patterns share. */
+import { segmentWords } from '@/lib/text/search-terms';
 import { findDates } from '../relative-dates';
 import { ABOUT_SOMEONE_ELSE } from './slots';
 
@@ -83,7 +84,8 @@ const ASKS_WHAT = /什么|哪|谁|几|多少/u;
 /** Whether a question asks for several things: a list, 都 before its question word (都学过什么), or two questions joined by 和/还有. */
 export function asksForMany(question: string): boolean {
   const asked = question.search(ASKS_WHAT);
-  const all = question.indexOf('都');
+  // 都 as a word of its own, not a character of another word (成都).
+  const all = segmentWords(question).find((word) => word.text === '都')?.index ?? -1;
   return (
     ASKS_FOR_MANY.test(question) ||
     (all >= 0 && asked > all) ||

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asksForMany } from '@/lib/memory/rules/facts';
+import { subjectOf } from '@/lib/memory/rules/subject';
 
 // Questions in words of their own: a list or two questions in one ask for several things; one thing is one.
 describe('a question asking for several things', () => {
@@ -12,6 +13,7 @@ describe('a question asking for several things', () => {
     '我养过哪些宠物？',
     '我的两个孩子分别叫什么？',
     '我都学过什么语言？',
+    '我在成都认识的朋友都叫什么？',
     '我住在哪里，还有我做什么工作？',
   ])('asks for several: %s', (question) => {
     expect(asksForMany(question)).toBe(true);
@@ -25,5 +27,23 @@ describe('a question asking for several things', () => {
     '我在哪个城市上班？',
   ])('asks for one: %s', (question) => {
     expect(asksForMany(question)).toBe(false);
+  });
+});
+
+describe('whom a sentence is about', () => {
+  it.each([
+    ['Where do I keep my spare glasses?', 'user'],
+    ['Which optician do I see?', 'user'],
+    ['Where does my stepdad live?', 'other'],
+    ['What is my postcode?', 'unsaid'],
+    ["These days I'm into sourdough.", 'user'],
+    ['My cousin Farid fixes old radios.', 'other'],
+    ['She moved to Ghent in June.', 'other'],
+    ['My neighbour wants to borrow the ladder. When am I free?', 'user'],
+    ['My flat is freezing.', 'unsaid'],
+    ['我表姐在青岛开了家书店。', 'other'],
+    ['我在青岛上班。', 'user'],
+  ] as const)('%s → %s', (text, subject) => {
+    expect(subjectOf(text)).toBe(subject);
   });
 });
