@@ -38,7 +38,7 @@ function subjectEn(text: string): Subject {
   const before: Term[] = [];
   for (; i < terms.length && !isVerb(terms[i]); i++) before.push(terms[i]);
   // "I'm" is one term, tagged a pronoun.
-  const word = (t: Term) => t.normal.replace(/['’].*$/u, '');
+  const word = (t: Term) => t.normal.split(/['’]/u)[0];
   if (before.some((t) => t.tags.includes('Pronoun') && ['i', 'we', 'me', 'us'].includes(word(t)))) return 'user';
   const person = (t: Term) =>
     (t.tags.includes('Actor') && !t.tags.includes('Possessive')) ||
