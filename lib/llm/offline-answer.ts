@@ -22,7 +22,7 @@ const FLOOR = 0.2;
 const LIST_MARGIN = 0.3;
 const MAX_MANY = 5;
 // What a statement about someone other than the question asks about is set back by.
-const OTHER_SUBJECT = 0.15;
+const OTHER_SUBJECT = 0.3;
 // The newest of the user's statements in the window is the likeliest thing a question points at.
 const AGE_STEP = 0.01;
 // What the first item of a block is worth for the memory having ranked it first (the second half that, and so on).
@@ -101,7 +101,7 @@ function theAnswer(question: string, best: Ranked, ranked: Ranked[]): Ranked {
 /** For a question asking for several things (a list, or two questions in one), each related item scoring near the best, one line per item. */
 function severalAnswers(best: Ranked, ranked: Ranked[]): Ranked[] {
   // Scoring near the best is enough: the items of a list are alike to each other more than each is to the question that names their kind.
-  const near = otherStatements(best, ranked).filter((r) => r.score >= best.score - LIST_MARGIN);
+  const near = otherStatements(best, ranked).filter((r) => !r.aboutOther && r.score >= best.score - LIST_MARGIN);
   const picked = [best];
   for (const r of near) {
     if (picked.length >= MAX_MANY) break;
