@@ -1,7 +1,7 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { api, memoryKeys } from './api';
 import type { MemoryChange } from './api-types';
 import { MemoryIcon } from './icons';
@@ -48,8 +48,8 @@ export function MemoryNotice({ replyId }: { replyId: string }) {
   });
   const undo = useUndoChange();
   const changes = query.data?.changes ?? [];
-  if (changes.length === 0) return null;
   const source = query.data?.source;
+  if (changes.length === 0) return query.data?.pending === false && source ? <NothingLearned excerpt={source.excerpt} /> : null;
   return (
     <div data-testid="memory-notice" className="mt-2 flex items-start gap-1.5 text-xs leading-5 text-muted">
       <MemoryIcon width={14} height={14} className="mt-0.5 shrink-0 text-accent" aria-hidden="true" />
@@ -96,6 +96,77 @@ export function MemoryNotice({ replyId }: { replyId: string }) {
           </span>
         ) : null}
       </p>
+    </div>
+  );
+}
+
+/**
+ * Under a reply whose turn learned no fact: the message is kept as an exchange (recall can still bring it
+ * back), and the user can say what memory should know from it as a fact of its own.
+ */
+function NothingLearned({ excerpt }: { excerpt: string }) {
+  const client = useQueryClient();
+  const inputId = useId();
+  const [draft, setDraft] = useState<string | null>(null);
+  const add = useMutation({
+    mutationFn: (content: string) => api.addFact(content),
+    onSuccess: () => client.invalidateQueries({ queryKey: memoryKeys.all }),
+  });
+  if (add.data)
+    return (
+      <p data-testid="memory-kept" data-state="added" className="mt-2 text-xs leading-5 text-muted">
+        <span className="font-medium text-fg">Memory:</span> added {quoted(add.data.fact.content)} as a fact.
+      </p>
+    );
+  return (
+    <div data-testid="memory-kept" className="mt-2 text-xs leading-5 text-muted">
+      <span className="font-medium text-fg">Memory:</span> no fact learned; kept as an exchange.
+      {draft === null ? (
+        <button
+          type="button"
+          data-testid="memory-kept-add"
+          // Cut short for the notice, the message is no draft: the user writes the fact.
+          onClick={() => setDraft(excerpt.endsWith('…') ? '' : excerpt)}
+          className="ml-1 rounded px-1 font-medium text-accent hover:bg-accent-soft"
+        >
+          Add a fact
+        </button>
+      ) : (
+        <form
+          className="mt-1 flex flex-wrap items-center gap-1.5"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (draft.trim()) add.mutate(draft.trim());
+          }}
+        >
+          <label className="sr-only" htmlFor={inputId}>
+            The fact memory should keep
+          </label>
+          <input
+            id={inputId}
+            data-testid="memory-kept-input"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+            className="min-w-0 flex-1 rounded-md border border-line bg-surface px-2 py-1 text-fg"
+          />
+          <button
+            type="submit"
+            data-testid="memory-kept-save"
+            disabled={add.isPending || !draft.trim()}
+            className="rounded-md bg-accent px-2 py-1 font-medium text-on-accent hover:bg-accent-hover disabled:opacity-60"
+          >
+            Save fact
+          </button>
+          <button type="button" onClick={() => setDraft(null)} className="rounded px-1 text-muted hover:text-fg">
+            Cancel
+          </button>
+        </form>
+      )}
+      {add.error ? (
+        <span role="alert" className="block text-danger">
+          {add.error.message}
+        </span>
+      ) : null}
     </div>
   );
 }
