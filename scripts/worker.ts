@@ -8,6 +8,7 @@ import { closeDb } from '../db/client';
 import { getModels } from '../lib/llm';
 import { escapeConsoleLines } from '../lib/log';
 import { syncStoredEmbeddingsInBackground } from '../lib/memory/embedder-sync';
+import { syncSearchIndexInBackground } from '../lib/memory/search-index-sync';
 import { migrateAppDatabase } from './with-database';
 
 escapeConsoleLines();
@@ -22,6 +23,7 @@ if (!url) {
 await migrateAppDatabase(url, { embedded: false });
 const worker = startWorker();
 syncStoredEmbeddingsInBackground(getModels());
+syncSearchIndexInBackground();
 console.log('[memlens] post-turn worker running; Ctrl+C to stop');
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
