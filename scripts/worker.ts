@@ -9,6 +9,7 @@ import { getModels } from '../lib/llm';
 import { escapeConsoleLines } from '../lib/log';
 import { syncStoredEmbeddingsInBackground } from '../lib/memory/embedder-sync';
 import { syncSearchIndexInBackground } from '../lib/memory/search-index-sync';
+import { warmBridge } from '../lib/text/bilingual';
 import { migrateAppDatabase } from './with-database';
 
 escapeConsoleLines();
@@ -21,6 +22,7 @@ if (!url) {
   process.exit(2);
 }
 await migrateAppDatabase(url, { embedded: false });
+warmBridge();
 const worker = startWorker();
 syncStoredEmbeddingsInBackground(getModels());
 syncSearchIndexInBackground();

@@ -19,7 +19,7 @@ const SAMPLE_RANDOM = 10;
 const withTerms = (rows: IndexedRow[]) => rows.map((row) => ({ ...row, terms: indexTerms(row.content) }));
 
 /** Rewrites every row's index value of a table from its content, in id order; returns how many rows. */
-export async function reindexTable(table: string): Promise<number> {
+async function reindexTable(table: string): Promise<number> {
   let done = 0;
   for (let after = FIRST_ID; ; ) {
     const rows = await indexedRowsAfter(table, after, BATCH);

