@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cosine, embedLocally } from '@/lib/llm/local-embedder';
 import { chineseBridgeWords, englishBridgeWords, indexTerms, MAX_BRIDGE_TERMS } from '@/lib/text/bilingual';
 import { cjkTerms, cjkWords, segmentWords } from '@/lib/text/search-terms';
 
@@ -51,5 +52,12 @@ describe('the bilingual bridge (CC-CEDICT)', () => {
     expect(englishBridgeWords(long).length).toBeLessThanOrEqual(MAX_BRIDGE_TERMS);
     expect(chineseBridgeWords('teahouse letter book tea river mountain '.repeat(5000)).length).toBeLessThanOrEqual(MAX_BRIDGE_TERMS);
     expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it("brings the local embedder's vectors of a statement and a question in the other language together", () => {
+    const near = (a: string, b: string) => cosine(embedLocally(a, 512), embedLocally(b, 512));
+    expect(near('我对芒果过敏', 'mango allergy')).toBeGreaterThan(0.3);
+    expect(near("I'm allergic to shellfish", '我对什么过敏？')).toBeGreaterThan(0.15);
+    expect(near('My brother plays the violin', '我对什么过敏？')).toBeLessThan(0.1);
   });
 });
