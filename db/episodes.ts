@@ -15,8 +15,8 @@ export type NewEpisode = {
   userMessageId: string;
   assistantMessageId: string;
   content: string;
-  /** The content's CJK terms (lib/text/search-terms.ts cjkTerms), for the lexical index. */
-  cjkTerms: string[];
+  /** The content's index terms (lib/text/bilingual.ts indexTerms), for the lexical index. */
+  indexTerms: string[];
   embedding: number[];
   createdAt: Date;
 };
@@ -44,9 +44,9 @@ export async function putEpisodes(list: Array<NewEpisode & { sourceMessageIds: s
     );
     const kept = current.filter((episode) => !episode.sourceMessageIds.some((id) => forgotten.has(id)));
     if (kept.length === 0) return;
-    const rows = kept.map(({ sourceMessageIds: _, cjkTerms, ...episode }) => ({
+    const rows = kept.map(({ sourceMessageIds: _, indexTerms, ...episode }) => ({
       ...episode,
-      searchVector: searchVector(episode.content, cjkTerms),
+      searchVector: searchVector(episode.content, indexTerms),
     }));
     const stored = await tx
       .insert(episodes)

@@ -82,8 +82,8 @@ export type FactWrite = {
   actor: string;
 };
 
-/** `cjkTerms`: the content's CJK terms (lib/text/search-terms.ts cjkTerms), for the lexical index. */
-export type NewFact = { slot: string; content: string; value: string; embedding: number[]; cjkTerms: string[]; validFrom?: Date };
+/** `indexTerms`: the content's index terms (lib/text/bilingual.ts indexTerms), for the lexical index. */
+export type NewFact = { slot: string; content: string; value: string; embedding: number[]; indexTerms: string[]; validFrom?: Date };
 
 function factRow(write: FactWrite, fact: NewFact) {
   return {
@@ -93,7 +93,7 @@ function factRow(write: FactWrite, fact: NewFact) {
     content: fact.content,
     value: fact.value,
     embedding: fact.embedding,
-    searchVector: searchVector(fact.content, fact.cjkTerms),
+    searchVector: searchVector(fact.content, fact.indexTerms),
     ...(fact.validFrom ? { validFrom: fact.validFrom } : {}),
   };
 }
@@ -279,7 +279,7 @@ export async function editFact(
   userId: string,
   factId: string,
   content: string,
-  cjkTerms: string[],
+  indexTerms: string[],
   embedding: number[],
   actor: string,
 ): Promise<{ old: Fact; fact: Fact } | undefined> {
@@ -293,7 +293,7 @@ export async function editFact(
     .set({
       content,
       value: content.toLowerCase(),
-      searchVector: searchVector(content, cjkTerms),
+      searchVector: searchVector(content, indexTerms),
       embedding: old.status === 'active' ? embedding : null,
       updatedAt: sql`now()`,
     })

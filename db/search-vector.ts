@@ -6,8 +6,10 @@ import { type SQL, sql } from 'drizzle-orm';
  * - the text's words under the `english` configuration (stemmed by Snowball, stop words out),
  *   after its CJK runs are blanked (the parser would take a run as one long word) and every run of
  *   non-space characters is cut to MAX_WORD_CHARS (a lexeme may not exceed 2 kB);
- * - its CJK terms (lib/text/search-terms.ts cjkTerms: segmented words and bigrams, which need the
- *   JavaScript segmenter) under the `simple` configuration.
+ * - its index terms (lib/text/bilingual.ts indexTerms, which need the JavaScript segmenter and
+ *   dictionary): the CJK ones (segmented words, bigrams, the Chinese words of its English) under the
+ *   `simple` configuration, the others (the English words of its Chinese) under `english`, so an
+ *   English query's stemmed words meet them.
  * A query is read the same way (queryTerms), so both sides meet on the same lexemes. The migration
  * that added the column holds a copy of these expressions for its backfill.
  */
@@ -28,9 +30,13 @@ function alphabeticPart(text: string): SQL {
   return sql`regexp_replace(regexp_replace(${text}::text, ${CJK_RUN}::text, ' ', 'g'), ${LONG_WORD}::text, ${'\\1'}::text, 'g')`;
 }
 
-/** The index value of a text with these CJK terms, to write with the text. */
-export function searchVector(text: string, cjkTerms: string[]): SQL {
-  return sql`(to_tsvector('english', ${alphabeticPart(text)}) || to_tsvector('simple', ${cjkTerms.join(' ')}::text))`;
+const CJK_TERM = new RegExp(`^${CJK_RUN}$`, 'u');
+
+/** The index value of a text with these index terms, to write with the text. */
+export function searchVector(text: string, terms: string[]): SQL {
+  const cjk = terms.filter((term) => CJK_TERM.test(term));
+  const english = terms.filter((term) => !CJK_TERM.test(term));
+  return sql`(to_tsvector('english', ${alphabeticPart(text)}) || to_tsvector('english', ${english.join(' ')}::text) || to_tsvector('simple', ${cjk.join(' ')}::text))`;
 }
 
 /**

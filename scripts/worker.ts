@@ -8,6 +8,8 @@ import { closeDb } from '../db/client';
 import { getModels } from '../lib/llm';
 import { escapeConsoleLines } from '../lib/log';
 import { syncStoredEmbeddingsInBackground } from '../lib/memory/embedder-sync';
+import { syncSearchIndexInBackground } from '../lib/memory/search-index-sync';
+import { warmBridge } from '../lib/text/bilingual';
 import { migrateAppDatabase } from './with-database';
 
 escapeConsoleLines();
@@ -20,8 +22,10 @@ if (!url) {
   process.exit(2);
 }
 await migrateAppDatabase(url, { embedded: false });
+warmBridge();
 const worker = startWorker();
 syncStoredEmbeddingsInBackground(getModels());
+syncSearchIndexInBackground();
 console.log('[memlens] post-turn worker running; Ctrl+C to stop');
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {

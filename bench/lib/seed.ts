@@ -5,7 +5,7 @@ import { searchVector } from '@/db/search-vector';
 import { createGuestUser } from '@/db/users';
 import { getModels } from '@/lib/llm';
 import { embedTexts } from '@/lib/memory/embed';
-import { cjkTerms } from '@/lib/text/search-terms';
+import { indexTerms } from '@/lib/text/bilingual';
 import { progress } from './report';
 import { filler, seededRandom, templates, vocabulary } from './synthetic';
 
@@ -92,7 +92,7 @@ async function seedUser(size: number, seed: number) {
           assistantMessageId: ids[2 * i + 1].id,
           content,
           embedding: rounded(vectors[i]),
-          searchVector: searchVector(content, cjkTerms(content)),
+          searchVector: searchVector(content, indexTerms(content)),
           createdAt: new Date(base + i * 2000),
         })),
       );
@@ -106,7 +106,7 @@ async function seedUser(size: number, seed: number) {
           content,
           value: content.toLowerCase(),
           embedding: rounded(vectors[n + i]),
-          searchVector: searchVector(content, cjkTerms(content)),
+          searchVector: searchVector(content, indexTerms(content)),
         })),
       )
       .returning({ id: facts.id });

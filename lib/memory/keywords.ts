@@ -6,7 +6,8 @@ import { contentFeatures } from '@/lib/text/text-features';
  * The lexical query of a search: the query text, whose words Postgres reads with the `english`
  * configuration (stemmed, stop words out), and its CJK terms in the index's form (lib/text/search-terms.ts
  * cjkTerms): bigrams, and the words the segmenter finds, a one-character word ("猫") only when it is
- * not a stop character.
+ * not a stop character. The query is not bridged to the other language: the stored rows are
+ * (lib/text/bilingual.ts indexTerms), so its words as written meet a row of either language.
  */
 export function searchKeywords(query: string): LexicalQuery {
   const lower = query.toLowerCase();

@@ -13,7 +13,7 @@ import { redactionsOf } from '@/db/provenance';
 import type { Fact } from '@/db/schema';
 import { type Actor, audit } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
-import { cjkTerms } from '@/lib/text/search-terms';
+import { indexTerms } from '@/lib/text/bilingual';
 import { embedTexts } from './embed';
 import { FACT_SLOTS, type FactSlot, SINGLE_VALUED_SLOTS } from './rules/fact-types';
 
@@ -37,7 +37,7 @@ export async function addFactByHand(userId: string, input: { content: string; sl
     slot: input.slot,
     content: input.content,
     value: input.content.toLowerCase(),
-    cjkTerms: cjkTerms(input.content),
+    indexTerms: indexTerms(input.content),
     embedding,
   };
   let added: Extract<AddedFact, { status: 'added' | 'replaced' }> | undefined;

@@ -2,10 +2,12 @@
  * Text processing shared by the lexical index, the embedder's text features and the rewrite rules.
  * The index itself is a Postgres `tsvector` (db/hybrid-search.ts): the `english` configuration reads
  * the words of alphabetic scripts, and CJK text, which has no spaces, is indexed by the terms
- * `cjkTerms` finds here (the `simple` configuration): the words `Intl.Segmenter` cuts out plus every
- * character bigram of each run, so a query word still meets a text the segmenter cut differently
- * ("北京" in "北京市"). The code that writes a row computes its CJK terms here and hands them to db/.
+ * `cjkTerms` finds here (the `simple` configuration): the words jieba's dictionary cuts out
+ * (lib/text/jieba.ts) plus every character bigram of each run, so a query word still meets a text
+ * the segmenter cut differently ("北京" in "北京市"). The code that writes a row computes its CJK terms here and hands them to db/.
  */
+import { cut } from './jieba';
+
 const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]/u;
 const TOKEN = /[\p{L}\p{N}]+/gu;
 const CJK_RUN = /[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+/gu;
@@ -42,18 +44,47 @@ export function stem(word: string): string {
   return word;
 }
 
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
-
 export type Segment = { text: string; index: number };
 
-/** The word-like segments of a text as the Chinese segmenter cuts it, each with where it starts (runs of digits or Latin letters are segments too). */
+const WORD_LIKE = /[\p{L}\p{N}]/u;
+/** Kana and Hangul: jieba's dictionary is Chinese and would cut them into single characters. */
+const KANA_HANGUL_RUN = /[\u3040-\u30ff\uac00-\ud7af]+/gu;
+const icuSegmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/**
+ * The word-like segments of a text, each with where it starts (runs of digits or Latin letters are
+ * segments too): jieba cuts it, but for runs of kana or Hangul, which ICU's segmenter cuts.
+ */
 export function segmentWords(text: string): Segment[] {
-  return [...segmenter.segment(text)]
-    .filter((segment) => segment.isWordLike)
-    .map((segment) => ({ text: segment.segment, index: segment.index }));
+  const out: Segment[] = [];
+  let from = 0;
+  for (const run of text.matchAll(KANA_HANGUL_RUN)) {
+    out.push(...jiebaSegments(text.slice(from, run.index), from), ...icuSegments(run[0], run.index));
+    from = run.index + run[0].length;
+  }
+  out.push(...jiebaSegments(text.slice(from), from));
+  return out;
 }
 
-/** The words of each CJK run as the segmenter cuts them: "我住在北京市" → 我, 住在, 北京市 (dictionary-dependent). */
+function jiebaSegments(text: string, offset: number): Segment[] {
+  const out: Segment[] = [];
+  let index = 0;
+  for (const piece of text ? cut(text) : []) {
+    const at = text.indexOf(piece, index);
+    if (at < 0) continue;
+    if (WORD_LIKE.test(piece)) out.push({ text: piece, index: offset + at });
+    index = at + piece.length;
+  }
+  return out;
+}
+
+function icuSegments(text: string, offset: number): Segment[] {
+  return [...icuSegmenter.segment(text)]
+    .filter((segment) => segment.isWordLike)
+    .map((segment) => ({ text: segment.segment, index: offset + segment.index }));
+}
+
+/** The words of each CJK run as the segmenter cuts them: "我住在北京市" → 我, 住, 在, 北京市 (dictionary-dependent). */
 export function cjkWords(text: string): string[] {
   const out: string[] = [];
   for (const [run] of text.matchAll(CJK_RUN)) out.push(...segmentWords(run).map((word) => word.text));

@@ -12,6 +12,11 @@ const STOPWORDS = new Set(
     ' ',
   ),
 );
+/** Whether a lower-cased word of an alphabetic script carries no content ("the", "my", "tell"). */
+export function isStopWord(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
 const CJK_STOP = new Set('的了是我你他她它们吗呢吧啊在和与就都也很这那什么怎么哪个'.split(''));
 
 /** Content features for matching: words minus stop words, plus CJK bigrams (CJK has no spaces). */

@@ -7,7 +7,7 @@ import type { Fact } from '@/db/schema';
 import { correctionsOfFacts } from '@/db/undo';
 import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
-import { cjkTerms } from '@/lib/text/search-terms';
+import { indexTerms } from '@/lib/text/bilingual';
 import { redactAuditTrail, redactionNote } from '../edits/audit-redaction';
 import { endFacts, type ForgetRequestSource, type ForgetResult } from '../edits/forget-facts';
 import { dedupe, planRedactions, quotesOfMessages, repliesHolding } from '../edits/quotes';
@@ -82,7 +82,7 @@ export async function correctFacts(
     const old: Fact[] = [];
     const updated: string[] = [];
     for (const id of ids) {
-      const edited = await editFact(tx, userId, id, content, cjkTerms(content), embedding, actor.label);
+      const edited = await editFact(tx, userId, id, content, indexTerms(content), embedding, actor.label);
       if (!edited) continue;
       old.push(edited.old);
       updated.push(...(await updateCorrections(tx, userId, id, content, actor.label)));

@@ -12,7 +12,7 @@ import {
 import type { Fact, Job, Message } from '@/db/schema';
 import { asActor } from '@/lib/audit';
 import type { Models } from '@/lib/llm';
-import { cjkTerms } from '@/lib/text/search-terms';
+import { indexTerms } from '@/lib/text/bilingual';
 import { ASKED_IN_CHAT, endFacts } from '../edits/forget-facts';
 import { captureUndoable } from '../edits/undo-capture';
 import { embedTexts } from '../embed';
@@ -159,7 +159,7 @@ async function apply(write: FactWrite, decision: FactDecision, embedding: number
     slot: candidate.slot,
     content: candidate.text,
     value: candidate.value,
-    cjkTerms: cjkTerms(candidate.text),
+    indexTerms: indexTerms(candidate.text),
     embedding,
     validFrom: candidate.validFrom ? new Date(`${candidate.validFrom}T00:00:00Z`) : saidAt,
   };

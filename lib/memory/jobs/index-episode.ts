@@ -2,7 +2,7 @@ import { deleteEpisodeOf, type NewEpisode, putEpisodes } from '@/db/episodes';
 import type { Scope } from '@/db/history';
 import { quotedItemTexts } from '@/db/turns';
 import type { Models } from '@/lib/llm';
-import { cjkTerms } from '@/lib/text/search-terms';
+import { indexTerms } from '@/lib/text/bilingual';
 import { ownWords } from '../context/context-layout';
 import { embedTexts } from '../embed';
 import { FORGOTTEN } from '../redaction';
@@ -61,7 +61,7 @@ async function indexTurns(scope: Scope, turns: Array<Turn | undefined>, models: 
       userMessageId: opener.id,
       assistantMessageId: turn.answer.id,
       content,
-      cjkTerms: cjkTerms(content),
+      indexTerms: indexTerms(content),
       embedding: embeddings[i],
       createdAt: opener.createdAt,
       sourceMessageIds,

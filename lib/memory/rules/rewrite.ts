@@ -228,13 +228,13 @@ function chineseNamesIn(text: string, segments: Segment[]): Term[] {
 }
 
 /**
- * The user's own things in Chinese: the noun after 我的 / 我家的 / 我们的. Segmented words, joined
+ * The user's own things in Chinese: the noun after 我的 / 我家的 / 我们的 (one segment or 我 + 的). Segmented words, joined
  * while the next is a single character (自行+车, 笔记+本) and stopping at the next whole word (昨天).
  */
 function chinesePossessionsIn(segments: Segment[]): Term[] {
   const out: Term[] = [];
   segments.forEach((word, i) => {
-    if (!/^我(?:的|家的?|们的)$/u.test(word.text) && !(/^(?:我家|我们)$/u.test(word.text) && segments[i + 1]?.text === '的')) return;
+    if (!/^我(?:的|家的?|们的)$/u.test(word.text) && !(/^(?:我|我家|我们)$/u.test(word.text) && segments[i + 1]?.text === '的')) return;
     let j = segments[i + 1]?.text === '的' ? i + 2 : i + 1;
     let phrase = '';
     while (

@@ -8,7 +8,7 @@ import { addFact } from '@/db/facts';
 import { EMBEDDING_SIZE } from '@/db/schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { requireUser, requireUserOrStartGuest, userFromHeaders } from '@/lib/session';
-import { cjkTerms } from '@/lib/text/search-terms';
+import { indexTerms } from '@/lib/text/bilingual';
 import { proxy } from '@/proxy';
 import { answered } from '@/tests/support/answered';
 import { setEnv } from '@/tests/support/app';
@@ -88,7 +88,7 @@ const fact = (userId: string, slot: string, content: string, validFrom: string) 
       slot,
       content,
       value: content.toLowerCase(),
-      cjkTerms: cjkTerms(content),
+      indexTerms: indexTerms(content),
       embedding: vector(),
       validFrom: new Date(validFrom),
     },

@@ -32,7 +32,7 @@ async function inGraph(userId: string): Promise<{ yes: number; no: number }> {
 }
 
 const write = (userId: string) => ({ userId, conversationId: null, source: null, actor: 'test' });
-const fact = (content: string, embedding: number[]) => ({ slot: 'statement', content, value: 'x', cjkTerms: [], embedding });
+const fact = (content: string, embedding: number[]) => ({ slot: 'statement', content, value: 'x', indexTerms: [], embedding });
 
 describe('which rows are in the HNSW graph', () => {
   it("a small user's rows stay out, and their search reads them exactly", async () => {

@@ -4,7 +4,7 @@ import { POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
 import { addFact } from '@/db/facts';
 import { fitToStoredSize } from '@/lib/memory/embed';
-import { cjkTerms } from '@/lib/text/search-terms';
+import { indexTerms } from '@/lib/text/bilingual';
 import { type Client, newClient, readChunks, setEnv, storedMessages, textOf, waitFor } from '@/tests/support/app';
 import { postTurnSettled } from '@/tests/support/memory';
 import { type ChatCompletionRequest, type OpenAIStub, startOpenAIStub } from '@/tests/support/openai-stub';
@@ -79,7 +79,7 @@ describe('timeouts: a hung model or embedder ends the turn in time', () => {
         slot: 'family',
         content: 'My sister Ottilie lives in Porto',
         value: 'ottilie',
-        cjkTerms: cjkTerms('My sister Ottilie lives in Porto'),
+        indexTerms: indexTerms('My sister Ottilie lives in Porto'),
         embedding: fitToStoredSize([1]),
       },
     );

@@ -8,7 +8,7 @@ import { EMBEDDING_SIZE } from '@/db/schema';
 import { createGuestUser } from '@/db/users';
 import { toVectorLiteral } from '@/db/vector';
 import { searchKeywords } from '@/lib/memory/keywords';
-import { cjkTerms } from '@/lib/text/search-terms';
+import { indexTerms } from '@/lib/text/bilingual';
 import { importTurns } from '@/tests/support/memory';
 
 /**
@@ -97,7 +97,13 @@ describe('lexical search through the index', () => {
     const user = await createGuestUser();
     const write = { userId: user.id, conversationId: null, source: null, actor: 'test' };
     const content = 'My sister bakes sourdough for two bakeries in Lyon; 她也在学做月饼。';
-    const fact = await addFact(write, { slot: 'statement', content, value: 'x', cjkTerms: cjkTerms(content), embedding: unitVector(3) });
+    const fact = await addFact(write, {
+      slot: 'statement',
+      content,
+      value: 'x',
+      indexTerms: indexTerms(content),
+      embedding: unitVector(3),
+    });
     const question = 'Which Bakeries does my SISTER supply, and does she bake 月饼?';
     const standing = await rowStanding(factSearch({ userId: user.id, embedding: [], keywords: searchKeywords(question), k: 5 }), fact.id);
     expect(standing.sharedTerms).toEqual(['bake', 'bakeries', 'sister', '月饼']);
@@ -112,14 +118,14 @@ describe('lexical search through the index', () => {
       await addFact(write(user.id), {
         slot: 'statement',
         content: `我的侄子在杭州开了一家茶馆 (${i})`,
-        cjkTerms: cjkTerms(`我的侄子在杭州开了一家茶馆 (${i})`),
+        indexTerms: indexTerms(`我的侄子在杭州开了一家茶馆 (${i})`),
         value: 'x',
         embedding: unitVector(i),
       });
       await addFact(write(user.id), {
         slot: 'statement',
         content: `My nephew runs a teahouse in Hangzhou (${i})`,
-        cjkTerms: cjkTerms(`My nephew runs a teahouse in Hangzhou (${i})`),
+        indexTerms: indexTerms(`My nephew runs a teahouse in Hangzhou (${i})`),
         value: 'x',
         embedding: unitVector(i + 2),
       });
@@ -149,7 +155,7 @@ describe('lexical search through the index', () => {
           slot: 'statement',
           content: '我们在杭州的茶馆聊到很晚',
           value: 'x',
-          cjkTerms: cjkTerms('我们在杭州的茶馆聊到很晚'),
+          indexTerms: indexTerms('我们在杭州的茶馆聊到很晚'),
           embedding: unitVector(5),
         },
       );

@@ -13,7 +13,7 @@ import { createGuestUser } from '@/db/users';
 import { previewContext } from '@/lib/memory/context/preview';
 import { forgetEpisode } from '@/lib/memory/corrections';
 import { correctedBy, FORGOTTEN } from '@/lib/memory/redaction';
-import { cjkTerms } from '@/lib/text/search-terms';
+import { indexTerms } from '@/lib/text/bilingual';
 import { type Client, newClient, params, readChunks, setEnv } from '@/tests/support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from '@/tests/support/memory';
 
@@ -402,7 +402,7 @@ describe('supersession', () => {
     const old = await addFact(write, {
       slot: 'location',
       content: 'I live in Berlin',
-      cjkTerms: cjkTerms('I live in Berlin'),
+      indexTerms: indexTerms('I live in Berlin'),
       value: 'berlin',
       embedding,
       validFrom: new Date('2026-11-22T00:00:00Z'),
@@ -410,7 +410,7 @@ describe('supersession', () => {
     const next = await supersedeFact(write, old.id, {
       slot: 'location',
       content: 'I live in Rome',
-      cjkTerms: cjkTerms('I live in Rome'),
+      indexTerms: indexTerms('I live in Rome'),
       value: 'rome',
       embedding,
       validFrom: new Date('2026-10-01T00:00:00Z'),
