@@ -62,10 +62,11 @@ test('the built server embeds in its worker threads, before and after the reply,
   }
   // The offline model judges with the same encoder: insects lead it to the beehives, which share no word with them.
   expect(replies[1]).toContain('I keep two beehives on the roof of our building.');
-  // Each turn indexed as an episode by the post-turn worker, through the same threads: the statement, and the answer quoting it.
-  await expect
-    .poll(async () => ((await (await api.get('/api/episodes?q=beehives')).json()) as { total: number }).total, { timeout: 30_000 })
-    .toBe(2);
+  // Each turn indexed as an episode by the post-turn worker, through the same threads. The answer's exchange keeps the
+  // reply's own words, not its quote of the statement: only the statement's exchange holds the beehives.
+  const episodes = async (q: string) => ((await (await api.get(`/api/episodes${q}`)).json()) as { total: number }).total;
+  await expect.poll(() => episodes(''), { timeout: 30_000 }).toBe(2);
+  expect(await episodes('?q=beehives')).toBe(1);
   expect(server.output).not.toContain('sentence encoder failed');
 
   // Next ends by itself, before the launcher's 10 s grace for it runs out, and the database after it.

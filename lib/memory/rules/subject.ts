@@ -3,7 +3,7 @@
  * "What does Obi do?", 我姐姐住在…), or neither said. The offline model prefers evidence about whom the
  * question asks: "Where do I live?" is not answered by where the user's sister lives.
  */
-import { ENTITIES_EN } from './en/people';
+import { isPersonWord } from './en/people';
 import { type Term, termsOf } from './en/tagged';
 import { isChinese } from './fact-types';
 import { ABOUT_SOMEONE_ELSE } from './zh/slots';
@@ -22,7 +22,8 @@ export const subjectsOf = (texts: string[]): Subject[] => texts.map(subjectOf);
 /**
  * The words before the sentence's verb, or in a question the words between its verb and the next
  * ("Which dentist do I go to?": I): "I" or "we" is the user; a person (a word for one, as the tagger
- * or the family and pet words of the rules know it, a name, he/she/they) is someone else. "My flat" is neither said: the user's things are theirs.
+ * or the family words of the rules know it, a name, he/she/they) is someone else. A pet is not: "What
+ * kind of dog do we have?" is answered by "Our puppy is a beagle". "My flat" is neither said: the user's things are theirs.
  */
 function subjectEn(text: string): Subject {
   const terms = termsOf(text);
@@ -42,7 +43,7 @@ function subjectEn(text: string): Subject {
   if (before.some((t) => t.tags.includes('Pronoun') && ['i', 'we', 'me', 'us'].includes(word(t)))) return 'user';
   const person = (t: Term) =>
     (t.tags.includes('Actor') && !t.tags.includes('Possessive')) ||
-    ENTITIES_EN[t.normal] !== undefined ||
+    isPersonWord(t.normal) ||
     t.tags.includes('Person') ||
     (t.tags.includes('ProperNoun') && !t.tags.includes('Place')) ||
     (t.tags.includes('Pronoun') && ['he', 'she', 'they'].includes(t.normal));

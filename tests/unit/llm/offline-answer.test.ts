@@ -214,6 +214,14 @@ describe('the offline model answers precisely', () => {
     expect(cites(text)).not.toContain(3);
   });
 
+  it("takes a pet's statement as the answer to a question about the user's pet", async () => {
+    const text = await reply(facts('Our new kitten is a tabby called Pistachio (pet, current since 2026-10-01)'), [
+      'user',
+      'What kind of cat do we have?',
+    ]);
+    expect(text).toContain('Pistachio');
+  });
+
   it("quotes the user's own statement, never an earlier reply that quoted it", async () => {
     const text = await reply(
       facts('My tortoise is named Basalt (pet, current since 2026-09-01)') +

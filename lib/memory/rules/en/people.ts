@@ -263,6 +263,9 @@ export function leadingName(text: string): { name?: string; rest: string } {
   return { name: m[1], rest: m[2] ?? '' };
 }
 
+/** A word for one of the user's people ("sister", "landlord"), not for a pet. */
+export const isPersonWord = (word: string) => ENTITIES_EN[word] !== undefined && !PET_WORDS.has(ENTITIES_EN[word]);
+
 export function entityValue(word: string, name?: string, count?: number): Found {
   const kind = ENTITIES_EN[word.toLowerCase()];
   const slot: FactSlot = PET_WORDS.has(kind) ? 'pet' : 'family';

@@ -41,6 +41,7 @@ describe('whom a sentence is about', () => {
     ['She moved to Ghent in June.', 'other'],
     ['My neighbour wants to borrow the ladder. When am I free?', 'user'],
     ['My flat is freezing.', 'unsaid'],
+    ['Our rescue greyhound sleeps all day.', 'unsaid'],
     ['我表姐在青岛开了家书店。', 'other'],
     ['我在青岛上班。', 'user'],
   ] as const)('%s → %s', (text, subject) => {
