@@ -6,11 +6,14 @@ import { toVectorLiteral } from './vector';
  * Rows stored by meaning, across tables: what a change of embedder must reach. Any table with an
  * `id`, a text `content` and a vector `embedding` (episodes, facts, and any later one of that shape).
  */
-export async function embeddedTables(): Promise<string[]> {
+export const embeddedTables = () => tablesWithColumns(['id', 'content', 'embedding']);
+
+/** The tables of the current schema that have every one of these columns, by name. */
+export async function tablesWithColumns(columns: string[]): Promise<string[]> {
   const rows = await getSql()<{ table_name: string }[]>`
     select table_name from information_schema.columns
-    where table_schema = current_schema() and column_name in ('id', 'content', 'embedding')
-    group by table_name having count(*) = 3 order by table_name`;
+    where table_schema = current_schema() and column_name = any(${columns})
+    group by table_name having count(*) = ${columns.length} order by table_name`;
   return rows.map((r) => r.table_name);
 }
 

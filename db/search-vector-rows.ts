@@ -1,6 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { getDb, getSql } from './client';
+import { tablesWithColumns } from './embedding-rows';
 import { searchVector } from './search-vector';
 
 /**
@@ -8,13 +9,7 @@ import { searchVector } from './search-vector';
  * (lib/text/bilingual.ts indexTerms) must reach. Any table with an `id`, a text `content` and a
  * `search_vector` (episodes, facts).
  */
-export async function indexedTables(): Promise<string[]> {
-  const rows = await getSql()<{ table_name: string }[]>`
-    select table_name from information_schema.columns
-    where table_schema = current_schema() and column_name in ('id', 'content', 'search_vector')
-    group by table_name having count(*) = 3 order by table_name`;
-  return rows.map((r) => r.table_name);
-}
+export const indexedTables = () => tablesWithColumns(['id', 'content', 'search_vector']);
 
 export type IndexedRow = { id: string; content: string };
 
