@@ -1,7 +1,7 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
 import { rules } from '@/lib/memory/rules/bounded';
-import { SINGLE_VALUED_SLOTS } from '@/lib/memory/rules/fact-types';
+import type { ExistingFact, FactCandidate, FactSlot } from '@/lib/memory/rules/fact-types';
 import { contentFeatures, isCjk } from '@/lib/text/text-features';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
 
@@ -196,31 +196,38 @@ function fullest(evidence: Evidence[]): Evidence[] {
 }
 
 /**
- * As the system prompt says, a fact is current and overrides older statements: what the user said
- * elsewhere of a kind that holds one value at a time (where they live, their work, their name, their
- * diet) and that a fact given states otherwise is no longer evidence.
+ * As the system prompt says, a fact is current and overrides older statements: a statement of the user's
+ * that the context's facts outdate is no longer evidence. Outdated is what reconciliation says when the
+ * memory learns (fact-reconcile.ts): a statement about the same thing as a current fact that says
+ * something else ("I live in Bristol" beside "moved … to Bath"; a plan to Denver by car beside the one
+ * by plane). A fact whose kind the rules read nothing of is compared whole: one that holds the statement's
+ * value says it still.
  */
 async function current(evidence: Evidence[]): Promise<Evidence[]> {
   const now = new Date();
   const read = evidence.filter((e) => e.block === 'facts' || e.speaker === 'user');
   const candidates = await Promise.all(read.map((e) => rules.extractFactCandidates(e.text, now)));
   const toldBy = new Map(read.map((e, i) => [e, candidates[i]]));
-  const factsBySlot = new Map<string, string[]>();
-  for (const e of evidence.filter((e) => e.block === 'facts')) {
-    for (const slot of [e.slot, ...toldBy.get(e)!.map((c) => c.slot)]) {
-      if (slot) factsBySlot.set(slot, [...(factsBySlot.get(slot) ?? []), e.text]);
-    }
-  }
-  return evidence.flatMap((e) => {
-    if (e.block === 'facts' || e.speaker !== 'user') return [e];
-    const told = toldBy.get(e)!;
-    const overridden = told.some((said) => {
-      const facts = SINGLE_VALUED_SLOTS.has(said.slot) ? factsBySlot.get(said.slot) : undefined;
-      return facts !== undefined && !facts.some((fact) => fact.toLowerCase().includes(said.value.toLowerCase()));
+  // The facts as reconciliation reads them: what each one tells, or its text under its kind.
+  const facts: ExistingFact[] = evidence
+    .filter((e) => e.block === 'facts')
+    .flatMap((e, i) => {
+      const told = toldBy.get(e)!.filter((c) => !c.negated);
+      const kinds = told.length || !e.slot ? told : [{ slot: e.slot as FactSlot, value: e.text.toLowerCase() }];
+      return kinds.map((c) => ({ id: `${i}:${c.slot}:${c.value}`, slot: c.slot, value: c.value, text: e.text }));
     });
-    // A statement that tells a kind of fact is of that kind, as a fact would be ("you can call me Jay": a name).
-    return overridden ? [] : [told[0] && !e.slot ? { ...e, slot: told[0].slot } : e];
-  });
+  const outdated = async (said: FactCandidate) =>
+    (await rules.decideFactUpdate(said, facts)).some((d) => d.event === 'UPDATE' || d.event === 'DELETE');
+  const kept = await Promise.all(
+    evidence.map(async (e) => {
+      if (e.block === 'facts' || e.speaker !== 'user') return e;
+      const told = toldBy.get(e)!;
+      if ((await Promise.all(told.map(outdated))).some(Boolean)) return null;
+      // A statement that tells a kind of fact is of that kind, as a fact would be ("you can call me Jay": a name).
+      return told[0] && !e.slot ? { ...e, slot: told[0].slot } : e;
+    }),
+  );
+  return kept.filter((e) => e !== null);
 }
 
 /** The evidence in its own words, whole, with when it was said (or since when a fact holds) and its [n]; `closest` owns it answers nothing directly. */

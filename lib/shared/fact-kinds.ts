@@ -56,7 +56,7 @@ export const FACT_KINDS = [
     story: true,
     examples: { en: 'I live in Tallinn these days.', zh: '我住在成都。' },
     named: {
-      en: /\b(?:address|where i (?:live|am from|'m from|come from|grew up|am based|'m based|stay|moved)|location|hometown|home town|my city|my home|my country|where my home is)\b/i,
+      en: /\b(?:address|where (?:(?:do|did) )?i (?:live|come from|grew up|grow up|stay|moved?)|where (?:am i|i am|i'm) (?:from|based|living|staying)|location|hometown|home town|my city|my home|my country|where my home is)\b/i,
       zh: /地址|住址|住哪|住在哪|住的地方|住处|哪里人|哪儿人|家乡|老家|所在城市|城市|在哪住|搬到哪|住在/u,
     },
     hint: 'where they live',

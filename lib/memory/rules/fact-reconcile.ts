@@ -41,7 +41,29 @@ function relate(candidate: FactCandidate, fact: ExistingFact): 'same' | 'changed
   if (KEYED_SLOTS.has(candidate.slot)) return relateKeyed(candidate.value, fact.value);
   const [a, b] = [candidate.value, fact.value];
   if (valuesMatch(a, b) || featureOverlap(a, b, 'max') >= SAME_STATEMENT) return candidate.slot === fact.slot ? 'same' : 'changed';
-  return SINGLE_VALUED_SLOTS.has(candidate.slot) || sameChoice(candidate, fact) ? 'changed' : null;
+  return SINGLE_VALUED_SLOTS.has(candidate.slot) || sameChoice(candidate, fact) || samePlanFor(candidate, fact) ? 'changed' : null;
+}
+
+/** Two plans naming the same place or person ("driving to Denver", "flying to Denver after all") are one plan, said anew. */
+function samePlanFor(candidate: FactCandidate, fact: ExistingFact): boolean {
+  if (candidate.slot !== 'plan' || fact.slot !== 'plan') return false;
+  const named = namesIn(fact);
+  return [...namesIn(candidate)].some((name) => named.has(name));
+}
+
+/**
+ * The names a statement's value holds: its capitalised words past a sentence's first (Latin script; Chinese
+ * writes none this way), kept only where the value has them, so a date ("next Monday") names nothing.
+ */
+function namesIn({ text, value }: { text: string; value: string }): Set<string> {
+  const valueWords = new Set(value.toLowerCase().split(/[^\p{L}]+/u));
+  return new Set(
+    text
+      .split(/[.!?;]\s+/u)
+      .flatMap((sentence) => sentence.split(/\s+/u).slice(1))
+      .flatMap((word) => /^\p{Lu}\p{Ll}+(?!\p{L})/u.exec(word)?.[0].toLowerCase() ?? [])
+      .filter((name) => valueWords.has(name)),
+  );
 }
 
 /**

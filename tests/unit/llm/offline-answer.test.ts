@@ -222,6 +222,16 @@ describe('the offline model answers precisely', () => {
     expect(text).toContain('Pistachio');
   });
 
+  it('never quotes a statement a current fact outdates, however many words it shares with the question', async () => {
+    const text = await reply(
+      facts("Change of plan: I'm flying to Gdansk instead (plan, current since 2026-10-05)") +
+        exchanges(2, "(2026-10-01) User: I'm taking the ferry to Gdansk next Friday for the amber fair. / Assistant: Enjoy the crossing."),
+      ['user', 'How am I getting to the amber fair?'],
+    );
+    expect(text).toContain('flying');
+    expect(text).not.toContain('ferry');
+  });
+
   it("quotes the user's own statement, never an earlier reply that quoted it", async () => {
     const text = await reply(
       facts('My tortoise is named Basalt (pet, current since 2026-09-01)') +

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForMany } from '@/lib/memory/rules/facts';
+import { asksForMany, slotsNamed } from '@/lib/memory/rules/facts';
 import { subjectOf } from '@/lib/memory/rules/subject';
 
 // Questions in words of their own: a list or two questions in one ask for several things; one thing is one.
@@ -46,5 +46,21 @@ describe('whom a sentence is about', () => {
     ['我在青岛上班。', 'user'],
   ] as const)('%s → %s', (text, subject) => {
     expect(subjectOf(text)).toBe(subject);
+  });
+});
+
+// A question names the kind it asks about however it is worded: inverted ("where do I …") as well as told ("where I …").
+describe('the kind a question asks about', () => {
+  it.each([
+    'Where did I grow up again?',
+    'Where am I based at the moment?',
+    'So where do I live right now?',
+    'Remind me where I moved last year.',
+  ])('asks where the user lives: %s', (question) => {
+    expect(slotsNamed(question)).toContain('location');
+  });
+
+  it.each(['Where do I keep the spare key?', 'Where did I park the car?'])('asks no kind of fact: %s', (question) => {
+    expect(slotsNamed(question)).not.toContain('location');
   });
 });

@@ -113,3 +113,28 @@ describe('a past statement never replaces another current fact', () => {
     expect(decide('These days home is Lima', [home, past])).toEqual([['UPDATE', 'home']]);
   });
 });
+
+describe('a plan said anew for the same place or person replaces the old one', () => {
+  const decide = (text: string, known: ExistingFact[]) =>
+    extractFactCandidates(text, NOW).flatMap((c) => decideFactUpdate(c, known).map((d) => [d.event, 'factId' in d ? d.factId : null]));
+  const ferry: ExistingFact = {
+    id: 'ferry',
+    slot: 'plan',
+    text: "I'm taking the ferry to Gdansk for the amber fair",
+    value: 'taking ferry to gdansk for amber fair',
+  };
+
+  it('another way to the same named place is the same plan changed', () => {
+    expect(decide("Change of plan: I'm flying to Gdansk instead.", [ferry])).toEqual([['UPDATE', 'ferry']]);
+  });
+
+  it('a plan naming somewhere else, or nowhere, is a plan of its own', () => {
+    expect(decide("I'm taking the night bus to Poznan next week.", [ferry])).toEqual([['ADD', null]]);
+    expect(decide("I'm going to repaint the hallway next weekend.", [ferry])).toEqual([['ADD', null]]);
+  });
+
+  it('a day both plans fall on names nothing', () => {
+    const dentist: ExistingFact = { id: 'dentist', slot: 'plan', text: "Next Monday I'm seeing the dentist", value: 'seeing the dentist' };
+    expect(decide("Next Monday I'm flying to Gdansk.", [dentist])).toEqual([['ADD', null]]);
+  });
+});
