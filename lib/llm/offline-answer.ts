@@ -46,7 +46,9 @@ export async function answerFromContext(prompt: LanguageModelV4Prompt, similarit
   const earlier = messages.filter((m) => m !== question);
   const system = prompt.filter((m) => m.role === 'system').map((m) => textOf(m.content));
   const evidence = fullest(await current([...system.flatMap(memoryEvidence), ...windowEvidence(earlier)]));
-  const ranked = await rank(questionText, earlier, evidence, similarity);
+  // Asked what happened ("Which cities have I been to?"), a plan answers nothing.
+  const happened = await rules.asksWhatHappened(questionText);
+  const ranked = (await rank(questionText, earlier, evidence, similarity)).filter((r) => !(happened && r.evidence.slot === 'plan'));
   const best = ranked[0];
   if (!best || (!best.related && best.evidence.block === 'window')) return NO_ANSWER[language];
   if (!best.related) {

@@ -60,6 +60,7 @@ type P<K extends RuleName> = Parameters<Rules[K]>;
 export const rules = {
   asksSomething: (text: string) => value(run('asksSomething', [forRules(text)], false)),
   asksForMany: (question: string) => value(run('asksForMany', [forRules(question)], false)),
+  asksWhatHappened: (question: string) => value(run('asksWhatHappened', [forRules(question)], false)),
   // Given up, nothing is decided: no write rather than a duplicate.
   decideFactUpdate: (...[candidate, similar]: P<'decideFactUpdate'>) =>
     value(run('decideFactUpdate', [candidate, similar.map((fact) => ({ ...fact, text: forRules(fact.text) }))], [])),

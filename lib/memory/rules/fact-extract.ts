@@ -10,10 +10,12 @@
 import { STORY_SLOTS } from '@/lib/shared/fact-kinds';
 import { english } from './en';
 import { asksForMany as asksForManyEn, opensWithCommand } from './en/read';
+import { asksWhatHappenedEn } from './en/tense';
 import { type FactCandidate, type Found, isChinese, type Language, type Reading } from './fact-types';
 import { findDates } from './relative-dates';
 import { chinese } from './zh';
 import { asksForMany as asksForManyZh } from './zh/read';
+import { asksWhatHappenedZh } from './zh/tense';
 
 export function extractFactCandidates(text: string, now: Date): FactCandidate[] {
   const out: FactCandidate[] = [];
@@ -145,6 +147,11 @@ export function readClause(clause: string): string {
 /** Whether a question asks for several things (a list, or two questions in one): the offline model then answers with each. */
 export function asksForMany(question: string): boolean {
   return isChinese(question) ? asksForManyZh(question) : asksForManyEn(question);
+}
+
+/** Whether a question asks what happened, not what is planned: a plan then answers nothing ("Which cities have I been to?"). */
+export function asksWhatHappened(question: string): boolean {
+  return isChinese(question) ? asksWhatHappenedZh(question) : asksWhatHappenedEn(question);
 }
 
 /** Whether a message asks something, a question or a request, in any of its sentences: the offline model answers those. */

@@ -4,7 +4,7 @@
  * (ADD / UPDATE / DELETE / NONE), and handle "forget …" requests. Pure functions throughout.
  */
 
-export { asksForMany, asksSomething, extractFactCandidates } from './fact-extract';
+export { asksForMany, asksSomething, asksWhatHappened, extractFactCandidates } from './fact-extract';
 export { decideFactUpdate } from './fact-reconcile';
 export type { ExistingFact, FactCandidate, FactDecision, FactSlot, ForgetRequest } from './fact-types';
 export { detectForgetRequest, factsToForget, slotsNamed } from './forget';

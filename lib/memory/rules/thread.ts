@@ -8,6 +8,7 @@ import type { MessagePort } from 'node:worker_threads';
 import {
   asksForMany,
   asksSomething,
+  asksWhatHappened,
   decideFactUpdate,
   detectForgetRequest,
   extractFactCandidates,
@@ -24,6 +25,7 @@ export const RULES = {
   absolutizeRelativeDates,
   asksForMany,
   asksSomething,
+  asksWhatHappened,
   decideFactUpdate,
   detectForgetRequest,
   detectRewriteTrigger,

@@ -232,6 +232,20 @@ describe('the offline model answers precisely', () => {
     expect(text).not.toContain('ferry');
   });
 
+  it('answers what happened without the plans', async () => {
+    const text = await reply(
+      exchanges(
+        1,
+        '(2026-06-02) User: Next spring I hope to hike in Patagonia. / Assistant: Lovely.',
+        '(2026-07-09) User: I hiked the Dolomites in July, my knees still hurt. / Assistant: Rest them.',
+        '(2026-08-15) User: Did the Snowdon horseshoe with my brother last weekend. / Assistant: Great.',
+      ),
+      ['user', 'Which mountains have I hiked?'],
+    );
+    expect(text).toContain('Dolomites');
+    expect(text).not.toContain('Patagonia');
+  });
+
   it("quotes the user's own statement, never an earlier reply that quoted it", async () => {
     const text = await reply(
       facts('My tortoise is named Basalt (pet, current since 2026-09-01)') +

@@ -37,3 +37,15 @@ function pastAsPresent(clause: string): string | null {
     .replace(/\b(i) (?:be|is|was)\b/i, '$1 am')
     .replace(/\b(we) (?:be|is|were)\b/i, '$1 are');
 }
+
+/**
+ * Whether a question asks what happened ("Which cities did I visit?", "Where have I travelled?"): its first verb is
+ * past, or its last is with nothing wished or planned after it ("… have I said I want to see?" asks for plans too).
+ */
+export function asksWhatHappenedEn(question: string): boolean {
+  const grammar = (documentOf(question).verbs().json() as { verb?: { grammar?: { tense?: string; isInfinitive?: boolean } } }[]).map(
+    (verb) => verb.verb?.grammar ?? {},
+  );
+  if (grammar.length === 0 || grammar.some((verb) => verb.isInfinitive)) return false;
+  return grammar[0].tense === 'PastTense' || grammar.at(-1)!.tense === 'PastTense';
+}

@@ -17,3 +17,8 @@ export function pastAsPresentZh({ s, raw }: Reading): string | null {
   const marked = new RegExp(PAST_ZH.source, 'u').test(raw) || new RegExp(EXPERIENTIAL_ZH.source, 'u').test(raw);
   return marked && !CURRENT_ZH.test(raw) ? s.replace(PAST_ZH, '').replace(EXPERIENTIAL_ZH, '') : null;
 }
+
+/** Whether a question asks what happened: the experiential 过 (去过哪些, 学过什么), with nothing wished or planned (想, 打算). */
+export function asksWhatHappenedZh(question: string): boolean {
+  return new RegExp(EXPERIENTIAL_ZH.source, 'u').test(question) && !/想|打算|计划|准备|要/u.test(question);
+}

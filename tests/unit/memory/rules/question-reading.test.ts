@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForMany, slotsNamed } from '@/lib/memory/rules/facts';
+import { asksForMany, asksWhatHappened, slotsNamed } from '@/lib/memory/rules/facts';
 import { subjectOf } from '@/lib/memory/rules/subject';
 
 // Questions in words of their own: a list or two questions in one ask for several things; one thing is one.
@@ -63,4 +63,21 @@ describe('the kind a question asks about', () => {
   it.each(['Where do I keep the spare key?', 'Where did I park the car?'])('asks no kind of fact: %s', (question) => {
     expect(slotsNamed(question)).not.toContain('location');
   });
+});
+
+// Asked what happened, a plan answers nothing; asked what is wished or planned, it does.
+describe('a question asking what happened', () => {
+  it.each(['Which lakes have I swum in?', 'Which museums did I visit in Vienna?', '我学过哪些乐器？', '我都爬过哪些山？'])(
+    'asks what happened: %s',
+    (question) => {
+      expect(asksWhatHappened(question)).toBe(true);
+    },
+  );
+
+  it.each(['Which lakes do I want to swim in?', 'What trips am I planning?', '我打算去哪些地方？', '我想学什么乐器？'])(
+    'asks no such thing: %s',
+    (question) => {
+      expect(asksWhatHappened(question)).toBe(false);
+    },
+  );
 });
