@@ -23,6 +23,8 @@ const LIST_MARGIN = 0.3;
 const MAX_MANY = 5;
 // What a statement about someone other than the question asks about is set back by.
 const OTHER_SUBJECT = 0.3;
+// The kinds of fact that record the user's people and pets.
+const PEOPLE_SLOTS = new Set(['family', 'pet']);
 // The newest of the user's statements in the window is the likeliest thing a question points at.
 const AGE_STEP = 0.01;
 // What the first item of a block is worth for the memory having ranked it first (the second half that, and so on).
@@ -96,7 +98,10 @@ function theAnswer(question: string, best: Ranked, ranked: Ranked[]): Ranked {
   const asked = new Set(contentFeatures(question));
   const says = (r: Ranked) => new Set(contentFeatures(r.evidence.text).filter((f) => asked.has(f)));
   const bestSays = says(best);
-  const saysMore = sharingRareWords(question, best, ranked, others).filter((r) => [...says(r)].some((f) => !bestSays.has(f)));
+  // The answer is about whom the question asks, as the lead is.
+  const saysMore = sharingRareWords(question, best, ranked, others).filter(
+    (r) => !r.aboutOther && [...says(r)].some((f) => !bestSays.has(f)),
+  );
   return saysMore[0] ?? best;
 }
 
@@ -150,12 +155,13 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
   const likeness = await similarity(query, evidence.map(matchedText));
   // Evidence naming what the question points at is about it, however little else it shares.
   const names = (e: Evidence) => terms.some((term) => e.text.toLowerCase().includes(term.toLowerCase()));
-  // The kind of fact the question names ("what do I do for a living": work; "怎么称呼我": a name).
-  const asksAbout = new Set<string>(await rules.slotsNamed(question));
-  const ofKindAsked = (e: Evidence) => e.slot !== undefined && asksAbout.has(e.slot);
   const sharesWord = (e: Evidence) => contentFeatures(e.text).some((f) => questionWords.has(f));
   // Asked about the user, a statement about someone else answers less; asked about someone else, one about the user does.
   const [asked, ...about] = await rules.subjectsOf([question, ...evidence.map((e) => e.text)]);
+  // The kind of fact the question names ("what do I do for a living": work; "怎么称呼我": a name). Asked about
+  // someone else ("Where does my sister live?"), the kinds that record the user's people are asked, not the user's own.
+  const asksAbout = new Set<string>(asked === 'other' ? PEOPLE_SLOTS : await rules.slotsNamed(question));
+  const ofKindAsked = (e: Evidence) => e.slot !== undefined && asksAbout.has(e.slot);
   const aboutOther = (i: number) => asked !== 'unsaid' && about[i] !== 'unsaid' && about[i] !== asked;
   return evidence
     .map((e, i) => {
@@ -203,7 +209,8 @@ function fullest(evidence: Evidence[]): Evidence[] {
  * memory learns (fact-reconcile.ts): a statement about the same thing as a current fact that says
  * something else ("I live in Bristol" beside "moved … to Bath"; a plan to Denver by car beside the one
  * by plane). A fact whose kind the rules read nothing of is compared whole: one that holds the statement's
- * value says it still.
+ * value says it still. So is a statement that one of the user's later (or same day's) statements ends
+ * ("I quit the bank", 我辞职了), unless a current fact says it again.
  */
 async function current(evidence: Evidence[]): Promise<Evidence[]> {
   const now = new Date();
@@ -218,18 +225,40 @@ async function current(evidence: Evidence[]): Promise<Evidence[]> {
       const kinds = told.length || !e.slot ? told : [{ slot: e.slot as FactSlot, value: e.text.toLowerCase() }];
       return kinds.map((c) => ({ id: `${i}:${c.slot}:${c.value}`, slot: c.slot, value: c.value, text: e.text }));
     });
-  const outdated = async (said: FactCandidate) =>
-    (await rules.decideFactUpdate(said, facts)).some((d) => d.event === 'UPDATE' || d.event === 'DELETE');
+  const endings = read.flatMap((e) =>
+    e.block === 'facts'
+      ? []
+      : toldBy
+          .get(e)!
+          .filter((c) => c.negated)
+          .map((ending) => ({ e, ending })),
+  );
+  const events = async (said: FactCandidate, known: ExistingFact[]) => (await rules.decideFactUpdate(said, known)).map((d) => d.event);
+  const ended = async (e: Evidence, said: FactCandidate) => {
+    const later = endings.filter((end) => end.e !== e && notOlder(end.e, e));
+    if (later.length === 0 || (await events(said, facts)).includes('NONE')) return false;
+    const asFact = [{ id: 'said', slot: said.slot, value: said.value, text: e.text }];
+    return (await Promise.all(later.map((end) => events(end.ending, asFact)))).some((ends) => ends.includes('DELETE'));
+  };
+  const outdated = async (e: Evidence, said: FactCandidate) =>
+    !said.negated && ((await events(said, facts)).some((event) => event === 'UPDATE' || event === 'DELETE') || (await ended(e, said)));
   const kept = await Promise.all(
     evidence.map(async (e) => {
       if (e.block === 'facts' || e.speaker !== 'user') return e;
       const told = toldBy.get(e)!;
-      if ((await Promise.all(told.map(outdated))).some(Boolean)) return null;
+      if ((await Promise.all(told.map((said) => outdated(e, said)))).some(Boolean)) return null;
       // A statement that tells a kind of fact is of that kind, as a fact would be ("you can call me Jay": a name).
       return told[0] && !e.slot ? { ...e, slot: told[0].slot } : e;
     }),
   );
   return kept.filter((e) => e !== null);
+}
+
+/** Whether `a` was said no earlier than `b`: the window after memory, in the window by age, in memory by date. */
+function notOlder(a: Evidence, b: Evidence): boolean {
+  if ((a.block === 'window') !== (b.block === 'window')) return a.block === 'window';
+  if (a.block === 'window') return a.age <= b.age;
+  return (a.date ?? '') >= (b.date ?? '');
 }
 
 /** The evidence in its own words, whole, with when it was said (or since when a fact holds) and its [n]; `closest` owns it answers nothing directly. */

@@ -129,6 +129,42 @@ describe('the offline model on the hashing embedder', () => {
   });
 });
 
+describe('whom a question asks about, and what is over (hashing embedder)', () => {
+  const byWords = likenessBy(createLocalEmbedder(512));
+  const answer = (system: string, question: string) => answerFromContext(prompt(system, ['user', question]), byWords);
+
+  it.each([
+    [
+      'Which city does my brother live in?',
+      '(2026-10-01) User: I live in Dundee, a grey city where it rains daily. / Assistant: Nice.',
+      '(2026-10-02) User: My brother is in Lagos now, where it is hot daily. / Assistant: Oof.',
+      'Lagos',
+    ],
+    [
+      '我哥哥住在哪个城市？',
+      '(2026-10-01) User: 我住在无锡这座城市，最近天天加班。 / Assistant: 注意休息。',
+      '(2026-10-02) User: 我哥在厦门，他那边天天晒太阳。 / Assistant: 真羡慕。',
+      '厦门',
+    ],
+  ])('a question about someone else is answered by what was said of them: %s', async (question, own, theirs, value) => {
+    const text = await answer(exchanges(1, own, theirs), question);
+    expect(text).toContain(value);
+    expect(text).not.toContain('[1]');
+  });
+
+  it('a statement a later one ends is no answer', async () => {
+    const text = await answer(
+      exchanges(
+        1,
+        '(2026-09-01) User: I work at the post office sorting parcels. / Assistant: Busy job.',
+        '(2026-10-20) User: I quit my job last week. Taking some time off now. / Assistant: Enjoy the break.',
+      ),
+      'Where do I work?',
+    );
+    expect(text).not.toContain('post office');
+  });
+});
+
 describe('the offline model says little when there is little to say', () => {
   it.each([
     ['I took the early ferry to Vlieland this morning.', 'Got it.'],

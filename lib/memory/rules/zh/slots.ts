@@ -315,6 +315,11 @@ const RELS_ZH = [
   '外甥',
   '妈',
   '爸',
+  // Said alone in speech as 妈 and 爸 are (我姐在深圳); 我哥们 is a friend.
+  '姐',
+  '哥(?!们)',
+  '弟',
+  '妹',
 ];
 const REL_ZH = RELS_ZH.join('|');
 const SPECIES_ZH: Record<string, string> = {
@@ -362,6 +367,10 @@ const REL_CANON: Record<string, string> = {
   老爸: '爸爸',
   父亲: '爸爸',
   爸妈: '父母',
+  姐: '姐姐',
+  哥: '哥哥',
+  弟: '弟弟',
+  妹: '妹妹',
   小孩: '孩子',
   男友: '男朋友',
   女友: '女朋友',

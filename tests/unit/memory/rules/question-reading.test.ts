@@ -38,6 +38,7 @@ describe('whom a sentence is about', () => {
     ['What is my postcode?', 'unsaid'],
     ["These days I'm into sourdough.", 'user'],
     ['My cousin Farid fixes old radios.', 'other'],
+    ['我妹在读研，天天泡实验室。', 'other'],
     ['She moved to Ghent in June.', 'other'],
     ['My neighbour wants to borrow the ladder. When am I free?', 'user'],
     ['My flat is freezing.', 'unsaid'],
