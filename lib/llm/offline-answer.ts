@@ -51,9 +51,11 @@ export async function answerFromContext(prompt: LanguageModelV4Prompt, similarit
   // Asked what happened ("Which cities have I been to?"), a plan answers nothing.
   const happened = await rules.asksWhatHappened(questionText);
   const ranked = (await rank(questionText, earlier, evidence, similarity)).filter((r) => !(happened && r.evidence.slot === 'plan'));
-  const best = ranked[0];
+  // A statement about someone other than the question asks about never answers it: when only such statements are
+  // related, the closest thing the user said of themselves is shown, owned as not an answer.
+  const best = ranked.find((r) => r.related && !r.aboutOther) ?? ranked[0];
   if (!best || (!best.related && best.evidence.block === 'window')) return NO_ANSWER[language];
-  if (!best.related) {
+  if (!best.related || best.aboutOther) {
     // Weakly alike, the memory's first pick of what the user stated is still its closest: quoted alone, owned as not an answer.
     // A question asked before, an earlier reply, or a statement about someone the question does not ask about is never that.
     const closest = ranked.find(

@@ -152,6 +152,18 @@ describe('whom a question asks about, and what is over (hashing embedder)', () =
     expect(text).not.toContain('[1]');
   });
 
+  it("never gives someone else's statement as the answer about the user", async () => {
+    const text = await answer(
+      exchanges(
+        1,
+        '(2026-10-01) User: The tram strike here in Grenoble is driving me mad. / Assistant: That sounds stressful.',
+        '(2026-10-02) User: My aunt lives in Seville and keeps inviting me over. / Assistant: Lovely.',
+      ),
+      'Where do I live?',
+    );
+    expect(text).not.toContain('Seville');
+  });
+
   it('a statement a later one ends is no answer', async () => {
     const text = await answer(
       exchanges(
