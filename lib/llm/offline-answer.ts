@@ -2,7 +2,7 @@ import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
 import { rules } from '@/lib/memory/rules/bounded';
 import type { ExistingFact, FactCandidate, FactSlot } from '@/lib/memory/rules/fact-types';
-import { contentFeatures, isCjk } from '@/lib/text/text-features';
+import { contentFeatures, isCjk, properNames } from '@/lib/text/text-features';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
 
 export { NO_ANSWER } from './offline-evidence';
@@ -156,7 +156,15 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
   evidence = evidence.filter((e) => !e.asked || contentFeatures(e.text).filter((f) => !questionWords.has(f)).length >= 2);
   const likeness = await similarity(query, evidence.map(matchedText));
   // Evidence naming what the question points at is about it, however little else it shares.
-  const names = (e: Evidence) => terms.some((term) => e.text.toLowerCase().includes(term.toLowerCase()));
+  const says = (e: Evidence, words: string[]) => words.some((word) => e.text.toLowerCase().includes(word));
+  const names = (e: Evidence) =>
+    says(
+      e,
+      terms.map((term) => term.toLowerCase()),
+    );
+  // A name the question says ("What does Obi do for work?"): where some evidence says it, what does not is about something else.
+  const namesAsked = properNames(question);
+  const elsewhere = evidence.some((e) => says(e, namesAsked)) ? (e: Evidence) => !says(e, namesAsked) : () => false;
   const sharesWord = (e: Evidence) => contentFeatures(e.text).some((f) => questionWords.has(f));
   // Asked about the user, a statement about someone else answers less; asked about someone else, one about the user does.
   const [asked, ...about] = await rules.subjectsOf([question, ...evidence.map((e) => e.text)]);
@@ -171,14 +179,15 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
       const related = names(e) || sharesWord(e) || (!e.asked && (likeness[i] >= FLOOR || ofKindAsked(e)));
       // Named or of the kind asked, evidence is taken as alike as the floor, however little it shares.
       const alike = names(e) || ofKindAsked(e) ? Math.max(likeness[i], FLOOR) : likeness[i];
+      const other = aboutOther(i) || elsewhere(e);
       // What kind of evidence it is counts only for evidence related to the question: an unrelated fact is no better than an unrelated exchange.
       const worth = related ? e.prior + rankPrior(e, evidence) : 0;
       return {
         evidence: e,
         likeness: likeness[i],
         related,
-        aboutOther: aboutOther(i),
-        score: alike + worth + (e.speaker === 'assistant' ? ASSISTANT_PRIOR : 0) - AGE_STEP * e.age - (aboutOther(i) ? OTHER_SUBJECT : 0),
+        aboutOther: other,
+        score: alike + worth + (e.speaker === 'assistant' ? ASSISTANT_PRIOR : 0) - AGE_STEP * e.age - (other ? OTHER_SUBJECT : 0),
       };
     })
     .sort((a, b) => b.score - a.score);

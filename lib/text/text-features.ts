@@ -35,3 +35,14 @@ export function contentFeatures(text: string): string[] {
   }
   return features;
 }
+
+/**
+ * The names a text says, lower-cased: its capitalised words past each sentence's first ("What does Obi do?" → obi;
+ * Latin script only, as Chinese writes no capitals).
+ */
+export function properNames(text: string): string[] {
+  return text
+    .split(/[.!?;:]\s+/u)
+    .flatMap((sentence) => sentence.split(/\s+/u).slice(1))
+    .flatMap((word) => /^\p{Lu}\p{Ll}+(?!\p{L})/u.exec(word)?.[0].toLowerCase() ?? []);
+}

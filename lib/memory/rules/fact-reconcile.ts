@@ -6,7 +6,7 @@
  * the key and the individual named; for likes, dislikes, allergies and plans, the thing named (like or dislike is
  * what is said about it), or for a choice what it chooses among.
  */
-import { contentFeatures } from '@/lib/text/text-features';
+import { contentFeatures, properNames } from '@/lib/text/text-features';
 import { readClause } from './fact-extract';
 import type { ExistingFact, FactCandidate, FactDecision } from './fact-types';
 import { featureOverlap, KEYED_SLOTS, normaliseValue, SINGLE_VALUED_SLOTS, splitKey, valuesMatch } from './fact-types';
@@ -51,19 +51,10 @@ function samePlanFor(candidate: FactCandidate, fact: ExistingFact): boolean {
   return [...namesIn(candidate)].some((name) => named.has(name));
 }
 
-/**
- * The names a statement's value holds: its capitalised words past a sentence's first (Latin script; Chinese
- * writes none this way), kept only where the value has them, so a date ("next Monday") names nothing.
- */
+/** The names a statement's value holds, so a date ("next Monday") names nothing. */
 function namesIn({ text, value }: { text: string; value: string }): Set<string> {
   const valueWords = new Set(value.toLowerCase().split(/[^\p{L}]+/u));
-  return new Set(
-    text
-      .split(/[.!?;]\s+/u)
-      .flatMap((sentence) => sentence.split(/\s+/u).slice(1))
-      .flatMap((word) => /^\p{Lu}\p{Ll}+(?!\p{L})/u.exec(word)?.[0].toLowerCase() ?? [])
-      .filter((name) => valueWords.has(name)),
-  );
+  return new Set(properNames(text).filter((name) => valueWords.has(name)));
 }
 
 /**

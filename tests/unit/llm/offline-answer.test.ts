@@ -164,6 +164,20 @@ describe('whom a question asks about, and what is over (hashing embedder)', () =
     expect(text).not.toContain('Seville');
   });
 
+  it('a question naming someone is answered by what names them', async () => {
+    const text = await answer(
+      facts('I sell insurance and quarter-end targets are brutal (work, current since 2026-10-01)') +
+        exchanges(
+          2,
+          '(2026-10-03) User: Suggest a card game for a big group? / Assistant: Werewolf works well for bigger groups.',
+          '(2026-10-02) User: My old classmate Ravindra repairs church organs, and claims my line of work is duller, which is fair. / Assistant: What a rare trade.',
+        ),
+      'What does Ravindra do for work?',
+    );
+    expect(text).toContain('repairs church organs');
+    expect(text).not.toContain('Werewolf');
+  });
+
   it('a statement a later one ends is no answer', async () => {
     const text = await answer(
       exchanges(
