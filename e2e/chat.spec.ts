@@ -48,28 +48,27 @@ test('streams a reply, finishes it and keeps it across a reload', async ({ page,
 
   // Told something long, it answers a question about it by quoting it: long enough to watch it stream.
   await tellAboutLighthouses(chat, memory);
+  // Every length a streaming reply's text takes, seen in the page from before the question is sent: watched
+  // from the test, a busy machine can let the whole stream pass between two reads.
+  await page.evaluate(() => {
+    const lengths = new Set<number>();
+    const observer = new MutationObserver(() => {
+      for (const element of document.querySelectorAll('[data-testid="message"][data-role="assistant"][data-status="streaming"]'))
+        lengths.add(element.textContent?.length ?? 0);
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    Object.assign(window, { streamedLengths: lengths });
+  });
   await chat.send(ASK_ABOUT_LIGHTHOUSES);
   await expect(chat.userMessages).toHaveCount(3);
   const reply = chat.assistantMessages.nth(2);
-  await expect(reply).toHaveAttribute('data-status', 'streaming');
-  // Every length the text takes while the reply streams, seen in the page: a read from here can land after the end on a busy machine.
-  await reply.evaluate((element) => {
-    const lengths = new Set<number>();
-    const observer = new MutationObserver(() => {
-      if (element.getAttribute('data-status') === 'streaming') lengths.add(element.textContent?.length ?? 0);
-    });
-    observer.observe(element, { subtree: true, childList: true, characterData: true });
-    Object.assign(element, { streamedLengths: lengths });
-  });
   await waitForText(reply, 1);
   const streamingId = await reply.getAttribute('data-message-id');
   expect(streamingId).toMatch(UUID);
 
   await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
   // The text grew while the reply streamed: several lengths were shown before it was complete.
-  expect(await reply.evaluate((element) => (element as unknown as { streamedLengths: Set<number> }).streamedLengths.size)).toBeGreaterThan(
-    2,
-  );
+  expect(await page.evaluate(() => (window as unknown as { streamedLengths: Set<number> }).streamedLengths.size)).toBeGreaterThan(2);
   const fullText = await textIn(reply).innerText();
   expect(fullText).toContain(LIGHTHOUSES.replace(/\.$/u, ''));
   expect(fullText).not.toMatch(/offline|API key|OPENAI/iu);
