@@ -157,11 +157,9 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
   const likeness = await similarity(query, evidence.map(matchedText));
   // Evidence naming what the question points at is about it, however little else it shares.
   const says = (e: Evidence, words: string[]) => words.some((word) => e.text.toLowerCase().includes(word));
-  const names = (e: Evidence) =>
-    says(
-      e,
-      terms.map((term) => term.toLowerCase()),
-    );
+  // A term may be a whole sentence of the window, its full stop and all.
+  const pointedAt = terms.map((term) => term.toLowerCase().replace(/(?<![\p{P}\s])[\p{P}\s]+$/u, '')).filter(Boolean);
+  const names = (e: Evidence) => says(e, pointedAt);
   // A name the question says ("What does Obi do for work?"): where some evidence says it, what does not is about something else.
   const namesAsked = properNames(question);
   const elsewhere = evidence.some((e) => says(e, namesAsked)) ? (e: Evidence) => !says(e, namesAsked) : () => false;
@@ -179,7 +177,8 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
       const related = names(e) || sharesWord(e) || (!e.asked && (likeness[i] >= FLOOR || ofKindAsked(e)));
       // Named or of the kind asked, evidence is taken as alike as the floor, however little it shares.
       const alike = names(e) || ofKindAsked(e) ? Math.max(likeness[i], FLOOR) : likeness[i];
-      const other = aboutOther(i) || elsewhere(e);
+      // Naming what the question points at ("他" for the director the user likes), evidence is about it, whoever says it.
+      const other = (aboutOther(i) && !names(e)) || elsewhere(e);
       // What kind of evidence it is counts only for evidence related to the question: an unrelated fact is no better than an unrelated exchange.
       const worth = related ? e.prior + rankPrior(e, evidence) : 0;
       return {

@@ -178,6 +178,19 @@ describe('whom a question asks about, and what is over (hashing embedder)', () =
     expect(text).not.toContain('Werewolf');
   });
 
+  it('a pronoun for someone the user named is answered from what names them', async () => {
+    const text = await answerFromContext(
+      prompt(
+        facts('我很迷诺兰的电影 (like, current since 2026-10-01)'),
+        ['user', '我很迷诺兰的电影。'],
+        ['assistant', '他的叙事很特别。'],
+        ['user', '他拍的第一部长片叫什么？'],
+      ),
+      byWords,
+    );
+    expect(text).toContain('诺兰');
+  });
+
   it('a statement a later one ends is no answer', async () => {
     const text = await answer(
       exchanges(
