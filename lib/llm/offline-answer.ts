@@ -244,14 +244,18 @@ async function current(evidence: Evidence[]): Promise<Evidence[]> {
           .map((ending) => ({ e, ending })),
   );
   const events = async (said: FactCandidate, known: ExistingFact[]) => (await rules.decideFactUpdate(said, known)).map((d) => d.event);
-  const ended = async (e: Evidence, said: FactCandidate) => {
+  const endedLater = async (e: Evidence, said: FactCandidate) => {
     const later = endings.filter((end) => end.e !== e && notOlder(end.e, e));
-    if (later.length === 0 || (await events(said, facts)).includes('NONE')) return false;
     const asFact = [{ id: 'said', slot: said.slot, value: said.value, text: e.text }];
     return (await Promise.all(later.map((end) => events(end.ending, asFact)))).some((ends) => ends.includes('DELETE'));
   };
-  const outdated = async (e: Evidence, said: FactCandidate) =>
-    !said.negated && ((await events(said, facts)).some((event) => event === 'UPDATE' || event === 'DELETE') || (await ended(e, said)));
+  const outdated = async (e: Evidence, said: FactCandidate) => {
+    if (said.negated) return false;
+    const byFacts = await events(said, facts);
+    if (byFacts.includes('UPDATE') || byFacts.includes('DELETE')) return true;
+    // A current fact that says it again keeps it, whatever ended it before.
+    return !byFacts.includes('NONE') && (await endedLater(e, said));
+  };
   const kept = await Promise.all(
     evidence.map(async (e) => {
       if (e.block === 'facts' || e.speaker !== 'user') return e;
