@@ -21,6 +21,7 @@ import { previewContext } from '@/lib/memory/context/preview';
 import { getSql } from '../db/client';
 import * as schema from '../db/schema';
 import { withDatabase } from '../scripts/with-database';
+import { type CpuProfile, profileTables, summarizeProfile } from './lib/cpu-profile';
 import { environment, progress } from './lib/report';
 import { seededUser } from './lib/seed';
 
@@ -108,50 +109,12 @@ async function profile(runs: number, work: () => Promise<unknown>): Promise<stri
   session.disconnect();
   const file = path.join(path.dirname(values.out!), 'explain.cpuprofile');
   fs.writeFileSync(file, JSON.stringify(recorded));
-  // Self time per node: the samples that landed in it, each worth the interval between samples.
-  const selfMs = new Map<number, number>();
-  for (const [i, id] of recorded.samples.entries()) selfMs.set(id, (selfMs.get(id) ?? 0) + (recorded.timeDeltas[i] ?? 0) / 1000);
-  const byFunction = new Map<string, number>();
-  const byPlace = new Map<string, number>();
-  for (const node of recorded.nodes) {
-    const ms = selfMs.get(node.id) ?? 0;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const place = placeOf(url, functionName);
-    const name = `${functionName || '(anonymous)'} ${place}${url ? `:${lineNumber + 1}` : ''}`;
-    byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
-    byPlace.set(place, (byPlace.get(place) ?? 0) + ms);
-  }
-  const top = (map: Map<string, number>, n: number) =>
-    [...map.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([name, ms]) => `| ${name} | ${(ms / runs).toFixed(2)} |`);
   progress(`profile: ${runs} assemblies, ${(wall / runs).toFixed(1)} ms each; written to ${file}`);
   return [
     `## CPU profile: ${runs} assemblies, ${(wall / runs).toFixed(1)} ms each (wall), ms of self time per assembly`,
     '',
-    '| package or file | ms |',
-    '| --- | --- |',
-    ...top(byPlace, 15),
-    '',
-    '| function | ms |',
-    '| --- | --- |',
-    ...top(byFunction, 30),
+    ...profileTables(summarizeProfile(recorded), runs, 'an assembly'),
   ];
-}
-
-type CpuProfile = {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
-  samples: number[];
-  timeDeltas: number[];
-};
-
-/** Where a function lives: its npm package, the project file, or what V8 calls it (idle, GC, program). */
-function placeOf(url: string, functionName: string): string {
-  if (!url) return `(${functionName.replace(/[()]/gu, '') || 'native'})`;
-  const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/u.exec(url);
-  if (inPackage) return inPackage[1];
-  return url.replace(/^file:\/\//u, '').replace(`${process.cwd()}/`, '');
 }
 
 /** A plan prints the query vector whole: 512 numbers each time it appears. */

@@ -1,7 +1,7 @@
 /**
  * npm run bench:load -- [--concurrency 50] [--seconds 30 | --turns N] [--url http://127.0.0.1:PORT]
  *   [--stub-latency-ms 200] [--stub-tokens 40] [--stub-rate 200] [--stub-embed-ms 20] [--stub-port 0]
- *   [--jobs-timeout 300] [--drain-limit 30] [--json bench/out/load-<time>.json]
+ *   [--jobs-timeout 300] [--drain-limit 30] [--json bench/out/load-<time>.json] [--cpu-prof DIR]
  *
  * N concurrent guests send full chat turns to the production server (started here from the last
  * `npm run build`, on a temporary embedded PGlite or on DATABASE_URL; or the one at --url), which
@@ -10,10 +10,13 @@
  * every message is stored whole under its own user and that all post-turn work finished, and how
  * long after the load it took (waited for up to --jobs-timeout; it must take at most --drain-limit).
  * Exits 1 when anything was lost, crossed or failed, or the jobs drained late. 127.0.0.1 only.
+ * --cpu-prof DIR: each server process started here writes a V8 CPU profile (its whole life: start,
+ * load and drain) to DIR, and the report ends with where that time went, per turn.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { type CpuProfile, profileTables, summarizeProfile } from './lib/cpu-profile';
 import { formatLoadReport } from './lib/load-format';
 import { runLoadBench } from './lib/load-run';
 import { environment, progress } from './lib/report';
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     'drain-limit': { type: 'string', default: '30' },
     'request-timeout': { type: 'string', default: '60' },
     json: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -52,6 +56,14 @@ const seconds = values.seconds ? number('seconds', 1) : values.turns ? 600 : 30;
 
 // Ctrl+C: exit handlers stop the server this run started.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+// The server started here inherits this environment: scripts/next-processes.ts reads it.
+const profileDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined;
+if (profileDir) {
+  fs.mkdirSync(profileDir, { recursive: true });
+  process.env.CPU_PROFILE_DIR = profileDir;
+}
+const profilesBefore = new Set(profileDir ? fs.readdirSync(profileDir) : []);
 
 const env = environment();
 progress(`load: ${values.concurrency} users, ${values.turns ? `${values.turns} turns each` : `${seconds} s`}; ${env.commit}, ${env.cpu}`);
@@ -78,9 +90,25 @@ try {
   const report = { environment: { ...env, database: result.server.database }, ...result };
   fs.writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
   console.log(formatLoadReport(result));
+  if (profileDir) console.log(`\n${profileReport(profileDir, profilesBefore, result.load.ok).join('\n')}`);
   console.log(`\nwrote ${path.relative(process.cwd(), jsonFile)}`);
   process.exitCode = result.intact ? 0 : 1;
 } catch (error) {
   console.error(`load: ${error instanceof Error ? error.message : error}`);
   process.exitCode = 2;
+}
+
+/** The profiles this run's server processes wrote, each summarized per completed turn. */
+function profileReport(dir: string, before: Set<string>, turns: number): string[] {
+  const written = fs.readdirSync(dir).filter((name) => name.endsWith('.cpuprofile') && !before.has(name));
+  if (written.length === 0) return [`No CPU profile was written to ${dir} (the server must stop by SIGTERM, not be killed).`];
+  return written.flatMap((name) => {
+    const summary = summarizeProfile(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as CpuProfile);
+    return [
+      `## CPU profile ${path.join(dir, name)}: ${(summary.busyMs / 1000).toFixed(1)} s busy of ${(summary.totalMs / 1000).toFixed(1)} s, ${(summary.busyMs / Math.max(1, turns)).toFixed(1)} ms a turn (start and drain included)`,
+      '',
+      ...profileTables(summary, Math.max(1, turns), 'a turn', { places: 20, functions: 40 }),
+      '',
+    ];
+  });
 }

@@ -26,18 +26,21 @@ export function startNext(options: {
     NO_COLOR: '1',
     FORCE_COLOR: undefined,
   };
+  // CPU_PROFILE_DIR (for benchmarks): each server process writes a V8 CPU profile there when it stops.
+  const profileDir = options.env.CPU_PROFILE_DIR?.trim();
+  const execArgv = [...process.execArgv, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   let stopping = false;
   const children: ChildProcess[] = [];
   const ended = (code: number | null, signal: NodeJS.Signals | null) => {
     if (!stopping) options.onExit(code ?? (signal ? 1 : 0));
   };
   if (options.count <= 1) {
-    const child = spawn(process.execPath, [...process.execArgv, serverScript, options.mode], { stdio: 'inherit', env });
+    const child = spawn(process.execPath, [...execArgv, serverScript, options.mode], { stdio: 'inherit', env });
     child.on('error', () => ended(1, null));
     child.on('exit', ended);
     children.push(child);
   } else {
-    cluster.setupPrimary({ exec: serverScript, args: [options.mode] });
+    cluster.setupPrimary({ exec: serverScript, args: [options.mode], execArgv });
     for (let i = 0; i < options.count; i++) {
       const worker = cluster.fork(env);
       worker.on('exit', ended);

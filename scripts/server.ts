@@ -68,8 +68,9 @@ async function main() {
     await app.close().catch((error: unknown) => logError('could not close Next', error));
     process.exit(exitCode);
   };
-  process.once('SIGTERM', () => void stop(143));
-  process.once('SIGINT', () => void stop(130));
+  // `on`, not `once`: a second signal (the launcher passing on the one its group got) must not end the drain.
+  process.on('SIGTERM', () => void stop(143));
+  process.on('SIGINT', () => void stop(130));
 }
 
 /** Every address of this machine's interfaces, for a server listening on all of them. */

@@ -64,7 +64,7 @@ export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot, turns: numbe
 function labelOf(cmdline: string): string {
   const args = cmdline.split('\0').join(' ');
   if (args.includes('scripts/start.ts')) return 'launcher (holds the embedded database)';
-  if (args.includes('next')) return 'next server';
+  if (args.includes('scripts/server.ts')) return 'app server (Next)';
   return 'other';
 }
 
