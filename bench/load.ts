@@ -2,6 +2,7 @@
  * npm run bench:load -- [--concurrency 50] [--seconds 30 | --turns N] [--url http://127.0.0.1:PORT]
  *   [--stub-latency-ms 200] [--stub-tokens 40] [--stub-rate 200] [--stub-embed-ms 20] [--stub-port 0]
  *   [--jobs-timeout 300] [--drain-limit 30] [--json bench/out/load-<time>.json] [--cpu-prof DIR]
+ *   [--app-processes 1] [--workers 0]
  *
  * N concurrent guests send full chat turns to the production server (started here from the last
  * `npm run build`, on a temporary embedded PGlite or on DATABASE_URL; or the one at --url), which
@@ -10,6 +11,9 @@
  * every message is stored whole under its own user and that all post-turn work finished, and how
  * long after the load it took (waited for up to --jobs-timeout; it must take at most --drain-limit).
  * Exits 1 when anything was lost, crossed or failed, or the jobs drained late. 127.0.0.1 only.
+ * --app-processes N runs N app server processes on the one port (WEB_CONCURRENCY); --workers N runs
+ * the post-turn work in N processes of their own (`npm run worker`, RUN_WORKER=false on the app;
+ * DATABASE_URL only), and the checks then also look for work done twice.
  * --cpu-prof DIR: each server process started here writes a V8 CPU profile (its whole life: start,
  * load and drain) to DIR, and the report ends with where that time went, per turn.
  */
@@ -37,6 +41,8 @@ const { values } = parseArgs({
     'request-timeout': { type: 'string', default: '60' },
     json: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    'app-processes': { type: 'string', default: '1' },
+    workers: { type: 'string', default: '0' },
   },
 });
 
@@ -81,6 +87,8 @@ try {
       embedLatencyMs: number('stub-embed-ms', 0),
       port: number('stub-port', 0),
     },
+    appProcesses: number('app-processes', 1),
+    workerProcesses: number('workers', 0),
     serverLogFile: `${jsonFile.replace(/\.json$/u, '')}.server.log`,
     requestTimeoutMs: number('request-timeout', 1) * 1000,
     jobsTimeoutMs: number('jobs-timeout', 1) * 1000,

@@ -4,7 +4,7 @@ import type postgres from 'postgres';
 import { openPostgres } from './postgres-url';
 import * as schema from './schema';
 import { databaseSettings } from './settings';
-import { VECTOR_SESSION_SETTINGS } from './vector';
+import { SESSION_SETTINGS } from './vector';
 
 export type Db = PostgresJsDatabase<typeof schema>;
 
@@ -30,9 +30,36 @@ function pool(): Pool {
     );
   }
   if (holder.__memlensPool?.url === DATABASE_URL) return holder.__memlensPool;
-  const sql = openPostgres(DATABASE_URL, { max: DB_POOL_MAX, onnotice: () => {}, connection: VECTOR_SESSION_SETTINGS });
-  holder.__memlensPool = { sql, db: drizzle(sql, { schema }), url: DATABASE_URL };
+  const sql = openPostgres(DATABASE_URL, { max: DB_POOL_MAX, onnotice: () => {}, connection: SESSION_SETTINGS });
+  holder.__memlensPool = { sql, db: drizzle(preparingStatements(sql), { schema }), url: DATABASE_URL };
   return holder.__memlensPool;
+}
+
+/**
+ * The pool as drizzle gets it: every statement it sends is prepared on its connection. drizzle sends
+ * its queries with postgres.js's `unsafe`, unprepared unless named; unprepared, each statement with
+ * parameters costs two round trips (describe, then execute) and a parse every time. Prepared, it is
+ * described and parsed once per connection and then sent as one message (still planned for its
+ * parameters on every run: SESSION_SETTINGS). Transactions hand drizzle a client of their own, so
+ * they are wrapped alike.
+ */
+function preparingStatements(sql: postgres.Sql): postgres.Sql {
+  return new Proxy(sql, {
+    get(target, key, receiver) {
+      if (key === 'unsafe') {
+        return (query: string, parameters?: postgres.ParameterOrJSON<never>[], options?: postgres.UnsafeQueryOptions) =>
+          target.unsafe(query, parameters, { ...options, prepare: true });
+      }
+      if (key === 'begin' || key === 'savepoint') {
+        return (...args: unknown[]) => {
+          const work = args.pop() as (client: postgres.Sql) => unknown;
+          const run = Reflect.get(target, key, target) as (...a: unknown[]) => unknown;
+          return run.apply(target, [...args, (client: postgres.Sql) => work(preparingStatements(client))]);
+        };
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
 }
 
 export async function closeDb(): Promise<void> {

@@ -8,7 +8,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { unixSocketUrl } from './postgres-url';
-import { VECTOR_SESSION_SETTINGS } from './vector';
+import { SESSION_SETTINGS } from './vector';
 import { BatchAwareQueue } from './wire-queue';
 import { listenTcp, type TcpListener, type TcpOptions } from './wire-tcp';
 
@@ -83,7 +83,7 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
       extensions: { vector, pg_trgm, btree_gin },
     });
     // Its one session serves every connection, and it ignores startup parameters: set once here.
-    for (const [name, value] of Object.entries(VECTOR_SESSION_SETTINGS)) await db.query('select set_config($1, $2, false)', [name, value]);
+    for (const [name, value] of Object.entries(SESSION_SETTINGS)) await db.query('select set_config($1, $2, false)', [name, value]);
     server = new PGLiteSocketServer({ db, path: socket.path, maxConnections: options.maxConnections ?? 32 });
     // See wire-queue.ts: the stock queue interleaves pooled connections mid-batch.
     (server as unknown as { queryQueue: BatchAwareQueue }).queryQueue = new BatchAwareQueue(db);

@@ -41,7 +41,7 @@ const RESCORED_PER_RESULT = 5;
  * Hybrid recall over one memory table: rows ranked by cosine distance and by the query's lexemes
  * they hold, fused by reciprocal rank fusion. The lexical half, and the vector half of a user with
  * few rows, read only that user's rows; a large user's vector half walks the HNSW graph shared by all
- * users (filtered, iteratively: VECTOR_SESSION_SETTINGS). One statement, one round trip, no
+ * users (filtered, iteratively: SESSION_SETTINGS). One statement, one round trip, no
  * transaction. Returns the rows (snake_case columns, without the embedding and index, plus
  * `annotate`'s keys) with their ranks and how many of the query's terms each holds.
  */

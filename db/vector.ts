@@ -16,10 +16,13 @@ export type RankedCandidate = {
 };
 
 /**
- * pgvector settings every session holds, so a search needs no SET (and no transaction) of its own.
- * A filtered HNSW scan keeps walking the graph until enough rows pass the filter (iterative_scan),
- * so a user's search is never cut short by other users' vectors. Harmless elsewhere: only HNSW
- * index scans read them. Postgres takes them as startup parameters (db/client.ts); PGlite, which
- * ignores those and has a single session, gets them once when it starts (db/embedded.ts).
+ * Settings every session holds, given as startup parameters (db/client.ts); PGlite, which ignores
+ * those and has a single session, gets them once when it starts (db/embedded.ts).
+ * - pgvector: a filtered HNSW scan keeps walking the graph until enough rows pass the filter
+ *   (iterative_scan), so a user's search is never cut short by other users' vectors, and a search
+ *   needs no SET (and no transaction) of its own. Only HNSW index scans read it.
+ * - Statements are prepared once per connection (db/client.ts) and still planned for their
+ *   parameters on every run, as unnamed ones are: a generic plan would guess one user's share of
+ *   the rows for every user.
  */
-export const VECTOR_SESSION_SETTINGS = { 'hnsw.iterative_scan': 'relaxed_order' } as const;
+export const SESSION_SETTINGS = { 'hnsw.iterative_scan': 'relaxed_order', plan_cache_mode: 'force_custom_plan' } as const;

@@ -9,15 +9,24 @@ import type { PGlite } from '@electric-sql/pglite';
  * keeps the backend from its first message until its batch ends (Sync, a simple Query, startup or
  * Terminate) outside a transaction; inside a transaction it keeps it until COMMIT or ROLLBACK.
  * The interface is the one PGLiteSocketServer expects of its queue.
+ *
+ * The one backend also holds every connection's prepared statements (db/client.ts prepares them):
+ * a connection's are deallocated when it goes, or each reconnect of the pool would leave its set behind.
  */
 export class BatchAwareQueue {
   private owner: number | null = null;
+  private readonly statements = new Map<number, Set<string>>();
   private busy = false;
   private waiters: Array<{ handlerId: number; wake: () => void; cancel: (error: Error) => void }> = [];
 
   constructor(private readonly db: PGlite) {}
 
   async enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    const prepared = statementParsed(message);
+    if (prepared) {
+      if (!this.statements.has(handlerId)) this.statements.set(handlerId, new Set());
+      this.statements.get(handlerId)!.add(prepared);
+    }
     await this.acquire(handlerId);
     let bytes = 0;
     try {
@@ -47,12 +56,22 @@ export class BatchAwareQueue {
     });
   }
 
-  /** A client that disconnects while owning the backend must not leave its transaction open for others. */
+  /**
+   * Called when a client disconnects: one that owned the backend must not leave its transaction open
+   * for others, and its prepared statements go with it.
+   */
   async clearTransactionIfNeeded(handlerId: number): Promise<void> {
-    if (this.owner !== handlerId) return;
+    const statements = this.statements.get(handlerId) ?? new Set<string>();
+    this.statements.delete(handlerId);
+    const owned = this.owner === handlerId;
+    if (!owned && statements.size === 0) return;
     await this.acquire(handlerId);
     try {
-      if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
+      if (owned && this.db.isInTransaction()) await this.db.exec('ROLLBACK');
+      for (const name of statements) {
+        // A Parse that failed left no statement behind.
+        await this.db.exec(`DEALLOCATE "${name.replaceAll('"', '""')}"`).catch(() => {});
+      }
     } finally {
       this.release(handlerId, false);
     }
@@ -77,6 +96,14 @@ export class BatchAwareQueue {
     this.owner = waiter.handlerId;
     waiter.wake();
   }
+}
+
+/** The name a Parse message gives its statement; undefined for any other message and for the unnamed statement. */
+function statementParsed(message: Uint8Array): string | undefined {
+  if (message[0] !== 0x50 || message.length < 6) return undefined; // 'P', then a 4-byte length, then the name
+  const end = message.indexOf(0, 5);
+  if (end <= 5) return undefined;
+  return new TextDecoder().decode(message.subarray(5, end));
 }
 
 /** Startup packets have no type byte (their first byte is the high byte of the length, 0). */

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 
 /**
- * Where the CPU went during a run, from /proc (Linux): each process of the server's process group
- * (the launcher, which holds the embedded PGlite, and Next), this bench process (driver and stub
+ * Where the CPU went during a run, from /proc (Linux): each process of the server's process groups
+ * (the launcher, which holds the embedded PGlite, the app's server processes, and any worker processes), this bench process (driver and stub
  * model), and the whole machine, which also shows a real Postgres and anyone else's load.
  */
 export type CpuSnapshot = { at: number; byLabel: Map<string, number>; machineBusy: number; machineTotal: number; bench: NodeJS.CpuUsage };
@@ -20,16 +20,16 @@ export type CpuReport = {
 
 const TICKS_PER_SECOND = 100;
 
-export function cpuSnapshot(processGroup?: number): CpuSnapshot {
+export function cpuSnapshot(processGroups: number[] = []): CpuSnapshot {
   const byLabel = new Map<string, number>();
-  if (processGroup !== undefined) {
+  if (processGroups.length > 0) {
     for (const entry of safeReaddir('/proc')) {
       if (!/^\d+$/u.test(entry)) continue;
       const stat = readProc(`/proc/${entry}/stat`);
       if (!stat) continue;
       // Fields after the command name (which may hold spaces): state is 3, pgrp 5, utime 14, stime 15.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) !== processGroup) continue;
+      if (!processGroups.includes(Number(fields[2]))) continue;
       const label = labelOf(readProc(`/proc/${entry}/cmdline`) ?? '');
       byLabel.set(label, (byLabel.get(label) ?? 0) + Number(fields[11]) + Number(fields[12]));
     }
@@ -65,6 +65,7 @@ function labelOf(cmdline: string): string {
   const args = cmdline.split('\0').join(' ');
   if (args.includes('scripts/start.ts')) return 'launcher (holds the embedded database)';
   if (args.includes('scripts/server.ts')) return 'app server (Next)';
+  if (args.includes('scripts/worker.ts')) return 'worker';
   return 'other';
 }
 

@@ -156,7 +156,7 @@ async function sendTurn(user: VirtualUser, runId: string, turn: number, options:
     else if (!stream.finished) sample.error = 'the stream ended without a finish chunk';
     else sample.ok = true;
   } catch (error) {
-    sample.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    sample.error = describeFailure(error);
   }
   return sample;
 }
@@ -193,4 +193,12 @@ async function readUiStream(body: ReadableStream<Uint8Array>, onFirstByte: () =>
     }
   }
   return result;
+}
+
+/** "TypeError: fetch failed (ECONNRESET: other side closed)": fetch puts the network's reason in `cause`. */
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause : undefined;
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  return `${error.name}: ${error.message}${cause ? ` (${code ? `${code}: ` : ''}${cause.message})` : ''}`;
 }

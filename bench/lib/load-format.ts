@@ -21,7 +21,7 @@ export function formatLoadReport(result: LoadResult): string {
   // The targets are for 50 users; a smaller run says nothing about them.
   const target = result.server.database === 'unknown' || load.users < 50 ? undefined : LOAD_TARGETS[result.server.database];
   const lines = [
-    `${load.users} users, ${load.seconds} s, database ${result.server.database}${result.server.startedHere ? '' : ` (server at ${result.server.url})`}`,
+    `${load.users} users, ${load.seconds} s, database ${result.server.database}${result.server.startedHere ? `, ${layoutOf(result.server)}` : ` (server at ${result.server.url})`}`,
     `turns: ${load.ok} ok, ${load.errors} errors; ${load.turnsPerSecond} turns/s` +
       (target
         ? ` (target ≥ ${target.turnsPerSecond} at 50 users: ${load.turnsPerSecond >= target.turnsPerSecond ? 'met' : 'not met'})`
@@ -58,15 +58,26 @@ export function formatLoadReport(result: LoadResult): string {
     ...[...checks.api.lost, ...checks.api.incomplete, ...checks.api.crossed, ...(checks.ownersInDatabase ?? [])]
       .slice(0, 10)
       .map((p) => `  ${p}`),
+    checks.duplicatedInDatabase === null
+      ? 'done twice: not checked (no database connection)'
+      : `done twice: ${checks.duplicatedInDatabase.length} (exchanges, current facts, job claims)`,
+    ...(checks.duplicatedInDatabase ?? []).slice(0, 10).map((p) => `  ${p}`),
     `post-turn work (${checks.jobs.via}): ${checks.jobs.doneWhenLoadEnded} of ${checks.jobs.expected} done when the load ended, ` +
       `${checks.jobs.donePerSecondAfterLoad}/s after it; ${JSON.stringify(checks.jobs.byStatus)}`,
     drainLine(checks.jobs),
     ...checks.jobs.errors.map((e) => `  job error: ${e}`),
     result.intact
-      ? 'intact: nothing lost, incomplete or crossed; no errors; all post-turn work done within the limit'
+      ? 'intact: nothing lost, incomplete, crossed or done twice; no errors; all post-turn work done within the limit'
       : 'NOT intact: see above',
   ];
   return lines.join('\n');
+}
+
+/** "1 app process, its own worker"; "2 app processes, 1 worker process". */
+function layoutOf({ appProcesses, workerProcesses }: LoadResult['server']): string {
+  const apps = `${appProcesses} app process${appProcesses === 1 ? '' : 'es'}`;
+  if (workerProcesses === 0) return `${apps}, ${appProcesses === 1 ? 'its own worker' : 'a worker in each'}`;
+  return `${apps}, ${workerProcesses} worker process${workerProcesses === 1 ? '' : 'es'}`;
 }
 
 /** The drain, as the run is judged on it: a miss is said in capitals, and fails the run. */

@@ -4,6 +4,7 @@ import { driveUsers, openUser, type TurnSample, type VirtualUser } from './load-
 import { assertBuilt, assertLoopback, type RunningServer, startProductionServer } from './load-server';
 import {
   type ApiCheck,
+  checkDuplicatesInDatabase,
   checkOwnersInDatabase,
   checkThroughApi,
   type JobsCheck,
@@ -28,6 +29,9 @@ export type LoadOptions = {
   /** A Postgres for the server started here, and for the checks (always for the checks when given). */
   databaseUrl?: string;
   serverLogFile: string;
+  /** The layout of the server started here: app processes on one port (WEB_CONCURRENCY), and worker processes apart (needs `databaseUrl`; 0 = each app process runs its own). */
+  appProcesses?: number;
+  workerProcesses?: number;
   requestTimeoutMs: number;
   /** How long to wait for the post-turn work after the load; it must be done within `drainLimitMs` (default 30 s) for the run to pass. */
   jobsTimeoutMs: number;
@@ -44,6 +48,8 @@ export type LoadResult = {
     startedHere: boolean;
     database: 'pglite' | 'postgres' | 'unknown';
     env: Record<string, string>;
+    appProcesses: number;
+    workerProcesses: number;
     /** Set when the server started here ended before the run did. */
     endedEarly?: string;
   };
@@ -66,8 +72,14 @@ export type LoadResult = {
     serverStepsMs: Record<string, { p50: number; p95: number }>;
   };
   machine: { cpus: number; loadAverageBefore: number[]; loadAverageAfter: number[]; cpu: CpuReport };
-  checks: { api: ApiCheck; ownersInDatabase: string[] | null; jobs: JobsCheck & { drainLimitMs: number; drainedWithinLimit: boolean } };
-  /** Nothing lost, incomplete or crossed, no errors, every post-turn job done within the drain limit. */
+  checks: {
+    api: ApiCheck;
+    ownersInDatabase: string[] | null;
+    /** Work done twice (checkDuplicatesInDatabase), looked at once the jobs drained; null without a database connection. */
+    duplicatedInDatabase: string[] | null;
+    jobs: JobsCheck & { drainLimitMs: number; drainedWithinLimit: boolean };
+  };
+  /** Nothing lost, incomplete, crossed or done twice, no errors, every post-turn job done within the drain limit. */
   intact: boolean;
 };
 
@@ -87,7 +99,13 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
       log(
         `starting the production server (${options.databaseUrl ? 'DATABASE_URL' : 'embedded PGlite'}); its output goes to ${options.serverLogFile}`,
       );
-      server = await startProductionServer({ stubBaseURL: stub.baseURL, databaseUrl: options.databaseUrl, logFile: options.serverLogFile });
+      server = await startProductionServer({
+        stubBaseURL: stub.baseURL,
+        databaseUrl: options.databaseUrl,
+        logFile: options.serverLogFile,
+        appProcesses: options.appProcesses,
+        workers: options.workerProcesses,
+      });
     } else {
       log(`loading ${options.url}; for the stub's floor to apply, it must run with OPENAI_BASE_URL=${stub.baseURL} (see --stub-port)`);
     }
@@ -101,7 +119,7 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
       `driving ${options.users} users for ${options.turnsPerUser === Infinity ? `${options.seconds} s` : `${options.turnsPerUser} turns each (at most ${options.seconds} s)`}`,
     );
     const loadAverageBefore = os.loadavg();
-    const cpuBefore = cpuSnapshot(server?.processGroup);
+    const cpuBefore = cpuSnapshot(server?.processGroups);
     const window = await driveUsers(users, runId, {
       baseUrl,
       turnsPerUser: options.turnsPerUser,
@@ -110,7 +128,7 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
     });
     const cpu = cpuBetween(
       cpuBefore,
-      cpuSnapshot(server?.processGroup),
+      cpuSnapshot(server?.processGroups),
       users.reduce((sum, u) => sum + u.turns.filter((t) => t.ok).length, 0),
     );
     const loadAverageAfter = os.loadavg();
@@ -125,6 +143,7 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
     const ownersInDatabase = databaseUrl ? await checkOwnersInDatabase(databaseUrl, users) : null;
     const drainLimitMs = options.drainLimitMs ?? 30_000;
     const waited = await drained;
+    const duplicatedInDatabase = databaseUrl ? await checkDuplicatesInDatabase(databaseUrl, users) : null;
     const jobs = { ...waited, drainLimitMs, drainedWithinLimit: waited.finished && waited.drainMs <= drainLimitMs };
     log(
       jobs.drainedWithinLimit
@@ -141,6 +160,8 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
         startedHere: !options.url,
         database: server?.database ?? (options.databaseUrl ? 'postgres' : 'unknown'),
         env: server ? Object.fromEntries(RECORDED_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!])) : {},
+        appProcesses: options.appProcesses ?? 1,
+        workerProcesses: options.workerProcesses ?? 0,
         endedEarly,
       },
       stub: { ...options.stub, floor: stub.floor, calls: { ...stub.calls } },
@@ -151,7 +172,7 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
         loadAverageAfter: loadAverageAfter.map(round1),
         cpu,
       },
-      checks: { api, ownersInDatabase, jobs },
+      checks: { api, ownersInDatabase, duplicatedInDatabase, jobs },
       intact:
         !endedEarly &&
         load.errors === 0 &&
@@ -159,6 +180,7 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
         api.incomplete.length === 0 &&
         api.crossed.length === 0 &&
         (ownersInDatabase ?? []).length === 0 &&
+        (duplicatedInDatabase ?? []).length === 0 &&
         jobs.drainedWithinLimit,
     };
   } finally {

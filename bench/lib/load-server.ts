@@ -21,6 +21,10 @@ export type ServerOptions = {
   readyTimeoutMs?: number;
   /** Settings over the ones below (a test of a limit sets that limit). */
   env?: Record<string, string>;
+  /** App server processes on the one port (WEB_CONCURRENCY; default 1). */
+  appProcesses?: number;
+  /** Post-turn workers in processes of their own (`npm run worker`, RUN_WORKER=false on the app); needs `databaseUrl`. Default 0: the app runs its own. */
+  workers?: number;
 };
 
 export type RunningServer = {
@@ -28,8 +32,8 @@ export type RunningServer = {
   /** For the checks after the run: the Postgres given, or the embedded database's Unix socket. */
   databaseUrl: string;
   database: 'pglite' | 'postgres';
-  /** The process group: the launcher (and the embedded database), Next and its workers. */
-  processGroup: number;
+  /** The process groups: the launcher's (the embedded database, the app's server processes), then one per worker process. */
+  processGroups: number[];
   /** How the server ended, if it ended before stop() (killed from outside, or crashed). */
   exited: () => string | undefined;
   stop: () => Promise<void>;
@@ -49,40 +53,46 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'memlens-load-'));
   const pgliteDir = path.join(dataRoot, 'pglite');
+  const workers = options.workers ?? 0;
+  if (workers > 0 && !options.databaseUrl)
+    throw new Error('Worker processes need a Postgres (DATABASE_URL): the embedded database has the app run its own.');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    APP_HOST: '127.0.0.1',
+    APP_URL: baseUrl,
+    PGLITE_DIR: pgliteDir,
+    DATABASE_URL: options.databaseUrl ?? '',
+    OPENAI_BASE_URL: options.stubBaseURL,
+    OPENAI_API_KEY: 'stub',
+    OPENAI_API_MODE: 'chat',
+    CHAT_MODEL: 'stub',
+    MEMORY_MODEL: 'stub',
+    // With OFFLINE_EMBEDDER set, the server embeds with that built-in embedder instead of the stub's.
+    EMBEDDING_MODEL: process.env.OFFLINE_EMBEDDER ? '' : 'stub-embed',
+    BETTER_AUTH_SECRET: randomBytes(32).toString('base64url'),
+    // Fifty guests from one address in a minute, and every one of their messages, are the point here.
+    CHAT_RATE_LIMIT: '0',
+    IMPORT_RATE_LIMIT: '0',
+    CONVERSATION_RATE_LIMIT: '0',
+    FACT_RATE_LIMIT: '0',
+    GUESTS_PER_ADDRESS_PER_HOUR: '1000000',
+    MAX_CONNECTIONS_PER_ADDRESS: '0',
+    NEXT_TELEMETRY_DISABLED: '1',
+    ...(options.appProcesses ? { WEB_CONCURRENCY: String(options.appProcesses) } : {}),
+    ...(workers > 0 ? { RUN_WORKER: 'false' } : {}),
+    ...options.env,
+  };
   const log = fs.openSync(options.logFile, 'a');
-  const server = spawn(
-    process.execPath,
-    [path.resolve('node_modules/.bin/tsx'), '--conditions=react-server', 'scripts/start.ts', 'start'],
-    {
-      detached: true, // its own process group: stopping it reaches Next and the database alike
+  // Each in its own process group: stopping one reaches its children (Next, the database) alike.
+  const launch = (script: string, ...args: string[]) =>
+    spawn(process.execPath, [path.resolve('node_modules/.bin/tsx'), '--conditions=react-server', script, ...args], {
+      detached: true,
       stdio: ['ignore', log, log],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        APP_HOST: '127.0.0.1',
-        APP_URL: baseUrl,
-        PGLITE_DIR: pgliteDir,
-        DATABASE_URL: options.databaseUrl ?? '',
-        OPENAI_BASE_URL: options.stubBaseURL,
-        OPENAI_API_KEY: 'stub',
-        OPENAI_API_MODE: 'chat',
-        CHAT_MODEL: 'stub',
-        MEMORY_MODEL: 'stub',
-        // With OFFLINE_EMBEDDER set, the server embeds with that built-in embedder instead of the stub's.
-        EMBEDDING_MODEL: process.env.OFFLINE_EMBEDDER ? '' : 'stub-embed',
-        BETTER_AUTH_SECRET: randomBytes(32).toString('base64url'),
-        // Fifty guests from one address in a minute, and every one of their messages, are the point here.
-        CHAT_RATE_LIMIT: '0',
-        IMPORT_RATE_LIMIT: '0',
-        CONVERSATION_RATE_LIMIT: '0',
-        FACT_RATE_LIMIT: '0',
-        GUESTS_PER_ADDRESS_PER_HOUR: '1000000',
-        MAX_CONNECTIONS_PER_ADDRESS: '0',
-        NEXT_TELEMETRY_DISABLED: '1',
-        ...options.env,
-      },
-    },
-  );
+      env,
+    });
+  const server = launch('scripts/start.ts', 'start');
+  const workerProcesses = Array.from({ length: workers }, () => launch('scripts/worker.ts'));
   fs.closeSync(log);
   let ending: string | undefined;
   const exited = new Promise<number | null>((resolve) =>
@@ -91,8 +101,15 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
       resolve(code);
     }),
   );
+  for (const [i, worker] of workerProcesses.entries()) {
+    worker.once('exit', (code, signal) => {
+      ending ??= `worker process ${i + 1} ${signal ? `killed by ${signal}` : `exited with code ${code}`}`;
+    });
+  }
   // Detached, it would outlive a bench stopped by Ctrl+C: a last word on the way out.
-  const stopOnExit = () => signalGroup(server, 'SIGTERM');
+  const stopOnExit = () => {
+    for (const child of [server, ...workerProcesses]) signalGroup(child, 'SIGTERM');
+  };
   process.once('exit', stopOnExit);
 
   let stopped: Promise<void> | undefined;
@@ -100,22 +117,20 @@ export async function startProductionServer(options: ServerOptions): Promise<Run
     (stopped ??= (async () => {
       process.off('exit', stopOnExit);
       ending ??= 'stopped';
-      if (server.exitCode === null && server.signalCode === null) {
-        signalGroup(server, 'SIGTERM');
-        const gone = await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]);
-        if (!gone) signalGroup(server, 'SIGKILL');
-      }
+      await Promise.all(workerProcesses.map((worker) => stopGroup(worker)));
+      await stopGroup(server, exited);
       fs.rmSync(dataRoot, { recursive: true, force: true });
     })());
 
   try {
     await waitUntilReady(baseUrl, exited, options.readyTimeoutMs ?? 90_000, options.logFile);
+    await waitForWorkers(workers, options.logFile, options.readyTimeoutMs ?? 90_000);
     const databaseUrl = options.databaseUrl ?? embeddedDatabaseUrl(options.logFile);
     return {
       baseUrl,
       databaseUrl,
       database: options.databaseUrl ? 'postgres' : 'pglite',
-      processGroup: server.pid!,
+      processGroups: [server, ...workerProcesses].map((child) => child.pid!),
       exited: () => (stopped ? undefined : ending),
       stop,
     };
@@ -142,6 +157,26 @@ async function waitUntilReady(baseUrl: string, exited: Promise<number | null>, t
     await sleep(250);
   }
   throw new Error(`The server was not ready within ${timeoutMs / 1000} s; see ${logFile}.`);
+}
+
+/** Each worker process says it runs (scripts/worker.ts) once it has migrated and started. */
+async function waitForWorkers(count: number, logFile: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  const running = () => fs.readFileSync(logFile, 'utf8').split('post-turn worker running').length - 1;
+  while (running() < count) {
+    if (Date.now() > deadline)
+      throw new Error(`${count - running()} of ${count} worker processes did not start within ${timeoutMs / 1000} s; see ${logFile}.`);
+    await sleep(250);
+  }
+}
+
+/** SIGTERM to the process group, SIGKILL if it has not ended within 15 s. */
+async function stopGroup(child: ChildProcess, exited?: Promise<unknown>) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const ended = exited ?? new Promise((resolve) => child.once('exit', resolve));
+  signalGroup(child, 'SIGTERM');
+  const gone = await Promise.race([ended.then(() => true), sleep(15_000).then(() => false)]);
+  if (!gone) signalGroup(child, 'SIGKILL');
 }
 
 /** The launcher prints the URL of the embedded database's Unix socket (it holds no password). */

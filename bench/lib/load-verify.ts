@@ -90,6 +90,34 @@ export async function checkOwnersInDatabase(databaseUrl: string, users: VirtualU
   }
 }
 
+/**
+ * Nothing done twice, however many processes ran the work: each reply remembered as one exchange,
+ * no fact stored twice as current for a user, and every job claimed once (a claim counts an attempt;
+ * with no errors, a second attempt means two processes took the same job).
+ */
+export async function checkDuplicatesInDatabase(databaseUrl: string, users: VirtualUser[]): Promise<string[]> {
+  const sql = openPostgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const conversationIds = users.map((u) => u.conversationId);
+    const userIds = users.map((u) => u.userId);
+    const episodes = await sql<Array<{ id: string; n: number }>>`
+      select assistant_message_id as id, count(*)::int as n from episodes
+      where conversation_id = any(${conversationIds}::uuid[]) group by 1 having count(*) > 1`;
+    const facts = await sql<Array<{ user_id: string; content: string; n: number }>>`
+      select user_id, content, count(*)::int as n from facts
+      where user_id = any(${userIds}::uuid[]) and status = 'active' group by 1, 2 having count(*) > 1`;
+    const jobs = await sql<Array<{ kind: string; message_id: string; attempts: number }>>`
+      select kind, message_id, attempts from jobs where conversation_id = any(${conversationIds}::uuid[]) and attempts > 1`;
+    return [
+      ...episodes.map((e) => `reply ${e.id} is remembered as ${e.n} exchanges`),
+      ...facts.map((f) => `user ${f.user_id} holds "${f.content}" ${f.n} times as current`),
+      ...jobs.map((j) => `job ${j.kind} of message ${j.message_id} was claimed ${j.attempts} times`),
+    ];
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
 /** Waits (at most `timeoutMs`) until none of the run's post-turn jobs is pending, running or due for a retry. */
 export async function waitForJobsInDatabase(
   databaseUrl: string,

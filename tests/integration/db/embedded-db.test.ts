@@ -103,6 +103,34 @@ describe('embedded database', () => {
     expect(fs.existsSync(dir)).toBe(false);
   });
 
+  it("deallocates a connection's prepared statements when it closes: its one backend holds every connection's", async () => {
+    const db = await startEmbeddedDatabase({ dataDir: 'memory://' });
+    const watcher = openPostgres(db.url, { max: 1, onnotice: () => {} });
+    const prepared = async () =>
+      (await watcher.unsafe("select count(*)::int as n from pg_prepared_statements where statement like '%memlens-prepared-probe%'"))[0]
+        .n as number;
+    try {
+      const client = openPostgres(db.url, { max: 1, onnotice: () => {} });
+      for (const value of [1, 2, 3]) {
+        const [row] = await client.unsafe("select $1::int + 1 as next, 'memlens-prepared-probe' as probe", [value], { prepare: true });
+        expect(row.next).toBe(value + 1);
+      }
+      // Prepared once, run three times.
+      expect(await prepared()).toBe(1);
+      await client.end({ timeout: 5 });
+      // The bridge deallocates on the close it is told of; wait on that state, a bounded number of times.
+      let left = await prepared();
+      for (let attempt = 0; left > 0 && attempt < 100; attempt++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        left = await prepared();
+      }
+      expect(left).toBe(0);
+    } finally {
+      await watcher.end({ timeout: 5 });
+      await db.stop();
+    }
+  });
+
   it('puts the socket of a data directory too deep for a socket path in a short 0700 directory, removed at stop', async () => {
     const dataDir = path.join(tempDir(), 'a-data-directory-whose-path-is-too-long-for-a-unix-socket'.repeat(2));
     const db = await startEmbeddedDatabase({ dataDir });

@@ -7,7 +7,7 @@ import { openPostgres } from '@/db/postgres-url';
 import * as schema from '@/db/schema';
 import { getSummary, writeSummary } from '@/db/summaries';
 import { createGuestUser } from '@/db/users';
-import { VECTOR_SESSION_SETTINGS } from '@/db/vector';
+import { SESSION_SETTINGS } from '@/db/vector';
 import { previewContext } from '@/lib/memory/context/preview';
 import { fillerTurns, importTurns, postTurnSettled } from '@/tests/support/memory';
 
@@ -24,7 +24,7 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   const sql = openPostgres(url, {
     max: 4,
     onnotice: () => {},
-    connection: VECTOR_SESSION_SETTINGS,
+    connection: SESSION_SETTINGS,
     debug: (_connection, query) => statements.push(query),
   });
   const saved = holder.__memlensPool;
