@@ -12,7 +12,7 @@ import { indexEpisode } from './index-episode';
 import { rebuildSummary, refreshSummary } from './refresh-summary';
 import { loadTurns } from './turn-messages';
 import type { JobWork, RunContext } from './work';
-import { wakeWorker } from './worker-signal';
+import { isAppServer, wakeWorker } from './worker-signal';
 
 /** After each reply, in this order. Each is idempotent per assistant message and tracked as a job. */
 export const postTurnWork: JobWork[] = [indexEpisode, extractFacts, refreshSummary];
@@ -198,12 +198,14 @@ export function scheduleRederivation(userId: string): void {
 }
 
 /**
- * The server's worker runs due jobs; without one (tests, scripts) they run after the response
- * (Next's `after`), so they never delay it: each filter's jobs until none is due, as a job may queue
+ * The server's worker runs due jobs. An app server whose worker runs in a process of its own
+ * (RUN_WORKER=false, `npm run worker`) leaves them to it: running them here too would take the
+ * CPU its chat turns need. Without a server (tests, scripts) they run after the response (Next's
+ * `after`), so they never delay it: each filter's jobs until none is due, as a job may queue
  * others (a request to forget queues re-derivation).
  */
 function runSoon(filters: JobFilter[]): void {
-  if (wakeWorker()) return;
+  if (wakeWorker() || isAppServer()) return;
   const work = async () => {
     for (const filter of filters) {
       for (let ran = await runDueJobs(filter); ran.done + ran.failed > 0; ) ran = await runDueJobs(filter);

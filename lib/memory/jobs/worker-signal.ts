@@ -21,6 +21,11 @@ export function markListening(): void {
   for (const start of waiting) start();
 }
 
+/** Whether this process is the app's server (scripts/server.ts), not a test or a script. */
+export function isAppServer(): boolean {
+  return holder.__memlensListening === true;
+}
+
 /** Runs `start` once the app's server listens: now if it already does. */
 export function whenListening(start: () => void): void {
   if (holder.__memlensListening) start();
