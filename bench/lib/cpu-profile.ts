@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import { FlattenMap, originalPositionFor, type TraceMap } from '@jridgewell/trace-mapping';
+
 /** V8 CPU profiles (`.cpuprofile`, as Chrome's DevTools open them) summarized by self time. */
 export type CpuProfile = {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number } }>;
   samples: number[];
   timeDeltas: number[];
 };
@@ -23,13 +26,16 @@ export function summarizeProfile(profile: CpuProfile, root = process.cwd()): Pro
   const byPlace = new Map<string, number>();
   let totalMs = 0;
   let idleMs = 0;
+  const sourceMaps = new SourceMaps();
   for (const node of profile.nodes) {
     const ms = selfMs.get(node.id) ?? 0;
-    const { functionName, url, lineNumber } = node.callFrame;
+    if (ms === 0) continue;
+    // A function of the production build is named by its source (the build's source maps), not its minified chunk.
+    const { functionName, url, line } = sourceMaps.original(node.callFrame);
     const place = placeOf(url, functionName, root);
     totalMs += ms;
     if (place === '(idle)') idleMs += ms;
-    const name = `${functionName || '(anonymous)'} ${place}${url ? `:${lineNumber + 1}` : ''}`;
+    const name = `${functionName || '(anonymous)'} ${place}${url ? `:${line}` : ''}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
     byPlace.set(place, (byPlace.get(place) ?? 0) + ms);
   }
@@ -64,4 +70,41 @@ function placeOf(url: string, functionName: string, root: string): string {
   const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/u.exec(url);
   if (inPackage) return inPackage[1];
   return url.replace(/^file:\/\//u, '').replace(`${root}/`, '');
+}
+
+/** The build's chunks have source maps beside them (`chunk.js.map`): where a position of a chunk came from. */
+class SourceMaps {
+  private readonly maps = new Map<string, TraceMap | null>();
+
+  original(frame: CpuProfile['nodes'][number]['callFrame'] & { columnNumber?: number }): {
+    functionName: string;
+    url: string;
+    line: number;
+  } {
+    const line = frame.lineNumber + 1;
+    const map = this.mapOf(frame.url);
+    if (!map) return { functionName: frame.functionName, url: frame.url, line };
+    const found = originalPositionFor(map, { line, column: frame.columnNumber ?? 0 });
+    if (!found.source) return { functionName: frame.functionName, url: frame.url, line };
+    // Sources are named relative to the chunk ("../../../lib/chat-turn.ts", "../../../node_modules/%40ai-sdk/…");
+    // a source that names no package or project file keeps the chunk's place.
+    const source = decodeURIComponent(found.source).replace(/^(?:\.\.\/)+/u, '');
+    // drizzle's maps name its files from its own folder, which comes out as "node_modules/src/…": no package.
+    const known = /^node_modules\/(?!src\/)/u.test(source) || /^(?:app|lib|db|components)\//u.test(source);
+    const functionName = found.name ?? frame.functionName;
+    return known ? { functionName, url: source, line: found.line ?? line } : { functionName, url: frame.url, line };
+  }
+
+  private mapOf(url: string): TraceMap | null {
+    if (!url.includes('/.next/')) return null;
+    const file = `${url.replace(/^file:\/\//u, '')}.map`;
+    if (!this.maps.has(file)) {
+      try {
+        this.maps.set(file, new FlattenMap(fs.readFileSync(file, 'utf8')));
+      } catch {
+        this.maps.set(file, null); // no map beside it
+      }
+    }
+    return this.maps.get(file)!;
+  }
 }
