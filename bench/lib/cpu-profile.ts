@@ -76,7 +76,7 @@ function placeOf(url: string, functionName: string, root: string): string {
 class SourceMaps {
   private readonly maps = new Map<string, TraceMap | null>();
 
-  original(frame: CpuProfile['nodes'][number]['callFrame'] & { columnNumber?: number }): {
+  original(frame: CpuProfile['nodes'][number]['callFrame']): {
     functionName: string;
     url: string;
     line: number;
