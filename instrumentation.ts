@@ -10,8 +10,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   // The rules' threads load before the first request (about 2 s), not in the first turn.
   await (await import('./lib/memory/rules/bounded')).warmRules();
-  // So do the Chinese segmenter and the bilingual bridge of the lexical index (about 2 s, on this thread).
-  (await import('./lib/text/bilingual')).warmBridge();
+  // So do the Chinese segmenter, the bilingual bridge and WordNet of the lexical index (about 2 s, on this thread).
+  (await import('./lib/text/index-terms')).warmLanguageData();
   const { getConfig } = await import('./lib/config');
   if (!getConfig().RUN_WORKER) return;
   const [{ startWorker }, { syncStoredEmbeddingsInBackground }, { syncSearchIndexInBackground }, { getModels }, { whenListening }] =

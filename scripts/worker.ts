@@ -9,7 +9,7 @@ import { getModels } from '../lib/llm';
 import { escapeConsoleLines } from '../lib/log';
 import { syncStoredEmbeddingsInBackground } from '../lib/memory/embedder-sync';
 import { syncSearchIndexInBackground } from '../lib/memory/search-index-sync';
-import { warmBridge } from '../lib/text/bilingual';
+import { warmLanguageData } from '../lib/text/index-terms';
 import { migrateAppDatabase } from './with-database';
 
 escapeConsoleLines();
@@ -22,7 +22,7 @@ if (!url) {
   process.exit(2);
 }
 await migrateAppDatabase(url, { embedded: false });
-warmBridge();
+warmLanguageData();
 const worker = startWorker();
 syncStoredEmbeddingsInBackground(getModels());
 syncSearchIndexInBackground();

@@ -5,7 +5,7 @@ import { searchVector } from '@/db/search-vector';
 import { createGuestUser } from '@/db/users';
 import { getModels } from '@/lib/llm';
 import { embedTexts } from '@/lib/memory/embed';
-import { indexTerms } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 import { progress } from './report';
 import { filler, seededRandom, templates, vocabulary } from './synthetic';
 

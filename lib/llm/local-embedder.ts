@@ -1,15 +1,19 @@
 import type { EmbeddingModelV4 } from '@ai-sdk/provider';
 import { chineseBridgeWords, englishBridgeWords } from '@/lib/text/bilingual';
+import { kindWords } from '@/lib/text/kinds';
 import { contentFeatures, words } from '@/lib/text/text-features';
 
 /** The weight of a feature the bilingual bridge adds: less than the text's own words. */
 const BRIDGE_WEIGHT = 0.5;
+/** The weight of what a text's nouns are kinds of (lib/text/kinds.ts): a hint of meaning, less than a word said. */
+const KIND_WEIGHT = 0.35;
 
 /**
  * Deterministic offline embedder: feature hashing of content words, CJK bigrams and character
  * trigrams into `dimensions` buckets with a hashed sign, then L2-normalised. No model download;
- * similar wording gives similar vectors in English and Chinese alike, and the words of the other
- * language (lib/text/bilingual.ts) bring a Chinese text near an English one that says the same.
+ * similar wording gives similar vectors in English and Chinese alike, the words of the other
+ * language (lib/text/bilingual.ts) bring a Chinese text near an English one that says the same, and
+ * what its nouns are kinds of (lib/text/kinds.ts) brings "the banjo" near "instruments".
  */
 export function embedLocally(text: string, dimensions: number): number[] {
   const vector = new Array<number>(dimensions).fill(0);
@@ -22,6 +26,7 @@ export function embedLocally(text: string, dimensions: number): number[] {
   // Each bridge word featured alone, as the text's own words are (a Chinese one by its characters and bigrams).
   for (const word of [...englishBridgeWords(text), ...chineseBridgeWords(text)])
     for (const feature of contentFeatures(word)) add(`w:${feature}`, BRIDGE_WEIGHT);
+  for (const kind of kindWords(text)) for (const feature of contentFeatures(kind)) add(`w:${feature}`, KIND_WEIGHT);
   for (const word of words(text)) {
     const padded = `^${word}$`;
     for (let i = 0; i + 3 <= padded.length; i++) add(`c:${padded.slice(i, i + 3)}`, 0.35);

@@ -2,6 +2,7 @@ import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
 import { rules } from '@/lib/memory/rules/bounded';
 import type { ExistingFact, FactCandidate, FactSlot } from '@/lib/memory/rules/fact-types';
+import { kindWords, nounsNamed } from '@/lib/text/kinds';
 import { contentFeatures, isCjk, properNames } from '@/lib/text/text-features';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
 
@@ -109,8 +110,14 @@ function theAnswer(question: string, best: Ranked, ranked: Ranked[]): Ranked {
 
 /** For a question asking for several things (a list, or two questions in one), each related item scoring near the best, one line per item. */
 function severalAnswers(best: Ranked, ranked: Ranked[]): Ranked[] {
-  // Scoring near the best is enough: the items of a list are alike to each other more than each is to the question that names their kind.
-  const near = otherStatements(best, ranked).filter((r) => !r.aboutOther && r.score >= best.score - LIST_MARGIN);
+  // Where items name members of a kind the question names ("the banjo" for "which instruments"), those are the list,
+  // however little else they share with the question. Else scoring near the best is enough: the items of a list are
+  // alike to each other more than each is to the question that names their kind.
+  const others = otherStatements(best, ranked).filter((r) => !r.aboutOther);
+  const near =
+    best.member || others.some((r) => r.member)
+      ? others.filter((r) => r.member)
+      : others.filter((r) => r.score >= best.score - LIST_MARGIN);
   const picked = [best];
   for (const r of near) {
     if (picked.length >= MAX_MANY) break;
@@ -141,7 +148,8 @@ function rankPrior(e: Evidence, evidence: Evidence[]): number {
 const matchedText = (e: Evidence) => (e.slot ? `${e.text} (${e.slot})` : e.text);
 
 /** `related`: alike in meaning (FLOOR), or sharing a word with the question, or naming what it points at. */
-type Ranked = { evidence: Evidence; likeness: number; score: number; related: boolean; aboutOther: boolean };
+/** `member`: names a member of a kind the question names ("the banjo" for "which instruments"). */
+type Ranked = { evidence: Evidence; likeness: number; score: number; related: boolean; member: boolean; aboutOther: boolean };
 
 /** The evidence by how well it answers: its likeness to the question as the offline rewrite reads it, and what kind it is. */
 async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: Evidence[], similarity: Similarity): Promise<Ranked[]> {
@@ -170,11 +178,15 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
   // someone else ("Where does my sister live?"), the kinds that record the user's people are asked, not the user's own.
   const asksAbout = new Set<string>(asked === 'other' ? PEOPLE_SLOTS : await rules.slotsNamed(question));
   const ofKindAsked = (e: Evidence) => e.slot !== undefined && asksAbout.has(e.slot);
+  // Naming a member of a kind the question names ("the banjo" for "which instruments", 西安 for 哪些城市), evidence is about it.
+  const kindsAsked = nounsNamed(query);
+  const namesMember = (e: Evidence) => kindWords(e.text).some((kind) => kindsAsked.has(kind));
   const aboutOther = (i: number) => asked !== 'unsaid' && about[i] !== 'unsaid' && about[i] !== asked;
   return evidence
     .map((e, i) => {
       // A question asked before answers only by the words it shares ("Since I'm giving the toast in Porto, …?" for "where is the toast?"), never by likeness alone.
-      const related = names(e) || sharesWord(e) || (!e.asked && (likeness[i] >= FLOOR || ofKindAsked(e)));
+      const member = !e.asked && namesMember(e);
+      const related = names(e) || sharesWord(e) || member || (!e.asked && (likeness[i] >= FLOOR || ofKindAsked(e)));
       // Named or of the kind asked, evidence is taken as alike as the floor, however little it shares.
       const alike = names(e) || ofKindAsked(e) ? Math.max(likeness[i], FLOOR) : likeness[i];
       // Naming what the question points at ("他" for the director the user likes), evidence is about it, whoever says it.
@@ -185,6 +197,7 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
         evidence: e,
         likeness: likeness[i],
         related,
+        member,
         aboutOther: other,
         score: alike + worth + (e.speaker === 'assistant' ? ASSISTANT_PRIOR : 0) - AGE_STEP * e.age - (other ? OTHER_SUBJECT : 0),
       };

@@ -13,7 +13,7 @@ import { redactionsOf } from '@/db/provenance';
 import type { Fact } from '@/db/schema';
 import { type Actor, audit } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
-import { indexTerms } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 import { embedTexts } from './embed';
 import { FACT_SLOTS, type FactSlot, SINGLE_VALUED_SLOTS } from './rules/fact-types';
 

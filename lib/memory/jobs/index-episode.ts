@@ -2,7 +2,7 @@ import { deleteEpisodeOf, type NewEpisode, putEpisodes } from '@/db/episodes';
 import type { Scope } from '@/db/history';
 import { quotedItemTexts } from '@/db/turns';
 import type { Models } from '@/lib/llm';
-import { indexTerms } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 import { ownWords } from '../context/context-layout';
 import { embedTexts } from '../embed';
 import { FORGOTTEN } from '../redaction';

@@ -8,7 +8,7 @@ import { addFact } from '@/db/facts';
 import { EMBEDDING_SIZE } from '@/db/schema';
 import { CLIENT_ADDRESS_HEADER } from '@/lib/client-address';
 import { requireUser, requireUserOrStartGuest, userFromHeaders } from '@/lib/session';
-import { indexTerms } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 import { proxy } from '@/proxy';
 import { answered } from '@/tests/support/answered';
 import { setEnv } from '@/tests/support/app';

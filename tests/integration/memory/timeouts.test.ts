@@ -4,7 +4,7 @@ import { POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
 import { addFact } from '@/db/facts';
 import { fitToStoredSize } from '@/lib/memory/embed';
-import { indexTerms } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 import { type Client, newClient, readChunks, setEnv, storedMessages, textOf, waitFor } from '@/tests/support/app';
 import { postTurnSettled } from '@/tests/support/memory';
 import { type ChatCompletionRequest, type OpenAIStub, startOpenAIStub } from '@/tests/support/openai-stub';

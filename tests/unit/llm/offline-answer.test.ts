@@ -360,3 +360,39 @@ describe('the offline model answers precisely', () => {
     expect(many).toContain('夜跑');
   });
 });
+
+// A list question names a kind; the items name its members, often with no word of the question (WordNet's kinds).
+describe('lists by the kind the question names (hashing embedder)', () => {
+  const byWords = likenessBy(createLocalEmbedder(512));
+  const answer = (system: string, question: string) => answerFromContext(prompt(system, ['user', question]), byWords);
+
+  it('quotes every member of the kind and nothing else', async () => {
+    const text = await answer(
+      exchanges(
+        1,
+        '(2026-10-01) User: Saw a kingfisher by the canal this morning, pure luck. / Assistant: What a sight.',
+        "(2026-10-03) User: My neighbour's terrier barked until two. / Assistant: That sounds exhausting.",
+        '(2026-10-05) User: A heron stood on our pond for an hour. / Assistant: Patient hunters.',
+      ),
+      'Which birds have I seen lately?',
+    );
+    expect(text).toContain('kingfisher');
+    expect(text).toContain('heron');
+    expect(text).not.toContain('terrier');
+  });
+
+  it('finds the members of a kind asked in Chinese', async () => {
+    const text = await answer(
+      exchanges(
+        1,
+        '(2026-10-01) User: 我会说一点西班牙语，去年在马德里住过半年。 / Assistant: 很厉害。',
+        '(2026-10-02) User: 最近膝盖有点疼。 / Assistant: 注意休息。',
+        '(2026-10-03) User: 我的意大利语也还行。 / Assistant: 不错。',
+      ),
+      '我会哪些语言？',
+    );
+    expect(text).toContain('西班牙语');
+    expect(text).toContain('意大利语');
+    expect(text).not.toContain('膝盖');
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cosine, embedLocally } from '@/lib/llm/local-embedder';
-import { chineseBridgeWords, englishBridgeWords, indexTerms, MAX_BRIDGE_TERMS } from '@/lib/text/bilingual';
+import { chineseBridgeWords, englishBridgeWords, MAX_BRIDGE_TERMS } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 import { cjkTerms, cjkWords, segmentWords } from '@/lib/text/search-terms';
 
 describe('segmentation by dictionary', () => {

@@ -6,7 +6,7 @@ import { createGuestUser } from '@/db/users';
 import type { FactItem } from '@/lib/memory/context/context-item';
 import { previewContext } from '@/lib/memory/context/preview';
 import { searchKeywords } from '@/lib/memory/keywords';
-import { indexTerms } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 import { importTurns } from '@/tests/support/memory';
 
 // A statement in one language is found by a question in the other through the lexical index alone

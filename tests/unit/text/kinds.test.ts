@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { kindsOfWord, kindWords, MAX_KIND_TERMS, nounsNamed } from '@/lib/text/kinds';
+
+// What a noun is a kind of, from WordNet: the words a question names a list by, and a hint of meaning.
+describe('kind words (WordNet)', () => {
+  it.each([
+    ['oboe', 'instrument'],
+    ['trumpet', 'instrument'],
+    ['kenya', 'country'],
+    ['peru', 'country'],
+    ['aspirin', 'medicine'],
+    ['hamster', 'rodent'],
+  ])('%s is a kind of %s', (word, kind) => {
+    expect(kindsOfWord(word)).toContain(kind);
+  });
+
+  it('reads a plural by its singular', () => {
+    expect(kindsOfWord('violas')).toEqual(kindsOfWord('viola'));
+    expect(kindsOfWord('nieces')).toContain('relative');
+  });
+
+  it('leaves out the kinds near the root that any noun has', () => {
+    for (const word of ['oboe', 'kenya', 'aspirin', 'niece']) {
+      const kinds = kindsOfWord(word);
+      for (const general of ['entity', 'object', 'abstraction', 'whole', 'thing']) expect(kinds).not.toContain(general);
+    }
+  });
+
+  it('gives no kinds to a word used more as a verb or an adjective', () => {
+    expect(kindsOfWord('run')).toEqual([]);
+    expect(kindsOfWord('quiet')).toEqual([]);
+  });
+
+  it('takes a capitalised common noun in mid-sentence for a name, but keeps the kinds of a named place', () => {
+    expect(kindWords('Our cat Pumpkin sleeps all day')).not.toContain('squash');
+    expect(kindWords('Our autumn soup is pumpkin and ginger')).toContain('squash');
+    expect(kindWords('Last year I flew to Kenya')).toContain('country');
+  });
+
+  it('reaches Chinese nouns through their English glosses', () => {
+    expect(kindWords('我会拉小提琴')).toContain('instrument');
+    expect(nounsNamed('你知道我养过哪些动物吗？')).toContain('animal');
+  });
+
+  it('names the nouns of a question as WordNet lists them', () => {
+    const named = nounsNamed('Which countries and which cities have I lived in?');
+    expect(named).toContain('country');
+    expect(named).toContain('city');
+  });
+
+  it('never adds a word the text says itself, and bounds a long text', () => {
+    expect(kindWords('a trumpet and an instrument')).not.toContain('instrument');
+    const long = 'oboe kenya aspirin hamster violin tulip salmon sparrow granite hammer sofa bicycle '.repeat(2000);
+    const started = performance.now();
+    expect(kindWords(long).length).toBeLessThanOrEqual(MAX_KIND_TERMS);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+});
