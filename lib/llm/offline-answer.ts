@@ -3,6 +3,7 @@ import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
 import { rules } from '@/lib/memory/rules/bounded';
 import type { ExistingFact, FactCandidate, FactSlot } from '@/lib/memory/rules/fact-types';
 import { kindWords, nounsNamed } from '@/lib/text/kinds';
+import { cjkWords } from '@/lib/text/search-terms';
 import { contentFeatures, isCjk, properNames } from '@/lib/text/text-features';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
 
@@ -171,7 +172,14 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
   // A name the question says ("What does Obi do for work?"): where some evidence says it, what does not is about something else.
   const namesAsked = properNames(question);
   const elsewhere = evidence.some((e) => says(e, namesAsked)) ? (e: Evidence) => !says(e, namesAsked) : () => false;
-  const sharesWord = (e: Evidence) => contentFeatures(e.text).some((f) => questionWords.has(f));
+  // A single Chinese character is shared only where the segmenter cuts it as a word of one text at least: 猫 in 我的猫
+  // and 猫叫什么, 考 in 考个证, but not 工 in 工资 (pay) and 工作 (work).
+  const questionCjkWords = new Set(cjkWords(query));
+  const sharesWord = (e: Evidence) => {
+    const evidenceCjkWords = new Set(cjkWords(e.text));
+    const aWord = (f: string) => f.length > 1 || !isCjk(f) || questionCjkWords.has(f) || evidenceCjkWords.has(f);
+    return contentFeatures(e.text).some((f) => questionWords.has(f) && aWord(f));
+  };
   // Asked about the user, a statement about someone else answers less; asked about someone else, one about the user does.
   const [asked, ...about] = await rules.subjectsOf([question, ...evidence.map((e) => e.text)]);
   // The kind of fact the question names ("what do I do for a living": work; "怎么称呼我": a name). Asked about

@@ -25,7 +25,7 @@ export function extractFactCandidates(text: string, now: Date): FactCandidate[] 
     // The greeting itself says nothing: "Hey there, the name's Ada" reads as "the name's Ada".
     const said = greeted ? sentence.replace(GREETING_WORDS, '') || sentence : sentence;
     for (const clause of language.clauses(said)) {
-      for (const candidate of extractClause(language, clause, said, now, greeted)) {
+      for (const candidate of extractClauseOrItsStart(language, clause, said, now, greeted)) {
         // The same fact twice in one message (a clause and its restatement): keep the later wording.
         const same = out.findIndex((c) => c.slot === candidate.slot && c.value === candidate.value && !c.negated === !candidate.negated);
         if (same >= 0) out.splice(same, 1);
@@ -57,6 +57,16 @@ function statementSentences(text: string): string[] {
     const comma = Math.max(sentence.lastIndexOf(','), sentence.lastIndexOf('，'));
     return comma > 0 ? [sentence.slice(0, comma)] : [];
   });
+}
+
+/**
+ * A clause that states nothing as a whole may state it before its first comma, the rest going on about something
+ * else (我对头孢过敏，上次输液起了一身疹子): that start is read on its own.
+ */
+function extractClauseOrItsStart(language: Language, clause: string, sentence: string, now: Date, greeted: boolean): FactCandidate[] {
+  const whole = extractClause(language, clause, sentence, now, greeted);
+  const comma = clause.search(/[，,]/u);
+  return whole.length > 0 || comma <= 0 ? whole : extractClause(language, clause.slice(0, comma), sentence, now, greeted);
 }
 
 function extractClause(language: Language, clause: string, sentence: string, now: Date, greeted: boolean): FactCandidate[] {

@@ -396,3 +396,25 @@ describe('lists by the kind the question names (hashing embedder)', () => {
     expect(text).not.toContain('膝盖');
   });
 });
+
+describe('Chinese words, not characters (hashing embedder)', () => {
+  const byWords = likenessBy(createLocalEmbedder(512));
+
+  it('does not take a character two different words share for a shared word', async () => {
+    const text = await answerFromContext(
+      prompt(exchanges(1, '(2026-10-01) User: 工资不算高，不过挺稳定。 / Assistant: 稳定也很重要。'), ['user', '我是做什么工作的？']),
+      byWords,
+    );
+    // 工资 (pay) and 工作 (work) share 工 only: the closest statement is owned as not an answer.
+    expect(text).toContain('你没有直接告诉过我');
+  });
+
+  it('still takes a one-character word the two texts share', async () => {
+    const text = await answerFromContext(
+      prompt(exchanges(1, '(2026-10-01) User: 我家的猫特别怕打雷。 / Assistant: 很多猫都怕。'), ['user', '猫怕什么？']),
+      byWords,
+    );
+    expect(text).not.toContain('你没有直接告诉过我');
+    expect(text).toContain('打雷');
+  });
+});

@@ -129,6 +129,9 @@ describe('extractFactCandidates: one fact per message', () => {
     ['我不再吃素了', 'diet', 'vegetarian', true],
     ['我对花生过敏', 'allergy', '花生'],
     ['我花粉过敏', 'allergy', '花粉'],
+    // A statement before a comma, the rest about something else: the start is read on its own.
+    ['我对尘螨过敏，换季的时候喷嚏打个不停', 'allergy', '尘螨'],
+    ['我在邮局上班，工资一般般', 'work', '邮局'],
     ['我有一个女儿', 'family', '女儿'],
     ['我有两个孩子', 'family', '孩子:2'],
     ['我妹妹叫小红', 'family', '妹妹:小红'],
