@@ -17,7 +17,8 @@ export class BatchAwareQueue {
   private owner: number | null = null;
   private readonly statements = new Map<number, Set<string>>();
   private busy = false;
-  private waiters: Array<{ handlerId: number; wake: () => void; cancel: (error: Error) => void }> = [];
+  /** `cleanup`: the wait of a disconnected handler's own clean-up, which no later notice of that disconnect cancels. */
+  private waiters: Array<{ handlerId: number; cleanup: boolean; wake: () => void; cancel: (error: Error) => void }> = [];
 
   constructor(private readonly db: PGlite) {}
 
@@ -27,7 +28,7 @@ export class BatchAwareQueue {
       if (!this.statements.has(handlerId)) this.statements.set(handlerId, new Set());
       this.statements.get(handlerId)!.add(prepared);
     }
-    await this.acquire(handlerId);
+    await this.acquire(handlerId, false);
     let bytes = 0;
     try {
       await this.db.runExclusive(() =>
@@ -48,9 +49,14 @@ export class BatchAwareQueue {
     return this.waiters.length;
   }
 
+  /**
+   * Cancels the messages a disconnected handler still had waiting. pglite-socket may tell of one disconnect twice (an
+   * error, then the close), and calls nothing that catches what `clearTransactionIfNeeded` throws: the clean-up that
+   * the first notice started waits on, uncancelled.
+   */
   clearQueueForHandler(handlerId: number): void {
     this.waiters = this.waiters.filter((waiter) => {
-      if (waiter.handlerId !== handlerId) return true;
+      if (waiter.handlerId !== handlerId || waiter.cleanup) return true;
       waiter.cancel(new Error('Handler disconnected'));
       return false;
     });
@@ -65,7 +71,7 @@ export class BatchAwareQueue {
     this.statements.delete(handlerId);
     const owned = this.owner === handlerId;
     if (!owned && statements.size === 0) return;
-    await this.acquire(handlerId);
+    await this.acquire(handlerId, true);
     try {
       if (owned && this.db.isInTransaction()) await this.db.exec('ROLLBACK');
       for (const name of statements) {
@@ -77,13 +83,13 @@ export class BatchAwareQueue {
     }
   }
 
-  private acquire(handlerId: number): Promise<void> {
+  private acquire(handlerId: number, cleanup: boolean): Promise<void> {
     if (!this.busy && (this.owner === null || this.owner === handlerId)) {
       this.busy = true;
       this.owner = handlerId;
       return Promise.resolve();
     }
-    return new Promise((wake, cancel) => this.waiters.push({ handlerId, wake, cancel }));
+    return new Promise((wake, cancel) => this.waiters.push({ handlerId, cleanup, wake, cancel }));
   }
 
   private release(handlerId: number, keepOwnership: boolean): void {
