@@ -24,9 +24,10 @@ export function embedLocally(text: string, dimensions: number): number[] {
   };
   for (const feature of contentFeatures(text)) add(`w:${feature}`, 1);
   // Each bridge word featured alone, as the text's own words are (a Chinese one by its characters and bigrams).
-  for (const word of [...englishBridgeWords(text), ...chineseBridgeWords(text)])
+  const glosses = englishBridgeWords(text);
+  for (const word of [...glosses, ...chineseBridgeWords(text)])
     for (const feature of contentFeatures(word)) add(`w:${feature}`, BRIDGE_WEIGHT);
-  for (const kind of kindWords(text)) for (const feature of contentFeatures(kind)) add(`w:${feature}`, KIND_WEIGHT);
+  for (const kind of kindWords(text, glosses)) for (const feature of contentFeatures(kind)) add(`w:${feature}`, KIND_WEIGHT);
   for (const word of words(text)) {
     const padded = `^${word}$`;
     for (let i = 0; i + 3 <= padded.length; i++) add(`c:${padded.slice(i, i + 3)}`, 0.35);

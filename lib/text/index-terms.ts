@@ -10,7 +10,8 @@ import { cjkTerms } from './search-terms';
  */
 export function indexTerms(text: string): string[] {
   const lower = text.toLowerCase();
-  return [...new Set([...cjkTerms(lower), ...chineseBridgeWords(lower), ...englishBridgeWords(lower), ...kindWords(text)])];
+  const glosses = englishBridgeWords(lower);
+  return [...new Set([...cjkTerms(lower), ...chineseBridgeWords(lower), ...glosses, ...kindWords(text, glosses)])];
 }
 
 /**

@@ -30,7 +30,7 @@ const MIN_DEPTH = 4;
 const KINDS_PER_WORD = 6;
 export const MAX_KIND_TERMS = 24;
 
-/** `head`: the synset's first lemma's head word, and whether that lemma is a name (written with a capital). */
+/** `head`: the head word most of the synset's lemmas share (else its first lemma's); `named`: its first lemma is a name (a capital). */
 type Synset = { head: string; named: boolean; hypernyms: number[] };
 /** How much a lemma is used in a part of speech: its senses, and its senses seen in WordNet's tagged texts. */
 type Use = { senses: number; tagged: number };
@@ -172,20 +172,19 @@ const LOWER_CASE_WORD = /(?<!\p{L})\p{Ll}\p{L}*/gu;
 /**
  * The kind words of a text (at most MAX_KIND_TERMS, none of its own words): those of its English words
  * and of the English glosses of its Chinese words. "I play the banjo" → instrument, device, …
+ * `glosses`: the text's English bridge words, where the caller has them already.
  */
-export function kindWords(text: string): string[] {
+export function kindWords(text: string, glosses: string[] = englishBridgeWords(text)): string[] {
   const own = latinContentWords(text);
   const names = new Set(properNames(text));
   const lowerCase = new Set(text.match(LOWER_CASE_WORD));
   const writtenAs = (word: string) => (names.has(word) ? 'name' : lowerCase.has(word) ? 'word' : 'unknown');
   const seen = new Set(own);
   const out: string[] = [];
-  const kindsOf = [
-    ...own.map((word) => kindsOfWord(word, writtenAs(word))),
-    ...englishBridgeWords(text).map((word) => kindsOfWord(word, 'gloss')),
-  ];
-  for (const kinds of kindsOf)
-    for (const kind of kinds) {
+  // Looked up word by word, so a long text stops at its first MAX_KIND_TERMS.
+  const read = [...own.map((word) => [word, writtenAs(word)] as const), ...glosses.map((word) => [word, 'gloss'] as const)];
+  for (const [word, as] of read)
+    for (const kind of kindsOfWord(word, as)) {
       if (seen.has(kind)) continue;
       seen.add(kind);
       out.push(kind);
