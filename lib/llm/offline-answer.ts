@@ -76,11 +76,15 @@ export function acknowledgement(statement: string): string {
 
 const languageOf = (text: string) => ([...text].some(isCjk) ? 'zh' : 'en');
 
-/** Other items the user stated that may go with the best one: never its own lines, never a question asked before. */
-const otherStatements = (best: Ranked, ranked: Ranked[]) =>
+/**
+ * Other items the user stated that may go with the best one: never its own lines, never a question asked before.
+ * The window's statements only with `withWindow`: a list gathers what was said in this conversation too, while the
+ * one answer a lead points to is an item of memory.
+ */
+const otherStatements = (best: Ranked, ranked: Ranked[], { withWindow = false } = {}) =>
   ranked.filter(
     (r) =>
-      r.evidence.block !== 'window' &&
+      (withWindow || r.evidence.block !== 'window') &&
       r.evidence.speaker === 'user' &&
       !r.evidence.asked &&
       r.evidence.text !== best.evidence.text &&
@@ -114,7 +118,7 @@ function severalAnswers(best: Ranked, ranked: Ranked[]): Ranked[] {
   // Where items name members of a kind the question names ("the banjo" for "which instruments"), those are the list,
   // however little else they share with the question. Else scoring near the best is enough: the items of a list are
   // alike to each other more than each is to the question that names their kind.
-  const others = otherStatements(best, ranked).filter((r) => !r.aboutOther);
+  const others = otherStatements(best, ranked, { withWindow: true }).filter((r) => !r.aboutOther);
   const near =
     best.member || others.some((r) => r.member)
       ? others.filter((r) => r.member)

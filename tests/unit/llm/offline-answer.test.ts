@@ -418,3 +418,28 @@ describe('Chinese words, not characters (hashing embedder)', () => {
     expect(text).toContain('打雷');
   });
 });
+
+describe('a list in the conversation it was told in (hashing embedder)', () => {
+  const byWords = likenessBy(createLocalEmbedder(512));
+
+  it("gathers this conversation's own statements with memory's", async () => {
+    // The instruments: one in memory, two said just now in the window.
+    const text = await answerFromContext(
+      prompt(
+        exchanges(1, '(2026-10-01) User: Band practice ran late, my oboe reed split. / Assistant: Reeds never last.'),
+        ['user', 'I taught myself the ukulele over the summer.'],
+        ['assistant', 'Got it.'],
+        ['user', 'My neighbour keeps bees in the back garden.'],
+        ['assistant', 'Got it.'],
+        ['user', "I've been practising the accordion in the evenings too."],
+        ['assistant', 'Got it.'],
+        ['user', 'Which instruments can I play?'],
+      ),
+      byWords,
+    );
+    expect(text).toContain('ukulele');
+    expect(text).toContain('accordion');
+    expect(text).toContain('oboe');
+    expect(text).not.toContain('bees');
+  });
+});
