@@ -41,17 +41,14 @@ type ZhContext = { s: string; raw: string; future: boolean; fromNegation: boolea
 
 export function matchZh(_clause: string, reading: Reading): Found[] {
   const s0 = reading.s;
+  // A clause about one of the user's people or pets tells who they are, their dates, or that a pet is gone; never what
+  // the user does or has: 我妈也少吃肉了 is no diet of the user's, 我儿子不吃香菜 ends no son.
+  if (ABOUT_SOMEONE_ELSE.test(s0)) return petLossZh(s0) ?? (positiveZh(asStated(s0, reading)) ?? []).filter(ofPeople);
   const special = dietByFoodZh(s0, reading.raw) ?? workEndZh(s0) ?? petLossZh(s0) ?? cancelledPlanZh(s0) ?? movedAwayZh(s0);
   if (special) return special;
   const change = /不再|再也不|已经不|早就不|已经没有?|不.{0,12}了$|没有?.{0,12}了$/u.test(s0);
   const plain = /^我.{0,4}?(?:不(?!耐|错|过敏)|没有|没)/u.test(s0) || /^我对.+?不过敏/u.test(s0);
-  // A sentence-final particle (了: a change that now holds) is not part of what is stated.
-  const ctx: ZhContext = {
-    s: stripZhAdverbs(s0).replace(ZH_PARTICLES, ''),
-    raw: stripZhAdverbs(reading.raw),
-    future: reading.future,
-    fromNegation: false,
-  };
+  const ctx = asStated(s0, reading);
   if (!change && !plain) return positiveZh(ctx) ?? [];
   const dislike = change ? null : dislikeZh(ctx);
   if (dislike) return dislike;
@@ -59,6 +56,16 @@ export function matchZh(_clause: string, reading: Reading): Found[] {
   const found = positiveZh({ s: positive, raw: positive, future: reading.future, fromNegation: true });
   return found?.map((f) => ({ ...f, negated: true })) ?? [];
 }
+
+// A sentence-final particle (了: a change that now holds) is not part of what is stated.
+const asStated = (s: string, reading: Reading): ZhContext => ({
+  s: stripZhAdverbs(s).replace(ZH_PARTICLES, ''),
+  raw: stripZhAdverbs(reading.raw),
+  future: reading.future,
+  fromNegation: false,
+});
+
+const ofPeople = (f: Found) => f.slot === 'family' || f.slot === 'pet' || f.slot === 'date';
 
 function removeNegationZh(s: string): string {
   return s
@@ -356,7 +363,7 @@ const SPECIES_ZH_RE = Object.keys(SPECIES_ZH)
   .join('|');
 /** 我 + one of the user's people or pets opens a clause about them (我表姐…, 我同事…, 我家猫…), not about the user. */
 export const ABOUT_SOMEONE_ELSE = new RegExp(
-  `^我(?:的|们的?|家的?)?(?:大|小|二|三|亲|双胞胎)?(?:${REL_ZH}|${SPECIES_ZH_RE}|朋友|同事|同学|室友|邻居|老板|领导|上司|导师|老师|客户|房东)`,
+  `^我(?:的|们(?:家)?的?|家的?)?(?:大|小|二|三|亲|双胞胎)?(?:${REL_ZH}|${SPECIES_ZH_RE}|朋友|同事|同学|室友|邻居|老板|领导|上司|导师|老师|客户|房东)`,
   'u',
 );
 const REL_CANON: Record<string, string> = {

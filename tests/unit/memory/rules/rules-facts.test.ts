@@ -679,6 +679,7 @@ describe('own words: kinds of input, other phrasings', () => {
     'My roommate teaches yoga and lives in Denver',
     'Our landlord is moving to Portugal next month.',
     'My coworker is vegan',
+    '我室友对芒果过敏',
     // one-off events and moods
     'I grabbed a burrito on the way home',
     "I'm so annoyed with the traffic today",
@@ -697,6 +698,11 @@ describe('own words: kinds of input, other phrasings', () => {
   it.each<[string, [FactSlot, string]]>([
     ['My cousin Ravi lives in Leeds and works as a pharmacist.', ['family', 'cousin:ravi']],
     ['我哥哥在银行上班，住在杭州', ['family', '哥哥']],
+    // what one of the user's people does or stops doing is neither the user's diet nor the end of that person
+    ['我爸最近不吃猪肉了', ['family', '爸爸']],
+    ['我女朋友不喜欢狗', ['family', '女朋友']],
+    ['我老婆不再上夜班了', ['family', '老婆']],
+    ['我们家的狗不吃狗粮了', ['pet', '狗']],
   ])("someone else's facts only say who they are: %s", (text, [slot, value]) => {
     expect(all(text).map(([s, v]) => [s, v])).toEqual([[slot, value]]);
   });
