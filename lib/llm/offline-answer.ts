@@ -2,6 +2,7 @@ import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
 import { rules } from '@/lib/memory/rules/bounded';
 import type { ExistingFact, FactCandidate, FactSlot } from '@/lib/memory/rules/fact-types';
+import { namesHealthWord } from '@/lib/text/health-words';
 import { kindWords, nounsNamed } from '@/lib/text/kinds';
 import { cjkWords } from '@/lib/text/search-terms';
 import { contentFeatures, isCjk, properNames } from '@/lib/text/text-features';
@@ -27,6 +28,8 @@ const MAX_MANY = 5;
 const OTHER_SUBJECT = 0.3;
 // The kinds of fact that record the user's people and pets.
 const PEOPLE_SLOTS = new Set(['family', 'pet']);
+// The kinds of fact a question about a medicine or a condition asks about.
+const HEALTH_SLOTS = ['health', 'allergy'];
 // The newest of the user's statements in the window is the likeliest thing a question points at.
 const AGE_STEP = 0.01;
 // What the first item of a block is worth for the memory having ranked it first (the second half that, and so on).
@@ -189,6 +192,8 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
   // The kind of fact the question names ("what do I do for a living": work; "怎么称呼我": a name). Asked about
   // someone else ("Where does my sister live?"), the kinds that record the user's people are asked, not the user's own.
   const asksAbout = new Set<string>(asked === 'other' ? PEOPLE_SLOTS : await rules.slotsNamed(question));
+  // Naming a medicine or a condition ("Can I take ibuprofen for my knee?"), a question asks what the user's health allows.
+  if (asked !== 'other' && namesHealthWord(query)) for (const slot of HEALTH_SLOTS) asksAbout.add(slot);
   const ofKindAsked = (e: Evidence) => e.slot !== undefined && asksAbout.has(e.slot);
   // Naming a member of a kind the question names ("the banjo" for "which instruments", 西安 for 哪些城市), evidence is about it.
   const kindsAsked = nounsNamed(query);

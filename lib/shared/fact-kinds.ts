@@ -95,6 +95,19 @@ export const FACT_KINDS = [
     hint: 'allergies',
   },
   {
+    slot: 'health',
+    label: { en: 'Health', zh: '健康' },
+    values: 'many',
+    keyed: false,
+    story: false,
+    examples: { en: 'I have had asthma since I was a kid.', zh: '我有高血压。' },
+    named: {
+      en: /\b(?:health|medical|medications?|medicines?|conditions?|illness(?:es)?|diseases?|prescriptions?)\b/i,
+      zh: /健康|病|药|身体状况/u,
+    },
+    hint: 'health (conditions and medicines)',
+  },
+  {
     slot: 'family',
     label: { en: 'Family', zh: '家人' },
     values: 'many',

@@ -123,6 +123,11 @@ export function chineseBridgeWords(text: string): string[] {
   return firstTerms(latin, (word) => chinese.get(stem(word)) ?? []);
 }
 
+/** The Chinese words whose first gloss is in `english`: for the nouns of a kind (哮喘 for asthma among the diseases). */
+export function chineseWordsGlossedAs(english: Set<string>): string[] {
+  return [...loadBridge().english].filter(([, [first]]) => english.has(first)).map(([word]) => word);
+}
+
 /** A text's words of alphabetic scripts that carry content, lower-cased, in order: "I play the banjo" → play, banjo. */
 export function latinContentWords(text: string): string[] {
   return words(text).filter((word) => word.length > 1 && !isCjk(word) && !isStopWord(word) && /\p{L}/u.test(word));

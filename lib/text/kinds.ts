@@ -202,3 +202,39 @@ export function nounsNamed(question: string): Set<string> {
   const named = [...latinContentWords(question), ...englishBridgeWords(question)].map((word) => lemmaOf(wn, word) ?? word);
   return new Set(named);
 }
+
+// WordNet's lexicographer files of things (noun.artifact) and of states (noun.state): "medicine" the medication,
+// "disorder" the illness, not the field of study nor a mess.
+const THINGS_AND_STATES = new Set(['06', '26']);
+
+/**
+ * Every common noun (spaces for WordNet's underscores) that is, at any depth, a kind of one of `kinds`:
+ * each kind read by its first sense among things and states. nounsOfKinds(['medicine']) holds warfarin and
+ * ibuprofen; nounsOfKinds(['disease']) asthma and psoriasis. Walks the hyponyms once: call it at start.
+ */
+export function nounsOfKinds(kinds: string[]): Set<string> {
+  const wn = loadWordNet();
+  const line = (offset: number) => wn.data.toString('latin1', offset, wn.data.indexOf(10, offset)).split(' ');
+  const roots = kinds.flatMap((kind) => wn.nouns.get(kind)?.offsets.find((offset) => THINGS_AND_STATES.has(line(offset)[1])) ?? []);
+  const out = new Set<string>();
+  const seen = new Set<number>();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const offset = queue.pop()!;
+    if (seen.has(offset)) continue;
+    seen.add(offset);
+    const fields = line(offset);
+    const wordCount = Number.parseInt(fields[3], 16);
+    for (let i = 0; i < wordCount; i++) {
+      const lemma = fields[4 + 2 * i];
+      // Not a name or an acronym (ADD would be "add"), nor a word used more as a verb or an adjective ("cold").
+      const noun = wn.nouns.get(lemma);
+      if (lemma === lemma.toLowerCase() && noun && !moreOther(noun.use, wn.otherUse.get(lemma))) out.add(lemma.replaceAll('_', ' '));
+    }
+    let at = 4 + 2 * wordCount;
+    const pointerCount = Number(fields[at++]);
+    for (let i = 0; i < pointerCount; i++, at += 4)
+      if ((fields[at] === '~' || fields[at] === '~i') && fields[at + 2] === 'n') queue.push(Number(fields[at + 1]));
+  }
+  return out;
+}

@@ -443,3 +443,22 @@ describe('a list in the conversation it was told in (hashing embedder)', () => {
     expect(text).not.toContain('bees');
   });
 });
+
+describe('a question naming a medicine or a condition (hashing embedder)', () => {
+  const byWords = likenessBy(createLocalEmbedder(512));
+
+  it("answers with the user's health, though it shares no word with it", async () => {
+    const text = await answerFromContext(
+      prompt(
+        facts(
+          'I take a statin every night (health, current since 2026-09-01)',
+          'I work at the ferry terminal (work, current since 2026-09-01)',
+        ) + exchanges(3, '(2026-10-02) User: My shoulder aches after rowing. / Assistant: Ice it and rest.'),
+        ['user', 'Is grapefruit juice okay with my shoulder tablets, or should I grab some naproxen?'],
+      ),
+      byWords,
+    );
+    expect(text).toMatch(/^[^.]*statin/u);
+    expect(text).not.toContain('ferry');
+  });
+});

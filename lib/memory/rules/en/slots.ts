@@ -3,6 +3,7 @@
  * through its negation ("no longer", "anymore": the positive fact, ended); diet also through what the user eats.
  */
 import { type Found, firstFound, one, type Reading } from '../fact-types';
+import { healthEn } from '../health';
 import { statedDate } from '../relative-dates';
 import { namedStateEn } from './named-state';
 import { ENTITIES_EN, ENTITY_EN, ENTITY_MODIFIER, entityValue, familyPetEn, introduction, leadingName, nameEn, petLossEn } from './people';
@@ -57,6 +58,7 @@ const MATCHERS_EN: ((ctx: EnContext) => Found[] | null)[] = [
   dateEn,
   dislikeEn,
   allergyEn,
+  healthEn,
   dietEn,
   companionEn,
   familyPetEn,

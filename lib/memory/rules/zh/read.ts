@@ -4,7 +4,9 @@ import { findDates } from '../relative-dates';
 import { ABOUT_SOMEONE_ELSE } from './slots';
 
 /** Words that place a statement in the present: taken out with the dates before the slot patterns read a clause. */
-export const PRESENT_ZH = /现在|目前|如今|以后|今后|从此|最近|这些天|这几天|近来|这段时间|近期|眼下/gu;
+// How long a state has held, said vaguely (好多年了), says it holds now as much as 现在 does: 吃素好多年了 is 吃素.
+export const PRESENT_ZH =
+  /现在|目前|如今|以后|今后|从此|最近|这些天|这几天|近来|这段时间|近期|眼下|(?:(?:好|很|这么)多|好几)年了?|多年来?/gu;
 
 /** A date or a present-time word before 我 stays in the clause: it says when (上周我领养了…, 现在我…). */
 const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || new RegExp(PRESENT_ZH.source, 'u').test(lead);

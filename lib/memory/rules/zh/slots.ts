@@ -3,6 +3,7 @@
  * through its negation (不再, 已经没有…了: the positive fact, ended); diet also through what the user eats.
  */
 import { type Found, firstFound, HAN, one, type Reading } from '../fact-types';
+import { healthZh } from '../health';
 import { statedDate } from '../relative-dates';
 
 const ZH_PARTICLES = /(?<![了啦呢哦呀吧啊嘛哈喔噢～~])[了啦呢哦呀吧啊嘛哈喔噢～~]+$/u;
@@ -81,6 +82,7 @@ const MATCHERS_ZH: ((ctx: ZhContext) => Found[] | null)[] = [
   dateZh,
   dislikeZh,
   allergyZh,
+  healthZh,
   dietZh,
   familyZh,
   petZh,

@@ -707,6 +707,43 @@ describe('own words: kinds of input, other phrasings', () => {
     expect(all(text).map(([s, v]) => [s, v])).toEqual([[slot, value]]);
   });
 
+  // Health: having a condition or taking a medicine; what counts as one is WordNet's to say, so the words vary freely.
+  it.each<[string, string]>([
+    ['I have gout in my left foot', 'gout'],
+    ["I've been on antihistamines all spring", 'antihistamines'],
+    ['Got diagnosed with epilepsy when I was nineteen', 'epilepsy'],
+    ['After the stent I take a statin every night', 'statin'],
+    ['I live with psoriasis, mostly on my scalp', 'psoriasis'],
+    ['我有痛风，海鲜吃得很少', '痛风'],
+    ['我确诊了糖尿病', '糖尿病'],
+  ])('a health fact: %s', (text, value) => {
+    expect(all(text).map(([s, v]) => [s, v])).toContainEqual(['health', value]);
+  });
+
+  it.each([
+    'I take the tram to the office',
+    'I have a nap after lunch',
+    "I'm on the early shift this week",
+    '我有一辆自行车',
+    // someone else's condition is not the user's
+    'My uncle has gout',
+    '我奶奶有糖尿病',
+  ])('no health fact: %s', (text) => {
+    expect(all(text).filter(([s]) => s === 'health')).toEqual([]);
+  });
+
+  // How long it has held, said vaguely, leaves the state as said: it holds now.
+  it.each<[string, [FactSlot, string]]>([
+    ['我在厦门住了好多年了', ['location', '厦门']],
+    ['我多年来只吃素', ['diet', 'vegetarian']],
+  ])('a state held for years, said vaguely: %s', (text, [slot, value]) => {
+    expect(all(text).map(([s, v]) => [s, v])).toContainEqual([slot, value]);
+  });
+
+  it('a medicine the user stops taking ends its fact', () => {
+    expect(all('I no longer take a statin')).toContainEqual(['health', 'statin', true, '']);
+  });
+
   it.each<[string, string]>([
     ["Hey there, the name's Oswin, but everyone says Ozzie.", 'oswin'],
     ['Good morning! The name is Clementine.', 'clementine'],
