@@ -141,6 +141,19 @@ export const FACT_KINDS = [
     hint: 'likes',
   },
   {
+    slot: 'routine',
+    label: { en: 'Something I do regularly', zh: '经常做的事' },
+    values: 'many',
+    keyed: false,
+    story: false,
+    examples: { en: 'Most evenings I practise the cello.', zh: '我每个周末都去钓鱼。' },
+    named: {
+      en: /\b(?:hobby|hobbies|routines?|habits?|activities|sports?|exercise|free time|spare time|pastimes?)\b/i,
+      zh: /爱好|运动|锻炼|业余|习惯|空闲/u,
+    },
+    hint: 'routines (what the user does regularly)',
+  },
+  {
     slot: 'dislike',
     label: { en: 'Something I dislike', zh: '不喜欢的' },
     values: 'many',

@@ -12,7 +12,7 @@ import { english } from './en';
 import { asksForMany as asksForManyEn, opensWithCommand } from './en/read';
 import { asksWhatHappenedEn } from './en/tense';
 import { type FactCandidate, type Found, isChinese, type Language, type Reading } from './fact-types';
-import { findDates } from './relative-dates';
+import { findDates, recurringSpans } from './relative-dates';
 import { chinese } from './zh';
 import { asksForMany as asksForManyZh } from './zh/read';
 import { asksWhatHappenedZh } from './zh/tense';
@@ -76,10 +76,12 @@ function extractClause(language: Language, clause: string, sentence: string, now
   const future = dates.some((d) => d.future);
   const past = dates.find((d) => !d.future);
   const validFrom = past && !future ? past.start.toISOString().slice(0, 10) : undefined;
+  const recurring = recurringSpans(raw);
   const reading = {
-    s: withoutTimes(raw, [...dates, ...presentWords(language, raw, dates)]),
+    s: withoutTimes(raw, [...dates, ...presentWords(language, raw, dates), ...recurring]),
     raw,
     future,
+    recurring: recurring.length > 0,
     sentence: language.normalise(sentence),
   };
   return placedInTime(language, clause, reading, greeted)
@@ -151,7 +153,7 @@ export function readClause(clause: string): string {
   const language = isChinese(clause) ? chinese : english;
   const raw = language.normalise(language.clauses(clause)[0] ?? clause);
   const dates = findDates(raw, new Date(0));
-  return withoutTimes(raw, [...dates, ...presentWords(language, raw, dates)]);
+  return withoutTimes(raw, [...dates, ...presentWords(language, raw, dates), ...recurringSpans(raw)]);
 }
 
 /** Whether a question asks for several things (a list, or two questions in one): the offline model then answers with each. */

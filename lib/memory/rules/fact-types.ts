@@ -92,9 +92,10 @@ export type Found = { slot: FactSlot; value: string; negated?: boolean; said?: s
 
 /**
  * A clause as a language's slot patterns read it: `s` without its date phrases, `raw` with them; `future` when a date
- * lies ahead; `sentence` the whole sentence it comes from (what the sentence is about lends the clause its topic).
+ * lies ahead; `recurring` when it says the thing comes round again ("every Sunday", 每周二); `sentence` the whole
+ * sentence it comes from (what the sentence is about lends the clause its topic).
  */
-export type Reading = { s: string; raw: string; future: boolean; sentence: string };
+export type Reading = { s: string; raw: string; future: boolean; recurring?: boolean; sentence: string };
 
 /** What the shared extraction loop needs from each language (lib/memory/rules/en, lib/memory/rules/zh). */
 export type Language = {

@@ -60,7 +60,9 @@ const RELATIVE =
 export function findDates(text: string, now: Date): DateSpan[] {
   const today = startOfUtcDay(now);
   const spans: DateSpan[] = [];
-  const taken = (index: number) => spans.some((s) => index >= s.index && index < s.index + s.length);
+  // "Every Sunday", "on Tuesdays", 每周二: a day that comes round again is no date.
+  const recurring = recurringSpans(text);
+  const taken = (index: number) => [...spans, ...recurring].some((s) => index >= s.index && index < s.index + s.length);
   const add = (span: DateSpan) => !taken(span.index) && spans.push(span);
   for (const rule of SPAN_RULES) {
     rule.pattern.lastIndex = 0;
@@ -77,6 +79,38 @@ export function findDates(text: string, now: Date): DateSpan[] {
     add({ index: r.index, length: r.phrase.length, start, future: start > today });
   }
   return spans.sort((a, b) => a.index - b.index);
+}
+
+const DAY_EN = '(?:mon|tues|wednes|thurs|fri|satur|sun)day';
+const PART_EN = '(?:morning|afternoon|evening|night)';
+const UNIT_EN = `(?:day|week|weekend|weekday|month|year|${PART_EN}|${DAY_EN})`;
+const DAY_ZH = '(?:天|日|晚|周[一二三四五六日天末]?|星期[一二三四五六日天]?|个?礼拜[一二三四五六日天]?|个?周末|个?月|年)';
+/**
+ * What says a thing comes round again: "every Sunday", "on Tuesdays", "Thursday evenings", "most mornings", "twice a
+ * week", "usually"; 每周二晚上, 每个周末, 一般, 经常. A clause that says it tells a habit, and its days are no dates.
+ */
+const RECURRING = new RegExp(
+  [
+    `\\bevery (?:other |single )?${UNIT_EN}s?(?: ${PART_EN}s?)?\\b`,
+    `\\b(?:on |at )?(?:the )?(?:${DAY_EN}|weekend|weekday)s(?: ${PART_EN}s)?\\b`,
+    `\\b(?:${DAY_EN}|weekend|weekday) ${PART_EN}s\\b`,
+    `\\b(?:most|many) (?:days|weeks|weekends|${PART_EN}s)\\b`,
+    `\\b(?:once|twice|three times|four times|\\d+ times) (?:a|an|per) (?:day|week|month|year|fortnight)\\b`,
+    `\\bin the ${PART_EN}s\\b`,
+    '\\b(?:daily|weekly|nightly|usually|often|regularly|normally|typically|generally)\\b',
+    `每${DAY_ZH}(?:早上|上午|中午|下午|晚上|早晨|傍晚)?`,
+    '一般(?![般的])|经常|常常|通常|平时|平常(?!心)',
+  ].join('|'),
+  'giu',
+);
+
+/** Whether words say when (a date, a time that comes round again, a present-time word): a lead-in that does stays in its clause. */
+export const saysWhen = (lead: string, present: RegExp) =>
+  findDates(lead, new Date(0)).length > 0 || recurringSpans(lead).length > 0 || new RegExp(present.source, 'iu').test(lead);
+
+/** Where a text says a thing comes round again. */
+export function recurringSpans(text: string): Array<{ index: number; length: number }> {
+  return [...text.matchAll(RECURRING)].map((m) => ({ index: m.index, length: m[0].length }));
 }
 
 /** A statement about the past ("moved", "met", 搬了), with no word of the future: a date without its year is the last one. */

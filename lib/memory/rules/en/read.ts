@@ -2,14 +2,13 @@
  * Reading English clauses: splitting a sentence into clauses that each keep their own subject, taking off
  * lead-ins, telling questions and requests apart, and the value helpers the slot patterns share.
  */
-import { findDates } from '../relative-dates';
+import { saysWhen } from '../relative-dates';
 import { type Term, termsOf } from './tagged';
 
 /** Words that place a statement in the present: taken out with the dates before the slot patterns read a clause. */
 export const PRESENT_EN = /\b(?:right now|now(?! that\b)|nowadays|these days|lately|currently|at the moment|at present)\b/gi;
 
 /** A date or a present-time word before the subject stays in the clause: it says when ("last week I adopted a cat", "These days I …"). */
-const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || new RegExp(PRESENT_EN.source, 'i').test(lead);
 
 const FIRST_PERSON = "(?:i|i'm|i've|i'd|i'll|im|my|we|we're|we've|our)";
 const CONNECTOR = '(?:and|but|so|because|although|though|plus|yet|and also|and now|but now|so now|and then)';
@@ -125,7 +124,7 @@ export function stripLead(clause: string): string {
   const lead = LEAD_IN.exec(rest)?.[0];
   // A lead closed by punctuation is set apart ("Got news - I'm …"); one that is not, with a past verb, is the predicate.
   const predicate = (words: string) => !/[,:;—–-]\s*$/u.test(words) && hasVerb(words);
-  if (lead && !NOT_A_LEAD_IN.test(lead) && !saysWhen(lead) && !predicate(lead)) rest = rest.slice(lead.length);
+  if (lead && !NOT_A_LEAD_IN.test(lead) && !saysWhen(lead, PRESENT_EN) && !predicate(lead)) rest = rest.slice(lead.length);
   return withoutEdgePunctuation(rest).trim();
 }
 

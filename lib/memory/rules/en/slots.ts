@@ -5,6 +5,7 @@
 import { type Found, firstFound, one, type Reading } from '../fact-types';
 import { healthEn } from '../health';
 import { statedDate } from '../relative-dates';
+import { routineEn } from '../routine';
 import { namedStateEn } from './named-state';
 import { ENTITIES_EN, ENTITY_EN, ENTITY_MODIFIER, entityValue, familyPetEn, introduction, leadingName, nameEn, petLossEn } from './people';
 import { cleanEn, cutEn, MENTIONS_ASSISTANT, PRONOUN_OBJECT, splitListEn, stripLead, stripSubjectAdverbs } from './read';
@@ -67,6 +68,7 @@ const MATCHERS_EN: ((ctx: EnContext) => Found[] | null)[] = [
   planEn,
   likeEn,
   introductionEn,
+  routineEn,
 ];
 
 function positiveEn(ctx: EnContext): Found[] | null {

@@ -1,6 +1,6 @@
 /** Reading Chinese clauses: splitting, lead-ins, questions and requests, and the value helpers the slot patterns share. */
 import { segmentWords } from '@/lib/text/search-terms';
-import { findDates } from '../relative-dates';
+import { findDates, saysWhen } from '../relative-dates';
 import { ABOUT_SOMEONE_ELSE } from './slots';
 
 /** Words that place a statement in the present: taken out with the dates before the slot patterns read a clause. */
@@ -9,7 +9,6 @@ export const PRESENT_ZH =
   /现在|目前|如今|以后|今后|从此|最近|这些天|这几天|近来|这段时间|近期|眼下|(?:(?:好|很|这么)多|好几)年了?|多年来?/gu;
 
 /** A date or a present-time word before 我 stays in the clause: it says when (上周我领养了…, 现在我…). */
-const saysWhen = (lead: string) => findDates(lead, new Date(0)).length > 0 || new RegExp(PRESENT_ZH.source, 'u').test(lead);
 
 const CONNECTOR = '(?:但是|但|不过|可是|而且|并且|所以|因此|因为|另外|还有|同时|然后)';
 // A split without a comma starts where its blanks do, so a run of blanks is not read again from each blank.
@@ -68,7 +67,7 @@ const TAKES_ME = /[是叫让给对把被和跟帮告诉说问称喊请教]$/u;
 export function stripLead(clause: string): string {
   let rest = withoutEdgePunctuation(clause).replace(REMEMBER, '');
   const lead = LEAD_IN.exec(rest)?.[0];
-  if (lead && !TAKES_ME.test(lead.trim()) && !saysWhen(lead)) rest = rest.slice(lead.length);
+  if (lead && !TAKES_ME.test(lead.trim()) && !saysWhen(lead, PRESENT_ZH)) rest = rest.slice(lead.length);
   return withoutEdgePunctuation(rest).trim();
 }
 

@@ -5,6 +5,7 @@
 import { type Found, firstFound, HAN, one, type Reading } from '../fact-types';
 import { healthZh } from '../health';
 import { statedDate } from '../relative-dates';
+import { routineZh } from '../routine';
 
 const ZH_PARTICLES = /(?<![了啦呢哦呀吧啊嘛哈喔噢～~])[了啦呢哦呀吧啊嘛哈喔噢～~]+$/u;
 
@@ -38,7 +39,7 @@ function stripZhAdverbs(s: string): string {
   return s.replace(ZH_ADVERBS, (m, adverbs: string) => m.slice(0, m.length - adverbs.length));
 }
 
-type ZhContext = { s: string; raw: string; future: boolean; fromNegation: boolean };
+type ZhContext = { s: string; raw: string; future: boolean; recurring?: boolean; fromNegation: boolean };
 
 export function matchZh(_clause: string, reading: Reading): Found[] {
   const s0 = reading.s;
@@ -63,6 +64,7 @@ const asStated = (s: string, reading: Reading): ZhContext => ({
   s: stripZhAdverbs(s).replace(ZH_PARTICLES, ''),
   raw: stripZhAdverbs(reading.raw),
   future: reading.future,
+  recurring: reading.recurring,
   fromNegation: false,
 });
 
@@ -91,6 +93,7 @@ const MATCHERS_ZH: ((ctx: ZhContext) => Found[] | null)[] = [
   planZh,
   likeZh,
   surnameIntroZh,
+  routineZh,
 ];
 
 function positiveZh(ctx: ZhContext): Found[] | null {

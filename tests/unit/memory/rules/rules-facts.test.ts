@@ -740,6 +740,37 @@ describe('own words: kinds of input, other phrasings', () => {
     expect(all(text).map(([s, v]) => [s, v])).toContainEqual([slot, value]);
   });
 
+  // A routine: something the user does again and again, said with when it comes round.
+  it.each<[string, string]>([
+    ['Most Saturdays I referee junior rugby', 'referee junior rugby'],
+    ['I sketch in the park on weekday mornings', 'sketch in the park'],
+    ['Three times a week I lift weights before breakfast', 'lift weights before breakfast'],
+    ["I'm at the allotment every other Sunday", 'am at the allotment'],
+    ['我每个周末都去钓鱼', '去钓鱼'],
+    ['我平时晚上练书法', '晚上练书法'],
+  ])('a routine: %s', (text, value) => {
+    expect(all(text)).toContainEqual(['routine', value, false, '']);
+  });
+
+  it.each([
+    // a state that comes round is no routine
+    "I'm usually exhausted by Thursday",
+    'I often feel homesick in December',
+    '我平时挺忙的',
+    // once is no routine, and someone else's routine is not the user's
+    'I baked bread on Friday',
+    'My flatmate cycles to work every day',
+    '我室友每天早上跑步',
+  ])('no routine: %s', (text) => {
+    expect(all(text).filter(([s]) => s === 'routine')).toEqual([]);
+  });
+
+  it('a day that comes round again is no date: no plan, no start', () => {
+    const [fact] = extract('I go to life drawing every Tuesday');
+    expect(fact).toMatchObject({ slot: 'routine', value: 'go to life drawing' });
+    expect(fact.validFrom).toBeUndefined();
+  });
+
   it('a medicine the user stops taking ends its fact', () => {
     expect(all('I no longer take a statin')).toContainEqual(['health', 'statin', true, '']);
   });
