@@ -475,6 +475,10 @@ function locationZh({ s }: ZhContext): Found[] | null {
     /^我(?:们)?(?:家)?住(?!的|过|址)(.+)$/u.exec(s) ??
     /^我(?:们)?(?:家|一家|全家)?(?:从.+?)?搬(?:家)?(?:到|去|来)了?(.+?)(?:去|来|住|生活|定居)?$/u.exec(s) ??
     /^我(?:们)?(?:是)?在(.+?)(?:生活|居住|定居|安家|住|落户|长大|出生)的?$/u.exec(s) ??
+    // Sent to work somewhere (公司把我调回上海了, 我被派到深圳): that is where the user lives now.
+    /^(?:\p{Script=Han}{1,6}把)?我(?:们)?被?(?:调|派|外派)(?:回|到|去|往)了?(\p{Script=Han}{2,8}?)(?:分公司|总部|办公室|工作|上班|了)*$/u.exec(
+      s,
+    ) ??
     // 在厦门租了套房子, 在成都买了房: a home got somewhere.
     /^我(?:们)?在(\p{Script=Han}{2,8}?)(?:租|买|找|安)了?(?:一?[套间个处])?(?:房|房子|公寓|住处|家)/u.exec(s) ??
     /^我(?:是)?来自(.+)$/u.exec(s) ??
@@ -502,6 +506,9 @@ const ZH_PROFESSION =
   /(?:师|员|工|家|生|长|手|匠|警|官|医|士|经理|老板|主管|总监|顾问|会计|护士|医生|律师|老师|教授|学生|司机|厨师|记者|作家|演员|模特|主播|博主|编辑|翻译|店主|创始人|合伙人|ceo|cto|实习生|公务员|自由职业者|程序员|码农|保安|保姆|快递员|外卖员|农民|工人|军人|警察|职员|白领|销售|客服|前台|秘书|助理|hr|up主|网红|老板娘|宝妈|全职妈妈|家庭主妇)$/iu;
 const NOT_PROFESSION = /(?:先生|女士|男士|家长|新手|老家|素食者|爱好者|患者|读者|初学者|粉丝|好学生|一生|大家|人家|自家|独生子)$/u;
 
+const WORKPLACE =
+  /^(?:一家|一所|一间)|(?:公司|集团|工厂|医院|诊所|学校|银行|商店|餐厅|事务所|研究所|研究院|机构|单位|工作室|出版社|报社|电视台)$/u;
+
 function isZhProfession(phrase: string): boolean {
   return ZH_PROFESSION.test(phrase) && !NOT_PROFESSION.test(phrase);
 }
@@ -525,9 +532,11 @@ function workZh({ s }: ZhContext): Found[] | null {
   if (m) return one('work', cleanZh(m[1]).replace(/^(?:一家|一个|一所|一间|家|个)/u, ''));
   m = /^我(?:在)?(?:读|念|上)(研究生|博士|硕士|大学|本科|高中|初中|小学|大[一二三四]|研[一二三])$/u.exec(s);
   if (m) return one('work', ZH_STUDENT[m[1][0]] ?? `${m[1]}生`);
-  // 在… reaches up to the first 当/做/担任 with something after it, as a lazy 在.+? would, read once.
-  m = /^我(?:在.(?:(?!(?:转行|改行|跳槽)?(?:去)?(?:当|做|担任).).)*)?(?:转行|改行|跳槽)?(?:去)?(?:当|做|担任)(.+)$/u.exec(s);
-  if (m && isZhProfession(cleanZh(m[1]))) return one('work', cleanZh(m[1]));
+  // 在… reaches up to the first 当/做/担任 with something after it, as a lazy 在.+? would, read once. At a workplace
+  // (在一家游戏公司, 在医院: a business's classifier, or an institution's head noun), what is done there is the job.
+  m = /^我(?:在(.(?:(?!(?:转行|改行|跳槽)?(?:去)?(?:当|做|担任).).)*))?(?:转行|改行|跳槽)?(?:去)?(?:当|做|担任)(.+)$/u.exec(s);
+  const role = m ? cleanZh(cutZh(m[2])) : '';
+  if (m && (isZhProfession(role) || (WORKPLACE.test(m[1] ?? '') && role.length >= 2))) return one('work', role);
   m = /^我(?:是|是一名|是一个|是个|是一位|是名|是位)(.+)$/u.exec(s);
   if (m) {
     const role = cleanZh(m[1]).replace(/^(?:一名|一个|一位|个|名|位)/u, '');

@@ -740,6 +740,16 @@ describe('own words: kinds of input, other phrasings', () => {
     expect(all(text).map(([s, v]) => [s, v])).toContainEqual([slot, value]);
   });
 
+  // Work and home said through the workplace or a posting, in words no profession list holds.
+  it.each<[string, [FactSlot, string]]>([
+    ['我在一家装修公司做预算', ['work', '预算']],
+    ['我在一家花店当学徒', ['work', '学徒']],
+    ['单位把我派到西宁了', ['location', '西宁']],
+    ['我被外派到吉隆坡办公室', ['location', '吉隆坡']],
+  ])('work and home as events: %s', (text, [slot, value]) => {
+    expect(all(text).map(([s, v]) => [s, v])).toContainEqual([slot, value]);
+  });
+
   // A routine: something the user does again and again, said with when it comes round.
   it.each<[string, string]>([
     ['Most Saturdays I referee junior rugby', 'referee junior rugby'],
