@@ -113,6 +113,11 @@ export const ENTITIES_EN: Record<string, string> = {
   baby: 'baby',
   toddler: 'child',
   twins: 'twins',
+  triplets: 'triplets',
+  // An age word standing for the noun it goes with ("my eldest, Marisol", "our youngest"): one of the user's children.
+  eldest: 'child',
+  oldest: 'child',
+  youngest: 'child',
   grandmother: 'grandmother',
   grandma: 'grandmother',
   granny: 'grandmother',
@@ -263,6 +268,13 @@ export function leadingName(text: string): { name?: string; rest: string } {
   return { name: m[1], rest: m[2] ?? '' };
 }
 
+/** The names a text opens with: "Ada and Max, …" → Ada, Max; any first word after "called" / "named" (`called`). */
+function namesOpening(text: string, called: boolean): string[] {
+  const m = /^([\p{L}'-]+)(?:(?:\s*,\s*|\s+)and\s+(\p{Lu}[\p{L}'-]*))?/u.exec(text);
+  if (!m || !(called || (/^\p{Lu}/u.test(m[1]) && m[1] !== 'I'))) return [];
+  return m[2] ? [m[1], m[2]] : [m[1]];
+}
+
 /** A word for one of the user's people ("sister", "landlord"), not for a pet. */
 export const isPersonWord = (word: string) => ENTITIES_EN[word] !== undefined && !PET_WORDS.has(ENTITIES_EN[word]);
 
@@ -280,12 +292,12 @@ export function familyPetEn({ s }: Reading): Found[] | null {
     'iu',
   ).exec(s);
   if (m?.[3]) {
-    // The name follows "is called" / "named", or is simply the capitalised word after the noun.
-    const first = /^[\p{L}'-]+/u.exec(m[3])?.[0];
-    const name = first && (m[2] || (/^\p{Lu}/u.test(first) && first !== 'I')) ? first : undefined;
+    // The name follows "is called" / "named", or is simply the capitalised word after the noun; a plural may have
+    // several ("my twins, Ada and Max, …").
+    const names = namesOpening(m[3], Boolean(m[2]));
     // What the rest says is the relative's life, not the user's: the fact keeps "my cousin (Ana)" only.
-    const said = `${s.slice(0, s.length - m[3].length).trim()}${name ? ` ${name}` : ''}`;
-    return [{ ...entityValue(m[1], name), said }];
+    const said = `${s.slice(0, s.length - m[3].length).trim()}${names.length ? ` ${names.join(' and ')}` : ''}`;
+    return names.length > 1 ? names.map((name) => ({ ...entityValue(m![1], name), said })) : [{ ...entityValue(m[1], names[0]), said }];
   }
   // "I have two kids", "we adopted a cat named Luna", "I have a sister named Anna and a brother named Tom"
   m =

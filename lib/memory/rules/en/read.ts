@@ -14,8 +14,9 @@ const FIRST_PERSON = "(?:i|i'm|i've|i'd|i'll|im|my|we|we're|we've|our)";
 const CONNECTOR = '(?:and|but|so|because|although|though|plus|yet|and also|and now|but now|so now|and then)';
 // Each split starts where its blanks do ((?<!\s)), and "\s*[,;]?\s+" is spelled so that no two of its
 // quantifiers can take the same blanks: either way a run of blanks is read once, not once per blank.
+// A dash between spaces joins two clauses in casual writing ("gave up fish too — fully vegetarian now").
 const SPLIT = new RegExp(
-  `(?<!\\s)(?:\\s*[,;]\\s+|\\s+)${CONNECTOR}\\s+(?=${FIRST_PERSON}\\b)|(?<!\\s)\\s*,\\s*(?=(?:${CONNECTOR}\\s+)?(?:now\\s+)?${FIRST_PERSON}\\b)`,
+  `(?<!\\s)(?:\\s*[,;]\\s+|\\s+)${CONNECTOR}\\s+(?=${FIRST_PERSON}\\b)|(?<!\\s)\\s*,\\s*(?=(?:${CONNECTOR}\\s+)?(?:now\\s+)?${FIRST_PERSON}\\b)|(?<!\\s)\\s+[—–]\\s+`,
   'i',
 );
 const OPENS_WITH_FIRST_PERSON = new RegExp(`^${FIRST_PERSON}\\b`, 'i');
@@ -67,6 +68,22 @@ function opensWithPastVerb(clause: string): boolean {
   return first !== undefined && past === true && isVerb(first.tags) && !first.tags.includes('Auxiliary');
 }
 
+/**
+ * A few words with no subject, no verb and no name ("Anna from Berlin" is no "I am"; "Our twins, Ines and Jonah, …"
+ * has a subject the tagger may miss the verb of): a predicate whose subject is the speaker.
+ */
+const PREDICATE_WORDS = 6;
+function saysWhatSpeakerIs(clause: string): boolean {
+  const terms = termsOf(clause);
+  const subject = (t: Term) => ['Possessive', 'Pronoun', 'Determiner'].some((tag) => t.tags.includes(tag));
+  const name = (t: Term) => t.tags.includes('ProperNoun') || t.tags.includes('Person');
+  if (terms.length === 0 || terms.length > PREDICATE_WORDS || subject(terms[0]) || terms.some(name)) return false;
+  // After an opening adverb the tagger reads a bare adjective as a verb ("completely vegan"): not a verb said.
+  const verb = (t: Term, i: number) =>
+    t.tags.includes('Verb') && !(i === 1 && terms[0].tags.includes('Adverb') && t.tags.includes('Infinitive'));
+  return !terms.some((t, i) => verb(t, i) || t.tags.includes('QuestionWord'));
+}
+
 /** Words with a past verb of their own are no lead-in: "just finished my first week" is the clause's own predicate. */
 function hasVerb(words: string): boolean {
   return termsOf(words).some((t) => t.tags.includes('PastTense') && !t.tags.includes('Auxiliary'));
@@ -81,6 +98,8 @@ export function splitClauses(sentence: string): string[] {
     if (!clause) continue;
     // "Got the keys to our new flat in Bath yesterday": a sentence that opens with a past verb dropped its subject, the speaker.
     if (subject === null && opensWithPastVerb(clause)) clause = `I ${clause.charAt(0).toLowerCase()}${clause.slice(1)}`;
+    // "Vegan since March", "… — fully vegetarian now": with no subject and no verb, a clause says what the speaker is.
+    else if (subject !== '' && saysWhatSpeakerIs(clause)) clause = `I am ${clause.charAt(0).toLowerCase()}${clause.slice(1)}`;
     // Whose clause it is comes from the sentence: "My sister lives in Ohio and works as …" is the sister's.
     if (subject === null) subject = /^(?:i|we)\b/i.test(expandEnglish(clause).replace(PRESENT_EN, '').trim()) ? 'I' : '';
     else if (!OPENS_WITH_FIRST_PERSON.test(clause) && startsWithVerb(clause)) {

@@ -750,6 +750,27 @@ describe('own words: kinds of input, other phrasings', () => {
     expect(all(text).map(([s, v]) => [s, v])).toContainEqual([slot, value]);
   });
 
+  // Children named by their place among siblings, several names at once; a state said with no subject or verb.
+  it.each<[string, [FactSlot, string][]]>([
+    ['My oldest, Benedikt, is off to university in the autumn', [['family', 'child:benedikt']]],
+    [
+      'Our triplets, Ines and Jonah, hate bath time',
+      [
+        ['family', 'triplets:ines'],
+        ['family', 'triplets:jonah'],
+      ],
+    ],
+    ['Dropped dairy as well — completely vegan these days.', [['diet', 'vegan']]],
+    ['Pescatarian since the spring', [['diet', 'pescatarian']]],
+  ])('said in few words: %s', (text, expected) => {
+    const found = all(text).map(([s, v]) => [s, v]);
+    for (const fact of expected) expect(found).toContainEqual(fact);
+  });
+
+  it.each(['Lovely weather today', 'Quick question', 'Anna from Berlin'])('no subject and no verb, but no fact: %s', (text) => {
+    expect(extract(text)).toEqual([]);
+  });
+
   // A routine: something the user does again and again, said with when it comes round.
   it.each<[string, string]>([
     ['Most Saturdays I referee junior rugby', 'referee junior rugby'],
