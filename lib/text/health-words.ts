@@ -5,7 +5,7 @@ import { cjkWords } from './search-terms';
 /**
  * The words that name a condition or a medicine, in both languages: the nouns WordNet files under these
  * kinds (asthma, psoriasis, warfarin, statin…), and the Chinese words CC-CEDICT glosses as one of them
- * (哮喘, 糖尿病, 布洛芬…). The rules read a health fact where the user has or takes one ("I take warfarin",
+ * (哮喘, 糖尿病, 青霉素…). The rules read a health fact where the user has or takes one ("I take warfarin",
  * 我有哮喘), and the offline model takes a question naming one to ask about the user's health.
  */
 const HEALTH_KINDS = ['disease', 'illness', 'disorder', 'syndrome', 'medicine'];
@@ -23,12 +23,18 @@ export function healthWords(): HealthWords {
   return words;
 }
 
-let asSets: { english: Set<string>; chinese: Set<string> } | undefined;
+let sets: { english: Set<string>; chinese: Set<string> } | undefined;
+
+/** The words as sets, from `given` (a rules thread's, from its pool) or built here. */
+export function healthWordSets(given?: HealthWords): { english: Set<string>; chinese: Set<string> } {
+  const from = given ?? healthWords();
+  sets ??= { english: new Set(from.english), chinese: new Set(from.chinese) };
+  return sets;
+}
 
 /** Whether a text names a condition or a medicine ("Can I take ibuprofen?", 糖尿病能吃蛋糕吗): by a word, or up to three in a row. */
 export function namesHealthWord(text: string): boolean {
-  asSets ??= { english: new Set(healthWords().english), chinese: new Set(healthWords().chinese) };
-  const { english, chinese } = asSets;
+  const { english, chinese } = healthWordSets();
   const latin = latinContentWords(text);
   const phrases = latin.flatMap((_, i) => [1, 2, 3].map((n) => latin.slice(i, i + n).join(' ')));
   return phrases.some((phrase) => english.has(phrase)) || cjkWords(text).some((word) => chinese.has(word));

@@ -81,26 +81,33 @@ export function warmKinds(): void {
 }
 
 /**
- * The synset at a byte offset of data.noun (WordNet's offsets are byte offsets):
+ * A synset's line of data.noun at its byte offset (WordNet's offsets are byte offsets), read:
  * "offset lex_file type w_cnt word lex_id … p_cnt symbol offset pos source_target … | gloss".
  */
+function synsetLine(wn: WordNet, offset: number): { lexFile: string; lemmas: string[]; pointers: (symbols: string[]) => number[] } {
+  const fields = wn.data.toString('latin1', offset, wn.data.indexOf(10, offset)).split(' ');
+  const wordCount = Number.parseInt(fields[3], 16);
+  const lemmas = fields.slice(4, 4 + 2 * wordCount).filter((_, i) => i % 2 === 0);
+  const first = 5 + 2 * wordCount;
+  const pointerCount = Number(fields[first - 1]);
+  // The noun synsets these pointers lead to ("@" a hypernym, "~" a hyponym, "i" of an instance).
+  const pointers = (symbols: string[]) =>
+    Array.from({ length: pointerCount }, (_, i) => first + 4 * i)
+      .filter((at) => symbols.includes(fields[at]) && fields[at + 2] === 'n')
+      .map((at) => Number(fields[at + 1]));
+  return { lexFile: fields[1], lemmas, pointers };
+}
+
 function synsetAt(wn: WordNet, offset: number): Synset {
   const cached = wn.synsets.get(offset);
   if (cached) return cached;
-  const fields = wn.data.toString('latin1', offset, wn.data.indexOf(10, offset)).split(' ');
-  const wordCount = Number.parseInt(fields[3], 16);
+  const { lemmas, pointers } = synsetLine(wn, offset);
   // The head most of its lemmas share, else its first lemma's ("Romance, Romance_language, Latinian_language" → language;
   // "musical_instrument, instrument" → instrument; "person, individual, someone" → person).
-  const lemmas = fields.slice(4, 4 + 2 * wordCount).filter((_, i) => i % 2 === 0);
   const heads = lemmas.map((lemma) => (lemma.split('_').pop() ?? lemma).toLowerCase());
   const shared = (h: string) => heads.filter((other) => other === h).length;
   const head = heads.reduce((best, h) => (shared(h) > shared(best) ? h : best), heads[0]);
-  const hypernyms: number[] = [];
-  let at = 4 + 2 * wordCount;
-  const pointerCount = Number(fields[at++]);
-  for (let i = 0; i < pointerCount; i++, at += 4)
-    if ((fields[at] === '@' || fields[at] === '@i') && fields[at + 2] === 'n') hypernyms.push(Number(fields[at + 1]));
-  const synset = { head, named: /^\p{Lu}/u.test(lemmas[0]), hypernyms };
+  const synset = { head, named: /^\p{Lu}/u.test(lemmas[0]), hypernyms: pointers(['@', '@i']) };
   wn.synsets.set(offset, synset);
   return synset;
 }
@@ -214,8 +221,9 @@ const THINGS_AND_STATES = new Set(['06', '26']);
  */
 export function nounsOfKinds(kinds: string[]): Set<string> {
   const wn = loadWordNet();
-  const line = (offset: number) => wn.data.toString('latin1', offset, wn.data.indexOf(10, offset)).split(' ');
-  const roots = kinds.flatMap((kind) => wn.nouns.get(kind)?.offsets.find((offset) => THINGS_AND_STATES.has(line(offset)[1])) ?? []);
+  const roots = kinds.flatMap(
+    (kind) => wn.nouns.get(kind)?.offsets.find((offset) => THINGS_AND_STATES.has(synsetLine(wn, offset).lexFile)) ?? [],
+  );
   const out = new Set<string>();
   const seen = new Set<number>();
   const queue = [...roots];
@@ -223,18 +231,13 @@ export function nounsOfKinds(kinds: string[]): Set<string> {
     const offset = queue.pop()!;
     if (seen.has(offset)) continue;
     seen.add(offset);
-    const fields = line(offset);
-    const wordCount = Number.parseInt(fields[3], 16);
-    for (let i = 0; i < wordCount; i++) {
-      const lemma = fields[4 + 2 * i];
+    const { lemmas, pointers } = synsetLine(wn, offset);
+    for (const lemma of lemmas) {
       // Not a name or an acronym (ADD would be "add"), nor a word used more as a verb or an adjective ("cold").
       const noun = wn.nouns.get(lemma);
       if (lemma === lemma.toLowerCase() && noun && !moreOther(noun.use, wn.otherUse.get(lemma))) out.add(lemma.replaceAll('_', ' '));
     }
-    let at = 4 + 2 * wordCount;
-    const pointerCount = Number(fields[at++]);
-    for (let i = 0; i < pointerCount; i++, at += 4)
-      if ((fields[at] === '~' || fields[at] === '~i') && fields[at + 2] === 'n') queue.push(Number(fields[at + 1]));
+    queue.push(...pointers(['~', '~i']));
   }
   return out;
 }

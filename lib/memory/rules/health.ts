@@ -1,22 +1,15 @@
 /**
  * Health: a condition the user has or a medicine they take ("I take warfarin every morning", "I've had asthma since
- * I was a kid", 我有高血压, 我每天吃二甲双胍). The verb says having or taking; whether what follows is a condition or a
+ * I was a kid", 我有高血压, 我确诊了糖尿病). The verb says having or taking; whether what follows is a condition or a
  * medicine is WordNet's and CC-CEDICT's to say (lib/text/health-words.ts), not a list here: "I have a dog" is no health.
  */
 import { workerData } from 'piscina';
-import { type HealthWords, healthWords } from '@/lib/text/health-words';
+import { type HealthWords, healthWordSets } from '@/lib/text/health-words';
 import { cutEn } from './en/read';
 import { type Found, one, type Reading } from './fact-types';
 
 // The rules' threads get the words from their pool (lib/memory/rules/bounded.ts), built once in the process.
-let known: { english: Set<string>; chinese: Set<string> } | undefined;
-function words() {
-  if (!known) {
-    const given = (workerData as { healthWords?: HealthWords } | undefined)?.healthWords ?? healthWords();
-    known = { english: new Set(given.english), chinese: new Set(given.chinese) };
-  }
-  return known;
-}
+const words = () => healthWordSets((workerData as { healthWords?: HealthWords } | undefined)?.healthWords);
 
 // The subject may be dropped at the start ("Got diagnosed with epilepsy at nineteen"), as in a diary.
 const HAS_OR_TAKES_EN =

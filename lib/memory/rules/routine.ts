@@ -33,6 +33,7 @@ export function routineZh({ s, raw, recurring }: Pick<Reading, 's' | 'raw' | 're
   const m = recurring ? /^我(?:们)?(?:都|会|就|也|还)?(\p{Script=Han}.*)$/u.exec(s) : null;
   if (!m || DEGREE.test(m[1].charAt(0)) || /的$/u.test(m[1])) return null;
   const value = m[1].replace(/(?<![，。！？、\s])[，。！？、\s]+$/u, '');
-  const before = raw.slice(0, raw.indexOf(value));
+  const at = raw.indexOf(value);
+  const before = at < 0 ? '' : raw.slice(0, at);
   return value.length >= 2 && !DEGREE.test(before) ? one('routine', value) : null;
 }
