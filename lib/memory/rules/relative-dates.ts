@@ -93,8 +93,8 @@ const RECURRING = new RegExp(
   [
     `\\bevery (?:other |single )?${UNIT_EN}s?(?: ${PART_EN}s?)?\\b`,
     `\\b(?:on |at )?(?:the )?(?:${DAY_EN}|weekend|weekday)s(?: ${PART_EN}s)?\\b`,
-    `\\b(?:${DAY_EN}|weekend|weekday) ${PART_EN}s\\b`,
-    `\\b(?:most|many) (?:days|weeks|weekends|${PART_EN}s)\\b`,
+    `\\b(?:(?:most|many|some) )?(?:${DAY_EN}|weekend|weekday) ${PART_EN}s\\b`,
+    `\\b(?:most|many|some) (?:days|weeks|weekends|weekdays|${DAY_EN}s|${PART_EN}s)(?: ${PART_EN}s)?\\b`,
     `\\b(?:once|twice|three times|four times|\\d+ times) (?:a|an|per) (?:day|week|month|year|fortnight)\\b`,
     `\\bin the ${PART_EN}s\\b`,
     '\\b(?:daily|weekly|nightly|usually|often|regularly|normally|typically|generally)\\b',

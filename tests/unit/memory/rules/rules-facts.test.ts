@@ -796,6 +796,14 @@ describe('own words: kinds of input, other phrasings', () => {
     expect(all(text).filter(([s]) => s === 'routine')).toEqual([]);
   });
 
+  it.each(['Most Fridays I play squash with my cousin', 'Some Sunday mornings I bake rye bread'])(
+    'a routine keeps when it comes round: %s',
+    (text) => {
+      const [fact] = extract(text);
+      expect(fact).toMatchObject({ slot: 'routine', text });
+    },
+  );
+
   it('a day that comes round again is no date: no plan, no start', () => {
     const [fact] = extract('I go to life drawing every Tuesday');
     expect(fact).toMatchObject({ slot: 'routine', value: 'go to life drawing' });
