@@ -72,11 +72,11 @@ function extractClauseOrItsStart(language: Language, clause: string, sentence: s
 function extractClause(language: Language, clause: string, sentence: string, now: Date, greeted: boolean): FactCandidate[] {
   if (!clause || language.asks(clause)) return [];
   const raw = language.normalise(clause);
-  const dates = findDates(raw, now);
+  const recurring = recurringSpans(raw);
+  const dates = findDates(raw, now, recurring);
   const future = dates.some((d) => d.future);
   const past = dates.find((d) => !d.future);
   const validFrom = past && !future ? past.start.toISOString().slice(0, 10) : undefined;
-  const recurring = recurringSpans(raw);
   const reading = {
     s: withoutTimes(raw, [...dates, ...presentWords(language, raw, dates), ...recurring]),
     raw,
@@ -152,8 +152,9 @@ function withoutTimes(text: string, times: Span[]): string {
 export function readClause(clause: string): string {
   const language = isChinese(clause) ? chinese : english;
   const raw = language.normalise(language.clauses(clause)[0] ?? clause);
-  const dates = findDates(raw, new Date(0));
-  return withoutTimes(raw, [...dates, ...presentWords(language, raw, dates), ...recurringSpans(raw)]);
+  const recurring = recurringSpans(raw);
+  const dates = findDates(raw, new Date(0), recurring);
+  return withoutTimes(raw, [...dates, ...presentWords(language, raw, dates), ...recurring]);
 }
 
 /** Whether a question asks for several things (a list, or two questions in one): the offline model then answers with each. */

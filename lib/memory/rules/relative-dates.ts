@@ -57,12 +57,12 @@ const RELATIVE =
  * "for five years" in a perfect tense, 三年了). A date whose year is not said is the nearest one, or the last one
  * after "since" or in a statement about the past; a weekday alone, the last such day in a statement about the past.
  */
-export function findDates(text: string, now: Date): DateSpan[] {
+export function findDates(text: string, now: Date, recurring = recurringSpans(text)): DateSpan[] {
   const today = startOfUtcDay(now);
   const spans: DateSpan[] = [];
-  // "Every Sunday", "on Tuesdays", 每周二: a day that comes round again is no date.
-  const recurring = recurringSpans(text);
-  const taken = (index: number) => [...spans, ...recurring].some((s) => index >= s.index && index < s.index + s.length);
+  // "Every Sunday", "on Tuesdays", 每周二: a day that comes round again is no date (`recurring`: where the text says so).
+  const covers = (list: Span[], index: number) => list.some((s) => index >= s.index && index < s.index + s.length);
+  const taken = (index: number) => covers(spans, index) || covers(recurring, index);
   const add = (span: DateSpan) => !taken(span.index) && spans.push(span);
   for (const rule of SPAN_RULES) {
     rule.pattern.lastIndex = 0;
@@ -104,12 +104,17 @@ const RECURRING = new RegExp(
   'giu',
 );
 
-/** Whether words say when (a date, a time that comes round again, a present-time word): a lead-in that does stays in its clause. */
+/**
+ * Whether words say when (a date, a time that comes round again, a present-time word): a lead-in that does stays in
+ * its clause ("last week I adopted a cat", "Every Sunday I …", 上周我领养了…, 现在我…).
+ */
 export const saysWhen = (lead: string, present: RegExp) =>
   findDates(lead, new Date(0)).length > 0 || recurringSpans(lead).length > 0 || new RegExp(present.source, 'iu').test(lead);
 
 /** Where a text says a thing comes round again. */
-export function recurringSpans(text: string): Array<{ index: number; length: number }> {
+type Span = { index: number; length: number };
+
+export function recurringSpans(text: string): Span[] {
   return [...text.matchAll(RECURRING)].map((m) => ({ index: m.index, length: m[0].length }));
 }
 

@@ -297,7 +297,8 @@ export function familyPetEn({ s }: Reading): Found[] | null {
     const names = namesOpening(m[3], Boolean(m[2]));
     // What the rest says is the relative's life, not the user's: the fact keeps "my cousin (Ana)" only.
     const said = `${s.slice(0, s.length - m[3].length).trim()}${names.length ? ` ${names.join(' and ')}` : ''}`;
-    return names.length > 1 ? names.map((name) => ({ ...entityValue(m![1], name), said })) : [{ ...entityValue(m[1], names[0]), said }];
+    const entity = m[1];
+    return (names.length > 0 ? names : [undefined]).map((name) => ({ ...entityValue(entity, name), said }));
   }
   // "I have two kids", "we adopted a cat named Luna", "I have a sister named Anna and a brother named Tom"
   m =

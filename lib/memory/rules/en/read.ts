@@ -8,8 +8,6 @@ import { type Term, termsOf } from './tagged';
 /** Words that place a statement in the present: taken out with the dates before the slot patterns read a clause. */
 export const PRESENT_EN = /\b(?:right now|now(?! that\b)|nowadays|these days|lately|currently|at the moment|at present)\b/gi;
 
-/** A date or a present-time word before the subject stays in the clause: it says when ("last week I adopted a cat", "These days I …"). */
-
 const FIRST_PERSON = "(?:i|i'm|i've|i'd|i'll|im|my|we|we're|we've|our)";
 const CONNECTOR = '(?:and|but|so|because|although|though|plus|yet|and also|and now|but now|so now|and then)';
 // Each split starts where its blanks do ((?<!\s)), and "\s*[,;]?\s+" is spelled so that no two of its

@@ -8,8 +8,6 @@ import { ABOUT_SOMEONE_ELSE } from './slots';
 export const PRESENT_ZH =
   /现在|目前|如今|以后|今后|从此|最近|这些天|这几天|近来|这段时间|近期|眼下|(?:(?:好|很|这么)多|好几)年了?|多年来?/gu;
 
-/** A date or a present-time word before 我 stays in the clause: it says when (上周我领养了…, 现在我…). */
-
 const CONNECTOR = '(?:但是|但|不过|可是|而且|并且|所以|因此|因为|另外|还有|同时|然后)';
 // A split without a comma starts where its blanks do, so a run of blanks is not read again from each blank.
 const SPLIT = new RegExp(
