@@ -295,12 +295,16 @@ export async function saveStreamingText(userId: string, id: string, content: str
 }
 
 /** Ends a streaming reply once: the first of finish, failure or disconnect wins. */
-export async function finalizeAssistantMessage(
-  userId: string,
-  id: string,
-  outcome: { status: Exclude<MessageStatus, 'streaming'>; content: string; error?: string },
-): Promise<boolean> {
-  const rows = await getDb()
+export async function finalizeAssistantMessage(userId: string, id: string, outcome: ReplyOutcome): Promise<boolean> {
+  const rows = await endReply(getDb(), userId, id, outcome).returning({ id: messages.id });
+  return rows.length > 0;
+}
+
+export type ReplyOutcome = { status: Exclude<MessageStatus, 'streaming'>; content: string; error?: string };
+
+/** The update that ends a streaming reply (nothing if it has ended already), to run alone or in a turn's last statement. */
+export function endReply(db: Db, userId: string, id: string, outcome: ReplyOutcome) {
+  return db
     .update(messages)
     .set({
       status: outcome.status,
@@ -309,9 +313,7 @@ export async function finalizeAssistantMessage(
       error: outcome.error ?? null,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(messages.id, id), eq(messages.userId, userId), eq(messages.status, 'streaming')))
-    .returning({ id: messages.id });
-  return rows.length > 0;
+    .where(and(eq(messages.id, id), eq(messages.userId, userId), eq(messages.status, 'streaming')));
 }
 
 /** At start-up: replies left `streaming` by a process that died are marked incomplete, text kept. */

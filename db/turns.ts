@@ -1,26 +1,37 @@
 import 'server-only';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from './client';
+import { endReply, type ReplyOutcome } from './history';
 import type { Executor } from './provenance';
 import { citations, retrievalCache, turnRecords } from './schema';
 
 export type TurnRecordRow = typeof turnRecords.$inferSelect;
 
-/** Stores (or, while its turn runs, updates) one attempt's record. */
-export async function saveTurnRecord(row: {
-  assistantMessageId: string;
-  attempt: number;
-  userId: string;
-  conversationId: string;
-  requestId: string;
-  record: Record<string, unknown>;
-}): Promise<void> {
-  await getDb()
-    .insert(turnRecords)
-    .values(row)
+type TurnRecordInsert = typeof turnRecords.$inferInsert;
+type CitationsInsert = typeof citations.$inferInsert;
+
+/**
+ * One attempt's record and the items its context numbered, stored as the model is called (or, while
+ * the turn runs, updated): one statement for the two tables, neither read before the other is written.
+ */
+export async function saveTurnStart(record: TurnRecordInsert, items: CitationsInsert): Promise<void> {
+  const db = getDb();
+  const recorded = db.$with('recorded').as(
+    db
+      .insert(turnRecords)
+      .values(record)
+      .onConflictDoUpdate({
+        target: [turnRecords.assistantMessageId, turnRecords.attempt],
+        set: { record: record.record, requestId: record.requestId, updatedAt: sql`now()` },
+      }),
+  );
+  await db
+    .with(recorded)
+    .insert(citations)
+    .values(items)
     .onConflictDoUpdate({
-      target: [turnRecords.assistantMessageId, turnRecords.attempt],
-      set: { record: row.record, requestId: row.requestId, updatedAt: sql`now()` },
+      target: [citations.assistantMessageId, citations.requestId],
+      set: { items: items.items, citedKeys: items.citedKeys, repeatedKeys: items.repeatedKeys, retrievalRuns: items.retrievalRuns },
     });
 }
 
@@ -79,17 +90,33 @@ export async function turnRecordsQuoting(
 }
 
 /**
- * Adds a finished turn's own fields (status, usage, what it cited, timings) to its stored record,
- * leaving the rest as stored: a correction made while the reply streamed has redacted it. Returns
- * the record as it now stands (null if it was never stored).
+ * A reply's end, in one statement: its row ends (once: only a streaming row is ended), its record gets
+ * the turn's own fields (status, usage, what it cited, timings) with the rest left as stored, since a
+ * correction made while the reply streamed has redacted it, and its citation row what the reply cited
+ * and repeated. Returns the record as it now stands (null if it was never stored).
  */
-export async function finishTurnRecord(
-  key: { userId: string; assistantMessageId: string; attempt: number },
-  end: Record<string, unknown>,
+export async function finishTurn(
+  key: { userId: string; assistantMessageId: string; attempt: number; requestId: string },
+  end: { reply: ReplyOutcome; record: Record<string, unknown>; citedKeys: string[]; repeatedKeys: string[] },
 ): Promise<Record<string, unknown> | null> {
-  const [row] = await getDb()
+  const db = getDb();
+  const ended = db.$with('ended').as(endReply(db, key.userId, key.assistantMessageId, end.reply));
+  const cited = db.$with('cited').as(
+    db
+      .update(citations)
+      .set({ citedKeys: end.citedKeys, repeatedKeys: end.repeatedKeys })
+      .where(
+        and(
+          eq(citations.userId, key.userId),
+          eq(citations.assistantMessageId, key.assistantMessageId),
+          eq(citations.requestId, key.requestId),
+        ),
+      ),
+  );
+  const [row] = await db
+    .with(ended, cited)
     .update(turnRecords)
-    .set({ record: sql`${turnRecords.record} || ${JSON.stringify(end)}::jsonb`, updatedAt: sql`now()` })
+    .set({ record: sql`${turnRecords.record} || ${JSON.stringify(end.record)}::jsonb`, updatedAt: sql`now()` })
     .where(
       and(
         eq(turnRecords.userId, key.userId),
@@ -114,42 +141,6 @@ export async function replaceTurnRecord(
 }
 
 export type CitationRow = typeof citations.$inferSelect;
-
-export async function saveCitations(row: {
-  assistantMessageId: string;
-  conversationId: string;
-  requestId: string;
-  userId: string;
-  items: unknown[];
-  citedKeys: string[];
-  retrievalRuns: unknown[];
-}): Promise<void> {
-  await getDb()
-    .insert(citations)
-    .values(row)
-    .onConflictDoUpdate({
-      target: [citations.assistantMessageId, citations.requestId],
-      set: { items: row.items, citedKeys: row.citedKeys, retrievalRuns: row.retrievalRuns },
-    });
-}
-
-/** What a finished reply cited as [n], and what it repeated without citing; the items stay as stored (and as redacted since). */
-export async function setCitedKeys(
-  key: Pick<CitationRow, 'userId' | 'assistantMessageId' | 'requestId'>,
-  citedKeys: string[],
-  repeatedKeys: string[],
-) {
-  await getDb()
-    .update(citations)
-    .set({ citedKeys, repeatedKeys })
-    .where(
-      and(
-        eq(citations.userId, key.userId),
-        eq(citations.assistantMessageId, key.assistantMessageId),
-        eq(citations.requestId, key.requestId),
-      ),
-    );
-}
 
 /**
  * The texts (as stored, redacted since) of the items each reply cited or repeated word for word, by

@@ -45,7 +45,18 @@ import { readRedacted } from './memory/redaction';
 import { afterChunk, failed, NOTHING_YET, passesOn, type StreamedReply, timedOut } from './reply-stream';
 import { strictObject, text as textField } from './validation';
 
+/** Built once per configuration (tests switch it), not per request: building a zod schema costs more than checking a body with it. */
+const chatRequestSchemas = new WeakMap<AppConfig, ReturnType<typeof buildChatRequestSchema>>();
+
 function chatRequestSchema(config: AppConfig) {
+  const built = chatRequestSchemas.get(config);
+  if (built) return built;
+  const schema = buildChatRequestSchema(config);
+  chatRequestSchemas.set(config, schema);
+  return schema;
+}
+
+function buildChatRequestSchema(config: AppConfig) {
   const text = textField()
     .refine((value) => value.trim().length > 0, { message: 'must not be empty', abort: true, params: { code: 'empty' } })
     .refine((value) => value.length <= config.MAX_MESSAGE_CHARS, {
@@ -94,7 +105,7 @@ export async function runChatTurn(user: User, body: unknown, request: Request): 
   if (input.trigger === 'submit-message') await titleIfUntitled(conversation, turn.question.content);
   const prepare = async (requestId: string): Promise<TurnState> => {
     const attempt = await turn.settle();
-    const question = await questionForModel(turn.question, actor);
+    const question = await questionForModel(turn, actor);
     return assembleContext({ scope, requestId, config, models, question, assistantMessageId: turn.placeholder.id, attempt });
   };
   return streamTurn({ question: turn.question, assistantMessageId: turn.placeholder.id, scope, models }, prepare, request.signal);
@@ -102,11 +113,13 @@ export async function runChatTurn(user: User, body: unknown, request: Request): 
 
 /**
  * The question as the model is sent it. A request to forget is done first, before anything is
- * recalled, and the model is told the outcome instead of the thing. A retried question may hold a
- * part the user had memlens forget: the model never sees it.
+ * recalled, and the model is told the outcome instead of the thing. A retried or edited question may
+ * hold a part the user had memlens forget: the model never sees it. A new one has nothing redacted
+ * but what its own request to forget marked, so it is read again only then.
  */
-async function questionForModel(stored: Message, actor: Actor): Promise<Message> {
+async function questionForModel({ question: stored, isNew }: StartedTurn, actor: Actor): Promise<Message> {
   const forgot = await forgetBeforeReply(stored, actor);
+  if (isNew && !forgot) return stored;
   const [read] = await readRedacted([stored], 'memory');
   return forgot ? { ...read, content: withForgetOutcome(read.content, forgot) } : read;
 }
@@ -119,9 +132,9 @@ function normaliseTrigger(body: unknown) {
 /**
  * The stored question and the reply's row. `settle` finishes, once the stream has started, what the
  * context must not be read before (an edit's correction, a retried reply's old episode), and gives
- * the attempt this reply is.
+ * the attempt this reply is. `isNew`: the question was stored by this request (neither an edit nor a Retry).
  */
-type StartedTurn = { question: Message; placeholder: Message; settle: () => Promise<number> };
+type StartedTurn = { question: Message; placeholder: Message; isNew: boolean; settle: () => Promise<number> };
 
 /**
  * Stores the question and the reply's row. An edited question (the id of a user message of this
@@ -136,7 +149,7 @@ async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor:
       // A new question (an id that names none of this conversation's messages is a new one's): one statement.
       const jobKinds = postTurnWork.map((work) => work.kind);
       const turn = await insertQuestionAndPlaceholder(scope, { content: input.message.text }, { model, jobKinds });
-      return { ...turn, settle: async () => 1 };
+      return { ...turn, isNew: true, settle: async () => 1 };
     }
     const correction = await planMessageCorrection(scope, replaced, actor, 'edit');
     return await getDb().transaction(async (tx) => {
@@ -150,7 +163,7 @@ async function beginTurn(scope: Scope, input: ChatRequest, model: string, actor:
         await finishMessageCorrection(correction, applied);
         return 1;
       };
-      return { question, placeholder, settle };
+      return { question, placeholder, isNew: false, settle };
     });
   } catch (error) {
     if (error instanceof HistoryError) throw new DomainError(error.code, error.message);
@@ -174,7 +187,7 @@ async function reopenReply(scope: Scope, model: string): Promise<StartedTurn> {
     const [attempt] = await Promise.all([nextAttempt(scope.userId, reply.id), deleteEpisodeOf(scope.userId, reply.id)]);
     return attempt;
   };
-  return { question, placeholder: reply, settle };
+  return { question, placeholder: reply, isNew: false, settle };
 }
 
 const FLUSH_INTERVAL_MS = 1000;
@@ -274,8 +287,8 @@ async function streamReply(state: TurnState, writer: UIMessageStreamWriter, stop
 
 /**
  * What a reply's end writes, once, however the stream ended: the reply's row and the end of its
- * record side by side (the stream ends once both are), then the final record and the model's finish
- * to the client, and the post-turn work.
+ * record in one statement (the stream ends once it is done), then the final record and the model's
+ * finish to the client, and the post-turn work. Should the record fail, the row still ends.
  */
 async function finishReply(
   state: TurnState,
@@ -284,24 +297,17 @@ async function finishReply(
   generation: { usage: Promise<LanguageModelUsage | undefined>; ms: number; recordStarted: Promise<unknown> },
   send: TextDeltaBatcher,
 ): Promise<void> {
-  const recorded = (async () => {
+  const outcome = { status: reply.status, content: reply.text, error: reply.error };
+  const final = await (async () => {
     // An aborted call may never report usage; do not wait for it.
     const usage = await Promise.race([generation.usage, new Promise<undefined>((r) => setTimeout(r, 100, undefined))]);
     await generation.recordStarted;
-    const { text, status, firstTokenMs } = reply;
-    return recordTurnEnd(state, record, { text, status, usage, generateMs: generation.ms, firstTokenMs });
-  })().catch((failure) => {
+    return recordTurnEnd(state, record, { reply: outcome, usage, generateMs: generation.ms, firstTokenMs: reply.firstTokenMs });
+  })().catch(async (failure) => {
     logError('could not record the turn', failure, { requestId: state.requestId });
+    await finalizeAssistantMessage(state.scope.userId, state.assistantMessageId, outcome);
     return record;
   });
-  const [, final] = await Promise.all([
-    finalizeAssistantMessage(state.scope.userId, state.assistantMessageId, {
-      status: reply.status,
-      content: reply.text,
-      error: reply.error,
-    }),
-    recorded,
-  ]);
   send.push({ type: 'data-turn', id: state.assistantMessageId, data: final });
   if (reply.finish) send.push(reply.finish);
   schedulePostTurn(state.scope, state.assistantMessageId);

@@ -4,6 +4,8 @@ import { FlattenMap, originalPositionFor, type TraceMap } from '@jridgewell/trac
 /** V8 CPU profiles (`.cpuprofile`, as Chrome's DevTools open them) summarized by self time. */
 export type CpuProfile = {
   nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number } }>;
+  /** µs on the machine's monotonic clock, as are the samples' times (the start plus the deltas so far). */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 };
@@ -17,11 +19,20 @@ export type ProfileSummary = {
   byFunction: Array<[string, number]>;
 };
 
-/** Self time per function and per package (or project file), largest first, in ms. */
-export function summarizeProfile(profile: CpuProfile, root = process.cwd()): ProfileSummary {
+/**
+ * Self time per function and per package (or project file), largest first, in ms; only of the
+ * samples taken within `windowUs` (monotonic µs) when given.
+ */
+export function summarizeProfile(profile: CpuProfile, root = process.cwd(), windowUs?: { start: number; end: number }): ProfileSummary {
   // Self time per node: the samples that landed in it, each worth the interval before it.
   const selfMs = new Map<number, number>();
-  for (const [i, id] of profile.samples.entries()) selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  let at = profile.startTime;
+  for (const [i, id] of profile.samples.entries()) {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (windowUs && (at < windowUs.start || at > windowUs.end)) continue;
+    selfMs.set(id, (selfMs.get(id) ?? 0) + delta / 1000);
+  }
   const byFunction = new Map<string, number>();
   const byPlace = new Map<string, number>();
   let totalMs = 0;

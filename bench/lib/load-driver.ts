@@ -62,10 +62,7 @@ export async function openUser(baseUrl: string, index: number, timeoutMs: number
   });
   const text = await first.text();
   if (!first.ok) throw new Error(`POST /api/conversations: ${first.status} ${text.slice(0, 300)}`);
-  const cookie = first.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  const cookie = withCookiesSet('', first);
   if (!cookie) throw new Error('the first write set no session cookie');
   const me = await apiClient(baseUrl, cookie, timeoutMs).json<{ user: { id: string } }>('/api/me');
   return {
@@ -75,6 +72,18 @@ export async function openUser(baseUrl: string, index: number, timeoutMs: number
     conversationId: (JSON.parse(text) as { conversation: { id: string } }).conversation.id,
     turns: [],
   };
+}
+
+/** A Cookie header as a browser keeps it: the response's cookies replace those of the same name (an expired one goes). */
+function withCookiesSet(cookie: string, response: Response): string {
+  const jar = new Map(cookie ? cookie.split('; ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair] as const) : []);
+  for (const line of response.headers.getSetCookie()) {
+    const pair = line.split(';')[0];
+    const name = pair.slice(0, pair.indexOf('='));
+    if (/;\s*max-age=0(?:;|$)/iu.test(line) || pair.endsWith('=')) jar.delete(name);
+    else jar.set(name, pair);
+  }
+  return [...jar.values()].join('; ');
 }
 
 export function apiClient(baseUrl: string, cookie: string, timeoutMs: number) {
@@ -98,12 +107,9 @@ export function apiClient(baseUrl: string, cookie: string, timeoutMs: number) {
 }
 
 /** Every user sends turns until its count or the time is up; resolves when the last stream has ended. */
-export async function driveUsers(
-  users: VirtualUser[],
-  runId: string,
-  options: DriveOptions,
-): Promise<{ startedAt: number; endedAt: number }> {
+export async function driveUsers(users: VirtualUser[], runId: string, options: DriveOptions): Promise<LoadWindow> {
   const startedAt = performance.now();
+  const monotonicStartUs = monotonicMicroseconds();
   const deadline = startedAt + options.seconds * 1000;
   await Promise.all(
     users.map(async (user) => {
@@ -115,7 +121,18 @@ export async function driveUsers(
       }
     }),
   );
-  return { startedAt, endedAt: performance.now() };
+  return { startedAt, endedAt: performance.now(), monotonicStartUs, monotonicEndUs: monotonicMicroseconds() };
+}
+
+/**
+ * When the load ran: `performance.now()` for this process's figures, and the machine's monotonic
+ * clock in µs (CLOCK_MONOTONIC, the clock of a V8 CPU profile's timestamps in any process) to take
+ * the load's part of a server's profile.
+ */
+export type LoadWindow = { startedAt: number; endedAt: number; monotonicStartUs: number; monotonicEndUs: number };
+
+function monotonicMicroseconds(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 async function sendTurn(user: VirtualUser, runId: string, turn: number, options: DriveOptions): Promise<TurnSample> {
@@ -135,6 +152,7 @@ async function sendTurn(user: VirtualUser, runId: string, turn: number, options:
       method: 'POST',
       body: { conversationId: user.conversationId, message: { text: sample.question } },
     });
+    user.cookie = withCookiesSet(user.cookie, response);
     if (!response.ok || !response.body) {
       sample.error = `HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`;
       return sample;

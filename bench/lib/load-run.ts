@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { type CpuReport, cpuBetween, cpuSnapshot } from './load-cpu';
-import { driveUsers, openUser, type TurnSample, type VirtualUser } from './load-driver';
+import { driveUsers, type LoadWindow, openUser, type TurnSample, type VirtualUser } from './load-driver';
 import { assertBuilt, assertLoopback, type RunningServer, startProductionServer } from './load-server';
 import {
   type ApiCheck,
@@ -70,6 +70,8 @@ export type LoadResult = {
     completeMs: Percentiles;
     /** The server's own step timings (its turn records): where a turn's time went on the server. */
     serverStepsMs: Record<string, { p50: number; p95: number }>;
+    /** The load's start and end on the machine's monotonic clock (µs), to cut the load out of a CPU profile. */
+    monotonicUs: { start: number; end: number };
   };
   machine: { cpus: number; loadAverageBefore: number[]; loadAverageAfter: number[]; cpu: CpuReport };
   checks: {
@@ -189,7 +191,7 @@ export async function runLoadBench(options: LoadOptions): Promise<LoadResult> {
   }
 }
 
-function summariseLoad(users: VirtualUser[], window: { startedAt: number; endedAt: number }): LoadResult['load'] {
+function summariseLoad(users: VirtualUser[], window: LoadWindow): LoadResult['load'] {
   const turns = users.flatMap((u) => u.turns);
   const ok = turns.filter((t) => t.ok);
   const seconds = (window.endedAt - window.startedAt) / 1000;
@@ -206,6 +208,7 @@ function summariseLoad(users: VirtualUser[], window: { startedAt: number; endedA
     firstTokenMs: percentiles(values((t) => t.firstTokenMs)),
     completeMs: percentiles(values((t) => t.completeMs)),
     serverStepsMs: stepPercentiles(ok),
+    monotonicUs: { start: window.monotonicStartUs, end: window.monotonicEndUs },
   };
 }
 

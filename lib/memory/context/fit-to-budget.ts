@@ -5,7 +5,7 @@ import type { HistoryItem, MemoryItem } from './context-item';
 import { type ListedBlock, memoryLine, SECTION_HEADERS } from './context-layout';
 import { type Duplicate, duplicatesAmong, summaryLines, summaryLinesSaidElsewhere } from './duplicates';
 import { type BudgetReport, type NumberedItem, step, type TurnState } from './state';
-import { MESSAGE_OVERHEAD_TOKENS, memoizedTokenCounter, modelLimits, type TokenCounter } from './tokens';
+import { countTokens, MESSAGE_OVERHEAD_TOKENS, modelLimits, type TokenCounter } from './tokens';
 
 /**
  * Chooses what fits: facts, summary, episodes, then the recent window newest first, each block within
@@ -29,7 +29,8 @@ export const fitToBudgetStep = step({
   writes: ['budget', 'numbered', 'keptHistory'],
   run(state) {
     assertQuestionFits(state.config, state.models.chatModelId, state.question);
-    const count = memoizedTokenCounter(modelLimits(state.config, state.models.chatModelId).encoding);
+    const { encoding } = modelLimits(state.config, state.models.chatModelId);
+    const count: TokenCounter = (text) => countTokens(text, encoding);
     const fit = settle(state, state.candidates, count);
     // The summary as sent leaves out its lines another sent item says, when the budget fitted again
     // with the shorter summary still sends every item that says them (else it is sent whole).

@@ -1,5 +1,6 @@
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
+import { LRUCache } from 'lru-cache';
 import type { AppConfig } from '@/lib/config';
 
 export type Encoding = 'o200k_base' | 'cl100k_base';
@@ -11,28 +12,25 @@ export type Encoding = 'o200k_base' | 'cl100k_base';
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 export const REPLY_PRIMING_TOKENS = 3;
 
+/**
+ * Counts of the texts counted lately, per encoding: a conversation's window, the system prompt and
+ * the recalled items come back turn after turn, and encoding is the costly part. Bounded by the
+ * characters it holds (about 8 MB at most).
+ */
+const counted = new LRUCache<string, number>({ maxSize: 4_000_000, sizeCalculation: (_, key) => key.length });
+
 export function countTokens(text: string, encoding: Encoding): number {
-  return (encoding === 'cl100k_base' ? cl100k : o200k).countTokens(text);
+  const key = `${encoding === 'cl100k_base' ? 'c' : 'o'}${text}`;
+  let tokens = counted.get(key);
+  if (tokens === undefined) {
+    tokens = (encoding === 'cl100k_base' ? cl100k : o200k).countTokens(text);
+    counted.set(key, tokens);
+  }
+  return tokens;
 }
 
 /** The tokens of a text in one encoding. */
 export type TokenCounter = (text: string) => number;
-
-/**
- * countTokens with a memory of the texts it has counted: fitting a budget prices the same lines
- * again on every pass (an item set aside, the summary shortened), and encoding is the costly part.
- */
-export function memoizedTokenCounter(encoding: Encoding): TokenCounter {
-  const counted = new Map<string, number>();
-  return (text) => {
-    let tokens = counted.get(text);
-    if (tokens === undefined) {
-      tokens = countTokens(text, encoding);
-      counted.set(text, tokens);
-    }
-    return tokens;
-  };
-}
 
 /** Tokens of a whole messages array as the model receives it. */
 export function countChatTokens(messages: Array<{ content: string }>, encoding: Encoding): number {

@@ -1,5 +1,6 @@
 import type { LanguageModelUsage } from 'ai';
-import { finishTurnRecord, saveCitations, saveTurnRecord, setCitedKeys } from '@/db/turns';
+import type { ReplyOutcome } from '@/db/history';
+import { finishTurn, saveTurnStart } from '@/db/turns';
 import { type MemoryItem, type Ranking, UNRANKED } from './context-item';
 import { citedKeys, repeatedKeys } from './context-layout';
 import type { TurnState } from './state';
@@ -60,12 +61,15 @@ export function buildTurnRecord(state: TurnState) {
  * Stored as the model is called, so the inspector can show a reply that is still streaming: the
  * record and the items sent, which a correction made from now on redacts in place.
  */
-export async function recordTurnStart(state: TurnState, record: TurnRecord): Promise<void> {
+export async function recordTurnStart(
+  state: TurnState,
+  record: TurnRecord,
+  links: ReplyLinks = { cited: [], repeated: [] },
+): Promise<void> {
   const key = { assistantMessageId: state.assistantMessageId, userId: state.scope.userId, requestId: state.requestId };
-  // Two tables, neither read before the other is written: side by side.
-  await Promise.all([
-    saveTurnRecord({ ...key, attempt: state.attempt, conversationId: state.scope.conversationId, record }),
-    saveCitations({
+  await saveTurnStart(
+    { ...key, attempt: state.attempt, conversationId: state.scope.conversationId, record },
+    {
       ...key,
       conversationId: state.scope.conversationId,
       items: [...state.numbered, ...state.keptHistory].map((item) => ({
@@ -75,41 +79,49 @@ export async function recordTurnStart(state: TurnState, record: TurnRecord): Pro
         text: item.text,
         sourceMessageIds: item.sourceMessageIds,
       })),
-      citedKeys: [],
+      citedKeys: links.cited,
+      repeatedKeys: links.repeated,
       retrievalRuns: state.runs,
-    }),
-  ]);
+    },
+  );
 }
 
+/** The provenance links of a reply: the items it cites as [n], and those it repeats word for word without citing. */
+type ReplyLinks = { cited: string[]; repeated: string[] };
+
 /**
- * After the reply: usage, what it cited, how long generation took (and its first token). Only
- * these fields are written, onto the stored record: what it holds from memory stays as stored, so a
- * redaction made while the reply streamed is not undone. Returns the record as stored.
+ * After the reply, with its row's end (lib/chat-turn.ts): usage, what it cited, how long generation
+ * took (and its first token). Only these fields are written, onto the stored record: what it holds
+ * from memory stays as stored, so a redaction made while the reply streamed is not undone. Returns
+ * the record as stored.
  */
 export async function recordTurnEnd(
   state: TurnState,
   record: TurnRecord,
-  outcome: { text: string; status: string; usage?: LanguageModelUsage; generateMs: number; firstTokenMs?: number | null },
+  outcome: { reply: ReplyOutcome; usage?: LanguageModelUsage; generateMs: number; firstTokenMs?: number | null },
 ): Promise<TurnRecord> {
   const end = {
-    cited: citedKeys(outcome.text, state.numbered),
-    status: outcome.status,
+    cited: citedKeys(outcome.reply.content, state.numbered),
+    status: outcome.reply.status,
     usage: outcome.usage ? { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens } : null,
     trace: [...record.trace, { step: 'generate', ms: outcome.generateMs }],
     firstTokenMs: outcome.firstTokenMs ?? null,
   };
-  const key = { userId: state.scope.userId, assistantMessageId: state.assistantMessageId };
-  // The provenance links: what the reply cites, and what it repeats without citing.
   const told = state.keptHistory.filter((message) => message.role === 'user');
-  const repeated = repeatedKeys(outcome.text, [...state.numbered, ...told]).filter((key) => !end.cited.includes(key));
-  const [stored] = await Promise.all([
-    finishTurnRecord({ ...key, attempt: state.attempt }, end),
-    setCitedKeys({ ...key, requestId: state.requestId }, end.cited, repeated),
-  ]);
+  const links = {
+    cited: end.cited,
+    repeated: repeatedKeys(outcome.reply.content, [...state.numbered, ...told]).filter((key) => !end.cited.includes(key)),
+  };
+  const key = {
+    userId: state.scope.userId,
+    assistantMessageId: state.assistantMessageId,
+    attempt: state.attempt,
+    requestId: state.requestId,
+  };
+  const stored = await finishTurn(key, { reply: outcome.reply, record: end, citedKeys: links.cited, repeatedKeys: links.repeated });
   if (stored) return stored as TurnRecord;
   // The start's write failed: store the whole record now, as at the start.
   const final = { ...record, ...end };
-  await recordTurnStart(state, final);
-  await setCitedKeys({ ...key, requestId: state.requestId }, end.cited, repeated);
+  await recordTurnStart(state, final, links);
   return final;
 }
