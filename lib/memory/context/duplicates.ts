@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { words } from '@/lib/text/search-terms';
 import type { MemoryItem, SummaryItem } from './context-item';
 
@@ -58,24 +59,29 @@ export function duplicatesAmong(items: MemoryItem[]): Duplicate[] {
   return found;
 }
 
-/** For each word pair, the places of the sets that hold it. */
-function postings(sets: Array<Set<string>>): Map<string, number[]> {
-  const index = new Map<string, number[]>();
+/** For each word pair, the places of the sets that hold it; `places`: how many sets there are. */
+type Postings = { holders: Map<string, number[]>; places: number };
+
+function postings(sets: Array<ReadonlySet<string>>): Postings {
+  const holders = new Map<string, number[]>();
   for (const [place, set] of sets.entries()) {
     for (const pair of set) {
-      const list = index.get(pair);
+      const list = holders.get(pair);
       if (list) list.push(place);
-      else index.set(pair, [place]);
+      else holders.set(pair, [place]);
     }
   }
-  return index;
+  return { holders, places: sets.length };
 }
 
 /** The places of the sets in `index` that hold most of `small` (contained: CONTAINED of its pairs). */
-function containedIn(small: Set<string>, index: Map<string, number[]>): Set<number> {
-  const shared = new Map<number, number>();
-  for (const pair of small) for (const place of index.get(pair) ?? []) shared.set(place, (shared.get(place) ?? 0) + 1);
-  return new Set([...shared].filter(([, count]) => count / small.size >= CONTAINED).map(([place]) => place));
+function containedIn(small: ReadonlySet<string>, index: Postings): Set<number> {
+  // Counted in an array by place: every pair of every item passes here on every pass of the budget.
+  const shared = new Uint32Array(index.places);
+  for (const pair of small) for (const place of index.holders.get(pair) ?? []) shared[place]++;
+  const holding = new Set<number>();
+  for (const [place, count] of shared.entries()) if (count > 0 && count / small.size >= CONTAINED) holding.add(place);
+  return holding;
 }
 
 /** A line of the summary that another item sent says, and that item. */
@@ -120,9 +126,22 @@ function exchangePart(item: MemoryItem, part: 'message' | 'reply'): string {
   return (part === 'message' ? match?.[1] : match?.[2]) ?? '';
 }
 
-function wordPairs(text: string): Set<string> {
+/**
+ * The word pairs of the texts read lately: the budget asks for every sent item's again on each of
+ * its passes, and the same facts and exchanges come back turn after turn. Bounded by the characters
+ * of the texts (their pairs take a few times that).
+ */
+const pairsOfText = new LRUCache<string, ReadonlySet<string>>({
+  maxSize: 1_000_000,
+  sizeCalculation: (_, text) => Math.max(1, text.length),
+});
+
+function wordPairs(text: string): ReadonlySet<string> {
+  const known = pairsOfText.get(text);
+  if (known) return known;
   const all = words(text);
   const out = new Set<string>();
   for (let i = 0; i + 1 < all.length; i++) out.add(`${all[i]} ${all[i + 1]}`);
+  pairsOfText.set(text, out);
   return out;
 }

@@ -13,18 +13,21 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 export const REPLY_PRIMING_TOKENS = 3;
 
 /**
- * Counts of the texts counted lately, per encoding: a conversation's window, the system prompt and
- * the recalled items come back turn after turn, and encoding is the costly part. Bounded by the
- * characters it holds (about 8 MB at most).
+ * Counts of the texts counted lately, one cache per encoding (keyed by the text itself, whose hash
+ * V8 keeps): a conversation's window, the system prompt and the recalled items come back turn after
+ * turn, and encoding is the costly part. Bounded by the characters they hold (about 8 MB at most each).
  */
-const counted = new LRUCache<string, number>({ maxSize: 4_000_000, sizeCalculation: (_, key) => key.length });
+const counted = {
+  o200k_base: new LRUCache<string, number>({ maxSize: 4_000_000, sizeCalculation: (_, text) => Math.max(1, text.length) }),
+  cl100k_base: new LRUCache<string, number>({ maxSize: 4_000_000, sizeCalculation: (_, text) => Math.max(1, text.length) }),
+} satisfies Record<Encoding, LRUCache<string, number>>;
 
 export function countTokens(text: string, encoding: Encoding): number {
-  const key = `${encoding === 'cl100k_base' ? 'c' : 'o'}${text}`;
-  let tokens = counted.get(key);
+  const cache = counted[encoding];
+  let tokens = cache.get(text);
   if (tokens === undefined) {
     tokens = (encoding === 'cl100k_base' ? cl100k : o200k).countTokens(text);
-    counted.set(key, tokens);
+    cache.set(text, tokens);
   }
   return tokens;
 }
