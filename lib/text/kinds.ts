@@ -30,7 +30,10 @@ const MIN_DEPTH = 4;
 const KINDS_PER_WORD = 6;
 export const MAX_KIND_TERMS = 24;
 
-/** `head`: the head word most of the synset's lemmas share (else its first lemma's); `named`: its first lemma is a name (a capital). */
+/**
+ * `head`: the head word most of the synset's lemmas share (else its first lemma's); `named`: its first lemma is a
+ * name (a capital); `hypernyms`: what it is a kind of (and, for a time, what it is part of).
+ */
 type Synset = { head: string; named: boolean; hypernyms: number[] };
 /** How much a lemma is used in a part of speech: its senses, and its senses seen in WordNet's tagged texts. */
 type Use = { senses: number; tagged: number };
@@ -98,16 +101,22 @@ function synsetLine(wn: WordNet, offset: number): { lexFile: string; lemmas: str
   return { lexFile: fields[1], lemmas, pointers };
 }
 
+/** WordNet's lexicographer file of times (noun.time). */
+const TIMES = '28';
+
 function synsetAt(wn: WordNet, offset: number): Synset {
   const cached = wn.synsets.get(offset);
   if (cached) return cached;
-  const { lemmas, pointers } = synsetLine(wn, offset);
+  const { lexFile, lemmas, pointers } = synsetLine(wn, offset);
   // The head most of its lemmas share, else its first lemma's ("Romance, Romance_language, Latinian_language" → language;
   // "musical_instrument, instrument" → instrument; "person, individual, someone" → person).
   const heads = lemmas.map((lemma) => (lemma.split('_').pop() ?? lemma).toLowerCase());
   const shared = (h: string) => heads.filter((other) => other === h).length;
   const head = heads.reduce((best, h) => (shared(h) > shared(best) ? h : best), heads[0]);
-  const synset = { head, named: /^\p{Lu}/u.test(lemmas[0]), hypernyms: pointers(['@', '@i']) };
+  // A time is also read as the time it is part of ("#p"): a Saturday is a day and part of the weekend,
+  // a morning part of the day, so "What do I do at weekends?" meets "Most Saturdays I referee…".
+  const broader = lexFile === TIMES ? ['@', '@i', '#p'] : ['@', '@i'];
+  const synset = { head, named: /^\p{Lu}/u.test(lemmas[0]), hypernyms: pointers(broader) };
   wn.synsets.set(offset, synset);
   return synset;
 }

@@ -462,3 +462,24 @@ describe('a question naming a medicine or a condition (hashing embedder)', () =>
     expect(text).not.toContain('ferry');
   });
 });
+
+describe('a question about a stretch of time that a routine falls in (hashing embedder)', () => {
+  const byWords = likenessBy(createLocalEmbedder(512));
+
+  it('answers "weekends" with what the user does on Sundays, not on a weekday', async () => {
+    const text = await answerFromContext(
+      prompt(
+        facts(
+          'Every Tuesday evening I go to a pottery class (routine, current since 2026-09-01)',
+          'Most Sundays I volunteer at the city farm feeding the goats (routine, current since 2026-09-01)',
+          'I work at the ferry terminal (work, current since 2026-09-01)',
+        ),
+        ['user', 'How do I usually spend my weekends?'],
+      ),
+      byWords,
+    );
+    expect(text).toMatch(/^[^.]*goats/u);
+    expect(text).not.toContain('pottery');
+    expect(text).not.toContain('ferry');
+  });
+});

@@ -14,6 +14,14 @@ describe('kind words (WordNet)', () => {
     expect(kindsOfWord(word)).toContain(kind);
   });
 
+  it('reads a time as the time it is part of too', () => {
+    expect(kindsOfWord('sundays')).toContain('weekend');
+    expect(kindsOfWord('noon')).toContain('day');
+    expect(kindsOfWord('tuesday')).not.toContain('weekend');
+    // Only times: a part of a thing is not what the thing is (a wheel is no car).
+    expect(kindsOfWord('wheel')).not.toContain('car');
+  });
+
   it('reads a plural by its singular', () => {
     expect(kindsOfWord('violas')).toEqual(kindsOfWord('viola'));
     expect(kindsOfWord('nieces')).toContain('relative');
