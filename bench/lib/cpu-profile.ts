@@ -37,7 +37,6 @@ export function summarizeProfile(profile: CpuProfile, root = process.cwd(), wind
   const byPlace = new Map<string, number>();
   let totalMs = 0;
   let idleMs = 0;
-  const sourceMaps = new SourceMaps();
   for (const node of profile.nodes) {
     const ms = selfMs.get(node.id) ?? 0;
     if (ms === 0) continue;
@@ -119,3 +118,6 @@ class SourceMaps {
     return this.maps.get(file)!;
   }
 }
+
+/** Read once per process: a profile is summarized more than once (during the load, and its whole life). */
+const sourceMaps = new SourceMaps();

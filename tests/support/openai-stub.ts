@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { completionChunk, readJson, wordHashEmbedding } from '../../bench/lib/stub-http';
+import { setEnv } from './app';
 
 /**
  * A small OpenAI-compatible server on 127.0.0.1 so tests exercise the real @ai-sdk/openai path:
@@ -42,7 +44,7 @@ export type OpenAIStub = {
   close: () => Promise<void>;
 };
 
-export async function startOpenAIStub(initial: StubReply = { text: 'Hello from the stub model.' }): Promise<OpenAIStub> {
+async function startOpenAIStub(initial: StubReply = { text: 'Hello from the stub model.' }): Promise<OpenAIStub> {
   const stub = { requests: [], embeddingRequests: [], reply: initial } as unknown as OpenAIStub;
   const server = http.createServer(async (req, res) => {
     const body = await readJson(req);
@@ -130,4 +132,22 @@ export async function startOpenAIStub(initial: StubReply = { text: 'Hello from t
 /** A hung answer: nothing more is sent; it ends when the client gives up (or the stub closes). */
 function untilClientLeaves(res: http.ServerResponse): Promise<void> {
   return new Promise((resolve) => res.once('close', resolve));
+}
+
+/**
+ * For a test file or a describe block: the stub as the app's OpenAI-compatible endpoint from
+ * beforeAll to afterAll, with the models and any other settings `env` names; `started` receives the
+ * running stub. Everything set here is unset afterwards.
+ */
+export function serveOpenAIStub(env: Record<string, string>, started: (stub: OpenAIStub) => void): void {
+  let stub: OpenAIStub;
+  beforeAll(async () => {
+    stub = await startOpenAIStub();
+    started(stub);
+    setEnv({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: stub.baseURL, ...env });
+  });
+  afterAll(async () => {
+    setEnv(Object.fromEntries(['OPENAI_API_KEY', 'OPENAI_BASE_URL', ...Object.keys(env)].map((key) => [key, undefined])));
+    await stub.close();
+  });
 }

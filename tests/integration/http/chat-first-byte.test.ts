@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
-import { type Client, newClient, parseChunks, readChunks, readUntil, setEnv, storedMessages, textOf } from '@/tests/support/app';
-import { type ChatCompletionRequest, type OpenAIStub, startOpenAIStub } from '@/tests/support/openai-stub';
+import { type Client, newClient, parseChunks, readChunks, readUntil, storedMessages, textOf } from '@/tests/support/app';
+import { type ChatCompletionRequest, type OpenAIStub, serveOpenAIStub } from '@/tests/support/openai-stub';
 
 // The first byte of a reply is sent once the question and the reply's row are stored, before the
 // context is assembled; what comes after it (the context, the turn record) can still fail, and then
@@ -32,18 +32,8 @@ let stub: OpenAIStub;
 let client: Client;
 let conversationId: string;
 
-beforeAll(async () => {
-  stub = await startOpenAIStub();
-  setEnv({
-    OPENAI_API_KEY: 'test-key',
-    OPENAI_BASE_URL: stub.baseURL,
-    CHAT_MODEL: 'stub-chat',
-    EMBED_TIMEOUT_MS: String(EMBED_TIMEOUT_MS),
-  });
-});
-afterAll(async () => {
-  setEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, CHAT_MODEL: undefined, EMBED_TIMEOUT_MS: undefined });
-  await stub.close();
+serveOpenAIStub({ CHAT_MODEL: 'stub-chat', EMBED_TIMEOUT_MS: String(EMBED_TIMEOUT_MS) }, (started) => {
+  stub = started;
 });
 beforeEach(async () => {
   client = await newClient();

@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { type Client, newClient, parseChunks, readChunks, readUntil, setEnv, storedMessages, textOf, waitFor } from '@/tests/support/app';
-import { type OpenAIStub, startOpenAIStub } from '@/tests/support/openai-stub';
+import { type OpenAIStub, serveOpenAIStub } from '@/tests/support/openai-stub';
 
 // The chat route through @ai-sdk/openai against an OpenAI-compatible server on 127.0.0.1.
 let stub: OpenAIStub;
 let client: Client;
 let conversationId: string;
 
-beforeAll(async () => {
-  stub = await startOpenAIStub();
-  setEnv({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: stub.baseURL, CHAT_MODEL: 'stub-chat' });
-});
-afterAll(async () => {
-  setEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, CHAT_MODEL: undefined });
-  await stub.close();
+serveOpenAIStub({ CHAT_MODEL: 'stub-chat' }, (started) => {
+  stub = started;
 });
 beforeEach(async () => {
   client = await newClient();

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
-import { type Client, newClient, readChunks, setEnv, storedMessages, textOf } from '@/tests/support/app';
-import { type OpenAIStub, startOpenAIStub } from '@/tests/support/openai-stub';
+import { type Client, newClient, readChunks, storedMessages, textOf } from '@/tests/support/app';
+import { type OpenAIStub, serveOpenAIStub } from '@/tests/support/openai-stub';
 
 // A turn writes its record and items in one statement as the model is called, and its end (the
 // reply's row, the record's own fields, what it cited) in one more. Neither write may lose the reply:
@@ -33,13 +33,8 @@ let stub: OpenAIStub;
 let client: Client;
 let conversationId: string;
 
-beforeAll(async () => {
-  stub = await startOpenAIStub();
-  setEnv({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: stub.baseURL, CHAT_MODEL: 'stub-chat' });
-});
-afterAll(async () => {
-  setEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, CHAT_MODEL: undefined });
-  await stub.close();
+serveOpenAIStub({ CHAT_MODEL: 'stub-chat' }, (started) => {
+  stub = started;
 });
 beforeEach(async () => {
   client = await newClient();

@@ -14,7 +14,7 @@ import { countChatTokens } from '@/lib/memory/context/tokens';
 import { FORGOTTEN } from '@/lib/memory/redaction';
 import { type Client, newClient, params, readChunks, setEnv } from '@/tests/support/app';
 import { postTurnSettled } from '@/tests/support/memory';
-import { type OpenAIStub, startOpenAIStub } from '@/tests/support/openai-stub';
+import { serveOpenAIStub } from '@/tests/support/openai-stub';
 import { repeatingModel } from '@/tests/support/repeating-model';
 
 /**
@@ -381,15 +381,8 @@ it(`memory invariants hold over ${STEPS} random steps (seed ${SEED})`, { timeout
 );
 
 describe('through an OpenAI-compatible model that repeats its context without citing it', () => {
-  let stub: OpenAIStub;
-  beforeAll(async () => {
-    stub = await startOpenAIStub();
+  serveOpenAIStub({ CHAT_MODEL: 'stub-chat', MEMORY_MODEL: 'stub-memory' }, (stub) => {
     stub.respond = repeatingModel;
-    setEnv({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: stub.baseURL, CHAT_MODEL: 'stub-chat', MEMORY_MODEL: 'stub-memory' });
-  });
-  afterAll(async () => {
-    setEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, CHAT_MODEL: undefined, MEMORY_MODEL: undefined });
-    await stub.close();
   });
 
   it(

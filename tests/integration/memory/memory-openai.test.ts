@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { getSql } from '@/db/client';
 import { runDueJobs } from '@/lib/memory/jobs/queue';
-import { type Client, newClient, params, readChunks, setEnv, storedMessages } from '@/tests/support/app';
+import { type Client, newClient, params, readChunks, storedMessages } from '@/tests/support/app';
 import { activeFacts, postTurnSettled } from '@/tests/support/memory';
-import { type OpenAIStub, startOpenAIStub } from '@/tests/support/openai-stub';
+import { type OpenAIStub, serveOpenAIStub } from '@/tests/support/openai-stub';
 
 // The memory pipeline with an OpenAI-compatible model: LLM rewrite, JSON-schema extraction, embeddings.
 let stub: OpenAIStub;
@@ -17,13 +17,8 @@ const isStructured = (body: { response_format?: { type: string } }) => body.resp
 const systemOf = (body: { messages: Array<{ role: string; content: unknown }> }) =>
   String(body.messages.find((m) => m.role === 'system')?.content ?? '');
 
-beforeAll(async () => {
-  stub = await startOpenAIStub();
-  setEnv({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: stub.baseURL, CHAT_MODEL: 'stub-chat', MEMORY_MODEL: 'stub-memory' });
-});
-afterAll(async () => {
-  setEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, CHAT_MODEL: undefined, MEMORY_MODEL: undefined });
-  await stub.close();
+serveOpenAIStub({ CHAT_MODEL: 'stub-chat', MEMORY_MODEL: 'stub-memory' }, (started) => {
+  stub = started;
 });
 beforeEach(async () => {
   client = await newClient();

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { getSql } from '@/db/client';
 import { addFact } from '@/db/facts';
 import { fitToStoredSize } from '@/lib/memory/embed';
 import { indexTerms } from '@/lib/text/index-terms';
-import { type Client, newClient, readChunks, setEnv, storedMessages, textOf, waitFor } from '@/tests/support/app';
+import { type Client, newClient, readChunks, storedMessages, textOf, waitFor } from '@/tests/support/app';
 import { postTurnSettled } from '@/tests/support/memory';
-import { type ChatCompletionRequest, type OpenAIStub, startOpenAIStub } from '@/tests/support/openai-stub';
+import { type ChatCompletionRequest, type OpenAIStub, serveOpenAIStub } from '@/tests/support/openai-stub';
 
 // A model or embedder that hangs, through @ai-sdk/openai against a stub server on 127.0.0.1.
 // Every timeout is TIMEOUT_MS here; a turn must end within it plus SLACK_MS (the suite's machine is slow).
@@ -24,14 +24,8 @@ let stub: OpenAIStub;
 let client: Client;
 let conversationId: string;
 
-beforeAll(async () => {
-  stub = await startOpenAIStub();
-  setEnv({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: stub.baseURL, CHAT_MODEL: 'stub-chat', MEMORY_MODEL: 'stub-memory', ...TIMEOUTS });
-});
-afterAll(async () => {
-  const unset = Object.fromEntries(Object.keys(TIMEOUTS).map((key) => [key, undefined]));
-  setEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, CHAT_MODEL: undefined, MEMORY_MODEL: undefined, ...unset });
-  await stub.close();
+serveOpenAIStub({ CHAT_MODEL: 'stub-chat', MEMORY_MODEL: 'stub-memory', ...TIMEOUTS }, (started) => {
+  stub = started;
 });
 beforeEach(async () => {
   client = await newClient();

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as chat } from '@/app/api/chat/route';
 import { POST as createConversation } from '@/app/api/conversations/route';
 import { DELETE as deleteFact } from '@/app/api/facts/[id]/route';
 import { POST as addFact } from '@/app/api/facts/route';
 import { GET as getContext } from '@/app/api/messages/[id]/context/route';
 import { getCitations } from '@/db/turns';
-import { newClient, params, parseChunks, readUntil, setEnv, waitFor } from '@/tests/support/app';
-import { type OpenAIStub, startOpenAIStub } from '@/tests/support/openai-stub';
+import { newClient, params, parseChunks, readUntil, waitFor } from '@/tests/support/app';
+import { type OpenAIStub, serveOpenAIStub } from '@/tests/support/openai-stub';
 
 // A turn record is stored as the model is called and finished when the reply ends. A fact deleted
 // while the reply streams is redacted from the stored record at once; the end of the turn adds its
@@ -14,13 +14,8 @@ import { type OpenAIStub, startOpenAIStub } from '@/tests/support/openai-stub';
 
 let stub: OpenAIStub;
 
-beforeAll(async () => {
-  stub = await startOpenAIStub();
-  setEnv({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: stub.baseURL, CHAT_MODEL: 'stub-chat' });
-});
-afterAll(async () => {
-  setEnv({ OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined, CHAT_MODEL: undefined });
-  await stub.close();
+serveOpenAIStub({ CHAT_MODEL: 'stub-chat' }, (started) => {
+  stub = started;
 });
 
 describe('a fact deleted while the reply that recalled it streams', () => {
