@@ -56,6 +56,7 @@ export async function answerFromContext(prompt: LanguageModelV4Prompt, similarit
   // Asked what happened ("Which cities have I been to?"), a plan answers nothing.
   const happened = await rules.asksWhatHappened(questionText);
   const ranked = (await rank(questionText, earlier, evidence, similarity)).filter((r) => !(happened && r.evidence.slot === 'plan'));
+  const value = await valueAsked(questionText, ranked);
   // A statement about someone other than the question asks about never answers it: when only such statements are
   // related, the closest thing the user said of themselves is shown, owned as not an answer.
   const best = ranked.find((r) => r.related && !r.aboutOther) ?? ranked[0];
@@ -64,11 +65,15 @@ export async function answerFromContext(prompt: LanguageModelV4Prompt, similarit
     // Weakly alike, the memory's first pick of what the user stated is still its closest: quoted alone, owned as not an answer.
     // A question asked before, an earlier reply, or a statement about someone the question does not ask about is never that.
     const closest = ranked.find(
-      (r) => r.evidence.block !== 'window' && r.evidence.speaker === 'user' && !r.evidence.asked && !r.aboutOther,
+      (r) => r.evidence.block !== 'window' && r.evidence.speaker === 'user' && !r.evidence.asked && !r.aboutOther && value.carriedBy(r),
     );
-    return closest ? quote(closest.evidence, language, 'closest') : NO_ANSWER[language];
+    return closest && !value.toldWithout ? quote(closest.evidence, language, 'closest') : NO_ANSWER[language];
   }
-  const quoted = (await rules.asksForMany(questionText)) ? severalAnswers(best, ranked) : [theAnswer(questionText, best, ranked)];
+  // The answer is what the best leads to; when that lacks the value asked, the next related evidence that may carry it.
+  const quoted = (await rules.asksForMany(questionText))
+    ? severalAnswers(best, ranked).filter(value.carriedBy)
+    : [theAnswer(questionText, best, ranked), ...ranked.filter((r) => r.related && !r.aboutOther)].filter(value.carriedBy).slice(0, 1);
+  if (quoted.length === 0) return NO_ANSWER[language];
   return quoted.map((r, i) => quote(r.evidence, language, i === 0 ? 'first' : 'also')).join(language === 'zh' ? '' : ' ');
 }
 
@@ -144,6 +149,29 @@ function sharingRareWords(question: string, best: Ranked, ranked: Ranked[], othe
   const rare = [...featuresOf.get(best)!].filter((f) => !asked.has(f) && holders.get(f) === 2);
   return others.filter((r) => rare.some((f) => featuresOf.get(r)!.has(f)));
 }
+
+/**
+ * Asked for a value of the user's own life (a number, a particular one of a kind), only evidence that carries one
+ * answers: "He works at a hospital" tells about it but does not say which, and is not quoted as if it did. A statement
+ * of the user's that cannot be told to carry one may; an earlier reply must say it. `toldWithout`: something
+ * related to the question lacks the value, so the user spoke of it without saying it, and no other statement is
+ * shown as the closest. With no value asked, everything may answer.
+ */
+async function valueAsked(question: string, ranked: Ranked[]): Promise<ValueAsked> {
+  const carried = await rules.valuesCarried(
+    question,
+    ranked.map((r) => r.evidence.text),
+  );
+  if (!carried) return { carriedBy: () => true, toldWithout: false };
+  const of = new Map(ranked.map((r, i) => [r, carried[i]]));
+  return {
+    carriedBy: (r) => of.get(r) === true || (of.get(r) === null && r.evidence.speaker === 'user'),
+    toldWithout: ranked.some((r, i) => r.related && carried[i] === false),
+  };
+}
+
+/** `carriedBy`: may answer (carries the value asked, or is a statement of the user's that may). */
+type ValueAsked = { carriedBy: (r: Ranked) => boolean; toldWithout: boolean };
 
 /** The memory ranked its items in each block, best first: the first of a block is worth a little more. */
 function rankPrior(e: Evidence, evidence: Evidence[]): number {

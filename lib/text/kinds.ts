@@ -121,6 +121,14 @@ function synsetAt(wn: WordNet, offset: number): Synset {
   return synset;
 }
 
+/** Whether a word's first sense as a noun is a time (noun.time): "day", "year", "weekend", not "city". */
+export function isTimeWord(word: string): boolean {
+  const wn = loadWordNet();
+  const lemma = lemmaOf(wn, word);
+  const first = lemma === undefined ? undefined : wn.nouns.get(lemma)!.offsets[0];
+  return first !== undefined && synsetLine(wn, first).lexFile === TIMES;
+}
+
 /** Steps from WordNet's root to a synset, along first hypernyms. */
 function depthOf(wn: WordNet, offset: number): number {
   const known = wn.depths.get(offset);

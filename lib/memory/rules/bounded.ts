@@ -89,6 +89,8 @@ export const rules = {
     ),
   summariseExtractive: (previous: string | null, messages: SummaryInput[]) =>
     run('summariseExtractive', [previous, inputs(messages)], previous ?? ''),
+  // Given up, no kind of value is asked: every text may answer.
+  valuesCarried: (question: string, texts: string[]) => value(run('valuesCarried', [forRules(question), texts.map(forRules)], null)),
 };
 
 async function value<T>(outcome: Promise<Outcome<T>>): Promise<T> {

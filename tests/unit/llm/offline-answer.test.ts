@@ -483,3 +483,31 @@ describe('a question about a stretch of time that a routine falls in (hashing em
     expect(text).not.toContain('ferry');
   });
 });
+
+// Own words: a question asking which one, or how much, is not answered by a statement that names the kind alone.
+describe('a question asking for a value the context never gives (both embedders)', () => {
+  const embedders = [
+    ['hashing', likenessBy(createLocalEmbedder(512))],
+    ['sentence encoder', similarity],
+  ] as const;
+
+  it.each(embedders)('says nothing answers, and quotes nothing (%s)', async (_, likeness) => {
+    const ask = (system: string, question: string) => answerFromContext(prompt(system, ['user', question]), likeness);
+    const partner = exchanges(1, '(2026-10-04) User: My partner works at a bakery and starts at four. / Assistant: Early mornings!');
+    expect(await ask(partner, 'Which bakery does my partner work at?')).toBe(NO_ANSWER.en);
+    const rent = exchanges(1, '(2026-10-04) User: 我租了一套离地铁很近的房子。 / Assistant: 通勤方便多了。');
+    expect(await ask(rent, '我房租多少钱？')).toBe(NO_ANSWER.zh);
+  });
+
+  it.each(embedders)('quotes the statement that gives it (%s)', async (_, likeness) => {
+    const ask = (system: string, question: string) => answerFromContext(prompt(system, ['user', question]), likeness);
+    const partner = exchanges(
+      1,
+      '(2026-10-04) User: My partner works at a bakery and starts at four. / Assistant: Early mornings!',
+      '(2026-10-06) User: The bakery is Crumb and Loaf on Fenwick Street. / Assistant: I know it, lovely cinnamon buns.',
+    );
+    expect(await ask(partner, 'Which bakery does my partner work at?')).toContain('Crumb and Loaf');
+    const rent = exchanges(1, '(2026-10-04) User: 我租了一套离地铁很近的房子，房租每月三千五。 / Assistant: 通勤方便多了。');
+    expect(await ask(rent, '我房租多少钱？')).toContain('三千五');
+  });
+});
