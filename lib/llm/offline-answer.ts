@@ -7,6 +7,7 @@ import { kindWords, nounsNamed } from '@/lib/text/kinds';
 import { cjkWords } from '@/lib/text/search-terms';
 import { contentFeatures, isCjk, properNames } from '@/lib/text/text-features';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
+import { valuesCarried } from './offline-value';
 
 export { NO_ANSWER } from './offline-evidence';
 
@@ -158,10 +159,8 @@ function sharingRareWords(question: string, best: Ranked, ranked: Ranked[], othe
  * shown as the closest. With no value asked, everything may answer.
  */
 async function valueAsked(question: string, ranked: Ranked[]): Promise<ValueAsked> {
-  const carried = await rules.valuesCarried(
-    question,
-    ranked.map((r) => r.evidence.text),
-  );
+  const texts = ranked.map((r) => r.evidence.text);
+  const carried = valuesCarried(question, await rules.valueAsked(question, texts), texts);
   if (!carried) return { carriedBy: () => true, toldWithout: false };
   const of = new Map(ranked.map((r, i) => [r, carried[i]]));
   return {

@@ -90,7 +90,7 @@ export const rules = {
   summariseExtractive: (previous: string | null, messages: SummaryInput[]) =>
     run('summariseExtractive', [previous, inputs(messages)], previous ?? ''),
   // Given up, no kind of value is asked: every text may answer.
-  valuesCarried: (question: string, texts: string[]) => value(run('valuesCarried', [forRules(question), texts.map(forRules)], null)),
+  valueAsked: (question: string, texts: string[]) => value(run('valueAsked', [forRules(question), texts.map(forRules)], null)),
 };
 
 async function value<T>(outcome: Promise<Outcome<T>>): Promise<T> {

@@ -20,7 +20,7 @@ import { absolutizeRelativeDates } from './relative-dates';
 import { detectRewriteTrigger, rewriteOffline } from './rewrite';
 import { subjectsOf } from './subject';
 import { summariseExtractive } from './summarise';
-import { valuesCarried } from './value-asked';
+import { valueAsked } from './value-asked';
 
 export const RULES = {
   absolutizeRelativeDates,
@@ -37,7 +37,7 @@ export const RULES = {
   slotsNamed,
   subjectsOf,
   summariseExtractive,
-  valuesCarried,
+  valueAsked,
 };
 
 export type Rules = typeof RULES;
