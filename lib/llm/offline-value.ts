@@ -9,8 +9,10 @@
 import type { ValueAsked } from '@/lib/memory/rules/value-asked';
 import { chineseBridgeWords } from '@/lib/text/bilingual';
 import { isTimeWord, kindsOfWord, kindWords, nounsNamed } from '@/lib/text/kinds';
-import { cjkWords, isCjk, words } from '@/lib/text/search-terms';
+import { cjkWords, isCjk, segmentWords, words } from '@/lib/text/search-terms';
 import { contentFeatures, properNames } from '@/lib/text/text-features';
+
+const hasCjk = (text: string) => [...text].some(isCjk);
 
 // Words after the kind's that tell which one follows ("a course in bookbinding", "the band called Moss").
 const TELLING_WHICH = new Set(['in', 'of', 'called', 'named']);
@@ -37,7 +39,8 @@ function kindNamed(noun: string): string[] | null {
 
 function carriesParticular(text: string, nouns: string[], questionWords: Set<string>): boolean | null {
   if (kindWords(text).some((kind) => nouns.includes(kind))) return true;
-  const said = [...cjkWords(text), ...words(text).filter((word) => !isCjk(word[0]))];
+  // The text's words in order (Chinese as the segmenter cuts them, with any Latin words between).
+  const said = hasCjk(text) ? segmentWords(text).map((word) => word.text.toLowerCase()) : words(text);
   const isKind = (word: string) => nouns.includes(word) || [...nounsNamed(word)].some((noun) => nouns.includes(noun));
   const at = said.flatMap((word, i) => (isKind(word) ? [i] : []));
   const compound = (word: string) => nouns.some((noun) => isCjk(noun[0]) && word.length > noun.length && word.endsWith(noun));
@@ -47,7 +50,7 @@ function carriesParticular(text: string, nouns: string[], questionWords: Set<str
   return (
     properNames(text).length > 0 ||
     /\p{Nd}/u.test(text) ||
-    (said.some((word) => isCjk(word[0])) && /\p{Script=Latin}{2,}/u.test(text)) ||
+    (hasCjk(text) && /\p{Script=Latin}{2,}/u.test(text)) ||
     said.some(compound) ||
     at.some((i) => toldApart(said[i - 1]) || (TELLING_WHICH.has(said[i + 1]) && toldApart(said[i + 2])))
   );
