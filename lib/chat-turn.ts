@@ -25,7 +25,6 @@ import { dropRedactions } from '@/db/provenance';
 import type { Message, User } from '@/db/schema';
 import { nextAttempt } from '@/db/turns';
 import { type Actor, userActor } from './audit';
-import { coalescedWrites } from './coalesced-writes';
 import { type AppConfig, getConfig } from './config';
 import { DomainError, notFound } from './errors';
 import { parseInput } from './http';
@@ -227,8 +226,7 @@ function streamTurn(start: TurnStart, prepare: (requestId: string) => Promise<Tu
       await streamReply(state, writer, stopped);
     },
   });
-  const response = createUIMessageStreamResponse({ stream: abortWhenCancelled(stream, cancelled), headers: STREAM_HEADERS });
-  return new Response(response.body?.pipeThrough(coalescedWrites()), response);
+  return createUIMessageStreamResponse({ stream: abortWhenCancelled(stream, cancelled), headers: STREAM_HEADERS });
 }
 
 /** The assembled turn: its record, then the model's reply into the placeholder, then the final record. */
