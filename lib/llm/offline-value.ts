@@ -2,7 +2,8 @@
  * Whether evidence carries the value a question asks for (lib/memory/rules/value-asked.ts reads which): a
  * number, or a particular one of a kind. Particular is told by WordNet's kinds and the bilingual bridge, which
  * this process holds already: a member of the kind (the oboe for "which instrument"), a name, a number, or the
- * kind's word told apart by a word the question lacks ("the bakery on Fenwick Street", 招商银行, 农业银行). A
+ * kind's word told apart by a word the question lacks ("the bakery on Fenwick Street", 招商银行, 农业银行) or
+ * described after a copula ("My bicycle is the green one with a wicker basket"). A
  * text naming the kind and nothing particular does not carry one ("He works at a hospital"); of a text that does
  * not name the kind this cannot tell (腾讯 for 哪家公司): null.
  */
@@ -16,6 +17,10 @@ const hasCjk = (text: string) => [...text].some(isCjk);
 
 // Words after the kind's that tell which one follows ("a course in bookbinding", "the band called Moss").
 const TELLING_WHICH = new Set(['in', 'of', 'called', 'named']);
+// After the kind, a copula says what it is ("My bicycle is the green one with a basket", 我的车是白色的): a description within
+// DESCRIPTION_WORDS words of it tells which one.
+const COPULAS = new Set(['is', 'was', 'are', 'were', '是']);
+const DESCRIPTION_WORDS = 4;
 
 /** Whether each text carries the value asked (null: cannot tell); null when no value is asked, or the kind is none WordNet knows. */
 export function valuesCarried(question: string, asked: ValueAsked | null, texts: string[]): Array<boolean | null> | null {
@@ -52,6 +57,11 @@ function carriesParticular(text: string, nouns: string[], questionWords: Set<str
     /\p{Nd}/u.test(text) ||
     (hasCjk(text) && /\p{Script=Latin}{2,}/u.test(text)) ||
     said.some(compound) ||
-    at.some((i) => toldApart(said[i - 1]) || (TELLING_WHICH.has(said[i + 1]) && toldApart(said[i + 2])))
+    at.some(
+      (i) =>
+        toldApart(said[i - 1]) ||
+        (TELLING_WHICH.has(said[i + 1]) && toldApart(said[i + 2])) ||
+        (COPULAS.has(said[i + 1]) && said.slice(i + 2, i + 2 + DESCRIPTION_WORDS).some(toldApart)),
+    )
   );
 }

@@ -17,6 +17,16 @@ describe('whether a statement carries the value asked', () => {
     ).toEqual([false, true, null, null]);
   });
 
+  it('the kind, then what it is', () => {
+    expect(
+      carried('Which scooter is mine?', [
+        'My scooter is the dented red one by the gate.',
+        'My scooter is mine.',
+        'I ride a scooter to work.',
+      ]),
+    ).toEqual([true, false, false]);
+  });
+
   it('a member of the kind is a particular one of it, named or not', () => {
     expect(carried('Which instrument am I learning?', ['I started on the oboe in March.', 'I want to learn an instrument.'])).toEqual([
       true,
