@@ -9,7 +9,7 @@ describe('whether a statement carries the value asked', () => {
   it('a particular one: a name, or the kind told apart; the kind alone is not; of other words it cannot tell', () => {
     expect(
       carried('Which bakery do I buy my bread from?', [
-        'I get my sourdough from a bakery near the office.',
+        'I get my sourdough from a bakery, and it is always warm.',
         'My bread comes from the bakery on Fenwick Street.',
         'I buy bread from Crumb and Loaf every Saturday.',
         'I prefer rye to white.',
