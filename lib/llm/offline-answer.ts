@@ -7,7 +7,7 @@ import { kindWords, nounsNamed } from '@/lib/text/kinds';
 import { cjkWords } from '@/lib/text/search-terms';
 import { contentFeatures, isCjk, properNames } from '@/lib/text/text-features';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
-import { valuesCarried } from './offline-value';
+import { particularsCarried } from './offline-value';
 
 export { NO_ANSWER } from './offline-evidence';
 
@@ -57,7 +57,7 @@ export async function answerFromContext(prompt: LanguageModelV4Prompt, similarit
   // Asked what happened ("Which cities have I been to?"), a plan answers nothing.
   const happened = await rules.asksWhatHappened(questionText);
   const ranked = (await rank(questionText, earlier, evidence, similarity)).filter((r) => !(happened && r.evidence.slot === 'plan'));
-  const value = await valueAsked(questionText, ranked);
+  const value = await valueCheck(questionText, ranked);
   // A statement about someone other than the question asks about never answers it: when only such statements are
   // related, the closest thing the user said of themselves is shown, owned as not an answer.
   const best = ranked.find((r) => r.related && !r.aboutOther) ?? ranked[0];
@@ -158,9 +158,11 @@ function sharingRareWords(question: string, best: Ranked, ranked: Ranked[], othe
  * related to the question lacks the value, so the user spoke of it without saying it, and no other statement is
  * shown as the closest. With no value asked, everything may answer.
  */
-async function valueAsked(question: string, ranked: Ranked[]): Promise<ValueAsked> {
+async function valueCheck(question: string, ranked: Ranked[]): Promise<ValueCheck> {
+  const asked = await rules.valueAsked(question);
   const texts = ranked.map((r) => r.evidence.text);
-  const carried = valuesCarried(question, await rules.valueAsked(question, texts), texts);
+  const carried =
+    asked?.kind === 'number' ? await rules.numbersHeld(texts) : asked ? particularsCarried(question, asked.noun, texts) : null;
   if (!carried) return { carriedBy: () => true, toldWithout: false };
   const of = new Map(ranked.map((r, i) => [r, carried[i]]));
   return {
@@ -170,7 +172,7 @@ async function valueAsked(question: string, ranked: Ranked[]): Promise<ValueAske
 }
 
 /** `carriedBy`: may answer (carries the value asked, or is a statement of the user's that may). */
-type ValueAsked = { carriedBy: (r: Ranked) => boolean; toldWithout: boolean };
+type ValueCheck = { carriedBy: (r: Ranked) => boolean; toldWithout: boolean };
 
 /** The memory ranked its items in each block, best first: the first of a block is worth a little more. */
 function rankPrior(e: Evidence, evidence: Evidence[]): number {

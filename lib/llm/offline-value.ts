@@ -1,13 +1,12 @@
 /**
- * Whether evidence carries the value a question asks for (lib/memory/rules/value-asked.ts reads which): a
- * number, or a particular one of a kind. Particular is told by WordNet's kinds and the bilingual bridge, which
+ * Whether evidence carries the particular one of a kind that a "which" question asks for (lib/memory/rules/value-asked.ts
+ * reads the kind). Particular is told by WordNet's kinds and the bilingual bridge, which
  * this process holds already: a member of the kind (the oboe for "which instrument"), a name, a number, or the
  * kind's word told apart by a word the question lacks, right before it or a thing named in a phrase after it
  * ("the bakery near the station", 招商银行, 农业银行, "My bicycle is the green one with a wicker basket"). A
  * text naming the kind and nothing particular does not carry one ("He works at a hospital"); of a text that does
  * not name the kind this cannot tell (腾讯 for 哪家公司): null.
  */
-import type { ValueAsked } from '@/lib/memory/rules/value-asked';
 import { chineseBridgeWords, englishBridgeWords } from '@/lib/text/bilingual';
 import { isTimeWord, kindsOfWord, kindWords, nounsNamed } from '@/lib/text/kinds';
 import { cjkWords, isCjk, segmentWords, words } from '@/lib/text/search-terms';
@@ -41,11 +40,9 @@ const LEADS_TO_WHICH = new Set([
 ]);
 const DESCRIPTION_WORDS = 4;
 
-/** Whether each text carries the value asked (null: cannot tell); null when no value is asked, or the kind is none WordNet knows. */
-export function valuesCarried(question: string, asked: ValueAsked | null, texts: string[]): Array<boolean | null> | null {
-  if (!asked) return null;
-  if (asked.kind === 'number') return asked.carried;
-  const nouns = kindNamed(asked.noun);
+/** Whether each text names a particular `noun` (null: cannot tell); null when the kind is none WordNet knows, or a time. */
+export function particularsCarried(question: string, noun: string, texts: string[]): Array<boolean | null> | null {
+  const nouns = kindNamed(noun);
   if (!nouns) return null;
   const questionWords = new Set([...cjkWords(question), ...nounsNamed(question)]);
   return texts.map((text) => carriesParticular(text, nouns, questionWords));

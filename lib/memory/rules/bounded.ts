@@ -90,7 +90,12 @@ export const rules = {
   summariseExtractive: (previous: string | null, messages: SummaryInput[]) =>
     run('summariseExtractive', [previous, inputs(messages)], previous ?? ''),
   // Given up, no kind of value is asked: every text may answer.
-  valueAsked: (question: string, texts: string[]) => value(run('valueAsked', [forRules(question), texts.map(forRules)], null)),
+  valueAsked: (question: string) => value(run('valueAsked', [forRules(question)], null)),
+  // Given up, whether each text holds a number cannot be told (null).
+  numbersHeld: async (texts: string[]): Promise<Array<boolean | null>> => {
+    const held = await run('numbersHeld', [texts.map(forRules)], []);
+    return held.gaveUp ? texts.map(() => null) : held.value;
+  },
 };
 
 async function value<T>(outcome: Promise<Outcome<T>>): Promise<T> {

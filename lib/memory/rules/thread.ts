@@ -20,7 +20,7 @@ import { absolutizeRelativeDates } from './relative-dates';
 import { detectRewriteTrigger, rewriteOffline } from './rewrite';
 import { subjectsOf } from './subject';
 import { summariseExtractive } from './summarise';
-import { valueAsked } from './value-asked';
+import { numbersHeld, valueAsked } from './value-asked';
 
 export const RULES = {
   absolutizeRelativeDates,
@@ -33,6 +33,7 @@ export const RULES = {
   extractFactCandidates,
   factsToForget,
   forgetRequestObject,
+  numbersHeld,
   rewriteOffline,
   slotsNamed,
   subjectsOf,

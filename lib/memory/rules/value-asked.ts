@@ -1,7 +1,7 @@
 /**
  * What kind of value a question about the user's own life asks for, read by its grammar: a measure ("What's
- * my phone number?", "How old is my cat?", 我月薪多少) needs a number, and which texts hold one is read here
- * too; "which N" (Which hospital does my husband work at?, 我在哪家公司上班) needs a particular N, which the
+ * my phone number?", "How old is my cat?", 我月薪多少) needs a number (`numbersHeld` reads which texts hold
+ * one); "which N" (Which hospital does my husband work at?, 我在哪家公司上班) needs a particular N, which the
  * offline model tells by WordNet's kinds (lib/llm/offline-value.ts, on the data the server holds, not loaded
  * in these threads). A question about something else ("How many chapters does it have?") asks what the world
  * knows, not memory: it asks no value here. Counting ("how many", 几个) and times ("which day", 哪天) neither.
@@ -10,9 +10,8 @@ import { cjkWords } from '@/lib/text/search-terms';
 import { type Term, termsOf } from './en/tagged';
 import { isChinese } from './fact-types';
 
-/** `noun`: the kind "which" asks about, as written (English in its base form). `carried`: which texts hold a number. */
-export type ValueAsked = { kind: 'number'; carried: boolean[] } | { kind: 'instance'; noun: string };
-type Asked = { kind: 'number' } | { kind: 'instance'; noun: string };
+/** `noun`: the kind "which" asks about, as written (English in its base form). */
+export type ValueAsked = { kind: 'number' } | { kind: 'instance'; noun: string };
 
 const ABOUT_THE_USER_EN = /\b(?:i|me|my|mine|we|us|our)\b/iu;
 // Counting ("how many", 几个) is answered by naming the things; a measure only by a number.
@@ -25,13 +24,12 @@ const MEASURE_WORD_ZH = /^(?:个|家|所|门|座|条|位|种|部|本|只|辆|件
 // A word that says only which sort: the noun after "of" is the kind ("what kind of dog").
 const SORT_WORDS = new Set(['kind', 'sort', 'type']);
 
-/** The value a question asks for, or null when it asks none this reading knows; for a number, which of `texts` hold one. */
-export function valueAsked(question: string, texts: string[] = []): ValueAsked | null {
-  const asked = isChinese(question) ? valueAskedZh(question) : valueAskedEn(question);
-  return asked?.kind === 'number' ? { kind: 'number', carried: texts.map(holdsNumber) } : asked;
+/** The value a question asks for, or null when it asks none this reading knows. */
+export function valueAsked(question: string): ValueAsked | null {
+  return isChinese(question) ? valueAskedZh(question) : valueAskedEn(question);
 }
 
-function valueAskedEn(question: string): Asked | null {
+function valueAskedEn(question: string): ValueAsked | null {
   if (!ABOUT_THE_USER_EN.test(question)) return null;
   const terms = termsOf(question);
   const is = (t: Term | undefined, tag: string) => t?.tags.includes(tag) === true;
@@ -51,7 +49,7 @@ function valueAskedEn(question: string): Asked | null {
   return { kind: 'instance', noun: terms[j].lemma };
 }
 
-function valueAskedZh(question: string): Asked | null {
+function valueAskedZh(question: string): ValueAsked | null {
   if (!question.includes('我')) return null;
   if (MEASURE_ZH.test(question)) return { kind: 'number' };
   const words = cjkWords(question);
@@ -66,6 +64,7 @@ function valueAskedZh(question: string): Asked | null {
 // A number: digits, or Chinese numerals beyond a lone 一 (一家 is "a", not one of something).
 const NUMBER_ZH = /\p{Nd}|[二两三四五六七八九十百千万亿半]|一[十百千万亿]/u;
 
-function holdsNumber(text: string): boolean {
-  return NUMBER_ZH.test(text) || termsOf(text).some((t) => t.tags.includes('Value'));
+/** Which texts hold a number: in figures, in Chinese numerals, or in words ("forty"). */
+export function numbersHeld(texts: string[]): boolean[] {
+  return texts.map((text) => NUMBER_ZH.test(text) || termsOf(text).some((t) => t.tags.includes('Value')));
 }

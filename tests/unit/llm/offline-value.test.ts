@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { valuesCarried } from '@/lib/llm/offline-value';
+import { particularsCarried } from '@/lib/llm/offline-value';
 import { valueAsked } from '@/lib/memory/rules/value-asked';
 
 // Own words: whether a statement names a particular one of the kind a "which" question asks about.
-const carried = (question: string, texts: string[]) => valuesCarried(question, valueAsked(question, texts), texts);
+const carried = (question: string, texts: string[]) => {
+  const asked = valueAsked(question);
+  return asked?.kind === 'instance' ? particularsCarried(question, asked.noun, texts) : null;
+};
 
 describe('whether a statement carries the value asked', () => {
   it('a particular one: a name, or the kind told apart; the kind alone is not; of other words it cannot tell', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { valueAsked } from '@/lib/memory/rules/value-asked';
+import { numbersHeld, valueAsked } from '@/lib/memory/rules/value-asked';
 
 // Questions and statements in words of their own: what a question about the user's life needs a statement to say.
 describe('the value a question asks for', () => {
@@ -10,7 +10,7 @@ describe('the value a question asks for', () => {
     '我房租多少钱？',
     '我女儿今年几岁了？',
   ])('a number: %s', (question) => {
-    expect(valueAsked(question)).toEqual({ kind: 'number', carried: [] });
+    expect(valueAsked(question)).toEqual({ kind: 'number' });
   });
 
   it.each([
@@ -40,12 +40,8 @@ describe('the value a question asks for', () => {
 
 describe('which statements hold a number', () => {
   it('in figures or words; 一 before a measure word is "a", not a number', () => {
-    const question = 'How much do I pay for the allotment each year?';
     const texts = ['The allotment costs me 85 pounds a year.', 'I pay about forty a year for it.', 'The allotment fee went up again.'];
-    expect(valueAsked(question, texts)).toEqual({ kind: 'number', carried: [true, true, false] });
-    expect(valueAsked('我房租多少钱？', ['我租了一套离地铁很近的房子。', '房租每月三千五。'])).toEqual({
-      kind: 'number',
-      carried: [false, true],
-    });
+    expect(numbersHeld(texts)).toEqual([true, true, false]);
+    expect(numbersHeld(['我租了一套离地铁很近的房子。', '房租每月三千五。'])).toEqual([false, true]);
   });
 });
