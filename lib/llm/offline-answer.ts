@@ -5,7 +5,7 @@ import type { ExistingFact, FactCandidate, FactSlot } from '@/lib/memory/rules/f
 import { namesHealthWord } from '@/lib/text/health-words';
 import { kindWords, nounsNamed } from '@/lib/text/kinds';
 import { cjkWords } from '@/lib/text/search-terms';
-import { contentFeatures, isCjk, properNames } from '@/lib/text/text-features';
+import { contentFeatures, hasCjk, isCjk, properNames } from '@/lib/text/text-features';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
 import { particularsCarried } from './offline-value';
 
@@ -83,7 +83,7 @@ export function acknowledgement(statement: string): string {
   return ACKNOWLEDGED[languageOf(statement)];
 }
 
-const languageOf = (text: string) => ([...text].some(isCjk) ? 'zh' : 'en');
+const languageOf = (text: string) => (hasCjk(text) ? 'zh' : 'en');
 
 /**
  * Other items the user stated that may go with the best one: never its own lines, never a question asked before.

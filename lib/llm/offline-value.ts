@@ -9,10 +9,8 @@
  */
 import { chineseBridgeWords, englishBridgeWords } from '@/lib/text/bilingual';
 import { isTimeWord, kindsOfWord, kindWords, nounsNamed } from '@/lib/text/kinds';
-import { cjkWords, isCjk, segmentWords, words } from '@/lib/text/search-terms';
+import { cjkWords, hasCjk, isCjk, segmentWords, words } from '@/lib/text/search-terms';
 import { contentFeatures, properNames } from '@/lib/text/text-features';
-
-const hasCjk = (text: string) => [...text].some(isCjk);
 
 // A clause ends at these: a word after the kind in another clause says nothing of it (我老公在医院上班，是麻醉科的).
 const CLAUSE_END = /[,;:.!?，；：。！？]/u;

@@ -16,6 +16,11 @@ export function isCjk(char: string): boolean {
   return CJK.test(char);
 }
 
+/** Whether a text holds any CJK character. */
+export function hasCjk(text: string): boolean {
+  return CJK.test(text);
+}
+
 /** Words and CJK characters, in order. "I live in 北京" → ["i", "live", "in", "北", "京"]. */
 export function words(text: string): string[] {
   const out: string[] = [];

@@ -2,10 +2,10 @@
  * Language-neutral text features shared by the local embedder and the offline model:
  * lower-cased words for alphabetic scripts, single characters and bigrams for CJK runs.
  */
-import { isCjk, stem, words } from '@/lib/text/search-terms';
+import { hasCjk, isCjk, stem, words } from '@/lib/text/search-terms';
 
 // The tokenizer and stemmer are the lexical index's (lib/text/search-terms.ts), so features and index terms agree.
-export { isCjk, words };
+export { hasCjk, isCjk, words };
 
 const STOPWORDS = new Set(
   'a an the and or but if of to in on at for with by from as is are was were be been am i me my you your we our it its this that these those he she they them his her their what who whom which when where why how do does did can could would should will shall may might have has had not no yes so than then there here about into over just also very really please tell say said talked earlier again'.split(

@@ -13,7 +13,7 @@
  */
 
 import { type Segment, segmentWords } from '@/lib/text/search-terms';
-import { isCjk, words } from '@/lib/text/text-features';
+import { hasCjk, isCjk, words } from '@/lib/text/text-features';
 import { absolutizeRelativeDates } from './relative-dates';
 
 export type RewriteTrigger = { needed: boolean; reason: string };
@@ -365,7 +365,7 @@ export function rewriteOffline(
   const terms = ref ? salientTerms(ref, text, userTurns) : [];
   const carried = terms.length > 0 ? terms.map((t) => t.display) : ref ? turnLeanedOn(ref, userTurns) : [];
   if (carried.length === 0) return { query: text, terms: [], datesResolved };
-  const zh = [...text].some(isCjk);
+  const zh = hasCjk(text);
   const listed = carried.join(zh ? '、' : ', ');
   return {
     query: zh ? `${text}（${listed}）` : `${text} (${listed})`,
