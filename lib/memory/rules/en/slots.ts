@@ -2,6 +2,8 @@
  * English slot patterns: one clause → the facts the user states about themselves. A change of state is read
  * through its negation ("no longer", "anymore": the positive fact, ended); diet also through what the user eats.
  */
+
+import { type Feeling, feelingVerbAt } from '@/lib/text/feeling-verbs';
 import { type Found, firstFound, one, type Reading } from '../fact-types';
 import { healthEn } from '../health';
 import { statedDate } from '../relative-dates';
@@ -144,9 +146,9 @@ function dateEn({ raw }: EnContext): Found[] | null {
 // ---- likes and dislikes
 
 const LIKE_VERBS =
-  '(?:love|like|adore|enjoy|prefer|dig|am into|am big into|am a (?:big |huge |massive |great |real )?fan of|am crazy about|am mad about|am obsessed with|am passionate about|am fond of|am keen on|am addicted to|am interested in|am in love with|have a soft spot for|have a thing for|have (?:loved|liked|enjoyed|adored)|have (?:grown|come|started|begun) to (?:love|like|enjoy)|have started (?:liking|loving|enjoying)|started (?:liking|loving|enjoying)|started to (?:like|love|enjoy)|have fallen in love with|fell in love with|live for|can not get enough of|can not live without)';
+  '(?:dig|am into|am big into|am a (?:big |huge |massive |great |real )?fan of|am crazy about|am mad about|am obsessed with|am passionate about|am fond of|am keen on|am addicted to|am interested in|am in love with|have a soft spot for|have a thing for|have (?:loved|liked|enjoyed|adored)|have (?:grown|come|started|begun) to (?:love|like|enjoy)|have started (?:liking|loving|enjoying)|started (?:liking|loving|enjoying)|started to (?:like|love|enjoy)|have fallen in love with|fell in love with|live for|can not get enough of|can not live without)';
 const DISLIKE_VERBS =
-  '(?:hate|dislike|detest|loathe|despise|can not stand|can not bear|can not tolerate|am not (?:really |that |very |much of )?(?:a )?(?:big |huge |great )?fan of|am not (?:really |that )?into|am not (?:really |that |very )?keen on|am not (?:really |that |very )?fond of|am not (?:really |that |very )?interested in|do not (?:really )?(?:like|enjoy|love|care for)|really do not like|am sick of|am afraid of|am scared of|am terrified of|fear|have (?:always )?hated|have never liked|never (?:really )?liked|am not a fan of)';
+  '(?:can not stand|can not bear|can not tolerate|am not (?:really |that |very |much of )?(?:a )?(?:big |huge |great )?fan of|am not (?:really |that )?into|am not (?:really |that |very )?keen on|am not (?:really |that |very )?fond of|am not (?:really |that |very )?interested in|do not (?:really )?(?:like|enjoy|love|care for)|really do not like|am sick of|am afraid of|am scared of|am terrified of|fear|have (?:always )?hated|have never liked|never (?:really )?liked|am not a fan of)';
 const LIKE_RE = new RegExp(`^(?:i|we) ${LIKE_VERBS} (.+)$`, 'i');
 const DISLIKE_RE = new RegExp(`^(?:i|we) ${DISLIKE_VERBS} (.+)$`, 'i');
 
@@ -176,12 +178,21 @@ function likeEn({ s }: EnContext): Found[] | null {
   m ??= LIKE_RE.exec(s);
   // A switch of habit names what the user has now: "I've switched over to rooibos".
   m ??= /^i (?:have )?(?:switched|changed|gone|went|moved)(?: over| back)? to (.+)$/i.exec(s);
-  return m ? objectValues(m[1]).map((value) => ({ slot: 'like', value })) : null;
+  const object = m?.[1] ?? felt(s, 'like');
+  return object ? objectValues(object).map((value) => ({ slot: 'like', value })) : null;
 }
 
 function dislikeEn({ s }: EnContext): Found[] | null {
-  const m = DISLIKE_RE.exec(s);
-  return m ? objectValues(m[1]).map((value) => ({ slot: 'dislike', value })) : null;
+  const object = DISLIKE_RE.exec(s)?.[1] ?? felt(s, 'dislike');
+  return object ? objectValues(object).map((value) => ({ slot: 'dislike', value })) : null;
+}
+
+/** "I cherish X", "we abhor X": what follows a verb WordNet files as one of the feeling (lib/text/feeling-verbs.ts). */
+function felt(s: string, feeling: Feeling): string | null {
+  const words = s.split(/\s+/);
+  if (!/^(?:i|we)$/i.test(words[0])) return null;
+  const verb = feelingVerbAt(words.slice(1).map((w) => w.toLowerCase()));
+  return verb?.feeling === feeling && verb.length + 1 < words.length ? words.slice(verb.length + 1).join(' ') : null;
 }
 
 /** "I can't stand X anymore" still dislikes X: the "anymore" must not turn it into an ended fact. */
