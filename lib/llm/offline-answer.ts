@@ -3,7 +3,7 @@ import { FORGET_DONE, FORGET_NOTHING } from '@/lib/memory/forget-outcome';
 import { rules } from '@/lib/memory/rules/bounded';
 import type { ExistingFact, FactCandidate, FactSlot } from '@/lib/memory/rules/fact-types';
 import { namesHealthWord } from '@/lib/text/health-words';
-import { kindWords, nounsNamed } from '@/lib/text/kinds';
+import { namesMemberOf, nounsNamed } from '@/lib/text/kinds';
 import { cjkWords } from '@/lib/text/search-terms';
 import { contentFeatures, hasCjk, isCjk, properNames } from '@/lib/text/text-features';
 import { type Evidence, memoryEvidence, NO_ANSWER, textOf, windowEvidence } from './offline-evidence';
@@ -226,7 +226,7 @@ async function rank(question: string, earlier: LanguageModelV4Prompt, evidence: 
   const ofKindAsked = (e: Evidence) => e.slot !== undefined && asksAbout.has(e.slot);
   // Naming a member of a kind the question names ("the banjo" for "which instruments", 西安 for 哪些城市), evidence is about it.
   const kindsAsked = nounsNamed(query);
-  const namesMember = (e: Evidence) => kindWords(e.text).some((kind) => kindsAsked.has(kind));
+  const namesMember = (e: Evidence) => namesMemberOf(e.text, kindsAsked);
   const aboutOther = (i: number) => asked !== 'unsaid' && about[i] !== 'unsaid' && about[i] !== asked;
   return evidence
     .map((e, i) => {

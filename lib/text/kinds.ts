@@ -19,6 +19,11 @@ import { readIndex, type Use, WORDNET_DICT } from './wordnet-files';
  */
 const SENSES_PER_WORD = 1;
 const SENSES_PER_GLOSS = 2;
+/** Senses read, and levels climbed, to tell whether a word names a member of a kind a question asks for: Japanese → Altaic → Ural-Altaic → natural language. */
+const MEMBER_SENSES = 2;
+const MEMBER_LEVELS = 5;
+/** How a word is written in its text: with a capital in mid-sentence, in lower case, not known, or an English gloss of a Chinese word. */
+type WrittenAs = 'name' | 'word' | 'unknown' | 'gloss';
 /** Levels of hypernyms climbed from each sense: "banjo" → stringed instrument → musical instrument → device. */
 const LEVELS = 3;
 /**
@@ -150,8 +155,13 @@ const KINDS_CACHE_SIZE = 50_000;
  * that, and has no kinds; so has a word written as a name that WordNet knows only as a common noun ("Lev",
  * a currency, as a boy's name). `writtenAs`: with a capital in mid-sentence, in lower case, not known, or a gloss.
  */
-export function kindsOfWord(word: string, writtenAs: 'name' | 'word' | 'unknown' | 'gloss' = 'unknown'): string[] {
-  const key = `${writtenAs}:${word}`;
+export function kindsOfWord(word: string, writtenAs: WrittenAs = 'unknown'): string[] {
+  return kindsRead(word, writtenAs, writtenAs === 'gloss' ? SENSES_PER_GLOSS : SENSES_PER_WORD, LEVELS).slice(0, KINDS_PER_WORD);
+}
+
+/** The heads of a word's hypernyms, `senses` of its senses followed up `levels` levels, general ones left out (kept). */
+function kindsRead(word: string, writtenAs: WrittenAs, sensesRead: number, levels: number): string[] {
+  const key = `${writtenAs}:${sensesRead}:${levels}:${word}`;
   const cached = kindsCache.get(key);
   if (cached) return cached;
   const wn = loadWordNet();
@@ -162,18 +172,15 @@ export function kindsOfWord(word: string, writtenAs: 'name' | 'word' | 'unknown'
   // by those that are not ("a heron", not Heron of Alexandria). A bridge word's case is not known.
   const named = (offset: number) => synsetAt(wn, offset).named;
   const offsets = noun?.offsets.filter((offset) => (writtenAs === 'name' ? named(offset) : writtenAs === 'word' ? !named(offset) : true));
-  const senses =
-    !noun || moreOther(noun.use, wn.otherUse.get(lemma!))
-      ? []
-      : offsets!.slice(0, writtenAs === 'gloss' ? SENSES_PER_GLOSS : SENSES_PER_WORD);
+  const senses = !noun || moreOther(noun.use, wn.otherUse.get(lemma!)) ? [] : offsets!.slice(0, sensesRead);
   for (const sense of senses) {
     let level = [sense];
-    for (let step = 0; step < LEVELS; step++) {
+    for (let step = 0; step < levels; step++) {
       level = level.flatMap((offset) => synsetAt(wn, offset).hypernyms).filter((offset) => depthOf(wn, offset) >= MIN_DEPTH);
       for (const offset of level) if (synsetAt(wn, offset).head !== lemma) out.add(synsetAt(wn, offset).head);
     }
   }
-  const kinds = [...out].slice(0, KINDS_PER_WORD);
+  const kinds = [...out];
   if (kindsCache.size >= KINDS_CACHE_SIZE) kindsCache.clear();
   kindsCache.set(key, kinds);
   return kinds;
@@ -187,15 +194,10 @@ const LOWER_CASE_WORD = /(?<!\p{L})\p{Ll}\p{L}*/gu;
  * `glosses`: the text's English bridge words, where the caller has them already.
  */
 export function kindWords(text: string, glosses: string[] = englishBridgeWords(text)): string[] {
-  const own = latinContentWords(text);
-  const names = new Set(properNames(text));
-  const lowerCase = new Set(text.match(LOWER_CASE_WORD));
-  const writtenAs = (word: string) => (names.has(word) ? 'name' : lowerCase.has(word) ? 'word' : 'unknown');
-  const seen = new Set(own);
+  const seen = new Set(latinContentWords(text));
   const out: string[] = [];
   // Looked up word by word, so a long text stops at its first MAX_KIND_TERMS.
-  const read = [...own.map((word) => [word, writtenAs(word)] as const), ...glosses.map((word) => [word, 'gloss'] as const)];
-  for (const [word, as] of read)
+  for (const [word, as] of wordsAsWritten(text, glosses))
     for (const kind of kindsOfWord(word, as)) {
       if (seen.has(kind)) continue;
       seen.add(kind);
@@ -203,6 +205,26 @@ export function kindWords(text: string, glosses: string[] = englishBridgeWords(t
       if (out.length === MAX_KIND_TERMS) return out;
     }
   return out;
+}
+
+/** A text's English words, each as written (a name, a word in lower case, unknown), and its Chinese words' glosses. */
+function wordsAsWritten(text: string, glosses: string[]): (readonly [string, WrittenAs])[] {
+  const names = new Set(properNames(text));
+  const lowerCase = new Set(text.match(LOWER_CASE_WORD));
+  const writtenAs = (word: string): WrittenAs => (names.has(word) ? 'name' : lowerCase.has(word) ? 'word' : 'unknown');
+  return [...latinContentWords(text).map((word) => [word, writtenAs(word)] as const), ...glosses.map((word) => [word, 'gloss'] as const)];
+}
+
+/**
+ * Whether a text names a member of one of `kinds` by one of its words' two most used senses, a few levels further up
+ * than what a text is about: asked for languages, "My Japanese is rusty" names one, though "Japanese" is first a
+ * person. The kind the question names is what tells the sense.
+ */
+export function namesMemberOf(text: string, kinds: ReadonlySet<string>): boolean {
+  if (kinds.size === 0) return false;
+  return wordsAsWritten(text, englishBridgeWords(text)).some(([word, as]) =>
+    kindsRead(word, as, MEMBER_SENSES, MEMBER_LEVELS).some((kind) => kinds.has(kind)),
+  );
 }
 
 /**

@@ -28,7 +28,9 @@ export const subjectsOf = (texts: string[]): Subject[] => texts.map(subjectOf);
 function subjectEn(text: string): Subject {
   const terms = termsOf(text);
   const isVerb = (t: Term) => t.tags.includes('Verb');
-  const asked = terms.findIndex((t) => t.tags.includes('QuestionWord'));
+  // A question word opens a question, or is in one; in a statement it starts a relative clause ("…Dutch, which is handy").
+  const question = /[?？]\s*$/u.test(text) || terms[0]?.tags.includes('QuestionWord');
+  const asked = question ? terms.findIndex((t) => t.tags.includes('QuestionWord')) : -1;
   let i = 0;
   if (asked >= 0) {
     i = terms.findIndex((t, k) => k > asked && isVerb(t)) + 1;
@@ -45,7 +47,8 @@ function subjectEn(text: string): Subject {
     (t.tags.includes('Actor') && !t.tags.includes('Possessive')) ||
     isPersonWord(t.normal) ||
     t.tags.includes('Person') ||
-    (t.tags.includes('ProperNoun') && !t.tags.includes('Place')) ||
+    // A name that is neither a place nor a people's ("My French is rusty": the language).
+    (t.tags.includes('ProperNoun') && !t.tags.includes('Place') && !t.tags.includes('Demonym')) ||
     (t.tags.includes('Pronoun') && ['he', 'she', 'they'].includes(t.normal));
   return before.some(person) ? 'other' : 'unsaid';
 }

@@ -395,6 +395,21 @@ describe('lists by the kind the question names (hashing embedder)', () => {
     expect(text).toContain('意大利语');
     expect(text).not.toContain('膝盖');
   });
+
+  it("finds a member by a word's second sense, and leaves out someone else's", async () => {
+    const text = await answer(
+      exchanges(
+        1,
+        '(2026-10-01) User: My coworker speaks Greek, which helps with our suppliers. / Assistant: Handy.',
+        '(2026-10-02) User: My Japanese only gets me through a menu, honestly. / Assistant: That counts.',
+        '(2026-10-03) User: I learned Swedish during a year in Umeå. / Assistant: Impressive.',
+      ),
+      'Which languages can I speak?',
+    );
+    expect(text).toContain('Japanese');
+    expect(text).toContain('Swedish');
+    expect(text).not.toContain('Greek');
+  });
 });
 
 describe('Chinese words, not characters (hashing embedder)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kindsOfWord, kindWords, MAX_KIND_TERMS, nounsNamed } from '@/lib/text/kinds';
+import { kindsOfWord, kindWords, MAX_KIND_TERMS, namesMemberOf, nounsNamed } from '@/lib/text/kinds';
 
 // What a noun is a kind of, from WordNet: the words a question names a list by, and a hint of meaning.
 describe('kind words (WordNet)', () => {
@@ -48,6 +48,13 @@ describe('kind words (WordNet)', () => {
   it('reaches Chinese nouns through their English glosses', () => {
     expect(kindWords('我会拉小提琴')).toContain('instrument');
     expect(nounsNamed('你知道我养过哪些动物吗？')).toContain('animal');
+  });
+
+  it('tells a member of a kind a question asks for by a second sense and further up', () => {
+    // "Japanese" is first a person; as a language it is four levels below "language".
+    expect(namesMemberOf('My Japanese only gets me through a menu.', nounsNamed('Which languages can I speak?'))).toBe(true);
+    expect(namesMemberOf('My Japanese colleague is in Osaka.', nounsNamed('Which instruments do I play?'))).toBe(false);
+    expect(namesMemberOf('Anything at all', new Set())).toBe(false);
   });
 
   it('names the nouns of a question as WordNet lists them', () => {

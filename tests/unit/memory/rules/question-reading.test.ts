@@ -45,6 +45,10 @@ describe('whom a sentence is about', () => {
     ['Our rescue greyhound sleeps all day.', 'unsaid'],
     ['我表姐在青岛开了家书店。', 'other'],
     ['我在青岛上班。', 'user'],
+    // "which" in a statement opens a relative clause, not a question: the subject is still the one before the verb.
+    ['Our accountant files everything late, which drives me up the wall.', 'other'],
+    // After "my", a people's name is a language or a skill, not a person.
+    ['My Italian is good enough for menus.', 'unsaid'],
   ] as const)('%s → %s', (text, subject) => {
     expect(subjectOf(text)).toBe(subject);
   });
