@@ -240,17 +240,17 @@ export function nounsNamed(question: string): Set<string> {
 // WordNet's lexicographer files of things (noun.artifact) and of states (noun.state): "medicine" the medication,
 // "disorder" the illness, not the field of study nor a mess.
 const THINGS_AND_STATES = new Set(['06', '26']);
+/** WordNet's lexicographer file of people (noun.person): "worker" the person who works at an occupation, not the bee. */
+export const PEOPLE = new Set(['18']);
 
 /**
  * Every common noun (spaces for WordNet's underscores) that is, at any depth, a kind of one of `kinds`:
  * each kind read by its first sense among things and states. nounsOfKinds(['medicine']) holds warfarin and
  * ibuprofen; nounsOfKinds(['disease']) asthma and psoriasis. Walks the hyponyms once: call it at start.
  */
-export function nounsOfKinds(kinds: string[]): Set<string> {
+export function nounsOfKinds(kinds: string[], readAs: ReadonlySet<string> = THINGS_AND_STATES, firstSenses = false): Set<string> {
   const wn = loadWordNet();
-  const roots = kinds.flatMap(
-    (kind) => wn.nouns.get(kind)?.offsets.find((offset) => THINGS_AND_STATES.has(synsetLine(wn, offset).lexFile)) ?? [],
-  );
+  const roots = kinds.flatMap((kind) => wn.nouns.get(kind)?.offsets.find((offset) => readAs.has(synsetLine(wn, offset).lexFile)) ?? []);
   const out = new Set<string>();
   const seen = new Set<number>();
   const queue = [...roots];
@@ -262,6 +262,8 @@ export function nounsOfKinds(kinds: string[]): Set<string> {
     for (const lemma of lemmas) {
       // Not a name or an acronym (ADD would be "add"), nor a word used more as a verb or an adjective ("cold").
       const noun = wn.nouns.get(lemma);
+      // With `firstSenses`, only a noun whose most used sense it is ("nurse"; not "reader", first one who reads).
+      if (firstSenses && noun?.offsets[0] !== offset) continue;
       if (lemma === lemma.toLowerCase() && noun && !moreOther(noun.use, wn.otherUse.get(lemma))) out.add(lemma.replaceAll('_', ' '));
     }
     queue.push(...pointers(['~', '~i']));

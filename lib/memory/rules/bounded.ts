@@ -5,7 +5,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { getConfig } from '@/lib/config';
 import { logError } from '@/lib/log';
-import { healthWords } from '@/lib/text/health-words';
+import { ruleWords } from '@/lib/text/rule-words';
 import type { RecentTurn } from './rewrite';
 import type { SummaryInput } from './summarise';
 import type { RuleName, Rules, RuleTask } from './thread';
@@ -188,8 +188,8 @@ function startPool(): Pool {
     minThreads: size,
     maxThreads: size,
     idleTimeout: Number.POSITIVE_INFINITY,
-    // Built here once from WordNet and CC-CEDICT, which the threads then need not load (lib/memory/rules/health.ts).
-    workerData: { healthWords: healthWords() },
+    // Built here once from WordNet and CC-CEDICT, which the threads then need not load (lib/text/rule-words.ts).
+    workerData: { ruleWords: ruleWords() },
   });
   const warm: RuleTask = { rule: 'asksSomething', args: [''] };
   return { piscina, ready: Promise.all(Array.from({ length: size }, () => piscina.run(warm))) };

@@ -1,15 +1,11 @@
 /**
  * Health: a condition the user has or a medicine they take ("I take warfarin every morning", "I've had asthma since
  * I was a kid", 我有高血压, 我确诊了糖尿病). The verb says having or taking; whether what follows is a condition or a
- * medicine is WordNet's and CC-CEDICT's to say (lib/text/health-words.ts), not a list here: "I have a dog" is no health.
+ * medicine is WordNet's and CC-CEDICT's to say (lib/text/rule-words.ts), not a list here: "I have a dog" is no health.
  */
-import { workerData } from 'piscina';
-import { type HealthWords, healthWordSets } from '@/lib/text/health-words';
+import { ruleWordsHere } from '@/lib/text/rule-words';
 import { cutEn } from './en/read';
 import { type Found, one, type Reading } from './fact-types';
-
-// The rules' threads get the words from their pool (lib/memory/rules/bounded.ts), built once in the process.
-const words = () => healthWordSets((workerData as { healthWords?: HealthWords } | undefined)?.healthWords);
 
 // The subject may be dropped at the start ("Got diagnosed with epilepsy at nineteen"), as in a diary.
 const HAS_OR_TAKES_EN =
@@ -21,7 +17,7 @@ export function healthEn({ s }: Pick<Reading, 's'>): Found[] | null {
   const m = HAS_OR_TAKES_EN.exec(s);
   if (!m) return null;
   const said = cutEn(m[1]).toLowerCase().split(/\s+/u);
-  const { english } = words();
+  const { english } = ruleWordsHere().health;
   const singular = (word: string) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
   for (let end = 1; end <= said.length; end++)
     for (let start = Math.max(0, end - PHRASE_WORDS); start < end; start++) {
@@ -43,7 +39,7 @@ const HAS_OR_TAKES_ZH = /^我.{0,6}?(?:有|患有|患了|得了|查出了?|确�
 export function healthZh({ s }: Pick<Reading, 's'>): Found[] | null {
   const m = HAS_OR_TAKES_ZH.exec(s);
   if (!m) return null;
-  const { chinese } = words();
+  const { chinese } = ruleWordsHere().health;
   // The longest word of the known ones that the rest opens with, after a few characters (点, 轻微的, 二型).
   for (let start = 0; start <= Math.min(4, m[1].length - 1); start++)
     for (let end = Math.min(m[1].length, start + 6); end > start + 1; end--)

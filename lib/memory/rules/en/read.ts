@@ -66,6 +66,13 @@ function opensWithPastVerb(clause: string): boolean {
   return first !== undefined && past === true && isVerb(first.tags) && !first.tags.includes('Auxiliary');
 }
 
+/** Opens with an -ing verb that is no subject, and says no subject after it ("Starting at a vineyard…"; not "Swimming is my sport", "Starting today I'm …"). */
+function opensWithGerund(clause: string): boolean {
+  if (/\b(?:i|we)\b/i.test(clause)) return false;
+  const first = termsOf(clause).find((t) => !t.tags.includes('Adverb'));
+  return first !== undefined && first.tags.includes('Gerund') && first.tags.includes('Verb') && !first.tags.includes('Noun');
+}
+
 /**
  * A few words with no subject, no verb and no name ("Anna from Berlin" is no "I am"; "Our twins, Ines and Jonah, …"
  * has a subject the tagger may miss the verb of): a predicate whose subject is the speaker.
@@ -96,6 +103,8 @@ export function splitClauses(sentence: string): string[] {
     if (!clause) continue;
     // "Got the keys to our new flat in Bath yesterday": a sentence that opens with a past verb dropped its subject, the speaker.
     if (subject === null && opensWithPastVerb(clause)) clause = `I ${clause.charAt(0).toLowerCase()}${clause.slice(1)}`;
+    // "Starting at a vineyard in January": one that opens with an -ing verb, what the speaker is doing.
+    else if (subject === null && opensWithGerund(clause)) clause = `I am ${clause.charAt(0).toLowerCase()}${clause.slice(1)}`;
     // "Vegan since March", "… — fully vegetarian now": with no subject and no verb, a clause says what the speaker is.
     else if (subject !== '' && saysWhatSpeakerIs(clause)) clause = `I am ${clause.charAt(0).toLowerCase()}${clause.slice(1)}`;
     // Whose clause it is comes from the sentence: "My sister lives in Ohio and works as …" is the sister's.

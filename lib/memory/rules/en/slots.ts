@@ -4,6 +4,7 @@
  */
 
 import { type Feeling, feelingVerbAt } from '@/lib/text/feeling-verbs';
+import { ruleWordsHere } from '@/lib/text/rule-words';
 import { type Found, firstFound, one, type Reading } from '../fact-types';
 import { healthEn } from '../health';
 import { statedDate } from '../relative-dates';
@@ -345,19 +346,22 @@ function movedAwayEn(s: string): Found[] | null {
 
 // ---- work
 
+// The jobs WordNet files elsewhere than under workers and professionals (an engineer, an author, a manager are just people there).
 const PROFESSIONS = new Set(
-  `accountant actor actress administrator analyst architect artist assistant attorney author baker banker barber barista bartender biologist bookkeeper builder butcher carpenter cashier ceo cfo cto coo chef chemist cleaner clerk coach consultant contractor cook coordinator counselor counsellor courier dancer dentist designer detective developer dietitian director doctor driver economist editor electrician engineer entrepreneur executive farmer firefighter founder co-founder cofounder freelancer gardener geologist guard guide hairdresser historian intern janitor journalist judge laborer labourer lawyer lecturer librarian lifeguard manager marketer mathematician mechanic midwife miner model musician nanny nurse officer painter paralegal paramedic pharmacist photographer physician physicist physiotherapist pilot plumber poet policeman policewoman politician postdoc postman producer professor programmer psychiatrist psychologist publisher receptionist recruiter researcher reporter salesman saleswoman salesperson scientist secretary singer soldier specialist statistician student supervisor surgeon surveyor tailor teacher technician therapist trader translator tutor veterinarian vet waiter waitress welder writer youtuber streamer sommelier optometrist cardiologist radiologist nutritionist housekeeper caregiver carer volunteer principal dean accountant auditor cook illustrator animator copywriter blogger influencer vlogger podcaster realtor broker agent investor pastor priest rabbi imam monk nun diplomat ambassador mayor senator firefighter sailor fisherman`.split(
+  `accountant actor actress administrator analyst architect artist author baker banker barber barista biologist bookkeeper builder butcher cashier ceo cfo cto coo chemist cleaner coach consultant contractor cook coordinator counselor counsellor courier dancer designer detective developer dietitian director driver economist engineer entrepreneur executive farmer firefighter founder co-founder cofounder gardener geologist guard historian janitor journalist judge manager marketer mathematician model musician nanny painter photographer physicist physiotherapist poet policeman policewoman politician postdoc producer programmer psychologist publisher recruiter researcher reporter scientist secretary singer specialist statistician student supervisor surveyor tailor therapist trader translator writer youtuber streamer optometrist nutritionist carer principal dean auditor illustrator animator blogger influencer vlogger podcaster realtor broker agent investor pastor priest rabbi imam monk nun mayor senator`.split(
     /\s+/,
   ),
 );
 
-function isProfession(phrase: string): boolean {
+/** `as`: the role a job is taken up as ("…as a conductor"), where any sense of the noun that is a job counts. */
+function isProfession(phrase: string, as: 'said' | 'role' = 'said'): boolean {
   const head = phrase
     .toLowerCase()
     .split(/(?<!\s)\s+(?:at|for|in|with|of|from)\s+/)[0]
     .trim();
   const last = head.split(/\s+/).pop() ?? '';
-  return PROFESSIONS.has(last) || /(?:ologist|ician|iatrist|ographer)$/.test(last);
+  const words = ruleWordsHere()[as === 'role' ? 'roles' : 'occupations'];
+  return PROFESSIONS.has(last) || words.has(head) || words.has(last) || /(?:ologist|ician|iatrist|ographer)$/.test(last);
 }
 
 const WORK_STATES: [RegExp, string][] = [
@@ -381,6 +385,7 @@ function workEn({ s }: EnContext): Found[] | null {
       s,
     ) ??
     /^i (?:started|have started) (?:working|work) (?:at|for) (.+)$/i.exec(s) ??
+    roleTakenEn(s) ??
     // A named employer the user starts at ("I begin at Quarry Labs on Thursday"), or does the work of ("I do the books for Acme").
     namedEmployerEn(s);
   if (m) {
@@ -404,6 +409,15 @@ function workEn({ s }: EnContext): Found[] | null {
   if (m) return one('work', `student at ${cleanEn(cutEn(m[1]))}`);
   m = /^i teach (.+)$/i.exec(s);
   return m ? one('work', `teach ${cleanEn(cutEn(m[1]))}`) : null;
+}
+
+/** "I begin training as a train conductor", "I start an apprenticeship as an electrician": a job taken up, said by its role. */
+function roleTakenEn(s: string): RegExpExecArray | null {
+  const m =
+    /^i (?:am |will |have )?(?:re-?)?(?:start(?:ed|ing)?|begin(?:ning)?|began|join(?:ed|ing)?|train(?:ed|ing)?|qualif(?:y|ied|ying)|return(?:ed|ing)?)(?: [\w'-]+){0,5}? as (?:an? )?(.+)$/i.exec(
+      s,
+    );
+  return m && isProfession(m[1], 'role') ? m : null;
 }
 
 /** A named employer the user starts at ("I begin at Quarry Labs on Thursday"), or does the work of ("I do the books for Acme"). */

@@ -810,6 +810,21 @@ describe('own words: kinds of input, other phrasings', () => {
     expect(fact.validFrom).toBeUndefined();
   });
 
+  it.each<[string, string]>([
+    ['From next week I begin training as a tram conductor.', 'tram conductor'],
+    ['On the first of March I start an apprenticeship as a farrier.', 'farrier'],
+    ['I rejoined the maternity ward as a midwife in May.', 'midwife'],
+    // No subject, as in a diary: an -ing verb first says what the speaker is doing.
+    ['Starting at the boatyard in spring as a rigger.', 'rigger'],
+  ])('a job taken up, said by its role: %s', (text, job) => {
+    expect(all(text).map(([slot, value]) => [slot, value])).toContainEqual(['work', job]);
+  });
+
+  it('an -ing verb that opens a clause with its own subject, or in costume, is no job', () => {
+    expect(all('Starting tomorrow I am a vegan.').map(([slot]) => slot)).toEqual(['diet']);
+    expect(all('I went to the party as a lighthouse keeper.').map(([slot]) => slot)).not.toContain('work');
+  });
+
   it('a medicine the user stops taking ends its fact', () => {
     expect(all('I no longer take a statin')).toContainEqual(['health', 'statin', true, '']);
   });
