@@ -1,4 +1,5 @@
 /** Reading Chinese clauses: splitting, lead-ins, questions and requests, and the value helpers the slot patterns share. */
+import { tagged } from '@/lib/text/jieba';
 import { segmentWords } from '@/lib/text/search-terms';
 import { findDates, saysWhen } from '../relative-dates';
 import { ABOUT_SOMEONE_ELSE } from './slots';
@@ -22,9 +23,9 @@ export function splitClauses(sentence: string): string[] {
     .flatMap(splitBeforeDates)
     .map((part) => stripLead(part.trim()))
     .filter(Boolean);
-  // 上个月从小米离职了: a sentence that opens with when and then its verb has dropped its subject, the speaker.
-  if (parts[0] && opensWithDate(parts[0]) && !/^(?:\P{Script=Han}|[我他她它你咱]|大家)/u.test(afterDate(parts[0])))
-    parts[0] = `我${parts[0]}`;
+  // 上个月从小米离职了, 终于搬到苏州了: a statement that opens with its verb, after when and how, has dropped its subject, the
+  // speaker (a request that does, 给我推荐…, its listener's).
+  if (parts[0] && dropsSubject(parts[0]) && !asks(parts[0])) parts[0] = `我${parts[0]}`;
   const first = parts[0]?.replace(PRESENT_ZH, '') ?? '';
   // 公司把我调到长沙了，现在住在…: a sentence in which something is done to the user goes on about the user.
   const mine = (/^我/u.test(first) && !ABOUT_SOMEONE_ELSE.test(first)) || /[把让派调送]我/u.test(first);
@@ -35,6 +36,20 @@ export function splitClauses(sentence: string): string[] {
 }
 
 const opensWithDate = (text: string) => findDates(text, new Date(0)).some((d) => d.index === 0);
+
+/**
+ * A clause that opens with a date, or, past words of time or manner (jieba's t, f, d, l), with a verb or a preposition
+ * (终于/d 搬/v 到/v 苏州, 最近/f 迷上/v 了 攀岩, 周末/t 去/v 爬山): no one is said to do it but the speaker. One that opens
+ * with a noun has its subject (天气/n 太热了, 猫咪/n 搬到了新家), as has one with a pronoun.
+ */
+function dropsSubject(clause: string): boolean {
+  const rest = afterDate(clause);
+  if (/^(?:\P{Script=Han}|[我他她它你咱]|大家)/u.test(rest)) return false;
+  // After a date, whatever comes first is taken for the verb (从小米离职: jieba cuts 从小 there).
+  if (opensWithDate(clause)) return true;
+  const first = tagged(rest).find((w) => !/^[tfd]|^l$/.test(w.tag));
+  return first !== undefined && (first.tag.startsWith('v') || first.tag === 'p') && first.word !== '是';
+}
 const afterDate = (text: string) => {
   const date = findDates(text, new Date(0)).find((d) => d.index === 0);
   return date ? text.slice(date.length).replace(/^(?:起|开始|以来|初|底)/u, '') : text;

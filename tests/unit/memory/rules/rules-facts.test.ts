@@ -825,6 +825,20 @@ describe('own words: kinds of input, other phrasings', () => {
     expect(all('I went to the party as a lighthouse keeper.').map(([slot]) => slot)).not.toContain('work');
   });
 
+  it.each<[string, string, string]>([
+    // No subject: past when and how, the clause opens with its verb or 把, and is the speaker's.
+    ['终于把家搬到了无锡新区。', 'location', '无锡新区'],
+    ['终于搬去厦门了，海边真舒服。', 'location', '厦门'],
+    ['最近迷上了皮划艇，每周都去。', 'like', '皮划艇'],
+  ])('a Chinese statement without a subject is the speaker’s: %s', (text, slot, value) => {
+    expect(all(text).map(([s, v]) => [s, v])).toContainEqual([slot, value]);
+  });
+
+  it('a Chinese clause opening with a noun, or a request, lends the speaker nothing', () => {
+    expect(all('邻居家的狗搬到了乡下。')).toEqual([]);
+    expect(all('帮我推荐一本好看的小说。')).toEqual([]);
+  });
+
   it('a medicine the user stops taking ends its fact', () => {
     expect(all('I no longer take a statin')).toContainEqual(['health', 'statin', true, '']);
   });
