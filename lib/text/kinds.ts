@@ -242,6 +242,8 @@ export function nounsNamed(question: string): Set<string> {
 const THINGS_AND_STATES = new Set(['06', '26']);
 /** WordNet's lexicographer file of people (noun.person): "worker" the person who works at an occupation, not the bee. */
 export const PEOPLE = new Set(['18']);
+/** WordNet's lexicographer files of animals (noun.animal) and of its top kinds (noun.Tops, where "animal" itself is). */
+export const ANIMALS = new Set(['03', '05']);
 
 /**
  * Every common noun (spaces for WordNet's underscores) that is, at any depth, a kind of one of `kinds`:

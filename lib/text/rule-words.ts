@@ -1,6 +1,6 @@
 import { workerData } from 'piscina';
 import { chineseWordsGlossedAs, latinContentWords } from './bilingual';
-import { nounsOfKinds, PEOPLE } from './kinds';
+import { ANIMALS, nounsOfKinds, PEOPLE } from './kinds';
 import { cjkWords } from './search-terms';
 
 /**
@@ -12,13 +12,22 @@ import { cjkWords } from './search-terms';
  *   takes one ("I take warfarin", 我有哮喘), and the offline model takes a question naming one to ask about health.
  * - occupations: the people WordNet files as workers or professionals (a farrier, a hygienist), so "I'm a farrier"
  *   names a job; roles, any noun with such a sense, for what a job is taken up as ("I start as a train conductor").
+ * - animals: what WordNet files as one by its most used sense, so "we adopted a greyhound called Biscuit" is a pet.
  */
 const HEALTH_KINDS = ['disease', 'illness', 'disorder', 'syndrome', 'medicine'];
 const OCCUPATION_KINDS = ['worker', 'professional'];
 
-/** `occupations`: nouns whose most used sense is a job; `roles`: nouns with any sense that is one (a conductor of fares). */
-export type RuleWords = { health: { english: string[]; chinese: string[] }; occupations: string[]; roles: string[] };
-type RuleWordSets = { health: { english: Set<string>; chinese: Set<string> }; occupations: Set<string>; roles: Set<string> };
+/**
+ * `occupations`: nouns whose most used sense is a job; `roles`: nouns with any sense that is one (a conductor of fares);
+ * `animals`: nouns whose most used sense is an animal (a greyhound, a corgi, an axolotl).
+ */
+export type RuleWords = { health: { english: string[]; chinese: string[] }; occupations: string[]; roles: string[]; animals: string[] };
+type RuleWordSets = {
+  health: { english: Set<string>; chinese: Set<string> };
+  occupations: Set<string>;
+  roles: Set<string>;
+  animals: Set<string>;
+};
 
 let words: RuleWords | undefined;
 
@@ -30,6 +39,7 @@ export function ruleWords(): RuleWords {
       health: { english: [...health], chinese: chineseWordsGlossedAs(health) },
       occupations: [...nounsOfKinds(OCCUPATION_KINDS, PEOPLE, true)],
       roles: [...nounsOfKinds(OCCUPATION_KINDS, PEOPLE)],
+      animals: [...nounsOfKinds(['animal'], ANIMALS, true)],
     };
   }
   return words;
@@ -44,6 +54,7 @@ function ruleWordSets(given?: RuleWords): RuleWordSets {
     health: { english: new Set(from.health.english), chinese: new Set(from.health.chinese) },
     occupations: new Set(from.occupations),
     roles: new Set(from.roles),
+    animals: new Set(from.animals),
   };
   return sets;
 }

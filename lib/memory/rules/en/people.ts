@@ -4,6 +4,7 @@
  * start of the sentence, not shaped like an adjective or a participle).
  */
 
+import { ruleWordsHere } from '@/lib/text/rule-words';
 import { type FactSlot, type Found, one, type Reading } from '../fact-types';
 import { isCommonWordOnly } from './lexicon';
 import { EN_NUMBERS } from './numbers';
@@ -325,6 +326,8 @@ export function familyPetEn({ s }: Reading): Found[] | null {
         return x[1]?.toLowerCase() === 'no' ? { ...found, negated: true } : found;
       });
     if (found.length) return found;
+    const animal = animalKept(m[1], /\b(?:adopted|rescued|took in)\b/i.test(s));
+    if (animal) return [animal];
   }
   m = new RegExp(`^(\\S+) is (?:my|our) ${ENTITY_MODIFIER}(${ENTITY_EN})$`, 'iu').exec(s);
   const named = m && leadingName(m[1]).name;
@@ -341,6 +344,22 @@ export function familyPetEn({ s }: Reading): Found[] | null {
   }
   m = /^i (?:am|got) (single|divorced|widowed|separated)$/i.exec(s);
   return m ? one('family', m[1].toLowerCase()) : null;
+}
+
+/**
+ * "We adopted a greyhound called Biscuit", "I got a tarantula named Mo": an animal WordNet knows (by its most used
+ * sense) kept by the user is a pet, its kind as said. Named, or adopted or rescued: "I got a bug" is no pet.
+ */
+function animalKept(object: string, adopted: boolean): Found | null {
+  const words = object.split(/\s+/).map((w) => w.replace(/[^\p{L}'-]/gu, ''));
+  if (!/^(?:a|an|one)$/i.test(words[0] ?? '')) return null;
+  const { animals } = ruleWordsHere();
+  const at = words.findIndex((w, i) => i > 0 && i < 4 && animals.has(w.toLowerCase()));
+  if (at < 0) return null;
+  const name = /^(?:named|called)$/i.test(words[at + 1] ?? '') && /^\p{Lu}/u.test(words[at + 2] ?? '') ? words[at + 2] : undefined;
+  if (!name && !adopted) return null;
+  const kind = words[at].toLowerCase();
+  return { slot: 'pet', value: name ? `${kind}:${name.toLowerCase()}` : kind };
 }
 
 const PET_LOSS =

@@ -449,7 +449,23 @@ function petZh({ s }: ZhContext): Found[] | null {
   if (m) return one('pet', keyed(SPECIES_ZH[m[3]], namedBefore || zhEntityName(m[4]), m[1] ? cnNumber(m[1]) : 1));
   m = new RegExp(`^我(?:的|家的?|们家的?)(${SPECIES_ZH_RE})(.+)$`, 'u').exec(s);
   if (m) return one('pet', keyed(SPECIES_ZH[m[1]], zhEntityName(m[2])));
-  return null;
+  return keptAnimalZh(s);
+}
+
+/**
+ * What the user keeps (养) is a pet whatever its kind is called, when an animal's classifier counts it or it has a
+ * name: 我养了一只金毛，叫元宝, 我养了一只叫豆豆的柯基, 我自己养的英短叫年糕. 我养了很多花 counts no animal and names nothing.
+ */
+function keptAnimalZh(s: string): Found[] | null {
+  const named = /^我(?:们)?(?:家)?(?:自己)?养的([^，,。的叫]{1,5})(?:叫做|叫|名叫)(.+)$/u.exec(s);
+  if (named) return one('pet', keyed(SPECIES_ZH[named[1]] ?? named[1], zhName(named[2]) ?? undefined));
+  const counted = new RegExp(
+    `^我(?:们)?(?:家)?(?:自己)?(?:养了|养着|领养了|收养了|捡了)${ZH_COUNT}(?:只|条|头|匹|隻)(?:叫([^，,。的]{1,6})的)?([^，,。的叫]{1,5})(?:[，,](?:它|他|她)?(?:叫做|叫|名叫)(.+))?$`,
+    'u',
+  ).exec(s);
+  if (!counted) return null;
+  const name = counted[2] ?? (counted[4] ? zhName(counted[4]) : undefined) ?? undefined;
+  return one('pet', keyed(SPECIES_ZH[counted[3]] ?? counted[3], name, cnNumber(counted[1])));
 }
 
 function petLossZh(s: string): Found[] | null {

@@ -839,6 +839,23 @@ describe('own words: kinds of input, other phrasings', () => {
     expect(all('帮我推荐一本好看的小说。')).toEqual([]);
   });
 
+  it.each<[string, string]>([
+    // Animals no rule lists, told by WordNet (English) or by keeping and a classifier or a name (Chinese).
+    ['Last month we adopted a whippet called Juniper.', 'whippet:juniper'],
+    ['I got a salamander named Sunny for my birthday.', 'salamander:sunny'],
+    ['We rescued a one-eyed ferret.', 'ferret'],
+    ['我养了一只萨摩耶，叫雪球。', '萨摩耶:雪球'],
+    ['我自己养的暹罗叫可乐。', '暹罗:可乐'],
+    ['我们家养了两只柯尔鸭。', '柯尔鸭:2'],
+  ])('a pet whatever its kind is called: %s', (text, pet) => {
+    expect(all(text).map(([slot, value]) => [slot, value])).toContainEqual(['pet', pet]);
+  });
+
+  it('keeping what is no animal, or catching one, is no pet', () => {
+    expect(all('I got a bug from the kids.').map(([slot]) => slot)).not.toContain('pet');
+    expect(all('我养了好几盆绿萝。').map(([slot]) => slot)).not.toContain('pet');
+  });
+
   it('a medicine the user stops taking ends its fact', () => {
     expect(all('I no longer take a statin')).toContainEqual(['health', 'statin', true, '']);
   });
