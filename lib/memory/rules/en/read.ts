@@ -70,7 +70,7 @@ function opensWithPastVerb(clause: string): boolean {
 function opensWithGerund(clause: string): boolean {
   if (/\b(?:i|we)\b/i.test(clause)) return false;
   const first = termsOf(clause).find((t) => !t.tags.includes('Adverb'));
-  return first !== undefined && first.tags.includes('Gerund') && first.tags.includes('Verb') && !first.tags.includes('Noun');
+  return first?.tags.includes('Gerund') === true && first.tags.includes('Verb') && !first.tags.includes('Noun');
 }
 
 /**
