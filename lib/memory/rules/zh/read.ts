@@ -35,7 +35,8 @@ export function splitClauses(sentence: string): string[] {
   });
 }
 
-const opensWithDate = (text: string) => findDates(text, new Date(0)).some((d) => d.index === 0);
+const leadingDate = (text: string) => findDates(text, new Date(0)).find((d) => d.index === 0);
+const opensWithDate = (text: string) => leadingDate(text) !== undefined;
 
 /**
  * A clause that opens with a date, or, past words of time or manner (jieba's t, f, d, l), with a verb or a preposition
@@ -43,17 +44,14 @@ const opensWithDate = (text: string) => findDates(text, new Date(0)).some((d) =>
  * with a noun has its subject (天气/n 太热了, 猫咪/n 搬到了新家), as has one with a pronoun.
  */
 function dropsSubject(clause: string): boolean {
-  const rest = afterDate(clause);
+  const date = leadingDate(clause);
+  const rest = date ? clause.slice(date.length).replace(/^(?:起|开始|以来|初|底)/u, '') : clause;
   if (/^(?:\P{Script=Han}|[我他她它你咱]|大家)/u.test(rest)) return false;
   // After a date, whatever comes first is taken for the verb (从小米离职: jieba cuts 从小 there).
-  if (opensWithDate(clause)) return true;
+  if (date) return true;
   const first = tagged(rest).find((w) => !/^[tfd]|^l$/.test(w.tag));
   return first !== undefined && (first.tag.startsWith('v') || first.tag === 'p') && first.word !== '是';
 }
-const afterDate = (text: string) => {
-  const date = findDates(text, new Date(0)).find((d) => d.index === 0);
-  return date ? text.slice(date.length).replace(/^(?:起|开始|以来|初|底)/u, '') : text;
-};
 
 /** A comma before a date starts a clause of its own: …离职了，下周一去… */
 function splitBeforeDates(part: string): string[] {
